@@ -1,0 +1,77 @@
+/// Help texts, one per command. `--help` prints them on stdout and exits 0.
+enum HelpText {
+    static let overview = """
+    OVERVIEW: Privacy and secret-leak audit for Habiter's Personal Sync data, preferences,
+    backups and request captures.
+
+    USAGE: habiter-audit <command> [options]
+
+    COMMANDS:
+      scan          Scan JSON and NDJSON inputs and report leaks (the release gate).
+      rules list    Print the rule catalogue.
+      rules test    Run every rule against its examples and check rule hygiene.
+
+    OPTIONS:
+      -h, --help    Show help (also: habiter-audit <command> --help).
+      --version     Show the version.
+
+    EXIT STATUS:
+      0   pass                       1   findings at or above --fail-on
+      2   an input could not be read, parsed or fully scanned, or a rule file is invalid
+      64  usage error
+
+    See 'habiter-audit scan --help' for the scan options.
+    """
+
+    static let scan = """
+    OVERVIEW: Scan inputs for secrets and contract violations.
+
+    USAGE: habiter-audit scan [options] <path>...
+
+    ARGUMENTS:
+      <path>                  A file, a directory (walked recursively in name order; .git is
+                              skipped, links to directories are not followed) or - for stdin.
+
+    OPTIONS:
+      -f, --format <format>   Report format: text, json or sarif. (default: text)
+      -o, --output <file>     Write the report to <file> instead of stdout.
+      --fail-on <level>       Lowest finding level that fails the gate: error, warning,
+                              note or never. (default: error)
+      --context <context>     Force the context of every value: auto, sync, prefs, backup or
+                              payload. (default: auto, decided per document and value)
+      --input-format <fmt>    Force the input format: auto, json or ndjson.
+                              (default: auto, detected from content)
+      --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
+                              loaded rule replaces it. Repeatable.
+      --no-builtin-rules      Use only the rules given with --rules.
+      --max-depth <n>         Maximum nesting of JSON arrays and objects. (default: 512)
+      --jobs <n>              Scan up to <n> inputs in parallel; the report is the same
+                              for every <n>. (default: 1)
+      --color <when>          Colour the text report: auto, always or never. (default: auto:
+                              when stdout is a terminal and NO_COLOR is not set)
+      -q, --quiet             Print nothing on stderr except errors.
+      -h, --help              Show this help.
+
+    Reports never contain matched values: at most a public prefix such as ghp_ and a length.
+
+    EXAMPLES:
+      habiter-audit scan captures/ --format sarif -o audit.sarif
+      habiter-audit scan --context sync push-body.json
+      cat oplog.ndjson | habiter-audit scan --input-format ndjson -
+    """
+
+    static let rules = """
+    OVERVIEW: Inspect and test the rule pack.
+
+    USAGE: habiter-audit rules list [--rules <dir>]... [--no-builtin-rules] [--format text|json]
+           habiter-audit rules test [--rules <dir>]... [--no-builtin-rules]
+
+    'rules list' prints every loaded rule. 'rules test' runs every rule's examples (each must
+    match) and counter-examples (none may), and checks rule hygiene; it exits 0 when every rule
+    passes, 1 when one fails, 2 when a rule file cannot be loaded.
+
+    EXAMPLES:
+      habiter-audit rules list
+      habiter-audit rules test --rules ./my-rules
+    """
+}

@@ -1,0 +1,60 @@
+/// Finds which of a set of case-insensitive literals (two bytes or longer) occur in a value,
+/// with one bitmap probe per byte pair. It gates the regexes: a rule whose keywords do not
+/// occur in a value never runs on it.
+public final class LiteralPrefilter: @unchecked Sendable {
+    /// Lowercased literals.
+    public let literals: [[UInt8]]
+    /// Bit `b0 << 8 | b1` is set when some literal starts with the (lowercased) pair.
+    private let bitmap: UnsafeMutablePointer<UInt64>
+    /// Literal indices by their first (lowercased) byte pair.
+    private let byPair: [UInt16: [Int]]
+
+    public init(literals: [String]) {
+        let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
+        precondition(lowered.allSatisfy { $0.count >= 2 }, "prefilter literals need two bytes")
+        self.literals = lowered
+        bitmap = .allocate(capacity: 1024)
+        bitmap.initialize(repeating: 0, count: 1024)
+        var pairs: [UInt16: [Int]] = [:]
+        for (index, literal) in lowered.enumerated() {
+            let pair = UInt16(literal[0]) << 8 | UInt16(literal[1])
+            bitmap[Int(pair >> 6)] |= 1 << UInt64(pair & 63)
+            pairs[pair, default: []].append(index)
+        }
+        byPair = pairs
+    }
+
+    deinit { bitmap.deallocate() }
+
+    @inline(__always)
+    static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
+
+    /// Calls `found` with the index of each literal that occurs in `bytes` (once per occurrence).
+    @inline(__always)
+    public func scan(_ bytes: UnsafeRawBufferPointer, _ found: (Int) -> Void) {
+        let n = bytes.count
+        guard n >= 2, let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var previous = LiteralPrefilter.lower(start[0])
+        var i = 1
+        while i < n {
+            let current = LiteralPrefilter.lower(start[i])
+            let pair = UInt16(previous) << 8 | UInt16(current)
+            if bitmap[Int(pair >> 6)] & (1 << UInt64(pair & 63)) != 0 {
+                verify(pair: pair, at: i - 1, in: start, count: n, found)
+            }
+            previous = current
+            i += 1
+        }
+    }
+
+    private func verify(pair: UInt16, at position: Int, in start: UnsafePointer<UInt8>, count n: Int, _ found: (Int) -> Void) {
+        guard let candidates = byPair[pair] else { return }
+        for index in candidates {
+            let literal = literals[index]
+            if position + literal.count > n { continue }
+            var k = 2
+            while k < literal.count && LiteralPrefilter.lower(start[position + k]) == literal[k] { k += 1 }
+            if k == literal.count { found(index) }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// One result: something to act on. Never holds the matched value; `preview` shows at most a
+/// public prefix and the length.
+public struct Finding: Sendable, Equatable {
+    public var ruleId: String
+    public var level: Level
+    public var family: Family
+    /// Redacted, human-readable.
+    public var message: String
+    /// The nearest name of the value: object key, header, parameter, prefs key (without
+    /// `flutter.`), or the `entityId` for a whole-document violation.
+    public var key: String?
+    public var context: ScanContext
+    /// The inventory class of the store the value belongs to, when known.
+    public var inventoryClass: String?
+    /// The input as given (a path relative to the working directory, or `-` for stdin).
+    public var artifact: String
+    /// Position of the value as written; for a value inside an embedded layer, the position of
+    /// the outer string that carries it.
+    public var position: SourcePosition
+    public var path: LayeredPath
+    public var confidence: Confidence
+    /// Public prefix and length, e.g. `ghp_… (40 characters)`; never the value.
+    public var preview: String
+    /// A stable identity derived from rule, artifact and path (not the value, not the line).
+    public var fingerprint: String
+
+    /// Report order: artifact, position, rule.
+    static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        if a.artifact != b.artifact { return a.artifact < b.artifact }
+        if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
+        let pa = a.path.description, pb = b.path.description
+        if pa != pb { return pa < pb }
+        return a.ruleId < b.ruleId
+    }
+}
+
+/// Why an input could not be read, parsed or fully scanned. Fails the gate (exit 2).
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// The input could not be opened or read.
+        case read
+        /// The format could not be determined.
+        case format
+        /// The input is not valid in its format.
+        case parse
+        /// A limit was reached (nesting, layer depth, regex match limit): the check is incomplete.
+        case limit
+    }
+
+    public var kind: Kind
+    public var artifact: String
+    public var position: SourcePosition?
+    /// Names the kind of the offending input, never its content.
+    public var reason: String
+
+    public init(kind: Kind, artifact: String, position: SourcePosition? = nil, reason: String) {
+        self.kind = kind
+        self.artifact = artifact
+        self.position = position
+        self.reason = reason
+    }
+
+    /// `file:line:column: reason`.
+    public var description: String {
+        if let position { return "\(artifact):\(position.line):\(position.column): \(reason)" }
+        return "\(artifact): \(reason)"
+    }
+}

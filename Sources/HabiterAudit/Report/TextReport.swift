@@ -1,0 +1,73 @@
+/// The terminal report: findings grouped by file, then input errors, then a one-line summary.
+/// Colour only when asked for (the CLI asks when stdout is a terminal and NO_COLOR is unset).
+public enum TextReport {
+    public static func render(_ input: ReportInput, colour: Bool) -> String {
+        let style = Style(enabled: colour)
+        var out = ""
+        var currentArtifact: String?
+        for finding in input.result.findings {
+            if finding.artifact != currentArtifact {
+                if currentArtifact != nil { out += "\n" }
+                out += style.bold(finding.artifact) + "\n"
+                currentArtifact = finding.artifact
+            }
+            let location = "\(finding.position.line):\(finding.position.column)"
+            out += "  " + location.padding(toLength: 9) + style.level(finding.level) + "  " + finding.ruleId + "\n"
+            out += "           " + finding.message + "\n"
+            out += "           " + style.dim("\(finding.path.description.isEmpty ? "/" : finding.path.description)  [\(finding.family.rawValue), \(finding.context.rawValue), \(finding.confidence.rawValue) confidence]") + "\n"
+        }
+        if !input.result.errors.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            out += style.bold("Inputs that could not be scanned") + "\n"
+            for error in input.result.errors {
+                out += "  " + style.level(.error) + "  " + error.description + "\n"
+            }
+        }
+        if !out.isEmpty { out += "\n" }
+        out += summaryLine(input) + "\n"
+        return out
+    }
+
+    static func summaryLine(_ input: ReportInput) -> String {
+        let findings = input.result.findings
+        let files = input.result.artifacts.count
+        let withFindings = Set(findings.map(\.artifact)).count
+        var parts: [String] = []
+        for level in Level.allCases.reversed() {
+            let n = findings.filter { $0.level == level }.count
+            if n > 0 { parts.append("\(n) \(level.rawValue)\(n == 1 ? "" : "s")") }
+        }
+        var line = findings.isEmpty ? "No findings" : "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
+        line += " in \(withFindings) of \(files) input\(files == 1 ? "" : "s")"
+        let errors = input.result.errors.count
+        if errors > 0 { line += "; \(errors) input error\(errors == 1 ? "" : "s"): the scan is incomplete" }
+        switch input.exitCode {
+        case 0: line += ". Gate passed."
+        case 1: line += ". Gate failed (--fail-on \(input.failOn.rawValue))."
+        default: line += ". Gate failed: not every input could be scanned."
+        }
+        return line
+    }
+
+    struct Style {
+        let enabled: Bool
+        func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        func bold(_ text: String) -> String { wrap(text, "1") }
+        func dim(_ text: String) -> String { wrap(text, "2") }
+        func level(_ level: Level) -> String {
+            let label = level.rawValue.padding(toLength: 7)
+            switch level {
+            case .error: return wrap(label, "31")
+            case .warning: return wrap(label, "33")
+            case .note: return wrap(label, "36")
+            }
+        }
+    }
+}
+
+extension String {
+    /// The string padded on the right with spaces to `length` characters.
+    func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+}

@@ -1,0 +1,164 @@
+/// Reads rule files: `{"rules": [ {…}, … ]}` with the fields documented in `docs/rules.md`.
+/// Unknown fields, wrong types and missing required fields are errors naming file, line and rule.
+public enum RuleFileParser {
+    static let ruleFields: Set<String> = [
+        "id", "kind", "title", "description", "help", "level", "family", "securitySeverity", "tags",
+        "names", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength",
+        "examples", "counterExamples",
+    ]
+    static let fileFields: Set<String> = ["$comment", "rules"]
+
+    /// Parses the rule file `text`, naming it `file` in errors.
+    public static func parse(_ text: [UInt8], file: String) throws(RuleFileError) -> [Rule] {
+        let root: JSONValue.Node
+        do {
+            root = try JSONValue.parse(text)
+        } catch let error as JSONSyntaxError {
+            let position = text.withUnsafeBytes { bytes -> SourcePosition in
+                var cursor = LineCursor(bytes)
+                return cursor.position(of: error.offset)
+            }
+            throw RuleFileError(file: file, line: position.line, column: position.column, reason: "not valid JSON: \(error.reason.message)")
+        } catch {
+            throw RuleFileError(file: file, reason: "not valid JSON")
+        }
+        let locate = Locator(text: text, file: file)
+        guard let members = root.value.objectMembers else {
+            throw locate.error(at: root.offset, rule: nil, "a rule file is a JSON object with a \"rules\" array")
+        }
+        for member in members where !fileFields.contains(member.key) {
+            throw locate.error(at: member.keyOffset, rule: nil, "unknown field '\(member.key)' (allowed: rules, $comment)")
+        }
+        guard let rulesNode = members.last(where: { $0.key == "rules" })?.value else {
+            throw locate.error(at: root.offset, rule: nil, "missing the \"rules\" array")
+        }
+        guard let elements = rulesNode.value.arrayElements else {
+            throw locate.error(at: rulesNode.offset, rule: nil, "\"rules\" must be an array")
+        }
+        var rules: [Rule] = []
+        for element in elements {
+            rules.append(try parseRule(element, locate: locate))
+        }
+        return rules
+    }
+
+    private static func parseRule(_ node: JSONValue.Node, locate: Locator) throws(RuleFileError) -> Rule {
+        guard let members = node.value.objectMembers else {
+            throw locate.error(at: node.offset, rule: nil, "each rule is a JSON object")
+        }
+        var fields = RuleFields(members: members, node: node, locate: locate)
+        let id = try fields.string("id", required: true)!
+        fields.ruleId = id
+        for member in members where !ruleFields.contains(member.key) {
+            throw locate.error(at: member.keyOffset, rule: id, "unknown field '\(member.key)'")
+        }
+        var seen = Set<String>()
+        for member in members where !seen.insert(member.key).inserted {
+            throw locate.error(at: member.keyOffset, rule: id, "duplicate field '\(member.key)'")
+        }
+        let kindText = try fields.string("kind", required: true)!
+        guard let kind = RuleKind(rawValue: kindText) else {
+            throw fields.error("kind", "kind must be \"name\" or \"pattern\"")
+        }
+        let levelText = try fields.string("level", required: true)!
+        guard let level = Level(rawValue: levelText) else {
+            throw fields.error("level", "level must be note, warning or error")
+        }
+        let familyText = try fields.string("family", required: true)!
+        guard let family = Family(rawValue: familyText) else {
+            throw fields.error("family", "family must be secret, policy or transport")
+        }
+        let severity = try fields.number("securitySeverity", required: true)!
+        guard severity >= 0 && severity <= 10 else {
+            throw fields.error("securitySeverity", "securitySeverity must be between 0.0 and 10.0")
+        }
+        let rule = Rule(
+            id: id, kind: kind,
+            title: try fields.string("title", required: true)!,
+            description: try fields.string("description", required: true)!,
+            help: try fields.string("help", required: true)!,
+            level: level, family: family, securitySeverity: severity,
+            tags: try fields.strings("tags") ?? [],
+            names: try fields.strings("names") ?? [],
+            pattern: try fields.string("pattern", required: false),
+            keywords: try fields.strings("keywords") ?? [],
+            minLength: Int(try fields.number("minLength", required: false) ?? 0),
+            minEntropy: try fields.number("minEntropy", required: false),
+            validator: try fields.string("validator", required: false),
+            previewPrefixLength: Int(try fields.number("previewPrefixLength", required: false) ?? 0),
+            examples: try fields.strings("examples") ?? [],
+            counterExamples: try fields.strings("counterExamples") ?? [],
+            source: locate.file)
+        switch kind {
+        case .name:
+            if rule.names.isEmpty { throw fields.error(nil, "a name rule needs a non-empty \"names\" array") }
+            if rule.pattern != nil { throw fields.error("pattern", "a name rule has no pattern") }
+        case .pattern:
+            if rule.pattern == nil { throw fields.error(nil, "a pattern rule needs a \"pattern\"") }
+            if !rule.names.isEmpty { throw fields.error("names", "a pattern rule has no names") }
+        }
+        return rule
+    }
+
+    /// Turns byte offsets of the rule file into line and column for messages.
+    private struct Locator {
+        let text: [UInt8]
+        let file: String
+
+        func error(at offset: Int, rule: String?, _ reason: String) -> RuleFileError {
+            let position = text.withUnsafeBytes { bytes -> SourcePosition in
+                var cursor = LineCursor(bytes)
+                return cursor.position(of: offset)
+            }
+            return RuleFileError(file: file, line: position.line, column: position.column, ruleId: rule, reason: reason)
+        }
+    }
+
+    /// Typed access to the fields of one rule object.
+    private struct RuleFields {
+        let members: [JSONValue.Member]
+        let node: JSONValue.Node
+        let locate: Locator
+        var ruleId: String?
+
+        func member(_ name: String) -> JSONValue.Member? { members.last(where: { $0.key == name }) }
+
+        func error(_ field: String?, _ reason: String) -> RuleFileError {
+            let offset = field.flatMap { member($0)?.value.offset } ?? node.offset
+            return locate.error(at: offset, rule: ruleId, reason)
+        }
+
+        func string(_ name: String, required: Bool) throws(RuleFileError) -> String? {
+            guard let m = member(name) else {
+                if required { throw error(nil, "missing required field '\(name)'") }
+                return nil
+            }
+            guard let s = m.value.value.stringValue, !s.isEmpty else {
+                throw error(name, "'\(name)' must be a non-empty string")
+            }
+            return s
+        }
+
+        func number(_ name: String, required: Bool) throws(RuleFileError) -> Double? {
+            guard let m = member(name) else {
+                if required { throw error(nil, "missing required field '\(name)'") }
+                return nil
+            }
+            guard let d = m.value.value.doubleValue else { throw error(name, "'\(name)' must be a number") }
+            return d
+        }
+
+        func strings(_ name: String) throws(RuleFileError) -> [String]? {
+            guard let m = member(name) else { return nil }
+            guard let elements = m.value.value.arrayElements else {
+                throw error(name, "'\(name)' must be an array of strings")
+            }
+            var result: [String] = []
+            for e in elements {
+                guard let s = e.value.stringValue else { throw error(name, "'\(name)' must be an array of strings") }
+                result.append(s)
+            }
+            return result
+        }
+    }
+}

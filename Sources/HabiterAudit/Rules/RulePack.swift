@@ -1,0 +1,106 @@
+import Foundation
+
+/// The rules in force for a scan: the built-in pack, then each `--rules` directory in order.
+/// A rule whose id is already loaded replaces it in place; new ids are appended.
+public final class RulePack: @unchecked Sendable {
+    /// Every rule, in load order (name rules earlier in the list win ties).
+    public let rules: [Rule]
+    /// Name rules, in priority order.
+    public let nameRules: [Rule]
+    public let names: NameMatcher
+    /// Pattern rules and their compiled matcher.
+    public let patterns: PatternEngine
+
+    /// Loads the built-in pack (unless `builtin` is false) and the rule files in `directories`.
+    public static func load(builtin: Bool = true, directories: [String] = []) throws(RuleFileError) -> RulePack {
+        var files: [(name: String, text: [UInt8])] = []
+        if builtin {
+            files += BuiltinRuleFiles.files.map { ("builtin:\($0.name)", Array($0.text.utf8)) }
+        }
+        for directory in directories {
+            files += try readRuleDirectory(directory)
+        }
+        return try RulePack(files: files)
+    }
+
+    /// Builds a pack from rule-file texts, in order.
+    public init(files: [(name: String, text: [UInt8])]) throws(RuleFileError) {
+        var rules: [Rule] = []
+        var indexById: [String: Int] = [:]
+        var fileById: [String: String] = [:]
+        for file in files {
+            for rule in try RuleFileParser.parse(file.text, file: file.name) {
+                try RulePack.validateAtLoad(rule)
+                if let index = indexById[rule.id] {
+                    // Overriding a rule from an earlier source is allowed; twice from one source is not.
+                    if fileById[rule.id] == file.name || (!file.name.hasPrefix("builtin:") && !fileById[rule.id]!.hasPrefix("builtin:")) {
+                        throw RuleFileError(file: file.name, ruleId: rule.id, reason: "duplicate rule id (also defined in \(fileById[rule.id]!))")
+                    }
+                    rules[index] = rule
+                } else {
+                    indexById[rule.id] = rules.count
+                    rules.append(rule)
+                }
+                fileById[rule.id] = file.name
+            }
+        }
+        self.rules = rules
+        nameRules = rules.filter { $0.kind == .name }
+        names = NameMatcher(rules: nameRules)
+        patterns = try PatternEngine(rules: rules.filter { $0.kind == .pattern })
+    }
+
+    /// The rule with `id`, if loaded.
+    public func rule(id: String) -> Rule? { rules.first { $0.id == id } }
+
+    static let idGrammar = try! Regex("^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
+
+    /// Checks that make a rule unusable: refused at load with the file and rule id.
+    static func validateAtLoad(_ rule: Rule) throws(RuleFileError) {
+        func fail(_ reason: String) -> RuleFileError { RuleFileError(file: rule.source, ruleId: rule.id, reason: reason) }
+        let matcher = RegexMatcher()
+        let idMatches = rule.id.utf8CString.withUnsafeBytes { bytes in
+            (try? matcher.firstMatch(idGrammar, in: UnsafeRawBufferPointer(rebasing: bytes.dropLast()))) ?? nil
+        }
+        if idMatches == nil { throw fail("id must be lowercase dotted words, e.g. secret.github-token") }
+        if rule.examples.isEmpty { throw fail("a rule needs at least one example") }
+        if rule.previewPrefixLength < 0 || rule.previewPrefixLength > 4 {
+            throw fail("previewPrefixLength must be between 0 and 4")
+        }
+        if let validator = rule.validator, !Validators.names.contains(validator) {
+            throw fail("unknown validator '\(validator)' (known: \(Validators.names.sorted().joined(separator: ", ")))")
+        }
+        if let keyword = rule.keywords.first(where: { $0.utf8.count < 2 }) {
+            throw fail("keyword '\(keyword)' is shorter than two bytes")
+        }
+        if rule.kind == .pattern, let pattern = rule.pattern {
+            let regex: Regex
+            do {
+                regex = try Regex(pattern)
+            } catch {
+                throw fail(error.message)
+            }
+            if regex.captureCount == 0 { throw fail("the pattern needs a capture group (named 'secret', or group 1) for the secret") }
+        }
+    }
+
+    /// Reads every `*.json` file of a rules directory, sorted by name.
+    static func readRuleDirectory(_ directory: String) throws(RuleFileError) -> [(name: String, text: [UInt8])] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw RuleFileError(file: directory, reason: "cannot read the rules directory")
+        }
+        var files: [(name: String, text: [UInt8])] = []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw RuleFileError(file: path, reason: "cannot read the rule file")
+            }
+            files.append((path, Array(data)))
+        }
+        if files.isEmpty { throw RuleFileError(file: directory, reason: "no *.json rule files in the directory") }
+        return files
+    }
+}

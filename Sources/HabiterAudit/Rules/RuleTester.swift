@@ -1,0 +1,83 @@
+/// The outcome of testing one rule against its own examples.
+public struct RuleTestOutcome: Sendable {
+    public var ruleId: String
+    public var source: String
+    public var exampleCount: Int
+    public var counterExampleCount: Int
+    /// What failed; empty when the rule passed.
+    public var problems: [String]
+
+    public var passed: Bool { problems.isEmpty }
+}
+
+/// Runs every rule's examples (must match) and counter-examples (must not), plus the hygiene
+/// checks that are not load errors. Pattern examples go through the same gates as a scan
+/// (prefilter, length, entropy, placeholder, validator); name examples through the name matcher.
+public enum RuleTester {
+    public static func run(_ pack: RulePack) -> [RuleTestOutcome] {
+        let matcher = RegexMatcher()
+        var scratch = PatternScratch()
+        var outcomes: [RuleTestOutcome] = []
+        var nameOwners: [String: String] = [:]
+        for rule in pack.rules {
+            var problems: [String] = []
+            switch rule.kind {
+            case .pattern:
+                let index = pack.patterns.rules.firstIndex { $0.id == rule.id }!
+                func matches(_ text: String) -> Bool? {
+                    var bytes = Array(text.utf8)
+                    var hit = false
+                    do {
+                        try bytes.withUnsafeMutableBytes { raw in
+                            try pack.patterns.scan(UnsafeRawBufferPointer(raw), matcher: matcher, scratch: &scratch) { h in
+                                if h.ruleIndex == index { hit = true }
+                            }
+                        }
+                    } catch {
+                        return nil
+                    }
+                    return hit
+                }
+                for (i, example) in rule.examples.enumerated() {
+                    switch matches(example) {
+                    case false?: problems.append("example \(i + 1) does not match")
+                    case nil: problems.append("example \(i + 1) hits the match limit")
+                    default: break
+                    }
+                }
+                for (i, counter) in rule.counterExamples.enumerated() {
+                    switch matches(counter) {
+                    case true?: problems.append("counter-example \(i + 1) matches")
+                    case nil: problems.append("counter-example \(i + 1) hits the match limit")
+                    default: break
+                    }
+                }
+                if rule.keywords.isEmpty {
+                    problems.append("no keywords: the pattern would run on every value; add the literals it needs")
+                }
+            case .name:
+                let index = pack.nameRules.firstIndex { $0.id == rule.id }!
+                for (i, example) in rule.examples.enumerated() {
+                    let match = pack.names.match(example)
+                    if match?.ruleIndex != index || match?.describesMetadata == true {
+                        problems.append("example \(i + 1) ('\(example)') does not match" + (match.map { " (matched \(pack.nameRules[$0.ruleIndex].id))" } ?? ""))
+                    }
+                }
+                for (i, counter) in rule.counterExamples.enumerated() where pack.names.match(counter)?.ruleIndex == index {
+                    problems.append("counter-example \(i + 1) ('\(counter)') matches")
+                }
+                for name in rule.names {
+                    let joined = KeyWords.split(name).joined()
+                    if let owner = nameOwners[joined], owner != rule.id {
+                        problems.append("name '\(name)' is also a name of \(owner); the earlier rule wins")
+                    }
+                    nameOwners[joined] = nameOwners[joined] ?? rule.id
+                }
+            }
+            if rule.counterExamples.isEmpty { problems.append("no counter-examples") }
+            outcomes.append(RuleTestOutcome(ruleId: rule.id, source: rule.source, exampleCount: rule.examples.count,
+                                            counterExampleCount: rule.counterExamples.count, problems: problems))
+        }
+        return outcomes
+    }
+}

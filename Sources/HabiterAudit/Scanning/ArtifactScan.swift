@@ -1,0 +1,129 @@
+/// The state of scanning one input: positions, pending hits, container shapes, findings and
+/// errors. Readers and layer visitors feed it; `finishDocument` turns hits into findings.
+final class ArtifactScan {
+    let artifact: String
+    let rules: RulePack
+    let matcher: RegexMatcher
+    let options: ScanOptions
+    private var cursor: LineCursor
+
+    var patternScratch = PatternScratch()
+    var keyScratch: [UInt8] = []
+    var pending: [PendingHit] = []
+    var shapes: [Int: ContainerShape] = [:]
+    var nextContainerId = 0
+    /// Keys that are themselves secrets: shown as `[REDACTED]` in paths and messages.
+    var maskedKeys: Set<[UInt8]> = []
+    private(set) var findings: [Finding] = []
+    private(set) var errors: [InputError] = []
+
+    init(artifact: String, bytes: UnsafeRawBufferPointer, rules: RulePack, matcher: RegexMatcher, options: ScanOptions) {
+        self.artifact = artifact
+        self.rules = rules
+        self.matcher = matcher
+        self.options = options
+        cursor = LineCursor(bytes)
+    }
+
+    /// The position of a byte offset of the input.
+    func position(of offset: Int) -> SourcePosition {
+        cursor.position(of: offset)
+    }
+
+    func fail(_ kind: InputError.Kind, at offset: Int?, _ reason: String) {
+        errors.append(InputError(kind: kind, artifact: artifact, position: offset.map { position(of: $0) }, reason: reason))
+    }
+
+    var errorCount: Int { errors.count }
+
+    /// Drops errors recorded after `count` (a layer that turned out not to be one).
+    func rollBackErrors(to count: Int) {
+        errors.removeSubrange(count...)
+    }
+
+    /// Runs the pattern rules over `value` and records a hit for each match.
+    func scanPatterns(_ value: UnsafeRawBufferPointer, key: String?, path: () -> LayeredPath, offset: Int,
+                      ancestry: () -> [Int], readerContext: ScanContext?) -> [Range<Int>] {
+        var secrets: [Range<Int>] = []
+        var hits: [PatternHit] = []
+        do {
+            try rules.patterns.scan(value, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
+        } catch {
+            let rule = rules.patterns.rules[error.ruleIndex]
+            fail(.limit, at: offset, "rule '\(rule.id)': \(error.error.message)")
+        }
+        guard !hits.isEmpty else { return [] }
+        let where_ = path()
+        let position = position(of: offset)
+        let ancestors = ancestry()
+        for hit in hits {
+            let rule = rules.patterns.rules[hit.ruleIndex]
+            let secret = UnsafeRawBufferPointer(rebasing: value[hit.secret])
+            pending.append(PendingHit(
+                detail: .pattern(ruleIndex: hit.ruleIndex, confidence: hit.confidence,
+                                 preview: Redaction.preview(secret, publicPrefix: rule.previewPrefixLength)),
+                key: key, path: where_, position: position, ancestry: ancestors, readerContext: readerContext))
+            secrets.append(hit.secret)
+        }
+        return secrets
+    }
+
+    /// Decides the context of every pending hit and turns the hits into findings.
+    func finishDocument(defaultContext: ScanContext) {
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            shapes.removeAll(keepingCapacity: true)
+        }
+        guard !pending.isEmpty else { return }
+        let pathsWithPatternHits = Set(pending.compactMap { hit -> LayeredPath? in
+            if case .pattern = hit.detail { return hit.path }
+            return nil
+        })
+        for hit in pending {
+            let context = options.context ?? hit.readerContext ?? context(of: hit.ancestry) ?? defaultContext
+            switch hit.detail {
+            case .pattern(let ruleIndex, let confidence, let preview):
+                let rule = rules.patterns.rules[ruleIndex]
+                var message = "\(rule.title) (\(preview))"
+                if let key = hit.key { message += " under '\(key)'" }
+                append(rule: rule, family: rule.family, message: message + ".", hit: hit, context: context,
+                       confidence: confidence, preview: preview)
+            case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription):
+                // A pattern rule on the same value says more than the name does.
+                if pathsWithPatternHits.contains(hit.path) { continue }
+                let rule = rules.nameRules[ruleIndex]
+                let key = hit.key ?? "?"
+                if credible && !describesMetadata {
+                    append(rule: rule, family: rule.family,
+                           message: "\(rule.title): \(valueDescription) under '\(key)'.",
+                           hit: hit, context: context, confidence: .medium, preview: valueDescription)
+                } else if context == .sync {
+                    append(rule: rule, family: .policy,
+                           message: "Sensitive-looking name '\(key)' in sync data: the contract fails closed on such names whatever the value (here \(valueDescription)).",
+                           hit: hit, context: context, confidence: .high, preview: valueDescription)
+                }
+            }
+        }
+    }
+
+    /// The context implied by the shapes of a hit's ancestors, if any.
+    private func context(of ancestry: [Int]) -> ScanContext? {
+        var isBackup = false
+        for id in ancestry {
+            switch shapes[id] {
+            case .entityDocument?, .syncMessage?, .syncOperation?: return .sync
+            case .backup?: isBackup = true
+            case nil: break
+            }
+        }
+        return isBackup ? .backup : nil
+    }
+
+    private func append(rule: Rule, family: Family, message: String, hit: PendingHit, context: ScanContext,
+                        confidence: Confidence, preview: String) {
+        findings.append(Finding(
+            ruleId: rule.id, level: rule.level, family: family, message: message, key: hit.key,
+            context: context, inventoryClass: nil, artifact: artifact, position: hit.position,
+            path: hit.path, confidence: confidence, preview: preview, fingerprint: ""))
+    }
+}

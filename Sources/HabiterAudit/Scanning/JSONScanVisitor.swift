@@ -1,0 +1,311 @@
+/// Scans one JSON text (an input, an NDJSON line, or an embedded layer) as the reader walks it:
+/// tracks the path and the open containers, runs the name rules on keys and the pattern rules on
+/// keys and string values, and opens JSON held in strings as inner layers.
+struct JSONScanVisitor: JSONVisitor {
+    /// Where this text sits in the input.
+    struct Layer {
+        /// The path up to and including this layer's decoder.
+        var path: LayeredPath
+        /// The offset of the outer string that carries this layer; nil for the input itself.
+        var outerOffset: Int?
+        /// The nearest name outside this layer.
+        var outerKey: String?
+        /// Container ids enclosing this layer.
+        var ancestry: [Int]
+        var depth: Int
+        var readerContext: ScanContext?
+
+        static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil) -> Layer {
+            Layer(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext)
+        }
+    }
+
+    private enum Segment {
+        /// A key as a byte range of the buffer being read.
+        case key(start: Int, count: Int, escaped: Bool)
+        case index(Int)
+    }
+
+    private struct Container {
+        var id: Int
+        var isObject: Bool
+        var nextIndex = 0
+        var keys: SyncKeys = []
+    }
+
+    private let scan: ArtifactScan
+    private let base: UnsafePointer<UInt8>
+    private let layer: Layer
+    private var segments: [Segment] = []
+    private var containers: [Container] = []
+    private var pendingKey: Segment?
+    private var pendingName: NameMatch?
+    private var unescaped: [UInt8] = []
+
+    /// A visitor for the text in `buffer`, which the reader reads.
+    init(scan: ArtifactScan, buffer: UnsafeRawBufferPointer, layer: Layer) {
+        self.scan = scan
+        base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase
+        self.layer = layer
+    }
+
+    // MARK: Events
+
+    mutating func objectStart(at offset: Int) {
+        beginValue()
+        if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
+        containers.append(Container(id: nextId(), isObject: true))
+    }
+
+    mutating func objectEnd(at offset: Int) {
+        let container = containers.removeLast()
+        if let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
+            scan.shapes[container.id] = shape
+        }
+        endValue()
+    }
+
+    mutating func arrayStart(at offset: Int) {
+        beginValue()
+        if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
+        containers.append(Container(id: nextId(), isObject: false))
+    }
+
+    mutating func arrayEnd(at offset: Int) {
+        containers.removeLast()
+        endValue()
+    }
+
+    mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+        let segment = Segment.key(start: raw.baseAddress! - base, count: raw.count, escaped: escaped)
+        pendingKey = segment
+        let bytes = escaped ? decodeKey(segment) : Array(raw)
+        bytes.withUnsafeBufferPointer { key in
+            containers[containers.count - 1].keys.formUnion(SyncKeys.flag(of: key))
+            pendingName = scan.rules.names.match(key, scratch: &scan.keyScratch)
+            // A secret used as a key: report it, and never print that key again.
+            if key.count >= scan.rules.patterns.minimumValueLength {
+                let found = scan.scanPatterns(UnsafeRawBufferPointer(key), key: nil,
+                                              path: { currentPath().appending(.key(Redaction.maskedKey)) },
+                                              offset: layer.outerOffset ?? offset, ancestry: { ancestry() },
+                                              readerContext: layer.readerContext)
+                if !found.isEmpty { scan.maskedKeys.insert(bytes) }
+            }
+        }
+    }
+
+    mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+        beginValue()
+        if escaped {
+            // Borrow the scratch buffer so that `stringValue` may mutate `self`.
+            var buffer: [UInt8] = []
+            swap(&buffer, &unescaped)
+            buffer.removeAll(keepingCapacity: true)
+            JSONString.unescape(raw, into: &buffer)
+            buffer.withUnsafeBytes { stringValue($0, at: offset) }
+            swap(&buffer, &unescaped)
+        } else {
+            stringValue(UnsafeRawBufferPointer(raw), at: offset)
+        }
+        endValue()
+    }
+
+    /// A string value, unescaped.
+    private mutating func stringValue(_ value: UnsafeRawBufferPointer, at offset: Int) {
+        if let name = pendingName {
+            let text = String(decoding: value, as: UTF8.self)
+            recordName(name, credible: ValueCredibility.isCredible(text, nameWords: [name.matchedName] + name.words),
+                       valueDescription: text.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value)),
+                       at: offset)
+        }
+        if containers.count == 1 && layer.depth == 0, case .key(let s, let c, _)? = segments.last,
+           equals(UnsafeRawBufferPointer(start: base + s, count: c), "format"), equals(value, "habiter.backup") {
+            containers[0].keys.insert(.backupFormat)
+        }
+        if JSONScanVisitor.mayHoldJSON(value), layer.depth < scan.options.maxLayerDepth,
+           scanEmbeddedJSON(Array(value), at: offset) {
+            return
+        }
+        _ = scan.scanPatterns(value, key: nearestKey(), path: { currentPath() }, offset: layer.outerOffset ?? offset,
+                              ancestry: { ancestry() }, readerContext: layer.readerContext)
+    }
+
+    mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        beginValue()
+        if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
+        endValue()
+    }
+
+    mutating func literal(_ value: JSONLiteral, at offset: Int) {
+        beginValue()
+        if let name = pendingName {
+            recordName(name, credible: false, valueDescription: value == .null ? "null" : "a boolean", at: offset)
+        }
+        endValue()
+    }
+
+    // MARK: Path and containers
+
+    private mutating func beginValue() {
+        guard let top = containers.last else { return }
+        if top.isObject {
+            segments.append(pendingKey!)
+        } else {
+            segments.append(.index(top.nextIndex))
+            containers[containers.count - 1].nextIndex += 1
+        }
+    }
+
+    private mutating func endValue() {
+        pendingName = nil
+        if !containers.isEmpty { segments.removeLast() }
+    }
+
+    private func nextId() -> Int {
+        defer { scan.nextContainerId += 1 }
+        return scan.nextContainerId
+    }
+
+    private func ancestry() -> [Int] {
+        layer.ancestry + containers.map(\.id)
+    }
+
+    private func decodeKey(_ segment: Segment) -> [UInt8] {
+        guard case .key(let start, let count, let escaped) = segment else { return [] }
+        let raw = UnsafeBufferPointer(start: base + start, count: count)
+        if !escaped { return Array(raw) }
+        var bytes: [UInt8] = []
+        JSONString.unescape(raw, into: &bytes)
+        return bytes
+    }
+
+    private func keyText(_ segment: Segment) -> String {
+        let bytes = decodeKey(segment)
+        return scan.maskedKeys.contains(bytes) ? Redaction.maskedKey : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The JSON Pointer of the current value, across layers.
+    private func currentPath() -> LayeredPath {
+        var path = layer.path
+        for segment in segments {
+            switch segment {
+            case .key: path = path.appending(.key(keyText(segment)))
+            case .index(let i): path = path.appending(.index(i))
+            }
+        }
+        return path
+    }
+
+    /// The nearest object key enclosing the current value.
+    private func nearestKey() -> String? {
+        for segment in segments.reversed() {
+            if case .key = segment { return keyText(segment) }
+        }
+        return layer.outerKey
+    }
+
+    private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int) {
+        scan.pending.append(PendingHit(
+            detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
+                          valueDescription: valueDescription),
+            key: nearestKey(), path: currentPath(), position: scan.position(of: layer.outerOffset ?? offset),
+            ancestry: ancestry(), readerContext: layer.readerContext))
+    }
+
+    // MARK: Embedded JSON
+
+    /// A string whose first non-blank character opens an object or array.
+    static func mayHoldJSON(_ value: UnsafeRawBufferPointer) -> Bool {
+        for b in value {
+            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { continue }
+            return b == UInt8(ascii: "{") || b == UInt8(ascii: "[")
+        }
+        return false
+    }
+
+    /// Scans `text` as an inner JSON layer. Returns false (and forgets its hits) when it is not
+    /// JSON, so that the caller scans the string as text instead.
+    private mutating func scanEmbeddedJSON(_ text: [UInt8], at offset: Int) -> Bool {
+        let hitMark = scan.pending.count
+        let errorMark = scan.errorCount
+        let inner = Layer(path: currentPath().entering("json"), outerOffset: layer.outerOffset ?? offset,
+                          outerKey: nearestKey(), ancestry: ancestry(), depth: layer.depth + 1,
+                          readerContext: layer.readerContext)
+        return text.withUnsafeBytes { bytes in
+            var visitor = JSONScanVisitor(scan: scan, buffer: bytes, layer: inner)
+            var reader = JSONReader(bytes, maxDepth: scan.options.maxDepth)
+            do {
+                try reader.readText(&visitor)
+                return true
+            } catch {
+                scan.pending.removeSubrange(hitMark...)
+                scan.rollBackErrors(to: errorMark)
+                return false
+            }
+        }
+    }
+}
+
+/// Keys of an object that reveal its shape.
+struct SyncKeys: OptionSet {
+    let rawValue: UInt16
+    static let entityId = SyncKeys(rawValue: 1 << 0)
+    static let schemaVersion = SyncKeys(rawValue: 1 << 1)
+    static let payload = SyncKeys(rawValue: 1 << 2)
+    static let deleted = SyncKeys(rawValue: 1 << 3)
+    static let protocolVersion = SyncKeys(rawValue: 1 << 4)
+    static let operations = SyncKeys(rawValue: 1 << 5)
+    static let changes = SyncKeys(rawValue: 1 << 6)
+    static let operationId = SyncKeys(rawValue: 1 << 7)
+    static let idempotencyKey = SyncKeys(rawValue: 1 << 8)
+    static let document = SyncKeys(rawValue: 1 << 9)
+    static let serverRevision = SyncKeys(rawValue: 1 << 10)
+    static let backupFormat = SyncKeys(rawValue: 1 << 11)
+
+    init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    private static let names: [(String, SyncKeys)] = [
+        ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload),
+        ("deleted", .deleted), ("protocolVersion", .protocolVersion), ("operations", .operations),
+        ("changes", .changes), ("operationId", .operationId), ("idempotencyKey", .idempotencyKey),
+        ("document", .document), ("serverRevision", .serverRevision),
+    ]
+
+    /// The flag of a key name, or none.
+    static func flag(of key: UnsafeBufferPointer<UInt8>) -> SyncKeys {
+        guard key.count >= 7 && key.count <= 15 else { return [] }
+        for (name, flag) in names where name.utf8.count == key.count && equals(UnsafeRawBufferPointer(key), name) {
+            return flag
+        }
+        return []
+    }
+
+    /// The container shape these keys make, if any.
+    func shape(isRoot: Bool) -> ContainerShape? {
+        if contains(.entityId) && !isDisjoint(with: [.schemaVersion, .payload, .deleted]) { return .entityDocument }
+        if contains(.protocolVersion) && !isDisjoint(with: [.operations, .changes]) { return .syncMessage }
+        if contains(.document) && !isDisjoint(with: [.operationId, .idempotencyKey, .serverRevision]) { return .syncOperation }
+        if isRoot && contains(.backupFormat) { return .backup }
+        return nil
+    }
+}
+
+/// Byte-wise equality of a buffer and an ASCII string.
+@inline(__always)
+func equals(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+    bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress ?? UnsafeRawPointer(emptyByteBase), text.utf8Start, bytes.count) == 0
+}
+
+@inline(__always)
+func equals(_ bytes: UnsafeRawBufferPointer, _ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+        bytes.count == utf8.count && (utf8.count == 0 || memcmp(bytes.baseAddress!, utf8.baseAddress!, utf8.count) == 0)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,76 @@
+/// One step of a JSON Pointer.
+public enum PathToken: Hashable, Sendable {
+    case key(String)
+    case index(Int)
+}
+
+/// Where a value sits: one RFC 6901 JSON Pointer per layer; entering an embedded layer appends
+/// `!` and the decoder's name, e.g. `/log/entries/3/request/postData/text!json/apiKey`.
+public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
+    /// A decoded layer: the decoder that opened it (nil for the input itself) and the pointer
+    /// inside it.
+    public struct Layer: Hashable, Sendable {
+        public var decoder: String?
+        public var tokens: [PathToken]
+
+        public init(decoder: String?, tokens: [PathToken]) {
+            self.decoder = decoder
+            self.tokens = tokens
+        }
+    }
+
+    public var layers: [Layer]
+
+    public init(layers: [Layer] = [Layer(decoder: nil, tokens: [])]) {
+        self.layers = layers
+    }
+
+    /// This path with a new layer opened by `decoder`.
+    public func entering(_ decoder: String) -> LayeredPath {
+        var copy = self
+        copy.layers.append(Layer(decoder: decoder, tokens: []))
+        return copy
+    }
+
+    /// This path with `token` appended to the innermost layer.
+    public func appending(_ token: PathToken) -> LayeredPath {
+        var copy = self
+        copy.layers[copy.layers.count - 1].tokens.append(token)
+        return copy
+    }
+
+    public var description: String {
+        var text = ""
+        for layer in layers {
+            if let decoder = layer.decoder { text += "!" + decoder }
+            for token in layer.tokens {
+                switch token {
+                case .index(let i): text += "/\(i)"
+                case .key(let k): text += "/" + LayeredPath.escape(k)
+                }
+            }
+        }
+        return text
+    }
+
+    /// The last token's name: the key, or the index as text.
+    public var lastName: String? {
+        for layer in layers.reversed() {
+            if let token = layer.tokens.last {
+                switch token {
+                case .key(let k): return k
+                case .index(let i): return String(i)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// RFC 6901 escaping: `~` as `~0`, `/` as `~1`.
+    static func escape(_ key: String) -> String {
+        guard key.contains("~") || key.contains("/") else { return key }
+        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}
+
+import Foundation

@@ -1,0 +1,32 @@
+/// A detector hit waiting for its document to end, when the shapes of its ancestors (entity
+/// document, sync message, backup root) are known and its context can be decided.
+struct PendingHit {
+    enum Detail {
+        /// A pattern rule matched the value (or the key).
+        case pattern(ruleIndex: Int, confidence: Confidence, preview: String)
+        /// A name rule matched the key; the value decides between secret, policy and nothing.
+        case name(ruleIndex: Int, credible: Bool, describesMetadata: Bool, valueDescription: String)
+    }
+
+    var detail: Detail
+    var key: String?
+    var path: LayeredPath
+    var position: SourcePosition
+    /// Ids of the open containers, outermost first, across layers.
+    var ancestry: [Int]
+    /// A context the reader fixed for this value (e.g. a HAR entry to the sync API).
+    var readerContext: ScanContext?
+}
+
+/// Shapes of containers that decide the context of everything inside them.
+enum ContainerShape {
+    /// `{"schemaVersion":…,"entityId":…,"payload":…}` or a tombstone.
+    case entityDocument
+    /// A push or pull body: `protocolVersion` with `operations` or `changes`.
+    case syncMessage
+    /// A push operation or pull change: a `document` with `operationId`, `idempotencyKey` or
+    /// `serverRevision`.
+    case syncOperation
+    /// The root of a backup file: `"format": "habiter.backup"`.
+    case backup
+}

@@ -1,0 +1,23 @@
+/// The input formats `--input-format` accepts; `auto` detects by content.
+public enum InputFormat: String, Sendable, CaseIterable {
+    case auto, json, ndjson
+}
+
+/// How to scan, independent of what is scanned.
+public struct ScanOptions: Sendable {
+    /// A context forced on every value (`--context`); nil decides per file and per value.
+    public var context: ScanContext?
+    public var inputFormat: InputFormat
+    /// Maximum nesting of arrays and objects in one JSON text.
+    public var maxDepth: Int
+    /// Maximum number of nested embedded layers (JSON in a string in JSON …).
+    public var maxLayerDepth: Int
+
+    public init(context: ScanContext? = nil, inputFormat: InputFormat = .auto,
+                maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8) {
+        self.context = context
+        self.inputFormat = inputFormat
+        self.maxDepth = maxDepth
+        self.maxLayerDepth = maxLayerDepth
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// What was scanned, for the report.
+public struct ArtifactSummary: Sendable, Equatable {
+    public var name: String
+    /// The format read (`json`, `ndjson`, …), or nil when it could not be determined.
+    public var format: String?
+    public var byteCount: Int
+}
+
+/// The outcome of a scan: findings in report order, input errors, and the inputs seen.
+public struct ScanResult: Sendable {
+    public var findings: [Finding]
+    public var errors: [InputError]
+    public var artifacts: [ArtifactSummary]
+}
+
+/// Scans inputs with a rule pack. The library entry point; the CLI is a shell around it.
+public final class Scanner: @unchecked Sendable {
+    public let rules: RulePack
+    public let options: ScanOptions
+
+    public init(rules: RulePack, options: ScanOptions = ScanOptions()) {
+        self.rules = rules
+        self.options = options
+    }
+
+    /// Scans the files and directories in `paths` (`-` for stdin).
+    public func scan(paths: [String], jobs: Int = 1) -> ScanResult {
+        let (items, collectErrors) = InputCollector.collect(paths)
+        var result = scan(items, jobs: jobs)
+        result.errors = collectErrors + result.errors
+        return result
+    }
+
+    /// Scans inputs, up to `jobs` at a time. The result does not depend on `jobs`: outcomes are
+    /// merged in input order.
+    public func scan(_ items: [InputItem], jobs: Int = 1) -> ScanResult {
+        let work = WorkQueue(items: items)
+        let workers = max(1, min(jobs, items.count))
+        if workers == 1 {
+            scanQueued(work)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in scanQueued(work) }
+        }
+        let outcomes = work.outcomes
+        var findings: [Finding] = []
+        var errors: [InputError] = []
+        var artifacts: [ArtifactSummary] = []
+        for outcome in outcomes {
+            findings += outcome.findings
+            errors += outcome.errors
+            artifacts.append(outcome.summary)
+        }
+        return ScanResult(findings: Scanner.finalize(findings), errors: errors, artifacts: artifacts)
+    }
+
+    /// Takes inputs from `work` until none is left.
+    private func scanQueued(_ work: WorkQueue) {
+        let matcher = RegexMatcher()
+        while let (index, item) = work.take() {
+            work.store(scan(item, matcher: matcher), at: index)
+        }
+    }
+
+    private func scan(_ item: InputItem, matcher: RegexMatcher) -> (findings: [Finding], errors: [InputError], summary: ArtifactSummary) {
+        switch InputLoader.load(item) {
+        case .failure(let error):
+            return ([], [error], ArtifactSummary(name: item.name, format: nil, byteCount: 0))
+        case .success(let input):
+            return scan(bytes: input.bytes, name: item.name, matcher: matcher)
+        }
+    }
+
+    /// Scans one input held in memory.
+    public func scan(bytes: UnsafeRawBufferPointer, name: String, matcher: RegexMatcher = RegexMatcher())
+        -> (findings: [Finding], errors: [InputError], summary: ArtifactSummary) {
+        let scan = ArtifactScan(artifact: name, bytes: bytes, rules: rules, matcher: matcher, options: options)
+        var format: InputFormat? = options.inputFormat == .auto ? nil : options.inputFormat
+        if format == nil {
+            switch FormatDetector.detect(bytes) {
+            case .success(let detected): format = detected == .json ? .auto : detected
+            case .failure(let error): scan.fail(.format, at: error.offset, error.reason.message)
+            }
+        }
+        var formatRead: InputFormat?
+        if let format {
+            formatRead = JSONInputScanner(scan: scan, bytes: bytes, format: format, defaultContext: .payload).run()
+        }
+        return (scan.findings, scan.errors, ArtifactSummary(name: name, format: formatRead?.rawValue, byteCount: bytes.count))
+    }
+
+    /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash
+    /// of rule, artifact, layered path and occurrence, so that they survive re-indentation and
+    /// never depend on the value.
+    static func finalize(_ findings: [Finding]) -> [Finding] {
+        var sorted = findings.sorted(by: Finding.reportOrder)
+        var seen = Set<String>()
+        var occurrences: [String: Int] = [:]
+        sorted = sorted.filter { finding in
+            seen.insert("\(finding.ruleId)\u{0}\(finding.artifact)\u{0}\(finding.position.byteOffset)\u{0}\(finding.path)").inserted
+        }
+        for i in sorted.indices {
+            let identity = "\(sorted[i].ruleId)\u{0}\(sorted[i].artifact)\u{0}\(sorted[i].path)"
+            let occurrence = occurrences[identity, default: 0]
+            occurrences[identity] = occurrence + 1
+            sorted[i].fingerprint = String(SHA256.hexDigest("habiter-audit/v1\u{0}\(identity)\u{0}\(occurrence)").prefix(32))
+        }
+        return sorted
+    }
+}
+
+/// Hands out inputs to worker threads and collects their outcomes by input index.
+private final class WorkQueue: @unchecked Sendable {
+    typealias Outcome = (findings: [Finding], errors: [InputError], summary: ArtifactSummary)
+    private let lock = NSLock()
+    private let items: [InputItem]
+    private var next = 0
+    private var results: [Outcome?]
+
+    init(items: [InputItem]) {
+        self.items = items
+        results = Array(repeating: nil, count: items.count)
+    }
+
+    func take() -> (Int, InputItem)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < items.count else { return nil }
+        next += 1
+        return (next - 1, items[next - 1])
+    }
+
+    func store(_ outcome: Outcome, at index: Int) {
+        lock.lock()
+        results[index] = outcome
+        lock.unlock()
+    }
+
+    /// The outcomes in input order; call after every worker has finished.
+    var outcomes: [Outcome] { results.map { $0! } }
+}
