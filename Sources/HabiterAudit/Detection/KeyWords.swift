@@ -26,12 +26,13 @@ public enum KeyWords {
                 flush()
                 continue
             }
-            if isUpper, let last = current.last {
-                let lastIsLowerOrDigit = (last >= 0x61 && last <= 0x7A) || (last >= 0x30 && last <= 0x39)
-                let nextIsLower = i + 1 < n && key[i + 1] >= 0x61 && key[i + 1] <= 0x7A
+            if isUpper && !current.isEmpty {
                 // fooBar -> foo|Bar; APIKey -> API|Key (the last capital starts the next word).
-                let previousWasUpper = i > 0 && key[i - 1] >= 0x41 && key[i - 1] <= 0x5A
-                if lastIsLowerOrDigit || (previousWasUpper && nextIsLower) { flush() }
+                let previous = key[i - 1]
+                let previousIsLowerOrDigit = (previous >= 0x61 && previous <= 0x7A) || (previous >= 0x30 && previous <= 0x39)
+                let previousIsUpper = previous >= 0x41 && previous <= 0x5A
+                let nextIsLower = i + 1 < n && key[i + 1] >= 0x61 && key[i + 1] <= 0x7A
+                if previousIsLowerOrDigit || (previousIsUpper && nextIsLower) { flush() }
             }
             current.append(isUpper ? b | 0x20 : b)
         }

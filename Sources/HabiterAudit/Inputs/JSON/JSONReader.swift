@@ -147,7 +147,7 @@ public struct JSONReader {
                     try visitor.literal(.null, at: i)
                     i += 4
                 default:
-                    throw JSONSyntaxError(expect == .value && depth == 0 ? .expectedValue : .unexpectedCharacter(describeByte(b)), at: i)
+                    throw JSONSyntaxError(expect == .value ? .expectedValue : .unexpectedCharacter(describeByte(b)), at: i)
                 }
             case .keyOrObjectEnd, .key:
                 if b == UInt8(ascii: "\"") {

@@ -1,0 +1,155 @@
+import Testing
+@testable import HabiterAudit
+
+@Suite struct KeyWordsTests {
+    @Test(arguments: [
+        ("refreshToken", ["refresh", "token"]),
+        ("refresh_token", ["refresh", "token"]),
+        ("REFRESH-TOKEN", ["refresh", "token"]),
+        ("refresh.token", ["refresh", "token"]),
+        ("Refresh Token", ["refresh", "token"]),
+        ("APIKey", ["api", "key"]),
+        ("x-api-key", ["x", "api", "key"]),
+        ("oauth2Token", ["oauth2", "token"]),
+        ("flutter.habiter_ai_config", ["flutter", "habiter", "ai", "config"]),
+        ("", []),
+    ])
+    func splitsEverySpelling(_ key: String, _ words: [String]) {
+        #expect(KeyWords.split(key) == words)
+    }
+}
+
+@Suite struct NameMatcherTests {
+    let names = TestSupport.builtinPack.names
+    func rule(_ key: String) -> String? {
+        names.match(key).map { TestSupport.builtinPack.nameRules[$0.ruleIndex].id }
+    }
+
+    @Test func longestNameWins() {
+        #expect(rule("refresh_token") == "name.refresh-token")
+        #expect(rule("auth_token") == "name.token")
+        #expect(rule("clientSecret") == "name.client-secret")
+        #expect(rule("secretKey") == "name.secret")
+    }
+
+    @Test func wholeWordsOnly() {
+        #expect(rule("author") == nil)
+        #expect(rule("tokenizer") == nil)
+        #expect(rule("monkey") == nil)
+        #expect(rule("bypass") == nil)
+        #expect(rule("idempotencyKey") == nil)
+    }
+
+    @Test func pluralsMatch() {
+        #expect(rule("tokens") == "name.token")
+        #expect(rule("credentials") == "name.credential")
+    }
+
+    @Test func metadataSuffixes() {
+        #expect(names.match("tokenType")?.describesMetadata == true)
+        #expect(names.match("passwordUpdatedAt")?.describesMetadata == true)
+        #expect(names.match("refresh_token_expires_in")?.describesMetadata == true)
+        #expect(names.match("accessToken")?.describesMetadata == false)
+        #expect(names.match("type_token")?.describesMetadata == false)
+    }
+}
+
+@Suite struct PlaceholderTests {
+    @Test(arguments: [
+        "<redacted>", "********", "YOUR_API_KEY", "your-token-here", "xxxxxxxxxxxx", "changeme", "${ACCESS_TOKEN}",
+        "{{ token }}", "%s", "%(password)s", "$API_KEY", "[REDACTED:github-token]", "AKIAIOSFODNN7EXAMPLE",
+        "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "Bearer <token>", "Bearer ${TOKEN}", "null", "  ", "aaaaaaaa", "•••••",
+        "{token}", "placeholder", "Basic xxxxxxxx",
+    ])
+    func placeholders(_ value: String) {
+        #expect(Placeholders.isPlaceholder(value))
+    }
+
+    @Test(arguments: [
+        "Tr1cky-Wombat", "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY", "hunter22", "q8Zr-Wm3v-Tt5x", "Bearer c7zGVmbELfGmFFHF",
+        "correct horse battery staple", "$ecret-1", "x1y2z3w4",
+    ])
+    func notPlaceholders(_ value: String) {
+        #expect(!Placeholders.isPlaceholder(value))
+    }
+}
+
+@Suite struct ValueCredibilityTests {
+    @Test func credibleValues() {
+        #expect(ValueCredibility.isCredible("hunter22", nameWords: ["password"]))
+        #expect(ValueCredibility.isCredible("correct horse battery staple", nameWords: ["password"]))
+        #expect(ValueCredibility.isCredible("https://user:pw@db.habiter.internal", nameWords: ["auth"]))
+    }
+
+    @Test func labelsPromptsAndEndpointsAreNot() {
+        #expect(!ValueCredibility.isCredible("Enter your password", nameWords: ["password"]))
+        #expect(!ValueCredibility.isCredible("Password", nameWords: ["password"]))
+        #expect(!ValueCredibility.isCredible("Forgot it? Reset it here.", nameWords: ["password"]))
+        #expect(!ValueCredibility.isCredible("https://auth.habiter.app/authorize", nameWords: ["auth"]))
+        #expect(!ValueCredibility.isCredible("abc", nameWords: ["pwd"]))
+        #expect(!ValueCredibility.isCredible("<redacted>", nameWords: ["token"]))
+    }
+}
+
+@Suite struct PrimitiveTests {
+    @Test func entropy() {
+        #expect(shannonEntropy("aaaaaaaa") == 0)
+        #expect(abs(shannonEntropy("abcdabcd") - 2) < 1e-9)
+    }
+
+    @Test func prefilterFindsCaseInsensitiveLiterals() {
+        let filter = LiteralPrefilter(literals: ["ghp_", "Bearer", "xy"])
+        var found: [Int] = []
+        Array("token BEARER ghp_ and xY".utf8).withUnsafeBytes { filter.scan($0) { found.append($0) } }
+        #expect(found == [1, 0, 2])
+        found = []
+        Array("nothing here".utf8).withUnsafeBytes { filter.scan($0) { found.append($0) } }
+        #expect(found.isEmpty)
+    }
+
+    @Test func base64() {
+        #expect(Base64.decode(Array("aGVsbG8=".utf8), alphabet: .standard) == Array("hello".utf8))
+        #expect(Base64.decode(Array("aGVsbG8".utf8), alphabet: .standard) == Array("hello".utf8))
+        #expect(Base64.decode(Array("aGVsbG9=".utf8), alphabet: .standard) == nil)  // non-zero trailing bits
+        #expect(Base64.decode(Array("a-_b".utf8), alphabet: .url) != nil)
+        #expect(Base64.decode(Array("a-_b".utf8), alphabet: .standard) == nil)
+        #expect(Base64.decode(Array("a".utf8), alphabet: .standard) == nil)
+    }
+
+    @Test func sha256() {
+        #expect(SHA256.hexDigest("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hexDigest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let long = String(repeating: "a", count: 1000)
+        #expect(SHA256.hexDigest(long) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    @Test func jwtValidator() {
+        let good = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LVA1MEFxZyIsImlhdCI6MTc2NDU0NzIwMCwiZXhwIjoxNzY0NTUwODAwfQ.oBcMqHaWB8m25yX9H3bJP-Nih7TO7DKDQBgjrdBG1yw"
+        let cursor = "eyJjdXJzb3IiOiI0MiJ9.eyJwYWdlIjoiMiJ9Cg.c2lnbmF0dXJl"
+        #expect(Array(good.utf8).withUnsafeBytes { Validators.check("jwt", $0) } == .valid)
+        #expect(Array(cursor.utf8).withUnsafeBytes { Validators.check("jwt", $0) } == .notThisFormat)
+    }
+}
+
+@Suite struct RegexTests {
+    @Test func secretGroupAndLimits() throws {
+        let matcher = RegexMatcher()
+        let regex = try Regex("key=(?<secret>[a-z]+)")
+        let m = try Array("x key=abc y".utf8).withUnsafeBytes { try matcher.firstMatch(regex, in: $0) }
+        #expect(m?.secret == 6..<9)
+        let catastrophic = try Regex("^(a+)+$")
+        let subject = Array(String(repeating: "a", count: 40) + "b").map { $0.asciiValue! }
+        #expect(throws: RegexError.limitExceeded) {
+            try subject.withUnsafeBytes { try matcher.firstMatch(catastrophic, in: $0) }
+        }
+        #expect(throws: RegexError.self) { try Regex("(unclosed") }
+    }
+
+    @Test func invalidUTF8SubjectsDoNotFail() throws {
+        let matcher = RegexMatcher()
+        let regex = try Regex("ghp_(?<secret>[A-Za-z0-9]{4})")
+        let subject: [UInt8] = [0xFF, 0xC3] + Array("ghp_abcd".utf8) + [0x80]
+        let m = try subject.withUnsafeBytes { try matcher.firstMatch(regex, in: $0) }
+        #expect(m?.secret == 6..<10)
+    }
+}

@@ -1,0 +1,145 @@
+import Testing
+@testable import HabiterAudit
+
+/// Records reader events as "kind@line:column" with decoded text.
+private struct EventRecorder: JSONVisitor {
+    var cursor: LineCursor
+    var events: [String] = []
+
+    mutating func note(_ kind: String, _ offset: Int, _ text: String = "") {
+        let p = cursor.position(of: offset)
+        events.append("\(kind)@\(p.line):\(p.column)/\(offset)" + (text.isEmpty ? "" : " \(text)"))
+    }
+    mutating func objectStart(at offset: Int) { note("{", offset) }
+    mutating func objectEnd(at offset: Int) { note("}", offset) }
+    mutating func arrayStart(at offset: Int) { note("[", offset) }
+    mutating func arrayEnd(at offset: Int) { note("]", offset) }
+    mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+        note("key", offset, JSONString.decode(raw, escaped: escaped))
+    }
+    mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+        note("str", offset, JSONString.decode(raw, escaped: escaped))
+    }
+    mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        note("num", offset, String(decoding: raw, as: UTF8.self))
+    }
+    mutating func literal(_ value: JSONLiteral, at offset: Int) { note("lit", offset, "\(value)") }
+}
+
+private func events(_ text: String) throws -> [String] {
+    var bytes = Array(text.utf8)
+    return try bytes.withUnsafeMutableBytes { raw in
+        let buffer = UnsafeRawBufferPointer(raw)
+        var recorder = EventRecorder(cursor: LineCursor(buffer))
+        var reader = JSONReader(buffer)
+        try reader.readText(&recorder)
+        return recorder.events
+    }
+}
+
+private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntaxReason, line: Int, column: Int)? {
+    bytes.withUnsafeBytes { buffer in
+        var reader = JSONReader(buffer, maxDepth: maxDepth)
+        var recorder = EventRecorder(cursor: LineCursor(buffer))
+        do {
+            try reader.readText(&recorder)
+            return nil
+        } catch let e as JSONSyntaxError {
+            var cursor = LineCursor(buffer)
+            let p = cursor.position(of: e.offset)
+            return (e.reason, p.line, p.column)
+        } catch {
+            return nil
+        }
+    }
+}
+
+@Suite struct JSONReaderTests {
+    @Test func positionsOfEveryKeyAndValue() throws {
+        let text = "{\n  \"a\": [1, -2.5e3, true],\n\t\"b\\u00e9\": {\"c\": null, \"d\": \"x\\ny\"}\r\n}"
+        #expect(try events(text) == [
+            "{@1:1/0",
+            "key@2:3/4 a", "[@2:8/9", "num@2:9/10 1", "num@2:12/13 -2.5e3", "lit@2:20/21 true", "]@2:24/25",
+            "key@3:2/29 b\u{e9}", "{@3:13/40", "key@3:14/41 c", "lit@3:19/46 null",
+            "key@3:25/52 d", "str@3:30/57 x\ny", "}@3:36/63",
+            "}@4:1/66",
+        ])
+    }
+
+    @Test func columnsCountUTF16CodeUnits() throws {
+        // "é" is one UTF-16 unit, "😀" two: the next string starts at column 9, byte 11.
+        let e = try events("[\"é😀\", \"x\"]")
+        #expect(e[2] == "str@1:9/11 x")
+    }
+
+    @Test func lineBreaksAreLFCRLFAndLoneCR() throws {
+        #expect(try events("[\r\n1,\r2,\n3]").map { $0.split(separator: "/")[0] } == ["[@1:1", "num@2:1", "num@3:1", "num@4:1", "]@4:2"])
+    }
+
+    @Test func byteOrderMarks() throws {
+        #expect(try events("\u{FEFF}{}") == ["{@1:1/3", "}@1:2/4"])
+        #expect(error([0xFE, 0xFF, 0x00, 0x7B])?.reason == .unsupportedEncoding("UTF-16"))
+        #expect(error([0xFF, 0xFE, 0x7B, 0x00])?.reason == .unsupportedEncoding("UTF-16"))
+        #expect(error([0x00, 0x00, 0xFE, 0xFF])?.reason == .unsupportedEncoding("UTF-32"))
+    }
+
+    @Test func escapesDecode() throws {
+        let e = try events(#"["\"\\\/\b\f\n\r\t\u0041\ud83d\ude00"]"#)
+        #expect(e[1] == "str@1:2/1 \"\\/\u{8}\u{c}\n\r\tA😀")
+    }
+
+    @Test(arguments: [
+        (#"{"a" 1}"#, JSONSyntaxReason.expectedColon, 1, 6),
+        ("[1,]", .expectedValue, 1, 4),
+        ("{\"a\":1,}", .expectedKey, 1, 8),
+        ("[1 2]", .expectedCommaOrEnd(container: "array"), 1, 4),
+        ("{} {}", .trailingContent, 1, 4),
+        ("[\"a\n\"]", .controlCharacterInString, 1, 4),
+        (#"["\x"]"#, .invalidEscape, 1, 3),
+        (#"["\u12G4"]"#, .invalidUnicodeEscape, 1, 3),
+        (#"["\ud800"]"#, .loneSurrogate, 1, 3),
+        (#"["\udc00\ud800"]"#, .loneSurrogate, 1, 3),
+        ("[01]", .expectedCommaOrEnd(container: "array"), 1, 3),
+        ("[1.]", .invalidNumber, 1, 2),
+        ("[-]", .invalidNumber, 1, 2),
+        ("[tru]", .invalidLiteral, 1, 2),
+        ("{\"a\":\n  [1,\n", .unexpectedEnd, 3, 1),
+        ("", .emptyInput, 1, 1),
+        ("  \n ", .emptyInput, 2, 2),
+    ] as [(String, JSONSyntaxReason, Int, Int)])
+    func errorsNameTheirPosition(_ text: String, _ reason: JSONSyntaxReason, _ line: Int, _ column: Int) {
+        let found = error(Array(text.utf8))
+        #expect(found?.reason == reason)
+        #expect(found?.line == line)
+        #expect(found?.column == column)
+    }
+
+    @Test func invalidUTF8InKeysAndValues() {
+        #expect(error([0x7B, 0x22, 0xC3, 0x28, 0x22, 0x3A, 0x31, 0x7D])?.reason == .invalidUTF8)  // {"\xC3(":1}
+        #expect(error([0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D])?.reason == .invalidUTF8)        // encoded surrogate
+        #expect(error([0x5B, 0x22, 0xC0, 0xAF, 0x22, 0x5D])?.reason == .invalidUTF8)              // overlong
+        #expect(error([0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D])?.reason == .invalidUTF8)  // above U+10FFFF
+        #expect(error([0x5B, 0x22, 0xE2, 0x82, 0x22, 0x5D])?.reason == .invalidUTF8)              // truncated
+        #expect(error([0x5B, 0x00, 0x5D])?.reason == .unexpectedCharacter("NUL byte"))
+    }
+
+    @Test func nestingLimitIsAnErrorNotACrash() {
+        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000) + Array(repeating: UInt8(ascii: "]"), count: 100_000)
+        #expect(error(deep)?.reason == .nestingTooDeep(limit: 512))
+        #expect(error(Array("[[[1]]]".utf8), maxDepth: 3) == nil)
+        #expect(error(Array("[[[[1]]]]".utf8), maxDepth: 3)?.reason == .nestingTooDeep(limit: 3))
+    }
+
+    @Test func specialByteDetectionAgreesWithBytewiseCheck() {
+        // The 8-byte fast path must flag exactly the words that hold a special byte.
+        for b in 0...255 {
+            for position in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[position] = UInt8(b)
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                let special = b == 0x22 || b == 0x5C || b < 0x20 || b >= 0x80
+                #expect(JSONReader.hasSpecialByte(word) == special, "byte \(b) at \(position)")
+            }
+        }
+    }
+}

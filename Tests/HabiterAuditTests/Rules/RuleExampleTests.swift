@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import HabiterAudit
+
+/// One example or counter-example of a built-in rule, named for the test report.
+struct RuleExample: CustomTestStringConvertible, Sendable {
+    let ruleId: String
+    let kind: RuleKind
+    let text: String
+    let positive: Bool
+    let number: Int
+
+    var testDescription: String { "\(ruleId) \(positive ? "example" : "counter-example") \(number)" }
+
+    static let all: [RuleExample] = TestSupport.builtinPack.rules.flatMap { rule in
+        rule.examples.enumerated().map { RuleExample(ruleId: rule.id, kind: rule.kind, text: $1, positive: true, number: $0 + 1) }
+            + rule.counterExamples.enumerated().map { RuleExample(ruleId: rule.id, kind: rule.kind, text: $1, positive: false, number: $0 + 1) }
+    }
+}
+
+/// Every example of every rule, through a real scan, in the altered copies SwiftLint's
+/// `verifyRule` uses: as is, behind a multi-byte prefix, with CRLF line ends, at the end of a
+/// file without a newline.
+@Suite struct RuleExampleTests {
+    static func patternFindings(_ text: String, ruleId: String) -> [Finding] {
+        TestSupport.scan("[" + jsonString(text) + "]").findings.filter { $0.ruleId == ruleId }
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var out = ""
+        JSONOutput.writeString(text, to: &out)
+        return out
+    }
+
+    @Test(arguments: RuleExample.all)
+    func example(_ example: RuleExample) {
+        switch example.kind {
+        case .pattern:
+            let variants = [
+                example.text,
+                "Grüße 😀 " + example.text,
+                example.text.replacingOccurrences(of: "\n", with: "\r\n"),
+                "line one\n" + example.text,
+            ]
+            for variant in variants {
+                let found = !Self.patternFindings(variant, ruleId: example.ruleId).isEmpty
+                #expect(found == example.positive, "\(example.testDescription) in variant \(variants.firstIndex(of: variant)!)")
+            }
+            // At the end of a whole NDJSON input without a trailing newline.
+            let ndjson = "{\"a\":1}\n[" + Self.jsonString(example.text) + "]"
+            let found = TestSupport.scan(ndjson).findings.contains { $0.ruleId == example.ruleId }
+            #expect(found == example.positive, "\(example.testDescription) at end of file")
+        case .name:
+            let match = TestSupport.builtinPack.names.match(example.text)
+            let matched = match.map { TestSupport.builtinPack.nameRules[$0.ruleIndex].id == example.ruleId && !$0.describesMetadata } ?? false
+            #expect(matched == example.positive, "\(example.testDescription): '\(example.text)'")
+            // Through a scan, as a key holding a credible value.
+            let findings = TestSupport.scan("{\(Self.jsonString(example.text)): \"q8Zr-Wm3v-Tt5x\"}").findings
+            #expect(findings.contains { $0.ruleId == example.ruleId } == example.positive, "\(example.testDescription) in a scan")
+        }
+    }
+
+    @Test func ruleTesterPassesTheBuiltinPack() {
+        let failures = RuleTester.run(TestSupport.builtinPack).filter { !$0.passed }
+        #expect(failures.isEmpty, "\(failures.map { "\($0.ruleId): \($0.problems)" })")
+    }
+
+    @Test func embeddedPackIsUpToDate() throws {
+        let directory = TestSupport.repoRoot.appendingPathComponent("rules")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(BuiltinRuleFiles.files.map(\.name) == names, "rules/ and the embedded pack list different files: run scripts/embed-rules")
+        for file in BuiltinRuleFiles.files {
+            let onDisk = try String(contentsOf: directory.appendingPathComponent(file.name), encoding: .utf8)
+            #expect(onDisk.trimmingCharacters(in: .newlines) == file.text, "\(file.name) changed since it was embedded: run scripts/embed-rules")
+        }
+    }
+}
