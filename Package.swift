@@ -25,7 +25,7 @@ let package = Package(
         .testTarget(
             name: "HabiterAuditTests",
             dependencies: ["HabiterAudit"],
-            exclude: ["Snapshots"]
+            exclude: ["Snapshots", "Fixtures"]
         ),
         .testTarget(
             name: "CLITests",

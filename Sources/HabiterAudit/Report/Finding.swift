@@ -19,7 +19,7 @@ public struct Finding: Sendable, Equatable {
     public var position: SourcePosition
     public var path: LayeredPath
     public var confidence: Confidence
-    /// Public prefix and length, e.g. `ghp_… (40 characters)`; never the value.
+    /// Public prefix and length, e.g. `ghp_…, 40 characters`; never the value.
     public var preview: String
     /// A stable identity derived from rule, artifact and path (not the value, not the line).
     public var fingerprint: String

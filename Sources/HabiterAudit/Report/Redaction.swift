@@ -4,12 +4,12 @@ public enum Redaction {
     /// The most characters of a match a report may show.
     public static let maximumPrefix = 4
 
-    /// `ghp_… (40 characters)` for a rule with a public prefix, else `40 characters`.
+    /// `ghp_…, 40 characters` for a rule with a public prefix, else `40 characters`.
     public static func preview(_ secret: UnsafeRawBufferPointer, publicPrefix: Int) -> String {
         let length = characterCount(secret)
         let shown = min(publicPrefix, maximumPrefix, secret.count)
         if shown > 0, secret[0..<shown].allSatisfy({ $0 >= 0x21 && $0 < 0x7F }) {
-            return String(decoding: secret[0..<shown], as: UTF8.self) + "… (\(length) characters)"
+            return String(decoding: secret[0..<shown], as: UTF8.self) + "…, \(length) characters"
         }
         return "\(length) characters"
     }

@@ -84,9 +84,8 @@ final class ArtifactScan {
             switch hit.detail {
             case .pattern(let ruleIndex, let confidence, let preview):
                 let rule = rules.patterns.rules[ruleIndex]
-                var message = "\(rule.title) (\(preview))"
-                if let key = hit.key { message += " under '\(key)'" }
-                append(rule: rule, family: rule.family, message: message + ".", hit: hit, context: context,
+                let under = hit.key.map { " under '\($0)'" } ?? ""
+                append(rule: rule, family: rule.family, message: "\(rule.title)\(under) (\(preview)).", hit: hit, context: context,
                        confidence: confidence, preview: preview)
             case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription):
                 // A pattern rule on the same value says more than the name does.
