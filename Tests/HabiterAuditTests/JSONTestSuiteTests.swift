@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 @testable import HabiterAudit
@@ -44,5 +47,56 @@ import Testing
         if name.hasPrefix("n_") { #expect(!accepted, "\(name) must be rejected") }
         // The scanning visitor reads the same texts without crashing either.
         _ = TestSupport.scan(String(decoding: data, as: UTF8.self), name: name, options: ScanOptions(inputFormat: .json))
+    }
+}
+
+/// The streaming reader gives the same result whatever the window's chunk size: every case of
+/// the suite read through windows of 1, 3 and 7 bytes parses to the same tree or fails with the
+/// same error at the same offset as the whole-buffer read.
+@Suite struct StreamingReaderTests {
+    static func parse(_ window: ByteWindow) -> Result<JSONValue.Node, JSONSyntaxError> {
+        var reader = JSONReader(window: window)
+        var builder = JSONTreeBuilder()
+        do {
+            try reader.readText(&builder)
+            return .success(builder.result!)
+        } catch {
+            return .failure(error as! JSONSyntaxError)
+        }
+    }
+
+    static func window(over data: [UInt8], chunkSize: Int) -> ByteWindow {
+        let url = TestSupport.temporaryDirectory().appendingPathComponent("input.json")
+        FileManager.default.createFile(atPath: url.path, contents: Data(data))
+        let fd = open(url.path, O_RDONLY)
+        return ByteWindow(descriptor: fd, expectedSize: data.count, chunkSize: chunkSize)
+    }
+
+    @Test(arguments: JSONTestSuiteTests.files)
+    func sameResultForEveryChunkSize(_ name: String) throws {
+        let data = Array(try Data(contentsOf: JSONTestSuiteTests.directory!.appendingPathComponent(name)))
+        let whole = data.withUnsafeBytes { Self.parse(ByteWindow(whole: $0)) }
+        for chunkSize in [1, 3, 7] {
+            let streamed = Self.parse(Self.window(over: data, chunkSize: chunkSize))
+            switch (whole, streamed) {
+            case (.success(let a), .success(let b)): #expect(a == b, "\(name) with \(chunkSize)-byte chunks")
+            case (.failure(let a), .failure(let b)): #expect(a == b, "\(name) with \(chunkSize)-byte chunks")
+            default: Issue.record("\(name): accepted and rejected differently with \(chunkSize)-byte chunks")
+            }
+        }
+    }
+
+    @Test func scanFindingsDoNotDependOnChunkSize() throws {
+        let fixtures = TestSupport.repoRoot.appendingPathComponent("Tests/HabiterAuditTests/Fixtures/report-sample")
+        let scanner = Scanner(rules: TestSupport.builtinPack)
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted() {
+            let data = Array(try Data(contentsOf: fixtures.appendingPathComponent(name)))
+            let whole = data.withUnsafeBytes { scanner.scan(bytes: $0, name: name) }
+            for chunkSize in [1, 2, 5, 64] {
+                let streamed = scanner.scan(Self.window(over: data, chunkSize: chunkSize), name: name, matcher: RegexMatcher())
+                #expect(streamed.findings == whole.findings, "\(name) with \(chunkSize)-byte chunks")
+                #expect(streamed.errors == whole.errors, "\(name) with \(chunkSize)-byte chunks")
+            }
+        }
     }
 }

@@ -6,8 +6,10 @@ public final class LiteralPrefilter: @unchecked Sendable {
     public let literals: [[UInt8]]
     /// Bit `b0 << 8 | b1` is set when some literal starts with the (lowercased) pair.
     private let bitmap: UnsafeMutablePointer<UInt64>
-    /// Literal indices by their first (lowercased) byte pair.
-    private let byPair: [UInt16: [Int]]
+    /// Literal indices grouped by first (lowercased) byte pair: the literals starting with pair
+    /// `p` are `pairMembers[pairStart[p]..<pairStart[p + 1]]`.
+    private let pairStart: [Int32]
+    private let pairMembers: [Int32]
 
     public init(literals: [String]) {
         let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
@@ -15,19 +17,29 @@ public final class LiteralPrefilter: @unchecked Sendable {
         self.literals = lowered
         bitmap = .allocate(capacity: 1024)
         bitmap.initialize(repeating: 0, count: 1024)
-        var pairs: [UInt16: [Int]] = [:]
+        var pairs = [[Int32]](repeating: [], count: 65536)
         for (index, literal) in lowered.enumerated() {
             let pair = UInt16(literal[0]) << 8 | UInt16(literal[1])
             bitmap[Int(pair >> 6)] |= 1 << UInt64(pair & 63)
-            pairs[pair, default: []].append(index)
+            pairs[Int(pair)].append(Int32(index))
         }
-        byPair = pairs
+        var start = [Int32](repeating: 0, count: 65537)
+        for pair in 0..<65536 { start[pair + 1] = start[pair] + Int32(pairs[pair].count) }
+        pairStart = start
+        pairMembers = pairs.flatMap { $0 }
     }
 
     deinit { bitmap.deallocate() }
 
     @inline(__always)
     static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
+
+    /// Whether some literal starts with the (lowercased) byte pair.
+    @inline(__always)
+    func mayStartLiteral(_ first: UInt8, _ second: UInt8) -> Bool {
+        let pair = UInt16(first) << 8 | UInt16(second)
+        return bitmap[Int(pair >> 6)] & (1 << UInt64(pair & 63)) != 0
+    }
 
     /// Calls `found` with the index of each literal that occurs in `bytes` (once per occurrence).
     @inline(__always)
@@ -48,8 +60,8 @@ public final class LiteralPrefilter: @unchecked Sendable {
     }
 
     private func verify(pair: UInt16, at position: Int, in start: UnsafePointer<UInt8>, count n: Int, _ found: (Int) -> Void) {
-        guard let candidates = byPair[pair] else { return }
-        for index in candidates {
+        for member in pairStart[Int(pair)]..<pairStart[Int(pair) + 1] {
+            let index = Int(pairMembers[Int(member)])
             let literal = literals[index]
             if position + literal.count > n { continue }
             var k = 2

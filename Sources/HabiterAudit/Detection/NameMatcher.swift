@@ -48,13 +48,25 @@ public final class NameMatcher: @unchecked Sendable {
 
     /// Matches a key given as raw bytes. `scratch` is reused to avoid allocation per key.
     public func match(_ key: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> NameMatch? {
-        // Cheap gate: some name must occur in the key with separators removed.
+        // Cheap gate, without copying: some name must occur in the key with separators removed,
+        // so some pair of consecutive letters or digits must start a name.
+        var previous: UInt8 = 0
+        var candidate = false
+        for b in key {
+            let lower = LiteralPrefilter.lower(b)
+            let isWordByte = lower &- 0x61 < 26 || lower &- 0x30 < 10 || lower >= 0x80
+            if !isWordByte { continue }
+            if previous != 0 && prefilter.mayStartLiteral(previous, lower) {
+                candidate = true
+                break
+            }
+            previous = lower
+        }
+        guard candidate else { return nil }
         scratch.removeAll(keepingCapacity: true)
         for b in key {
             let lower = LiteralPrefilter.lower(b)
-            if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) || lower >= 0x80 {
-                scratch.append(lower)
-            }
+            if lower &- 0x61 < 26 || lower &- 0x30 < 10 || lower >= 0x80 { scratch.append(lower) }
         }
         var any = false
         scratch.withUnsafeBytes { bytes in prefilter.scan(bytes) { _ in any = true } }

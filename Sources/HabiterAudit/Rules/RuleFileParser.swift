@@ -14,10 +14,7 @@ public enum RuleFileParser {
         do {
             root = try JSONValue.parse(text)
         } catch let error as JSONSyntaxError {
-            let position = text.withUnsafeBytes { bytes -> SourcePosition in
-                var cursor = LineCursor(bytes)
-                return cursor.position(of: error.offset)
-            }
+            let position = text.withUnsafeBytes { ByteWindow.position(of: error.offset, in: $0) }
             throw RuleFileError(file: file, line: position.line, column: position.column, reason: "not valid JSON: \(error.reason.message)")
         } catch {
             throw RuleFileError(file: file, reason: "not valid JSON")
@@ -106,10 +103,7 @@ public enum RuleFileParser {
         let file: String
 
         func error(at offset: Int, rule: String?, _ reason: String) -> RuleFileError {
-            let position = text.withUnsafeBytes { bytes -> SourcePosition in
-                var cursor = LineCursor(bytes)
-                return cursor.position(of: offset)
-            }
+            let position = text.withUnsafeBytes { ByteWindow.position(of: offset, in: $0) }
             return RuleFileError(file: file, line: position.line, column: position.column, ruleId: rule, reason: reason)
         }
     }

@@ -5,10 +5,11 @@ final class ArtifactScan {
     let rules: RulePack
     let matcher: RegexMatcher
     let options: ScanOptions
-    private var cursor: LineCursor
+    let window: ByteWindow
 
     var patternScratch = PatternScratch()
     var keyScratch: [UInt8] = []
+    var nameCache = NameMatchCache()
     var pending: [PendingHit] = []
     var shapes: [Int: ContainerShape] = [:]
     var nextContainerId = 0
@@ -17,17 +18,22 @@ final class ArtifactScan {
     private(set) var findings: [Finding] = []
     private(set) var errors: [InputError] = []
 
-    init(artifact: String, bytes: UnsafeRawBufferPointer, rules: RulePack, matcher: RegexMatcher, options: ScanOptions) {
+    init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, options: ScanOptions) {
         self.artifact = artifact
+        self.window = window
         self.rules = rules
         self.matcher = matcher
         self.options = options
-        cursor = LineCursor(bytes)
+    }
+
+    /// The name rule a key matches, if any.
+    func nameMatch(_ key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
+        nameCache.match(key) { rules.names.match(key, scratch: &keyScratch) }
     }
 
     /// The position of a byte offset of the input.
     func position(of offset: Int) -> SourcePosition {
-        cursor.position(of: offset)
+        window.position(of: offset)
     }
 
     func fail(_ kind: InputError.Kind, at offset: Int?, _ reason: String) {

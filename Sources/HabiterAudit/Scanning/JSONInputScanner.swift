@@ -2,24 +2,29 @@
 /// on a line of its own, is NDJSON; anything else after the first document is an error.
 struct JSONInputScanner {
     let scan: ArtifactScan
-    let bytes: UnsafeRawBufferPointer
     let format: InputFormat
+    /// Absolute offset of the first byte to read.
+    let start: Int
     let defaultContext: ScanContext
 
-    /// The format actually read (`json` or `ndjson`).
+    private var window: ByteWindow { scan.window }
+
+    /// Scans the input; returns the format actually read (`json` or `ndjson`).
     func run() -> InputFormat {
         if format == .ndjson {
-            scanLines(from: 0)
+            scanLines(from: start)
             return .ndjson
         }
-        var reader = JSONReader(bytes, maxDepth: scan.options.maxDepth)
-        var visitor = JSONScanVisitor(scan: scan, buffer: bytes, layer: .input())
+        var reader = JSONReader(window: window, start: start, maxDepth: scan.options.maxDepth)
+        var visitor = JSONScanVisitor(scan: scan, layer: .input())
         let documentStart: Int
+        let startLine: Int
         do {
             try reader.skipByteOrderMark()
-            reader.skipWhitespace()
+            try reader.skipWhitespace()
             if reader.atEnd { throw JSONSyntaxError(.emptyInput, at: reader.position) }
             documentStart = reader.position
+            startLine = window.position(of: documentStart).line
             try reader.readValue(&visitor)
         } catch {
             report(error)
@@ -27,33 +32,34 @@ struct JSONInputScanner {
             return .json
         }
         scan.finishDocument(defaultContext: defaultContext)
-        let documentEnd = reader.position
-        reader.skipWhitespace()
+        let endLine = window.position(of: reader.position).line
+        try? reader.skipWhitespace()
         if reader.atEnd { return .json }
         let rest = reader.position
-        if format == .auto && !containsNewline(documentStart..<documentEnd) && containsNewline(documentEnd..<rest) {
-            scanLines(from: lineStart(before: rest))
+        if format == .auto && startLine == endLine && window.position(of: rest).line > endLine {
+            scanLines(from: rest)
             return .ndjson
         }
         scan.fail(.parse, at: rest, JSONSyntaxReason.trailingContent.message)
         return .json
     }
 
-    /// Scans NDJSON lines starting at byte `start`: one document per line, blank lines allowed.
-    private func scanLines(from start: Int) {
-        let n = bytes.count
-        var lineStart = start
-        if lineStart == 0, n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { lineStart = 3 }
-        while lineStart < n {
-            var lineEnd = lineStart
-            while lineEnd < n && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            var reader = JSONReader(bytes, range: lineStart..<lineEnd, maxDepth: scan.options.maxDepth)
-            reader.skipWhitespace()
+    /// Scans NDJSON lines from absolute offset `from`: one document per line, blank lines
+    /// allowed. The window keeps only the current line.
+    private func scanLines(from: Int) {
+        var lineStart = from
+        if lineStart == 0 && window.ensure(2, keeping: 0) && window[0] == 0xEF && window[1] == 0xBB && window[2] == 0xBF {
+            lineStart = 3
+        }
+        while true {
+            guard let lineEnd = findLineEnd(from: lineStart) else { break }
+            var reader = JSONReader(window: window, start: lineStart, limit: lineEnd, maxDepth: scan.options.maxDepth)
+            try? reader.skipWhitespace()
             if !reader.atEnd {
-                var visitor = JSONScanVisitor(scan: scan, buffer: bytes, layer: .input())
+                var visitor = JSONScanVisitor(scan: scan, layer: .input())
                 do {
                     try reader.readValue(&visitor)
-                    reader.skipWhitespace()
+                    try reader.skipWhitespace()
                     if !reader.atEnd { throw JSONSyntaxError(.trailingContent, at: reader.position) }
                 } catch let error as JSONSyntaxError where error.reason == .unexpectedEnd {
                     report(JSONSyntaxError(.documentSpansLines, at: error.offset))
@@ -66,22 +72,35 @@ struct JSONInputScanner {
         }
     }
 
+    /// The absolute offset of the LF ending the line at `lineStart` (or of the input's end),
+    /// reading more as needed; nil when no byte is left.
+    private func findLineEnd(from lineStart: Int) -> Int? {
+        var i = lineStart
+        while true {
+            if i < window.end, let found = memchr(window.base + (i - window.start), 0x0A, window.end - i) {
+                return window.start + (UnsafeRawPointer(found) - UnsafeRawPointer(window.base))
+            }
+            i = window.end
+            if !window.extend(keeping: lineStart) {
+                return lineStart < window.end ? window.end : nil
+            }
+        }
+    }
+
     private func report(_ error: Error) {
-        if let error = error as? JSONSyntaxError {
+        if let failure = window.failure {
+            scan.fail(.read, at: nil, failure)
+        } else if let error = error as? JSONSyntaxError {
             let kind: InputError.Kind = if case .nestingTooDeep = error.reason { .limit } else { .parse }
             scan.fail(kind, at: error.offset, error.reason.message)
         } else {
             scan.fail(.parse, at: nil, "cannot read the JSON input")
         }
     }
-
-    private func containsNewline(_ range: Range<Int>) -> Bool {
-        range.contains { bytes[$0] == 0x0A }
-    }
-
-    private func lineStart(before offset: Int) -> Int {
-        var i = offset
-        while i > 0 && bytes[i - 1] != 0x0A { i -= 1 }
-        return i
-    }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

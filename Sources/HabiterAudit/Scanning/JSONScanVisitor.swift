@@ -21,8 +21,8 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     private enum Segment {
-        /// A key as a byte range of the buffer being read.
-        case key(start: Int, count: Int, escaped: Bool)
+        /// A key, unescaped, as a byte range of `keyArena`.
+        case key(start: Int, count: Int)
         case index(Int)
     }
 
@@ -34,18 +34,18 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     private let scan: ArtifactScan
-    private let base: UnsafePointer<UInt8>
     private let layer: Layer
     private var segments: [Segment] = []
+    /// The keys on the current path (and the pending key), unescaped, back to back. The input's
+    /// bytes do not outlive the token, so keys are copied here.
+    private var keyArena: [UInt8] = []
     private var containers: [Container] = []
     private var pendingKey: Segment?
     private var pendingName: NameMatch?
     private var unescaped: [UInt8] = []
 
-    /// A visitor for the text in `buffer`, which the reader reads.
-    init(scan: ArtifactScan, buffer: UnsafeRawBufferPointer, layer: Layer) {
+    init(scan: ArtifactScan, layer: Layer) {
         self.scan = scan
-        base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase
         self.layer = layer
     }
 
@@ -77,20 +77,33 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
-        let segment = Segment.key(start: raw.baseAddress! - base, count: raw.count, escaped: escaped)
-        pendingKey = segment
-        let bytes = escaped ? decodeKey(segment) : Array(raw)
-        bytes.withUnsafeBufferPointer { key in
-            containers[containers.count - 1].keys.formUnion(SyncKeys.flag(of: key))
-            pendingName = scan.rules.names.match(key, scratch: &scan.keyScratch)
-            // A secret used as a key: report it, and never print that key again.
-            if key.count >= scan.rules.patterns.minimumValueLength {
-                let found = scan.scanPatterns(UnsafeRawBufferPointer(key), key: nil,
-                                              path: { currentPath().appending(.key(Redaction.maskedKey)) },
-                                              offset: layer.outerOffset ?? offset, ancestry: { ancestry() },
-                                              readerContext: layer.readerContext)
-                if !found.isEmpty { scan.maskedKeys.insert(bytes) }
-            }
+        let start = keyArena.count
+        if escaped {
+            var buffer: [UInt8] = []
+            swap(&buffer, &unescaped)
+            buffer.removeAll(keepingCapacity: true)
+            JSONString.unescape(raw, into: &buffer)
+            buffer.withUnsafeBufferPointer { keyValue($0, at: offset) }
+            keyArena.append(contentsOf: buffer)
+            swap(&buffer, &unescaped)
+        } else {
+            keyValue(raw, at: offset)
+            keyArena.append(contentsOf: raw)
+        }
+        pendingKey = .key(start: start, count: keyArena.count - start)
+    }
+
+    /// A key, unescaped: shape flags, name rules, and pattern rules (a secret used as a key is
+    /// reported, and never printed again).
+    private mutating func keyValue(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        containers[containers.count - 1].keys.formUnion(SyncKeys.flag(of: key))
+        pendingName = scan.nameMatch(key)
+        if key.count >= scan.rules.patterns.minimumValueLength {
+            let found = scan.scanPatterns(UnsafeRawBufferPointer(key), key: nil,
+                                          path: { currentPath().appending(.key(Redaction.maskedKey)) },
+                                          offset: layer.outerOffset ?? offset, ancestry: { ancestry() },
+                                          readerContext: layer.readerContext)
+            if !found.isEmpty { scan.maskedKeys.insert(Array(key)) }
         }
     }
 
@@ -118,8 +131,8 @@ struct JSONScanVisitor: JSONVisitor {
                        valueDescription: text.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value)),
                        at: offset)
         }
-        if containers.count == 1 && layer.depth == 0, case .key(let s, let c, _)? = segments.last,
-           equals(UnsafeRawBufferPointer(start: base + s, count: c), "format"), equals(value, "habiter.backup") {
+        if containers.count == 1 && layer.depth == 0, case .key(let s, let c)? = segments.last,
+           keyArena[s..<s + c].elementsEqual("format".utf8), equals(value, "habiter.backup") {
             containers[0].keys.insert(.backupFormat)
         }
         if JSONScanVisitor.mayHoldJSON(value), layer.depth < scan.options.maxLayerDepth,
@@ -158,7 +171,10 @@ struct JSONScanVisitor: JSONVisitor {
 
     private mutating func endValue() {
         pendingName = nil
-        if !containers.isEmpty { segments.removeLast() }
+        guard !containers.isEmpty else { return }
+        if case .key(let start, _) = segments.removeLast() {
+            keyArena.removeSubrange(start...)
+        }
     }
 
     private func nextId() -> Int {
@@ -170,17 +186,9 @@ struct JSONScanVisitor: JSONVisitor {
         layer.ancestry + containers.map(\.id)
     }
 
-    private func decodeKey(_ segment: Segment) -> [UInt8] {
-        guard case .key(let start, let count, let escaped) = segment else { return [] }
-        let raw = UnsafeBufferPointer(start: base + start, count: count)
-        if !escaped { return Array(raw) }
-        var bytes: [UInt8] = []
-        JSONString.unescape(raw, into: &bytes)
-        return bytes
-    }
-
     private func keyText(_ segment: Segment) -> String {
-        let bytes = decodeKey(segment)
+        guard case .key(let start, let count) = segment else { return "" }
+        let bytes = Array(keyArena[start..<start + count])
         return scan.maskedKeys.contains(bytes) ? Redaction.maskedKey : String(decoding: bytes, as: UTF8.self)
     }
 
@@ -232,7 +240,7 @@ struct JSONScanVisitor: JSONVisitor {
                           outerKey: nearestKey(), ancestry: ancestry(), depth: layer.depth + 1,
                           readerContext: layer.readerContext)
         return text.withUnsafeBytes { bytes in
-            var visitor = JSONScanVisitor(scan: scan, buffer: bytes, layer: inner)
+            var visitor = JSONScanVisitor(scan: scan, layer: inner)
             var reader = JSONReader(bytes, maxDepth: scan.options.maxDepth)
             do {
                 try reader.readText(&visitor)
@@ -264,18 +272,18 @@ struct SyncKeys: OptionSet {
 
     init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    private static let names: [(String, SyncKeys)] = [
+    private static let names: [([UInt8], SyncKeys)] = ([
         ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload),
         ("deleted", .deleted), ("protocolVersion", .protocolVersion), ("operations", .operations),
         ("changes", .changes), ("operationId", .operationId), ("idempotencyKey", .idempotencyKey),
         ("document", .document), ("serverRevision", .serverRevision),
-    ]
+    ] as [(String, SyncKeys)]).map { (Array($0.0.utf8), $0.1) }
 
     /// The flag of a key name, or none.
     static func flag(of key: UnsafeBufferPointer<UInt8>) -> SyncKeys {
         guard key.count >= 7 && key.count <= 15 else { return [] }
-        for (name, flag) in names where name.utf8.count == key.count && equals(UnsafeRawBufferPointer(key), name) {
-            return flag
+        for (name, flag) in names where name.count == key.count {
+            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) { return flag }
         }
         return []
     }

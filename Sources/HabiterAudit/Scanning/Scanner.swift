@@ -64,30 +64,40 @@ public final class Scanner: @unchecked Sendable {
     }
 
     private func scan(_ item: InputItem, matcher: RegexMatcher) -> (findings: [Finding], errors: [InputError], summary: ArtifactSummary) {
-        switch InputLoader.load(item) {
+        switch InputLoader.open(item) {
         case .failure(let error):
             return ([], [error], ArtifactSummary(name: item.name, format: nil, byteCount: 0))
-        case .success(let input):
-            return scan(bytes: input.bytes, name: item.name, matcher: matcher)
+        case .success(let window):
+            return scan(window, name: item.name, matcher: matcher)
         }
     }
 
     /// Scans one input held in memory.
     public func scan(bytes: UnsafeRawBufferPointer, name: String, matcher: RegexMatcher = RegexMatcher())
         -> (findings: [Finding], errors: [InputError], summary: ArtifactSummary) {
-        let scan = ArtifactScan(artifact: name, bytes: bytes, rules: rules, matcher: matcher, options: options)
-        var format: InputFormat? = options.inputFormat == .auto ? nil : options.inputFormat
-        if format == nil {
-            switch FormatDetector.detect(bytes) {
-            case .success(let detected): format = detected == .json ? .auto : detected
-            case .failure(let error): scan.fail(.format, at: error.offset, error.reason.message)
-            }
-        }
+        scan(ByteWindow(whole: bytes), name: name, matcher: matcher)
+    }
+
+    /// Scans the input a window reads.
+    func scan(_ window: ByteWindow, name: String, matcher: RegexMatcher) -> (findings: [Finding], errors: [InputError], summary: ArtifactSummary) {
+        let scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
         var formatRead: InputFormat?
-        if let format {
-            formatRead = JSONInputScanner(scan: scan, bytes: bytes, format: format, defaultContext: .payload).run()
+        if options.inputFormat == .auto {
+            switch FormatDetector.detect(window) {
+            case .success(let (_, start)):
+                formatRead = JSONInputScanner(scan: scan, format: .auto, start: start, defaultContext: .payload).run()
+            case .failure(let error):
+                if window.failure == nil { scan.fail(.format, at: error.offset, error.reason.message) }
+            }
+        } else {
+            formatRead = JSONInputScanner(scan: scan, format: options.inputFormat, start: window.start, defaultContext: .payload).run()
         }
-        return (scan.findings, scan.errors, ArtifactSummary(name: name, format: formatRead?.rawValue, byteCount: bytes.count))
+        // Read to the end: the byte count is the input's size, and a writer on stdin is not cut off.
+        while window.extend(keeping: window.end) {}
+        if let failure = window.failure, !scan.errors.contains(where: { $0.kind == .read }) {
+            scan.fail(.read, at: nil, failure)
+        }
+        return (scan.findings, scan.errors, ArtifactSummary(name: name, format: formatRead?.rawValue, byteCount: window.end))
     }
 
     /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash

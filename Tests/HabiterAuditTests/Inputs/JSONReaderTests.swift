@@ -3,11 +3,11 @@ import Testing
 
 /// Records reader events as "kind@line:column" with decoded text.
 private struct EventRecorder: JSONVisitor {
-    var cursor: LineCursor
+    var window: ByteWindow
     var events: [String] = []
 
     mutating func note(_ kind: String, _ offset: Int, _ text: String = "") {
-        let p = cursor.position(of: offset)
+        let p = window.position(of: offset)
         events.append("\(kind)@\(p.line):\(p.column)/\(offset)" + (text.isEmpty ? "" : " \(text)"))
     }
     mutating func objectStart(at offset: Int) { note("{", offset) }
@@ -30,8 +30,9 @@ private func events(_ text: String) throws -> [String] {
     var bytes = Array(text.utf8)
     return try bytes.withUnsafeMutableBytes { raw in
         let buffer = UnsafeRawBufferPointer(raw)
-        var recorder = EventRecorder(cursor: LineCursor(buffer))
-        var reader = JSONReader(buffer)
+        let window = ByteWindow(whole: buffer)
+        var recorder = EventRecorder(window: window)
+        var reader = JSONReader(window: window)
         try reader.readText(&recorder)
         return recorder.events
     }
@@ -39,14 +40,14 @@ private func events(_ text: String) throws -> [String] {
 
 private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntaxReason, line: Int, column: Int)? {
     bytes.withUnsafeBytes { buffer in
-        var reader = JSONReader(buffer, maxDepth: maxDepth)
-        var recorder = EventRecorder(cursor: LineCursor(buffer))
+        let window = ByteWindow(whole: buffer)
+        var reader = JSONReader(window: window, maxDepth: maxDepth)
+        var recorder = EventRecorder(window: window)
         do {
             try reader.readText(&recorder)
             return nil
         } catch let e as JSONSyntaxError {
-            var cursor = LineCursor(buffer)
-            let p = cursor.position(of: e.offset)
+            let p = ByteWindow.position(of: e.offset, in: buffer)
             return (e.reason, p.line, p.column)
         } catch {
             return nil

@@ -1,6 +1,6 @@
 /// Receives the tokens of a JSON text in document order. String and number bytes are raw slices
-/// of the input (valid only during the call); offsets are 0-based byte offsets of the token's
-/// first byte in the reader's buffer.
+/// of the input (valid only during the call); offsets are absolute byte offsets of the token's
+/// first byte.
 public protocol JSONVisitor {
     mutating func objectStart(at offset: Int) throws
     mutating func objectEnd(at offset: Int) throws
@@ -19,173 +19,220 @@ public enum JSONLiteral: Sendable {
 }
 
 /// A byte-level RFC 8259 reader: iterative (an explicit container stack, never recursion),
-/// validating (UTF-8, escapes, surrogate pairs, number grammar) and allocation-free per token.
+/// validating (UTF-8, escapes, surrogate pairs, number grammar), allocation-free per token, and
+/// streaming: it reads through a `ByteWindow`, asking for more bytes only at the end of the
+/// visible ones, so memory is bounded by the largest token.
 public struct JSONReader {
     /// Default maximum nesting of arrays and objects.
     public static let defaultMaxDepth = 512
 
-    private let base: UnsafePointer<UInt8>
-    private let end: Int
+    public let window: ByteWindow
     public let maxDepth: Int
-    /// Offset of the next unread byte.
-    public private(set) var position: Int
+    /// Absolute offset the reader may not read past (an NDJSON line end), if any.
+    private let limit: Int?
+    /// Window-relative view, refreshed after every `extend`.
+    private var base: UnsafePointer<UInt8>
+    private var windowStart: Int
+    private var end: Int
+    /// Relative offset of the next unread byte.
+    private var next: Int
 
-    /// A reader over `bytes[range]`; offsets it reports are offsets into `bytes`.
-    public init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>? = nil, maxDepth: Int = JSONReader.defaultMaxDepth) {
-        let range = range ?? 0..<bytes.count
-        if let start = bytes.baseAddress {
-            base = start.assumingMemoryBound(to: UInt8.self)
-        } else {
-            base = emptyByteBase
-        }
-        end = range.upperBound
-        position = range.lowerBound
+    /// Absolute offset of the next unread byte.
+    public var position: Int { windowStart + next }
+
+    /// A reader over `window` from absolute offset `start`, not reading past `limit`.
+    public init(window: ByteWindow, start: Int? = nil, limit: Int? = nil, maxDepth: Int = JSONReader.defaultMaxDepth) {
+        self.window = window
+        self.limit = limit
         self.maxDepth = maxDepth
+        base = window.base
+        windowStart = window.start
+        end = 0
+        next = (start ?? window.start) - window.start
+        end = visibleEnd()
+    }
+
+    /// A reader over a whole buffer (offsets are offsets into `bytes`).
+    public init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONReader.defaultMaxDepth) {
+        self.init(window: ByteWindow(whole: bytes), maxDepth: maxDepth)
+    }
+
+    @inline(__always)
+    private func visibleEnd() -> Int {
+        let absolute = limit.map { min($0, window.end) } ?? window.end
+        return absolute - windowStart
+    }
+
+    /// Makes more bytes visible, keeping those from relative offset `keep`. The window may move
+    /// even when nothing more can be read, so `next` is rebased here and callers holding other
+    /// relative offsets rebase them through absolute offsets. Returns false when no more bytes
+    /// exist.
+    @inline(never)
+    private mutating func refill(keeping keep: Int) -> Bool {
+        if let limit, window.end >= limit { return false }
+        let absoluteNext = windowStart + next
+        let more = window.extend(keeping: windowStart + keep)
+        base = window.base
+        windowStart = window.start
+        end = visibleEnd()
+        next = absoluteNext - windowStart
+        return more
+    }
+
+    /// True when no byte can follow the visible ones.
+    private var isFinal: Bool {
+        if let limit, window.end >= limit { return true }
+        return window.isComplete
     }
 
     /// Reads a whole JSON text: optional UTF-8 BOM, one value, optional whitespace, end.
     public mutating func readText<V: JSONVisitor>(_ visitor: inout V) throws {
         try skipByteOrderMark()
-        skipWhitespace()
-        if position >= end { throw JSONSyntaxError(.emptyInput, at: position) }
+        try skipWhitespace()
+        if atEnd { throw JSONSyntaxError(.emptyInput, at: position) }
         try readValue(&visitor)
-        skipWhitespace()
-        if position < end { throw JSONSyntaxError(.trailingContent, at: position) }
+        try skipWhitespace()
+        if !atEnd { throw JSONSyntaxError(.trailingContent, at: position) }
     }
 
     /// Skips a UTF-8 byte-order mark; refuses UTF-16 and UTF-32 ones.
     public mutating func skipByteOrderMark() throws {
-        let n = end - position
-        if n >= 4, base[position] == 0, base[position + 1] == 0, base[position + 2] == 0xFE, base[position + 3] == 0xFF {
+        while end - next < 4 && refill(keeping: next) {}
+        let n = end - next
+        let p = base + next
+        if n >= 4, p[0] == 0, p[1] == 0, p[2] == 0xFE, p[3] == 0xFF {
             throw JSONSyntaxError(.unsupportedEncoding("UTF-32"), at: position)
         }
-        if n >= 2, (base[position] == 0xFE && base[position + 1] == 0xFF) || (base[position] == 0xFF && base[position + 1] == 0xFE) {
-            throw JSONSyntaxError(.unsupportedEncoding(n >= 4 && base[position + 2] == 0 && base[position + 3] == 0 ? "UTF-32" : "UTF-16"), at: position)
+        if n >= 2, (p[0] == 0xFE && p[1] == 0xFF) || (p[0] == 0xFF && p[1] == 0xFE) {
+            throw JSONSyntaxError(.unsupportedEncoding(n >= 4 && p[2] == 0 && p[3] == 0 ? "UTF-32" : "UTF-16"), at: position)
         }
-        if n >= 3, base[position] == 0xEF, base[position + 1] == 0xBB, base[position + 2] == 0xBF { position += 3 }
+        if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { next += 3 }
     }
 
-    /// Skips JSON whitespace (space, tab, LF, CR).
-    @inline(__always)
-    public mutating func skipWhitespace() {
-        var i = position
-        while i < end {
-            let b = base[i]
-            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { break }
+    /// Skips JSON whitespace (space, tab, LF, CR). Fails only when the input cannot be read.
+    public mutating func skipWhitespace() throws {
+        while true {
+            while next < end {
+                let b = base[next]
+                if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { next += 1 } else { return }
+            }
+            if !refill(keeping: next) { return }
         }
-        position = i
     }
 
-    /// True when only whitespace remains.
-    public var atEnd: Bool { position >= end }
+    /// True when no byte is left (call after `skipWhitespace`).
+    public var atEnd: Bool { next >= end }
 
-    /// The byte at the current position, if any.
-    public var currentByte: UInt8? { position < end ? base[position] : nil }
+    /// The byte at the current position, if any is visible.
+    public var currentByte: UInt8? { next < end ? base[next] : nil }
 
-    /// Reads exactly one value starting at the current position (no leading whitespace allowed
-    /// beyond what `skipWhitespace` consumed) and leaves the position just after it.
+    /// Reads exactly one value starting at the current position and leaves the position just
+    /// after it.
     public mutating func readValue<V: JSONVisitor>(_ visitor: inout V) throws {
         // The container stack: true for an object, false for an array.
         let stack = UnsafeMutablePointer<Bool>.allocate(capacity: maxDepth + 1)
         defer { stack.deallocate() }
         var depth = 0
-        var i = position
-        defer { position = i }
-
         var expect = JSONExpect.value
 
         while true {
             // Whitespace between tokens.
-            while i < end {
-                let b = base[i]
-                if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { break }
+            while true {
+                while next < end {
+                    let c = base[next]
+                    if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { next += 1 } else { break }
+                }
+                if next < end { break }
+                if !refill(keeping: next) { throw JSONSyntaxError(.unexpectedEnd, at: position) }
             }
-            if i >= end { throw JSONSyntaxError(.unexpectedEnd, at: i) }
-            let b = base[i]
+            let b = base[next]
 
             switch expect {
             case .value, .valueOrArrayEnd:
                 switch b {
                 case UInt8(ascii: "\""):
-                    let (contentEnd, escaped) = try scanString(from: i)
-                    try visitor.string(UnsafeBufferPointer(start: base + i + 1, count: contentEnd - i - 1), escaped: escaped, at: i)
-                    i = contentEnd + 1
+                    let (contentEnd, escaped) = try string()
+                    try visitor.string(UnsafeBufferPointer(start: base + next + 1, count: contentEnd - next - 1), escaped: escaped, at: position)
+                    next = contentEnd + 1
                 case UInt8(ascii: "{"):
-                    if depth >= maxDepth { throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: i) }
+                    if depth >= maxDepth { throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: position) }
                     stack[depth] = true
                     depth += 1
-                    try visitor.objectStart(at: i)
-                    i += 1
+                    try visitor.objectStart(at: position)
+                    next += 1
                     expect = .keyOrObjectEnd
                     continue
                 case UInt8(ascii: "["):
-                    if depth >= maxDepth { throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: i) }
+                    if depth >= maxDepth { throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: position) }
                     stack[depth] = false
                     depth += 1
-                    try visitor.arrayStart(at: i)
-                    i += 1
+                    try visitor.arrayStart(at: position)
+                    next += 1
                     expect = .valueOrArrayEnd
                     continue
                 case UInt8(ascii: "]") where expect == .valueOrArrayEnd:
                     depth -= 1
-                    try visitor.arrayEnd(at: i)
-                    i += 1
+                    try visitor.arrayEnd(at: position)
+                    next += 1
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    let numberEnd = try scanNumber(from: i)
-                    try visitor.number(UnsafeBufferPointer(start: base + i, count: numberEnd - i), at: i)
-                    i = numberEnd
+                    let numberEnd = try number()
+                    try visitor.number(UnsafeBufferPointer(start: base + next, count: numberEnd - next), at: position)
+                    next = numberEnd
                 case UInt8(ascii: "t"):
-                    try expectLiteral("true", at: i)
-                    try visitor.literal(.true, at: i)
-                    i += 4
+                    try literal("true")
+                    try visitor.literal(.true, at: position)
+                    next += 4
                 case UInt8(ascii: "f"):
-                    try expectLiteral("false", at: i)
-                    try visitor.literal(.false, at: i)
-                    i += 5
+                    try literal("false")
+                    try visitor.literal(.false, at: position)
+                    next += 5
                 case UInt8(ascii: "n"):
-                    try expectLiteral("null", at: i)
-                    try visitor.literal(.null, at: i)
-                    i += 4
+                    try literal("null")
+                    try visitor.literal(.null, at: position)
+                    next += 4
                 default:
-                    throw JSONSyntaxError(expect == .value ? .expectedValue : .unexpectedCharacter(describeByte(b)), at: i)
+                    throw JSONSyntaxError(expect == .value ? .expectedValue : .unexpectedCharacter(describeByte(b)), at: position)
                 }
             case .keyOrObjectEnd, .key:
                 if b == UInt8(ascii: "\"") {
-                    let (contentEnd, escaped) = try scanString(from: i)
-                    try visitor.key(UnsafeBufferPointer(start: base + i + 1, count: contentEnd - i - 1), escaped: escaped, at: i)
-                    i = contentEnd + 1
-                    while i < end {
-                        let c = base[i]
-                        if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { break }
+                    let (contentEnd, escaped) = try string()
+                    try visitor.key(UnsafeBufferPointer(start: base + next + 1, count: contentEnd - next - 1), escaped: escaped, at: position)
+                    next = contentEnd + 1
+                    while true {
+                        while next < end {
+                            let c = base[next]
+                            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { next += 1 } else { break }
+                        }
+                        if next < end { break }
+                        if !refill(keeping: next) { throw JSONSyntaxError(.unexpectedEnd, at: position) }
                     }
-                    if i >= end { throw JSONSyntaxError(.unexpectedEnd, at: i) }
-                    if base[i] != UInt8(ascii: ":") { throw JSONSyntaxError(.expectedColon, at: i) }
-                    i += 1
+                    if base[next] != UInt8(ascii: ":") { throw JSONSyntaxError(.expectedColon, at: position) }
+                    next += 1
                     expect = .value
                     continue
                 } else if b == UInt8(ascii: "}") && expect == .keyOrObjectEnd {
                     depth -= 1
-                    try visitor.objectEnd(at: i)
-                    i += 1
+                    try visitor.objectEnd(at: position)
+                    next += 1
                 } else {
-                    throw JSONSyntaxError(.expectedKey, at: i)
+                    throw JSONSyntaxError(.expectedKey, at: position)
                 }
             case .commaOrEnd:
                 let inObject = stack[depth - 1]
                 if b == UInt8(ascii: ",") {
-                    i += 1
+                    next += 1
                     expect = inObject ? .key : .value
                     continue
                 } else if inObject && b == UInt8(ascii: "}") {
                     depth -= 1
-                    try visitor.objectEnd(at: i)
-                    i += 1
+                    try visitor.objectEnd(at: position)
+                    next += 1
                 } else if !inObject && b == UInt8(ascii: "]") {
                     depth -= 1
-                    try visitor.arrayEnd(at: i)
-                    i += 1
+                    try visitor.arrayEnd(at: position)
+                    next += 1
                 } else {
-                    throw JSONSyntaxError(.expectedCommaOrEnd(container: inObject ? "object" : "array"), at: i)
+                    throw JSONSyntaxError(.expectedCommaOrEnd(container: inObject ? "object" : "array"), at: position)
                 }
             }
             // A value (scalar or container end) was completed.
@@ -194,52 +241,47 @@ public struct JSONReader {
         }
     }
 
-    @inline(__always)
-    private func expectLiteral(_ word: StaticString, at i: Int) throws {
+    /// Validates the literal at `next`, reading more when it is cut off.
+    private mutating func literal(_ word: StaticString) throws {
         let n = word.utf8CodeUnitCount
-        if i + n > end {
-            throw JSONSyntaxError(.invalidLiteral, at: i)
+        while end - next < n {
+            if !refill(keeping: next) { throw JSONSyntaxError(.invalidLiteral, at: position) }
         }
         let w = word.utf8Start
-        for k in 0..<n where base[i + k] != w[k] {
-            throw JSONSyntaxError(.invalidLiteral, at: i)
+        for k in 0..<n where base[next + k] != w[k] {
+            throw JSONSyntaxError(.invalidLiteral, at: position)
         }
     }
 
-    /// Validates the number at `i`; returns the offset after it.
-    @inline(__always)
-    private func scanNumber(from start: Int) throws -> Int {
-        var i = start
-        @inline(__always) func isDigit(_ k: Int) -> Bool { k < end && base[k] &- 0x30 < 10 }
-        if base[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < end else { throw JSONSyntaxError(.invalidNumber, at: start) }
-        if base[i] == UInt8(ascii: "0") {
-            i += 1
-        } else if isDigit(i) {
-            while isDigit(i) { i += 1 }
-        } else {
-            throw JSONSyntaxError(.invalidNumber, at: start)
+    /// Validates the number at `next`; returns the relative offset after it.
+    private mutating func number() throws -> Int {
+        while true {
+            if let numberEnd = try scanNumber(from: next, final: isFinal) { return numberEnd }
+            _ = refill(keeping: next)  // More bytes, or the input is now known to be complete.
         }
-        if i < end && base[i] == UInt8(ascii: ".") {
-            i += 1
-            guard isDigit(i) else { throw JSONSyntaxError(.invalidNumber, at: start) }
-            while isDigit(i) { i += 1 }
-        }
-        if i < end && (base[i] | 0x20) == UInt8(ascii: "e") {
-            i += 1
-            if i < end && (base[i] == UInt8(ascii: "+") || base[i] == UInt8(ascii: "-")) { i += 1 }
-            guard isDigit(i) else { throw JSONSyntaxError(.invalidNumber, at: start) }
-            while isDigit(i) { i += 1 }
-        }
-        return i
     }
 
-    /// Validates the string whose opening quote is at `quote`. Returns the offset of the closing
-    /// quote and whether the content holds escapes.
+    /// Validates the string whose opening quote is at `next`. Returns the relative offset of the
+    /// closing quote and whether the content holds escapes.
     @inline(__always)
-    private func scanString(from quote: Int) throws -> (Int, Bool) {
-        var i = quote + 1
+    private mutating func string() throws -> (Int, Bool) {
+        var i = next + 1
         var escaped = false
+        while true {
+            if try scanString(&i, escaped: &escaped) { return (i, escaped) }
+            // Cut off by the window at a character boundary: read more and go on from there.
+            let resume = windowStart + i
+            _ = refill(keeping: next)  // More bytes, or the input is now known to be complete.
+            i = resume - windowStart
+        }
+    }
+
+    /// Scans string content from `i`. Returns true with `i` at the closing quote, or false with
+    /// `i` at the character where the visible bytes ran out (more may follow). Throws on invalid
+    /// content or a string the input ends inside.
+    @inline(__always)
+    private func scanString(_ i: inout Int, escaped: inout Bool) throws -> Bool {
+        let final = isFinal
         while true {
             // Eight bytes at a time while none is a quote, backslash, control or non-ASCII byte.
             while i &+ 8 <= end {
@@ -247,20 +289,40 @@ public struct JSONReader {
                 if JSONReader.hasSpecialByte(w) { break }
                 i &+= 8
             }
-            guard i < end else { throw JSONSyntaxError(.unexpectedEnd, at: end) }
+            guard i < end else {
+                if final { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + end) }
+                return false
+            }
             let b = base[i]
             if b == UInt8(ascii: "\"") {
-                return (i, escaped)
+                return true
             } else if b == UInt8(ascii: "\\") {
                 escaped = true
-                i = try scanEscape(at: i)
+                guard let after = try scanEscape(at: i, final: final) else { return false }
+                i = after
             } else if b < 0x20 {
-                throw JSONSyntaxError(.controlCharacterInString, at: i)
+                throw JSONSyntaxError(.controlCharacterInString, at: windowStart + i)
             } else if b < 0x80 {
                 i += 1
             } else {
-                i = try scanUTF8Sequence(at: i)
+                let length = utf8SequenceLength(base, at: i, end: end)
+                if length == 0 {
+                    // A sequence the window cuts off is not (yet) invalid.
+                    if !final && end - i < expectedUTF8Length(b) { return false }
+                    throw JSONSyntaxError(.invalidUTF8, at: windowStart + i)
+                }
+                i += length
             }
+        }
+    }
+
+    /// The length a UTF-8 sequence with this lead byte has.
+    private func expectedUTF8Length(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xC2...0xDF: return 2
+        case 0xE0...0xEF: return 3
+        case 0xF0...0xF4: return 4
+        default: return 1
         }
     }
 
@@ -277,47 +339,84 @@ public struct JSONReader {
         return (quote | backslash | control | w) & highs != 0
     }
 
-    /// Validates the escape at `i` (a backslash); returns the offset after it.
-    private func scanEscape(at i: Int) throws -> Int {
-        guard i + 1 < end else { throw JSONSyntaxError(.unexpectedEnd, at: end) }
+    /// Validates the escape at `i` (a backslash); returns the offset after it, or nil when the
+    /// visible bytes end inside it and more may follow.
+    private func scanEscape(at i: Int, final: Bool) throws -> Int? {
+        @inline(__always) func need(_ n: Int) throws -> Bool {
+            if i + n <= end { return true }
+            if final { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + end) }
+            return false
+        }
+        guard try need(2) else { return nil }
         switch base[i + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
              UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return i + 2
         case UInt8(ascii: "u"):
+            guard try need(6) else { return nil }
             let unit = try hex4(at: i + 2, escapeAt: i)
-            if unit >= 0xDC00 && unit <= 0xDFFF { throw JSONSyntaxError(.loneSurrogate, at: i) }
+            if unit >= 0xDC00 && unit <= 0xDFFF { throw JSONSyntaxError(.loneSurrogate, at: windowStart + i) }
             if unit >= 0xD800 && unit <= 0xDBFF {
+                if i + 8 > end && !final { return nil }
                 guard i + 7 < end, base[i + 6] == UInt8(ascii: "\\"), base[i + 7] == UInt8(ascii: "u") else {
-                    throw JSONSyntaxError(.loneSurrogate, at: i)
+                    throw JSONSyntaxError(.loneSurrogate, at: windowStart + i)
+                }
+                if i + 12 > end {
+                    if final { throw JSONSyntaxError(.invalidUnicodeEscape, at: windowStart + i + 6) }
+                    return nil
                 }
                 let low = try hex4(at: i + 8, escapeAt: i + 6)
-                guard low >= 0xDC00 && low <= 0xDFFF else { throw JSONSyntaxError(.loneSurrogate, at: i) }
+                guard low >= 0xDC00 && low <= 0xDFFF else { throw JSONSyntaxError(.loneSurrogate, at: windowStart + i) }
                 return i + 12
             }
             return i + 6
         default:
-            throw JSONSyntaxError(.invalidEscape, at: i)
+            throw JSONSyntaxError(.invalidEscape, at: windowStart + i)
         }
     }
 
     private func hex4(at i: Int, escapeAt: Int) throws -> UInt32 {
-        guard i + 4 <= end else { throw JSONSyntaxError(.invalidUnicodeEscape, at: escapeAt) }
+        guard i + 4 <= end else { throw JSONSyntaxError(.invalidUnicodeEscape, at: windowStart + escapeAt) }
         var value: UInt32 = 0
         for k in 0..<4 {
-            guard let digit = hexValue(base[i + k]) else { throw JSONSyntaxError(.invalidUnicodeEscape, at: escapeAt) }
+            guard let digit = hexValue(base[i + k]) else { throw JSONSyntaxError(.invalidUnicodeEscape, at: windowStart + escapeAt) }
             value = value << 4 | UInt32(digit)
         }
         return value
     }
 
-    /// Validates one multi-byte UTF-8 sequence at `i` (RFC 3629: no overlongs, no surrogates,
-    /// nothing above U+10FFFF); returns the offset after it.
+    /// Validates the number at `start`; returns the offset after it, or nil when the visible
+    /// bytes end inside it and more may follow.
     @inline(__always)
-    private func scanUTF8Sequence(at i: Int) throws -> Int {
-        let length = utf8SequenceLength(base, at: i, end: end)
-        if length == 0 { throw JSONSyntaxError(.invalidUTF8, at: i) }
-        return i + length
+    private func scanNumber(from start: Int, final: Bool) throws -> Int? {
+        var i = start
+        @inline(__always) func isDigit(_ k: Int) -> Bool { k < end && base[k] &- 0x30 < 10 }
+        if base[i] == UInt8(ascii: "-") { i += 1 }
+        if i >= end { if final { throw JSONSyntaxError(.invalidNumber, at: windowStart + start) }; return nil }
+        if base[i] == UInt8(ascii: "0") {
+            i += 1
+        } else if isDigit(i) {
+            while isDigit(i) { i += 1 }
+        } else {
+            throw JSONSyntaxError(.invalidNumber, at: windowStart + start)
+        }
+        if i >= end && !final { return nil }
+        if i < end && base[i] == UInt8(ascii: ".") {
+            i += 1
+            if i >= end && !final { return nil }
+            guard isDigit(i) else { throw JSONSyntaxError(.invalidNumber, at: windowStart + start) }
+            while isDigit(i) { i += 1 }
+            if i >= end && !final { return nil }
+        }
+        if i < end && (base[i] | 0x20) == UInt8(ascii: "e") {
+            i += 1
+            if i < end && (base[i] == UInt8(ascii: "+") || base[i] == UInt8(ascii: "-")) { i += 1 }
+            if i >= end && !final { return nil }
+            guard isDigit(i) else { throw JSONSyntaxError(.invalidNumber, at: windowStart + start) }
+            while isDigit(i) { i += 1 }
+            if i >= end && !final { return nil }
+        }
+        return i
     }
 }
 

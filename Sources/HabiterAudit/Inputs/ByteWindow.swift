@@ -1,0 +1,220 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bytes of one input that a reader can see: either the whole input at once, or a window
+/// that slides over a file descriptor, so that memory is bounded by the largest token rather than
+/// by the input. Offsets are absolute (from the start of the input) everywhere.
+///
+/// The window also owns the input's `LineCursor`: before bytes are dropped it moves the cursor
+/// past them, so positions can still be resolved for any offset not yet passed.
+public final class ByteWindow {
+    /// The first visible byte; valid until the next `extend`.
+    public private(set) var base: UnsafePointer<UInt8>
+    /// Absolute offset of `base[0]`.
+    public private(set) var start = 0
+    /// Number of visible bytes.
+    public private(set) var count: Int
+    /// Absolute offset just past the last visible byte.
+    public var end: Int { start + count }
+    /// True when no byte beyond `end` exists.
+    public private(set) var isComplete: Bool
+    /// Why reading stopped early, when it did.
+    public private(set) var failure: String?
+
+    private var cursor = LineCursor()
+    private var storage: UnsafeMutableRawPointer?
+    private var capacity = 0
+    private let descriptor: Int32
+    private let expectedSize: Int?
+    private let chunkSize: Int
+    /// Keeps a whole-input buffer alive.
+    private let owner: AnyObject?
+
+    /// A window that shows all of `bytes` at once.
+    public init(whole bytes: UnsafeRawBufferPointer, owner: AnyObject? = nil) {
+        base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase
+        count = bytes.count
+        isComplete = true
+        descriptor = -1
+        expectedSize = nil
+        chunkSize = 0
+        self.owner = owner
+    }
+
+    /// A window over an open descriptor, which it closes. `expectedSize` is the size a regular
+    /// file had when opened: reading a different number of bytes is a failure.
+    init(descriptor: Int32, expectedSize: Int?, chunkSize: Int = 4 << 20) {
+        base = emptyByteBase
+        count = 0
+        isComplete = false
+        self.descriptor = descriptor
+        self.expectedSize = expectedSize
+        self.chunkSize = chunkSize
+        owner = nil
+    }
+
+    deinit {
+        storage?.deallocate()
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Reads more bytes, keeping those from absolute offset `keep` on (bytes before it may be
+    /// dropped). Returns false when nothing more can be read: the end of the input, or a failure.
+    public func extend(keeping keep: Int) -> Bool {
+        if isComplete { return false }
+        let keepFrom = min(max(keep, start), end)
+        if keepFrom > start { cursor.advance(to: keepFrom, in: self) }
+        let kept = end - keepFrom
+        // Keep at least half a chunk free for the read; grow by doubling, so that a token larger
+        // than a chunk costs amortised linear time.
+        if storage == nil || kept + max(1, chunkSize / 2) > capacity {
+            let newCapacity = max(capacity * 2, kept + chunkSize)
+            let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+            if kept > 0 { bigger.copyMemory(from: UnsafeRawPointer(base + (keepFrom - start)), byteCount: kept) }
+            storage?.deallocate()
+            storage = bigger
+            capacity = newCapacity
+        } else if kept > 0 && keepFrom > start {
+            memmove(storage!, UnsafeRawPointer(base + (keepFrom - start)), kept)
+        }
+        let buffer = storage!
+        base = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
+        start = keepFrom
+        count = kept
+        while true {
+            let n = read(descriptor, buffer + count, capacity - count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = "read failed: \(String(cString: strerror(errno)))"
+                isComplete = true
+                return false
+            }
+            if n == 0 {
+                isComplete = true
+                if let expectedSize, end != expectedSize {
+                    failure = "the file changed size while it was read"
+                }
+                return false
+            }
+            count += n
+            if let expectedSize, end > expectedSize {
+                failure = "the file changed size while it was read"
+                isComplete = true
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Reads until `offset` is visible or the input ends; keeps everything from `keep`.
+    public func ensure(_ offset: Int, keeping keep: Int) -> Bool {
+        while offset >= end {
+            if !extend(keeping: keep) { return false }
+        }
+        return true
+    }
+
+    /// The byte at absolute `offset`, which must be visible.
+    @inline(__always)
+    public subscript(offset: Int) -> UInt8 { base[offset - start] }
+
+    /// The position of absolute `offset`. Offsets already dropped resolve to the earliest
+    /// position still known; readers ask in increasing order, so this does not happen.
+    public func position(of offset: Int) -> SourcePosition {
+        cursor.position(of: offset, in: self)
+    }
+
+    /// Restarts position counting from the beginning (whole inputs only).
+    fileprivate var canRewind: Bool { start == 0 }
+}
+
+/// Converts byte offsets to line and column, the one place that does so.
+///
+/// Line breaks are LF, CRLF and a lone CR. A UTF-8 byte-order mark at the start of the input
+/// takes no column. The cursor only moves forward, so resolving offsets in increasing order costs
+/// one pass over the input in total.
+struct LineCursor {
+    private var offset = 0
+    private var line = 1
+    private var column = 1
+    /// The previous byte was a CR, so an LF at `offset` ends no second line.
+    private var afterCR = false
+    private var startedBOMCheck = false
+
+    mutating func position(of target: Int, in window: ByteWindow) -> SourcePosition {
+        if target < offset {
+            if window.canRewind { self = LineCursor() } else {
+                return SourcePosition(line: line, column: column, byteOffset: offset)
+            }
+        }
+        advance(to: min(target, window.end), in: window)
+        return SourcePosition(line: line, column: column, byteOffset: target)
+    }
+
+    mutating func advance(to target: Int, in window: ByteWindow) {
+        if !startedBOMCheck && (window.count >= 3 || window.isComplete) {
+            startedBOMCheck = true
+            if window.start == 0, window.count >= 3, window.base[0] == 0xEF, window.base[1] == 0xBB, window.base[2] == 0xBF {
+                offset = 3
+            }
+        }
+        guard target > offset else { return }
+        let base = window.base - window.start
+        var i = max(offset, window.start)
+        while i < target {
+            // Eight plain ASCII bytes at a time: no CR, no LF, nothing above 0x7F.
+            if !afterCR {
+                while i + 8 <= target {
+                    let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    if LineCursor.mayHoldBreakOrNonASCII(w) { break }
+                    column += 8
+                    i += 8
+                }
+                if i >= target { break }
+            }
+            let b = base[i]
+            if b == 0x0A {
+                if !afterCR { line += 1 }
+                column = 1
+                afterCR = false
+            } else if b == 0x0D {
+                line += 1
+                column = 1
+                afterCR = true
+            } else {
+                afterCR = false
+                if b & 0xC0 != 0x80 { column += (b >= 0xF0 ? 2 : 1) }
+            }
+            i += 1
+        }
+        offset = target
+    }
+
+    /// True when a byte of `w` may be LF, CR or non-ASCII (exact for "none").
+    @inline(__always)
+    static func mayHoldBreakOrNonASCII(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let lf = w ^ (ones &* 0x0A)
+        let cr = w ^ (ones &* 0x0D)
+        return (((lf &- ones) & ~lf) | ((cr &- ones) & ~cr) | w) & highs != 0
+    }
+}
+
+extension ByteWindow {
+    /// The position of `offset` in a whole buffer (rule files, configuration, tests).
+    public static func position(of offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
+        ByteWindow(whole: bytes).position(of: offset)
+    }
+}
+
+/// A valid one-byte address standing in for the base of an empty buffer, whose
+/// `baseAddress` is nil.
+nonisolated(unsafe) let emptyByteBase: UnsafePointer<UInt8> = {
+    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    p.initialize(to: 0)
+    return UnsafePointer(p)
+}()
