@@ -24,7 +24,10 @@ public final class NameMatcher: @unchecked Sendable {
         "mode", "method", "methods", "issuer", "audience", "algorithm", "alg", "provider",
         "source", "index", "strength", "updated", "created", "changed", "rotated", "valid",
         "validity", "error", "errors", "message", "prompt", "placeholder", "header", "prefix",
-        "location", "storage", "store", "key", "keys",
+        "location", "storage", "store", "key", "keys", "change", "on", "last", "arn", "ref",
+        "reference", "requirements", "rules", "help", "description", "text", "title", "tooltip",
+        "caption", "body", "footer", "subtitle", "instructions", "button", "link", "action",
+        "screen", "page", "dialog", "visibility", "visible", "hidden", "toggle", "icon", "reset",
     ]
 
     private let lookup: [String: Int]

@@ -1,6 +1,7 @@
 /// Recognises values that stand in for a secret rather than being one: masks (`********`,
 /// `xxxx-xxxx`), templates (`${TOKEN}`, `{{ token }}`, `%s`, `<your-token>`, `[REDACTED:…]`),
-/// instructions (`YOUR_API_KEY`, `changeme`) and documentation examples (`…EXAMPLE`).
+/// instructions (`YOUR_API_KEY`, `changeme`), documentation examples (`…EXAMPLE`) and status
+/// words about a secret (`required`, `too_short`, `expired`).
 public enum Placeholders {
     static let words: Set<String> = [
         "redacted", "changeme", "change_me", "change-me", "changeit", "placeholder", "example",
@@ -8,6 +9,13 @@ public enum Placeholders {
         "passwd", "token", "apikey", "api_key", "api-key", "none", "null", "nil", "undefined",
         "n/a", "na", "hidden", "masked", "notset", "not-set", "not_set", "unset", "default",
         "empty", "true", "false", "yes", "no", "bearer", "basic", "string", "value", "xxx",
+    ]
+    /// Words that describe a secret's state (validation errors, flags), not the secret.
+    static let statusWords: Set<String> = [
+        "required", "invalid", "missing", "mismatch", "incorrect", "wrong", "weak", "strong",
+        "expired", "reset", "changed", "updated", "valid", "unknown", "pending", "set", "ok",
+        "error", "failed", "success", "enabled", "disabled", "active", "inactive", "revoked",
+        "granted", "denied", "present", "absent", "rotated", "hidden", "visible", "unchanged",
     ]
     /// Substrings that mark a documentation or test value.
     static let markers = ["example", "placeholder", "redacted", "changeme", "dummy", "sample"]
@@ -23,7 +31,7 @@ public enum Placeholders {
         for scheme in ["bearer ", "basic ", "token "] where lower.hasPrefix(scheme) && lower.count > scheme.count {
             return isPlaceholder(String(trimmed.dropFirst(scheme.count)))
         }
-        if words.contains(lower) { return true }
+        if words.contains(lower) || statusWords.contains(lower) || isIdentifierCode(lower) { return true }
         if isTemplate(trimmed) { return true }
         if markers.contains(where: { lower.contains($0) }) { return true }
         if instructionPrefixes.contains(where: { lower.hasPrefix($0) }) { return true }
@@ -39,6 +47,24 @@ public enum Placeholders {
             if masked * 10 >= scalars.count * 6 { return true }
         }
         return false
+    }
+
+    /// A machine-readable code of lowercase words joined by `_`, `-` or `.`: `too_short`,
+    /// `password.mismatch`.
+    static func isIdentifierCode(_ lower: String) -> Bool {
+        var sawSeparator = false
+        var previousWasLetter = false
+        for scalar in lower.unicodeScalars {
+            if scalar >= "a" && scalar <= "z" {
+                previousWasLetter = true
+            } else if (scalar == "_" || scalar == "-" || scalar == ".") && previousWasLetter {
+                sawSeparator = true
+                previousWasLetter = false
+            } else {
+                return false
+            }
+        }
+        return sawSeparator && previousWasLetter
     }
 
     /// `${VAR}`, `$VAR`, `{{ … }}`, `%s`, `%(name)s`, `<…>`, `[…]`, `{name}`.

@@ -1,26 +1,57 @@
 /// Decides whether a value under a sensitive-looking name is credible secret material.
 ///
-/// Credible: a string of at least four characters that is not a placeholder, not a label or
-/// prompt that repeats the name ("Enter your password"), and not a bare URL without credentials.
-/// Empty, boolean, numeric and null values are never credible; in `sync` context they are still
-/// policy findings, because the contract fails closed on the name alone.
+/// Not credible: placeholders and status words; labels and prompts (text that repeats a word of
+/// its key, like `"confirmPassword": "Confirm"`, or prose of five words or more, or a sentence);
+/// bare URLs without credentials; references (`arn:…`); dates and times; and, for generated
+/// secrets, anything shorter than eight characters or made of one character class. Empty,
+/// boolean, numeric and null values are never credible; in `sync` context they are still policy
+/// findings, because the contract fails closed on the name alone.
 public enum ValueCredibility {
     public static let minimumLength = 4
+    public static let minimumGeneratedLength = 8
 
-    public static func isCredible(_ value: String, nameWords: [String]) -> Bool {
+    /// `keyWords` are the words of the key (and the matched name), lowercased.
+    public static func isCredible(_ value: String, keyWords: [String], shape: ValueShape) -> Bool {
         let trimmed = value.trimmingASCIIWhitespace()
         if trimmed.unicodeScalars.count < minimumLength { return false }
         if Placeholders.isPlaceholder(trimmed) { return false }
         let lower = trimmed.lowercased()
-        let hasWhitespace = lower.contains(" ")
-        if hasWhitespace {
-            // A label or prompt: prose that names the thing it asks for, or ends like a sentence.
-            if nameWords.contains(where: { lower.contains($0) }) { return false }
-            if let last = lower.last, ".?!:".contains(last), lower.split(separator: " ").count >= 3 { return false }
+        if keyWords.contains(lower) { return false }
+        let words = lower.split(separator: " ")
+        if words.count > 1 {
+            // A label or prompt: prose that names what it asks for, a long phrase, a sentence.
+            if keyWords.contains(where: { $0.count >= 3 && lower.contains($0) }) { return false }
+            if words.count >= 5 { return false }
+            if let last = lower.last, ".?!:".contains(last), words.count >= 3 { return false }
         }
         if (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !lower.contains("@") && !lower.contains("?") {
             return false
         }
+        if lower.hasPrefix("arn:") || SafeShapes.isDateOrTime(trimmed) { return false }
+        if shape == .generated {
+            var material = Substring(trimmed)
+            for scheme in ["bearer ", "basic ", "token ", "digest "] where lower.hasPrefix(scheme) {
+                material = material.dropFirst(scheme.count)
+            }
+            return looksGenerated(material)
+        }
         return true
+    }
+
+    /// At least eight characters, no spaces, and two character classes (or long and varied).
+    static func looksGenerated(_ text: Substring) -> Bool {
+        let scalars = text.unicodeScalars
+        if scalars.count < minimumGeneratedLength || scalars.contains(" ") { return false }
+        var classes = Set<Int>()
+        for s in scalars {
+            switch s {
+            case "a"..."z": classes.insert(0)
+            case "A"..."Z": classes.insert(1)
+            case "0"..."9": classes.insert(2)
+            default: classes.insert(3)
+            }
+        }
+        if classes.count >= 2 { return true }
+        return scalars.count >= 20 && shannonEntropy(String(text)) >= 3.5
     }
 }

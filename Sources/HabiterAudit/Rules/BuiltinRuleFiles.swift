@@ -10,6 +10,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.private-key",
       "kind": "name",
+      "valueShape": "generated",
       "title": "Private key under a key-like name",
       "description": "A value stored under a name such as privateKey, signing_key or encryption-key. Private and signing keys let anyone who holds them impersonate the owner or decrypt their data.",
       "help": "Remove the key from the payload or capture. Keys belong in platform key stores, never in synchronized data, preferences or backups. Rotate the key if the file left the device.",
@@ -24,6 +25,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.client-secret",
       "kind": "name",
+      "valueShape": "generated",
       "title": "OAuth client secret under a client-secret name",
       "description": "A value stored under a name such as clientSecret or consumer_secret. A client secret authenticates an application to an OAuth provider.",
       "help": "Mobile apps are public OAuth clients and must not embed client secrets; use PKCE instead. Remove the value and rotate the secret with the provider.",
@@ -38,6 +40,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.refresh-token",
       "kind": "name",
+      "valueShape": "generated",
       "title": "Refresh token under a refresh-token name",
       "description": "A value stored under a name such as refreshToken or refresh_token. A refresh token mints new access tokens for as long as it lives.",
       "help": "Refresh tokens belong in secure storage on the device that owns the session. Remove the value and revoke the session.",
@@ -52,6 +55,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.pkce-verifier",
       "kind": "name",
+      "valueShape": "generated",
       "title": "PKCE code verifier under a verifier name",
       "description": "A value stored under a name such as code_verifier or pkceVerifier. The PKCE verifier proves possession of an authorization request; with the authorization code it yields tokens.",
       "help": "A pending PKCE verifier is sensitive material that lives only in secure storage for the duration of the sign-in. Remove it from payloads, preferences and backups.",
@@ -66,6 +70,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.api-key",
       "kind": "name",
+      "valueShape": "generated",
       "title": "API key under an API-key name",
       "description": "A value stored under a name such as apiKey, api_key, x-api-key or accessKey. API keys authenticate calls to a service and are usually long-lived.",
       "help": "Remove the key from the payload, preferences or capture and rotate it with the provider. Keys for optional third-party services belong in secure storage.",
@@ -80,6 +85,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.password",
       "kind": "name",
+      "valueShape": "human",
       "title": "Password under a password name",
       "description": "A value stored under a name such as password, passwd, pwd or passphrase.",
       "help": "Passwords never belong in synchronized data, preferences, backups or captures. Remove the value; if it is real, change the password.",
@@ -94,6 +100,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.secret",
       "kind": "name",
+      "valueShape": "generated",
       "title": "Secret under a secret name",
       "description": "A value stored under a name such as secret, secretKey or shared_secret.",
       "help": "Remove the value and rotate the secret. Secrets belong in secure storage or a secret manager.",
@@ -108,6 +115,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.token",
       "kind": "name",
+      "valueShape": "generated",
       "title": "Token under a token name",
       "description": "A value stored under a name such as token, accessToken, id_token or X-Auth-Token. Access and session tokens act as the user for as long as they live.",
       "help": "Tokens belong in secure storage on the device that owns the session; never in synchronized data, preferences, backups or attached captures. Remove the value and revoke the session.",
@@ -122,6 +130,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.credential",
       "kind": "name",
+      "valueShape": "generated",
       "title": "Credential under a credential name",
       "description": "A value stored under a name such as credential, credentials or creds.",
       "help": "Remove the credential and rotate it. Credentials belong in secure storage.",
@@ -136,6 +145,7 @@ enum BuiltinRuleFiles {
     {
       "id": "name.auth",
       "kind": "name",
+      "valueShape": "generated",
       "title": "Authorization value under an auth name",
       "description": "A value stored under a name such as auth, authorization or bearer. Such values are usually a scheme and a credential, e.g. a bearer token or basic-auth pair.",
       "help": "Remove the value. An Authorization header in a capture is a live credential: redact the capture before sharing it.",
@@ -323,11 +333,11 @@ enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-256"],
-      "pattern": "(?i)(?<![A-Za-z0-9])(?:password|passwd|pwd)\\s*[=:]\\s*[\"']?(?<secret>[^\\s\"'&;,<>]{4,})",
+      "pattern": "(?i)(?<![A-Za-z0-9])(?:password|passwd|pwd)\\s*[=:]\\s*[\"']?(?<secret>(?![/~])[^\\s\"'&;,<>]{4,})",
       "keywords": ["password", "passwd", "pwd"],
       "minLength": 8,
       "examples": ["login failed for bob password=Tr1cky-Wombat", "wifi passwd: s3cr3t-Kiwi", "db?user=app&pwd=Qx7!mRv2"],
-      "counterExamples": ["password=changeme", "password: ********", "Change my password", "password=${DB_PASSWORD}", "password = <redacted>"]
+      "counterExamples": ["password=changeme", "password: ********", "Change my password", "password=${DB_PASSWORD}", "password = <redacted>", "PWD=/data/user/0/app.habiter/files", "password: too_short"]
     }
   ]
 }

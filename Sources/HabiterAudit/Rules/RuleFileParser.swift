@@ -3,7 +3,7 @@
 public enum RuleFileParser {
     static let ruleFields: Set<String> = [
         "id", "kind", "title", "description", "help", "level", "family", "securitySeverity", "tags",
-        "names", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength",
+        "names", "valueShape", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength",
         "examples", "counterExamples",
     ]
     static let fileFields: Set<String> = ["$comment", "rules"]
@@ -65,6 +65,10 @@ public enum RuleFileParser {
         guard let family = Family(rawValue: familyText) else {
             throw fields.error("family", "family must be secret, policy or transport")
         }
+        let shapeText = try fields.string("valueShape", required: false) ?? ValueShape.human.rawValue
+        guard let valueShape = ValueShape(rawValue: shapeText) else {
+            throw fields.error("valueShape", "valueShape must be \"human\" or \"generated\"")
+        }
         let severity = try fields.number("securitySeverity", required: true)!
         guard severity >= 0 && severity <= 10 else {
             throw fields.error("securitySeverity", "securitySeverity must be between 0.0 and 10.0")
@@ -77,6 +81,7 @@ public enum RuleFileParser {
             level: level, family: family, securitySeverity: severity,
             tags: try fields.strings("tags") ?? [],
             names: try fields.strings("names") ?? [],
+            valueShape: valueShape,
             pattern: try fields.string("pattern", required: false),
             keywords: try fields.strings("keywords") ?? [],
             minLength: Int(try fields.number("minLength", required: false) ?? 0),
@@ -93,6 +98,7 @@ public enum RuleFileParser {
         case .pattern:
             if rule.pattern == nil { throw fields.error(nil, "a pattern rule needs a \"pattern\"") }
             if !rule.names.isEmpty { throw fields.error("names", "a pattern rule has no names") }
+            if fields.member("valueShape") != nil { throw fields.error("valueShape", "a pattern rule has no valueShape") }
         }
         return rule
     }

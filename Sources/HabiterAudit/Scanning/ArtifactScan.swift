@@ -85,6 +85,7 @@ final class ArtifactScan {
             if case .pattern = hit.detail { return hit.path }
             return nil
         })
+        let allPaths = pending.map { $0.path.description }
         for hit in pending {
             let context = options.context ?? hit.readerContext ?? context(of: hit.ancestry) ?? defaultContext
             switch hit.detail {
@@ -93,9 +94,16 @@ final class ArtifactScan {
                 let under = hit.key.map { " under '\($0)'" } ?? ""
                 append(rule: rule, family: rule.family, message: "\(rule.title)\(under) (\(preview)).", hit: hit, context: context,
                        confidence: confidence, preview: preview)
-            case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription):
-                // A pattern rule on the same value says more than the name does.
+            case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription, let isContainer):
+                // A pattern rule on the same value says more than the name does; so does a hit
+                // inside an object or array, for the container itself.
                 if pathsWithPatternHits.contains(hit.path) { continue }
+                if isContainer {
+                    let prefix = hit.path.description
+                    if allPaths.contains(where: { $0.count > prefix.count && $0.hasPrefix(prefix) && "/!".contains($0[$0.index($0.startIndex, offsetBy: prefix.count)]) }) {
+                        continue
+                    }
+                }
                 let rule = rules.nameRules[ruleIndex]
                 let key = hit.key ?? "?"
                 if credible && !describesMetadata {

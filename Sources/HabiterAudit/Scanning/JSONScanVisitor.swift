@@ -31,6 +31,8 @@ struct JSONScanVisitor: JSONVisitor {
         var isObject: Bool
         var nextIndex = 0
         var keys: SyncKeys = []
+        /// For an array under a sensitive name: every element is judged by that name.
+        var elementName: NameMatch?
     }
 
     private let scan: ArtifactScan
@@ -53,7 +55,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func objectStart(at offset: Int) {
         beginValue()
-        if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
+        if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", container: true, at: offset) }
         containers.append(Container(id: nextId(), isObject: true))
     }
 
@@ -67,8 +69,8 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func arrayStart(at offset: Int) {
         beginValue()
-        if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
-        containers.append(Container(id: nextId(), isObject: false))
+        if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", container: true, at: offset) }
+        containers.append(Container(id: nextId(), isObject: false, elementName: pendingName))
     }
 
     mutating func arrayEnd(at offset: Int) {
@@ -127,7 +129,8 @@ struct JSONScanVisitor: JSONVisitor {
     private mutating func stringValue(_ value: UnsafeRawBufferPointer, at offset: Int) {
         if let name = pendingName {
             let text = String(decoding: value, as: UTF8.self)
-            recordName(name, credible: ValueCredibility.isCredible(text, nameWords: [name.matchedName] + name.words),
+            let shape = scan.rules.nameRules[name.ruleIndex].valueShape
+            recordName(name, credible: ValueCredibility.isCredible(text, keyWords: [name.matchedName] + name.words, shape: shape),
                        valueDescription: text.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value)),
                        at: offset)
         }
@@ -166,6 +169,7 @@ struct JSONScanVisitor: JSONVisitor {
         } else {
             segments.append(.index(top.nextIndex))
             containers[containers.count - 1].nextIndex += 1
+            pendingName = top.elementName
         }
     }
 
@@ -212,10 +216,10 @@ struct JSONScanVisitor: JSONVisitor {
         return layer.outerKey
     }
 
-    private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int) {
+    private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, container: Bool = false, at offset: Int) {
         scan.pending.append(PendingHit(
             detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
-                          valueDescription: valueDescription),
+                          valueDescription: valueDescription, isContainer: container),
             key: nearestKey(), path: currentPath(), position: scan.position(of: layer.outerOffset ?? offset),
             ancestry: ancestry(), readerContext: layer.readerContext))
     }

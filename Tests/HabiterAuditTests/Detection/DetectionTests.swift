@@ -75,20 +75,49 @@ import Testing
 }
 
 @Suite struct ValueCredibilityTests {
+    func credible(_ value: String, _ key: String, _ shape: ValueShape = .human) -> Bool {
+        ValueCredibility.isCredible(value, keyWords: KeyWords.split(key), shape: shape)
+    }
+
     @Test func credibleValues() {
-        #expect(ValueCredibility.isCredible("hunter22", nameWords: ["password"]))
-        #expect(ValueCredibility.isCredible("correct horse battery staple", nameWords: ["password"]))
-        #expect(ValueCredibility.isCredible("https://user:pw@db.habiter.internal", nameWords: ["auth"]))
+        #expect(credible("hunter22", "password"))
+        #expect(credible("correct horse battery staple", "password"))
+        #expect(credible("https://user:pw@db.habiter.internal", "auth", .generated))
+        #expect(credible("q8Zr-Wm3v-Tt5x", "token", .generated))
+        #expect(credible("Bearer c7zGVmbELfGmFFHF", "authorization", .generated))
+        #expect(credible("sunshine", "password"))
     }
 
     @Test func labelsPromptsAndEndpointsAreNot() {
-        #expect(!ValueCredibility.isCredible("Enter your password", nameWords: ["password"]))
-        #expect(!ValueCredibility.isCredible("Password", nameWords: ["password"]))
-        #expect(!ValueCredibility.isCredible("Forgot it? Reset it here.", nameWords: ["password"]))
-        #expect(!ValueCredibility.isCredible("https://auth.habiter.app/authorize", nameWords: ["auth"]))
-        #expect(!ValueCredibility.isCredible("abc", nameWords: ["pwd"]))
-        #expect(!ValueCredibility.isCredible("<redacted>", nameWords: ["token"]))
+        #expect(!credible("Enter your password", "password"))
+        #expect(!credible("Password", "password"))
+        #expect(!credible("Confirm", "confirmPassword"))
+        #expect(!credible("Forgot it? Reset it here.", "password"))
+        #expect(!credible("Use 12 or more characters with a number", "password"))
+        #expect(!credible("https://auth.habiter.app/authorize", "auth", .generated))
+        #expect(!credible("abc", "pwd"))
+        #expect(!credible("<redacted>", "token", .generated))
+        #expect(!credible("too_short", "password"))
+        #expect(!credible("required", "password"))
+        #expect(!credible("2026-03-02T10:00:00Z", "lastPasswordChange"))
+        #expect(!credible("arn:aws:secretsmanager:eu-central-1:123456789012:secret:habiter", "secret", .generated))
     }
+
+    @Test func generatedSecretsAreNotPlainWords() {
+        #expect(!credible("morning", "tokens", .generated))
+        #expect(!credible("stretching", "tokens", .generated))
+        #expect(credible("stretching", "password", .human))
+        #expect(credible("a3f9c2e1b7d45508", "token", .generated))
+    }
+}
+
+@Suite struct SafeShapeTests {
+    @Test(arguments: ["2026-11-30", "07:30", "07:30:15", "2026-11-30T07:30:00.000Z", "2026-11-30 07:30:00+01:00",
+                      "Sun, 30 Nov 2026 07:30:00 GMT"])
+    func datesAndTimes(_ text: String) { #expect(SafeShapes.isDateOrTime(text)) }
+
+    @Test(arguments: ["2026-11-30X", "07:3", "hunter22", "2026-11-30T07:30:00abc"])
+    func notDates(_ text: String) { #expect(!SafeShapes.isDateOrTime(text)) }
 }
 
 @Suite struct PrimitiveTests {

@@ -1,0 +1,31 @@
+/// Shapes of values that are never secrets in this domain.
+public enum SafeShapes {
+    /// An ISO 8601 date, time or date-time (`2026-11-30`, `07:30`, `2026-11-30T07:30:00.000Z`),
+    /// or an RFC 1123 HTTP date.
+    public static func isDateOrTime(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        func digits(_ range: Range<Int>) -> Bool {
+            range.upperBound <= bytes.count && range.allSatisfy { bytes[$0] >= 0x30 && bytes[$0] <= 0x39 }
+        }
+        func at(_ i: Int, _ c: Character) -> Bool { i < bytes.count && bytes[i] == c.asciiValue! }
+        // HH:mm or HH:mm:ss
+        if bytes.count == 5 || bytes.count == 8, digits(0..<2), at(2, ":"), digits(3..<5) {
+            return bytes.count == 5 || (at(5, ":") && digits(6..<8))
+        }
+        // YYYY-MM-DD, optionally followed by T or a space and a time with zone.
+        guard digits(0..<4), at(4, "-"), digits(5..<7), at(7, "-"), digits(8..<10) else {
+            return isHTTPDate(text)
+        }
+        if bytes.count == 10 { return true }
+        guard at(10, "T") || at(10, " "), digits(11..<13), at(13, ":"), digits(14..<16) else { return false }
+        let rest = bytes[16...]
+        return rest.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ":.+-Z".utf8.contains($0) }
+    }
+
+    /// `Sun, 30 Nov 2026 07:30:00 GMT`.
+    static func isHTTPDate(_ text: String) -> Bool {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT" else { return false }
+        return isDateOrTime(String(parts[4]))
+    }
+}
