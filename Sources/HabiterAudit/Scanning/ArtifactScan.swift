@@ -47,10 +47,9 @@ final class ArtifactScan {
         errors.removeSubrange(count...)
     }
 
-    /// Runs the pattern rules over `value` and records a hit for each match.
-    func scanPatterns(_ value: UnsafeRawBufferPointer, key: String?, path: () -> LayeredPath, offset: Int,
-                      ancestry: () -> [Int], readerContext: ScanContext?) -> [Range<Int>] {
-        var secrets: [Range<Int>] = []
+    /// Runs the pattern rules over `value` and records a hit for each match. `locate` is asked
+    /// only when there is a hit, so that clean values cost no path or key strings.
+    func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, locate: () -> HitLocation) -> Int {
         var hits: [PatternHit] = []
         do {
             try rules.patterns.scan(value, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
@@ -58,20 +57,18 @@ final class ArtifactScan {
             let rule = rules.patterns.rules[error.ruleIndex]
             fail(.limit, at: offset, "rule '\(rule.id)': \(error.error.message)")
         }
-        guard !hits.isEmpty else { return [] }
-        let where_ = path()
+        guard !hits.isEmpty else { return 0 }
+        let location = locate()
         let position = position(of: offset)
-        let ancestors = ancestry()
         for hit in hits {
             let rule = rules.patterns.rules[hit.ruleIndex]
             let secret = UnsafeRawBufferPointer(rebasing: value[hit.secret])
             pending.append(PendingHit(
                 detail: .pattern(ruleIndex: hit.ruleIndex, confidence: hit.confidence,
                                  preview: Redaction.preview(secret, publicPrefix: rule.previewPrefixLength)),
-                key: key, path: where_, position: position, ancestry: ancestors, readerContext: readerContext))
-            secrets.append(hit.secret)
+                location: location, position: position))
         }
-        return secrets
+        return hits.count
     }
 
     /// Decides the context of every pending hit and turns the hits into findings.
@@ -82,30 +79,30 @@ final class ArtifactScan {
         }
         guard !pending.isEmpty else { return }
         let pathsWithPatternHits = Set(pending.compactMap { hit -> LayeredPath? in
-            if case .pattern = hit.detail { return hit.path }
+            if case .pattern = hit.detail { return hit.location.path }
             return nil
         })
-        let allPaths = pending.map { $0.path.description }
+        let allPaths = pending.map { $0.location.path.description }
         for hit in pending {
-            let context = options.context ?? hit.readerContext ?? context(of: hit.ancestry) ?? defaultContext
+            let context = options.context ?? hit.location.readerContext ?? context(of: hit.location.ancestry) ?? defaultContext
             switch hit.detail {
             case .pattern(let ruleIndex, let confidence, let preview):
                 let rule = rules.patterns.rules[ruleIndex]
-                let under = hit.key.map { " under '\($0)'" } ?? ""
+                let under = hit.location.key.map { " under '\($0)'" } ?? ""
                 append(rule: rule, family: rule.family, message: "\(rule.title)\(under) (\(preview)).", hit: hit, context: context,
                        confidence: confidence, preview: preview)
             case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription, let isContainer):
                 // A pattern rule on the same value says more than the name does; so does a hit
                 // inside an object or array, for the container itself.
-                if pathsWithPatternHits.contains(hit.path) { continue }
+                if pathsWithPatternHits.contains(hit.location.path) { continue }
                 if isContainer {
-                    let prefix = hit.path.description
+                    let prefix = hit.location.path.description
                     if allPaths.contains(where: { $0.count > prefix.count && $0.hasPrefix(prefix) && "/!".contains($0[$0.index($0.startIndex, offsetBy: prefix.count)]) }) {
                         continue
                     }
                 }
                 let rule = rules.nameRules[ruleIndex]
-                let key = hit.key ?? "?"
+                let key = hit.location.key ?? "?"
                 if credible && !describesMetadata {
                     append(rule: rule, family: rule.family,
                            message: "\(rule.title): \(valueDescription) under '\(key)'.",
@@ -135,8 +132,8 @@ final class ArtifactScan {
     private func append(rule: Rule, family: Family, message: String, hit: PendingHit, context: ScanContext,
                         confidence: Confidence, preview: String) {
         findings.append(Finding(
-            ruleId: rule.id, level: rule.level, family: family, message: message, key: hit.key,
+            ruleId: rule.id, level: rule.level, family: family, message: message, key: hit.location.key,
             context: context, inventoryClass: nil, artifact: artifact, position: hit.position,
-            path: hit.path, confidence: confidence, preview: preview, fingerprint: ""))
+            path: hit.location.path, confidence: confidence, preview: preview, fingerprint: ""))
     }
 }

@@ -33,6 +33,8 @@ struct JSONScanVisitor: JSONVisitor {
         var keys: SyncKeys = []
         /// For an array under a sensitive name: every element is judged by that name.
         var elementName: NameMatch?
+        /// Pending hits when the container opened: its shape matters only if hits followed.
+        var hitsAtOpen = 0
     }
 
     private let scan: ArtifactScan
@@ -56,12 +58,12 @@ struct JSONScanVisitor: JSONVisitor {
     mutating func objectStart(at offset: Int) {
         beginValue()
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", container: true, at: offset) }
-        containers.append(Container(id: nextId(), isObject: true))
+        containers.append(Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count))
     }
 
     mutating func objectEnd(at offset: Int) {
         let container = containers.removeLast()
-        if let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
+        if scan.pending.count > container.hitsAtOpen, let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
             scan.shapes[container.id] = shape
         }
         endValue()
@@ -101,11 +103,11 @@ struct JSONScanVisitor: JSONVisitor {
         containers[containers.count - 1].keys.formUnion(SyncKeys.flag(of: key))
         pendingName = scan.nameMatch(key)
         if key.count >= scan.rules.patterns.minimumValueLength {
-            let found = scan.scanPatterns(UnsafeRawBufferPointer(key), key: nil,
-                                          path: { currentPath().appending(.key(Redaction.maskedKey)) },
-                                          offset: layer.outerOffset ?? offset, ancestry: { ancestry() },
-                                          readerContext: layer.readerContext)
-            if !found.isEmpty { scan.maskedKeys.insert(Array(key)) }
+            let found = scan.scanPatterns(UnsafeRawBufferPointer(key), offset: layer.outerOffset ?? offset) {
+                HitLocation(key: nil, path: currentPath().appending(.key(Redaction.maskedKey)), ancestry: ancestry(),
+                            readerContext: layer.readerContext)
+            }
+            if found > 0 { scan.maskedKeys.insert(Array(key)) }
         }
     }
 
@@ -142,8 +144,7 @@ struct JSONScanVisitor: JSONVisitor {
            scanEmbeddedJSON(Array(value), at: offset) {
             return
         }
-        _ = scan.scanPatterns(value, key: nearestKey(), path: { currentPath() }, offset: layer.outerOffset ?? offset,
-                              ancestry: { ancestry() }, readerContext: layer.readerContext)
+        _ = scan.scanPatterns(value, offset: layer.outerOffset ?? offset) { location() }
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
@@ -177,7 +178,7 @@ struct JSONScanVisitor: JSONVisitor {
         pendingName = nil
         guard !containers.isEmpty else { return }
         if case .key(let start, _) = segments.removeLast() {
-            keyArena.removeSubrange(start...)
+            keyArena.removeLast(keyArena.count - start)
         }
     }
 
@@ -216,12 +217,16 @@ struct JSONScanVisitor: JSONVisitor {
         return layer.outerKey
     }
 
+    /// The location of the current value.
+    private func location() -> HitLocation {
+        HitLocation(key: nearestKey(), path: currentPath(), ancestry: ancestry(), readerContext: layer.readerContext)
+    }
+
     private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, container: Bool = false, at offset: Int) {
         scan.pending.append(PendingHit(
             detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
                           valueDescription: valueDescription, isContainer: container),
-            key: nearestKey(), path: currentPath(), position: scan.position(of: layer.outerOffset ?? offset),
-            ancestry: ancestry(), readerContext: layer.readerContext))
+            location: location(), position: scan.position(of: layer.outerOffset ?? offset)))
     }
 
     // MARK: Embedded JSON

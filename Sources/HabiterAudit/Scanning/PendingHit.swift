@@ -10,9 +10,15 @@ struct PendingHit {
     }
 
     var detail: Detail
+    var location: HitLocation
+    var position: SourcePosition
+}
+
+/// Where a hit sits, beyond its position.
+struct HitLocation {
+    /// The nearest name of the value.
     var key: String?
     var path: LayeredPath
-    var position: SourcePosition
     /// Ids of the open containers, outermost first, across layers.
     var ancestry: [Int]
     /// A context the reader fixed for this value (e.g. a HAR entry to the sync API).
