@@ -36,7 +36,7 @@ public final class PatternEngine: @unchecked Sendable {
             do {
                 regexes.append(try Regex(rule.pattern ?? ""))
             } catch {
-                throw RuleFileError(file: rule.source, ruleId: rule.id, reason: error.message)
+                throw RuleFileError(file: rule.source, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id, reason: error.message)
             }
         }
         self.rules = rules

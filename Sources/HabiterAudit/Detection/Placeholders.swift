@@ -31,7 +31,7 @@ public enum Placeholders {
         for scheme in ["bearer ", "basic ", "token "] where lower.hasPrefix(scheme) && lower.count > scheme.count {
             return isPlaceholder(String(trimmed.dropFirst(scheme.count)))
         }
-        if words.contains(lower) || statusWords.contains(lower) || isIdentifierCode(lower) { return true }
+        if words.contains(lower) || statusWords.contains(lower) || isIdentifierCode(trimmed) { return true }
         if isTemplate(trimmed) { return true }
         if markers.contains(where: { lower.contains($0) }) { return true }
         if instructionPrefixes.contains(where: { lower.hasPrefix($0) }) { return true }
@@ -49,22 +49,23 @@ public enum Placeholders {
         return false
     }
 
-    /// A machine-readable code of lowercase words joined by `_`, `-` or `.`: `too_short`,
-    /// `password.mismatch`.
-    static func isIdentifierCode(_ lower: String) -> Bool {
+    /// A machine-readable code of short lowercase words joined by `_`, `-` or `.`: `too_short`,
+    /// `password.mismatch`. Case-sensitive, so a random token is not one.
+    static func isIdentifierCode(_ text: String) -> Bool {
         var sawSeparator = false
-        var previousWasLetter = false
-        for scalar in lower.unicodeScalars {
+        var wordLength = 0
+        for scalar in text.unicodeScalars {
             if scalar >= "a" && scalar <= "z" {
-                previousWasLetter = true
-            } else if (scalar == "_" || scalar == "-" || scalar == ".") && previousWasLetter {
+                wordLength += 1
+                if wordLength > 16 { return false }
+            } else if (scalar == "_" || scalar == "-" || scalar == ".") && wordLength > 0 {
                 sawSeparator = true
-                previousWasLetter = false
+                wordLength = 0
             } else {
                 return false
             }
         }
-        return sawSeparator && previousWasLetter
+        return sawSeparator && wordLength > 0
     }
 
     /// `${VAR}`, `$VAR`, `{{ … }}`, `%s`, `%(name)s`, `<…>`, `[…]`, `{name}`.

@@ -16,7 +16,9 @@ public enum Redaction {
 
     /// "a 9-character value", for values found by their name.
     public static func describeValue(length: Int) -> String {
-        "a \(length)-character value"
+        let digits = String(length)
+        let article = digits.hasPrefix("8") || digits == "11" || digits == "18" ? "an" : "a"
+        return "\(article) \(length)-character value"
     }
 
     /// Characters (Unicode scalars) in UTF-8 bytes.

@@ -81,13 +81,16 @@ public struct Rule: Sendable {
 
     /// The file the rule came from (`builtin:secrets.json` for the built-in pack).
     public var source: String
+    /// Where the rule's object starts in that file, for messages.
+    public var sourceLine: Int?
+    public var sourceColumn: Int?
 
     public init(id: String, kind: RuleKind, title: String, description: String, help: String,
                 level: Level, family: Family, securitySeverity: Double, tags: [String],
                 names: [String] = [], valueShape: ValueShape = .human, pattern: String? = nil, keywords: [String] = [],
                 minLength: Int = 0, minEntropy: Double? = nil, validator: String? = nil,
                 previewPrefixLength: Int = 0, examples: [String], counterExamples: [String],
-                source: String) {
+                source: String, sourceLine: Int? = nil, sourceColumn: Int? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
@@ -108,5 +111,7 @@ public struct Rule: Sendable {
         self.examples = examples
         self.counterExamples = counterExamples
         self.source = source
+        self.sourceLine = sourceLine
+        self.sourceColumn = sourceColumn
     }
 }

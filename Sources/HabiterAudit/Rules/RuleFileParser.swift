@@ -73,7 +73,7 @@ public enum RuleFileParser {
         guard severity >= 0 && severity <= 10 else {
             throw fields.error("securitySeverity", "securitySeverity must be between 0.0 and 10.0")
         }
-        let rule = Rule(
+        var rule = Rule(
             id: id, kind: kind,
             title: try fields.string("title", required: true)!,
             description: try fields.string("description", required: true)!,
@@ -91,6 +91,9 @@ public enum RuleFileParser {
             examples: try fields.strings("examples") ?? [],
             counterExamples: try fields.strings("counterExamples") ?? [],
             source: locate.file)
+        let start = locate.position(of: node.offset)
+        rule.sourceLine = start.line
+        rule.sourceColumn = start.column
         switch kind {
         case .name:
             if rule.names.isEmpty { throw fields.error(nil, "a name rule needs a non-empty \"names\" array") }
@@ -108,8 +111,12 @@ public enum RuleFileParser {
         let text: [UInt8]
         let file: String
 
+        func position(of offset: Int) -> SourcePosition {
+            text.withUnsafeBytes { ByteWindow.position(of: offset, in: $0) }
+        }
+
         func error(at offset: Int, rule: String?, _ reason: String) -> RuleFileError {
-            let position = text.withUnsafeBytes { ByteWindow.position(of: offset, in: $0) }
+            let position = position(of: offset)
             return RuleFileError(file: file, line: position.line, column: position.column, ruleId: rule, reason: reason)
         }
     }

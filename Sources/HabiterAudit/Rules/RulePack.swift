@@ -34,7 +34,8 @@ public final class RulePack: @unchecked Sendable {
                 if let index = indexById[rule.id] {
                     // Overriding a rule from an earlier source is allowed; twice from one source is not.
                     if fileById[rule.id] == file.name || (!file.name.hasPrefix("builtin:") && !fileById[rule.id]!.hasPrefix("builtin:")) {
-                        throw RuleFileError(file: file.name, ruleId: rule.id, reason: "duplicate rule id (also defined in \(fileById[rule.id]!))")
+                        throw RuleFileError(file: file.name, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id,
+                                            reason: "duplicate rule id (also defined in \(fileById[rule.id]!))")
                     }
                     rules[index] = rule
                 } else {
@@ -57,7 +58,9 @@ public final class RulePack: @unchecked Sendable {
 
     /// Checks that make a rule unusable: refused at load with the file and rule id.
     static func validateAtLoad(_ rule: Rule) throws(RuleFileError) {
-        func fail(_ reason: String) -> RuleFileError { RuleFileError(file: rule.source, ruleId: rule.id, reason: reason) }
+        func fail(_ reason: String) -> RuleFileError {
+            RuleFileError(file: rule.source, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id, reason: reason)
+        }
         let matcher = RegexMatcher()
         let idMatches = rule.id.utf8CString.withUnsafeBytes { bytes in
             (try? matcher.firstMatch(idGrammar, in: UnsafeRawBufferPointer(rebasing: bytes.dropLast()))) ?? nil

@@ -6,6 +6,7 @@ final class ArtifactScan {
     let matcher: RegexMatcher
     let options: ScanOptions
     let window: ByteWindow
+    let layerDecoders: [any LayerDecoder] = LayerDecoders.standard
 
     var patternScratch = PatternScratch()
     var keyScratch: [UInt8] = []

@@ -2,24 +2,6 @@
 /// tracks the path and the open containers, runs the name rules on keys and the pattern rules on
 /// keys and string values, and opens JSON held in strings as inner layers.
 struct JSONScanVisitor: JSONVisitor {
-    /// Where this text sits in the input.
-    struct Layer {
-        /// The path up to and including this layer's decoder.
-        var path: LayeredPath
-        /// The offset of the outer string that carries this layer; nil for the input itself.
-        var outerOffset: Int?
-        /// The nearest name outside this layer.
-        var outerKey: String?
-        /// Container ids enclosing this layer.
-        var ancestry: [Int]
-        var depth: Int
-        var readerContext: ScanContext?
-
-        static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil) -> Layer {
-            Layer(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext)
-        }
-    }
-
     private enum Segment {
         /// A key, unescaped, as a byte range of `keyArena`.
         case key(start: Int, count: Int)
@@ -38,7 +20,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     private let scan: ArtifactScan
-    private let layer: Layer
+    private let layer: LayerFrame
     private var segments: [Segment] = []
     /// The keys on the current path (and the pending key), unescaped, back to back. The input's
     /// bytes do not outlive the token, so keys are copied here.
@@ -48,7 +30,7 @@ struct JSONScanVisitor: JSONVisitor {
     private var pendingName: NameMatch?
     private var unescaped: [UInt8] = []
 
-    init(scan: ArtifactScan, layer: Layer) {
+    init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
         self.layer = layer
     }
@@ -140,11 +122,9 @@ struct JSONScanVisitor: JSONVisitor {
            keyArena[s..<s + c].elementsEqual("format".utf8), equals(value, "habiter.backup") {
             containers[0].keys.insert(.backupFormat)
         }
-        if JSONScanVisitor.mayHoldJSON(value), layer.depth < scan.options.maxLayerDepth,
-           scanEmbeddedJSON(Array(value), at: offset) {
-            return
-        }
-        _ = scan.scanPatterns(value, offset: layer.outerOffset ?? offset) { location() }
+        let reported = layer.outerOffset ?? offset
+        if scan.openLayers(value, at: reported, depth: layer.depth, locate: { location() }) { return }
+        _ = scan.scanPatterns(value, offset: reported) { location() }
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
@@ -227,39 +207,6 @@ struct JSONScanVisitor: JSONVisitor {
             detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
                           valueDescription: valueDescription, isContainer: container),
             location: location(), position: scan.position(of: layer.outerOffset ?? offset)))
-    }
-
-    // MARK: Embedded JSON
-
-    /// A string whose first non-blank character opens an object or array.
-    static func mayHoldJSON(_ value: UnsafeRawBufferPointer) -> Bool {
-        for b in value {
-            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { continue }
-            return b == UInt8(ascii: "{") || b == UInt8(ascii: "[")
-        }
-        return false
-    }
-
-    /// Scans `text` as an inner JSON layer. Returns false (and forgets its hits) when it is not
-    /// JSON, so that the caller scans the string as text instead.
-    private mutating func scanEmbeddedJSON(_ text: [UInt8], at offset: Int) -> Bool {
-        let hitMark = scan.pending.count
-        let errorMark = scan.errorCount
-        let inner = Layer(path: currentPath().entering("json"), outerOffset: layer.outerOffset ?? offset,
-                          outerKey: nearestKey(), ancestry: ancestry(), depth: layer.depth + 1,
-                          readerContext: layer.readerContext)
-        return text.withUnsafeBytes { bytes in
-            var visitor = JSONScanVisitor(scan: scan, layer: inner)
-            var reader = JSONReader(bytes, maxDepth: scan.options.maxDepth)
-            do {
-                try reader.readText(&visitor)
-                return true
-            } catch {
-                scan.pending.removeSubrange(hitMark...)
-                scan.rollBackErrors(to: errorMark)
-                return false
-            }
-        }
     }
 }
 

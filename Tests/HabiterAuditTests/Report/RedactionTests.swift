@@ -87,8 +87,10 @@ enum SecretFactory {
             let written = try String(contentsOfFile: reportFile, encoding: .utf8)
             #expect(toStdout.status == ExitStatus.inputError)
             // The scan found what was planted (so that the test cannot pass by finding nothing).
-            #expect(toStdout.stdout.contains("secret.github-token") && toStdout.stdout.contains("secret.jwt")
-                    && toStdout.stdout.contains("secret.private-key") && toStdout.stdout.contains("secret.stripe-secret-key"))
+            for rule in ["secret.github-token", "secret.jwt", "secret.private-key", "secret.stripe-secret-key", "secret.aws-access-key-id",
+                         "secret.google-api-key", "secret.slack-token", "secret.bearer-token", "secret.password-in-text", "name.password"] {
+                #expect(toStdout.stdout.contains(rule), "no \(rule) finding in the \(format) report")
+            }
             for output in [toStdout.stdout, toStdout.stderr, toFile.stdout, toFile.stderr, written] {
                 for (kind, secret) in secrets {
                     // Only a boolean reaches the test log, never the output that holds the piece.

@@ -1,0 +1,38 @@
+/// What a decoder found inside a string value.
+public struct DecodedLayer: Sendable {
+    /// How to read the decoded bytes.
+    public enum Content: Sendable {
+        /// A JSON text: read with the JSON reader (keys, values, further layers).
+        case json
+        /// Plain text: scanned with the pattern rules as one value.
+        case text
+    }
+
+    public var bytes: [UInt8]
+    public var content: Content
+    /// True when the layer holds everything the value says (JSON text), so the value itself is
+    /// not scanned again as text; false when the value is worth scanning as it is too (a JWT is
+    /// a credential, and its decoded claims are scanned as well).
+    public var replacesValue: Bool
+
+    public init(bytes: [UInt8], content: Content, replacesValue: Bool) {
+        self.bytes = bytes
+        self.content = content
+        self.replacesValue = replacesValue
+    }
+}
+
+/// Opens an embedded layer held in a string value: JSON in a string here; base64, URL queries,
+/// form bodies, JWTs and the like plug in the same way. Each decoder must reject a value that
+/// is not its kind cheaply, because every string value is offered to every decoder.
+public protocol LayerDecoder: Sendable {
+    /// The decoder's name in layered paths: `/note!json/apiKey`.
+    var name: String { get }
+    /// The layer inside `value`, or nil when `value` is not this kind of layer.
+    func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer?
+}
+
+/// The decoders a scan tries, in order.
+public enum LayerDecoders {
+    public static let standard: [any LayerDecoder] = [JSONLayerDecoder()]
+}

@@ -1,0 +1,77 @@
+/// Where a text being scanned sits in the input: the input itself, or a layer decoded from a
+/// string value of an outer text.
+struct LayerFrame {
+    /// The path up to and including this layer's decoder.
+    var path: LayeredPath
+    /// The offset of the outer string that carries this layer; nil for the input itself.
+    var outerOffset: Int?
+    /// The nearest name outside this layer.
+    var outerKey: String?
+    /// Container ids enclosing this layer.
+    var ancestry: [Int]
+    /// How many layers are open around this one.
+    var depth: Int
+    /// A context the reader fixed for everything in this text (e.g. a HAR entry to the sync API).
+    var readerContext: ScanContext?
+
+    static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil) -> LayerFrame {
+        LayerFrame(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext)
+    }
+}
+
+extension ArtifactScan {
+    /// Offers a string value to the layer decoders and scans every layer they open. Returns true
+    /// when a layer replaces the value, so the caller does not scan the value as text.
+    ///
+    /// `offset` is the position to report (the outermost string's); `locate` gives the value's
+    /// location and is asked only when a decoder accepts the value. A layer that turns out not to
+    /// be one (text that starts like JSON but is not) is forgotten, hits and errors included: a
+    /// decoder failure inside a valid input is not an error, the value is scanned as text.
+    func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, locate: () -> HitLocation) -> Bool {
+        guard depth < options.maxLayerDepth else { return false }
+        var replaced = false
+        var location: HitLocation?
+        for decoder in layerDecoders {
+            guard let layer = decoder.decode(value) else { continue }
+            if location == nil { location = locate() }
+            let frame = LayerFrame(path: location!.path.entering(decoder.name), outerOffset: offset,
+                                   outerKey: location!.key, ancestry: location!.ancestry,
+                                   depth: depth + 1, readerContext: location!.readerContext)
+            let opened: Bool
+            switch layer.content {
+            case .json: opened = scanJSONLayer(layer.bytes, frame: frame)
+            case .text: opened = scanTextLayer(layer.bytes, frame: frame)
+            }
+            if opened && layer.replacesValue { replaced = true }
+        }
+        return replaced
+    }
+
+    private func scanJSONLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
+        let hitMark = pending.count
+        let errorMark = errorCount
+        return text.withUnsafeBytes { bytes in
+            var visitor = JSONScanVisitor(scan: self, layer: frame)
+            var reader = JSONReader(bytes, maxDepth: options.maxDepth)
+            do {
+                try reader.readText(&visitor)
+                return true
+            } catch {
+                pending.removeSubrange(hitMark...)
+                rollBackErrors(to: errorMark)
+                return false
+            }
+        }
+    }
+
+    /// Decoded text: itself offered to the decoders, else scanned with the pattern rules.
+    private func scanTextLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
+        let location = HitLocation(key: frame.outerKey, path: frame.path, ancestry: frame.ancestry, readerContext: frame.readerContext)
+        text.withUnsafeBytes { bytes in
+            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, locate: { location }) {
+                _ = scanPatterns(bytes, offset: frame.outerOffset ?? 0) { location }
+            }
+        }
+        return true
+    }
+}
