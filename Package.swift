@@ -15,21 +15,24 @@ let package = Package(
         ),
         .target(
             name: "HabiterAudit",
-            dependencies: ["CPCRE2"],
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+            dependencies: ["CPCRE2"]
         ),
         .executableTarget(
             name: "habiter-audit",
             dependencies: ["HabiterAudit"]
         ),
+        .target(
+            name: "TestHelpers",
+            path: "Tests/TestHelpers"
+        ),
         .testTarget(
             name: "HabiterAuditTests",
-            dependencies: ["HabiterAudit"],
+            dependencies: ["HabiterAudit", "TestHelpers"],
             exclude: ["Snapshots", "Fixtures"]
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["HabiterAudit"]
+            dependencies: ["HabiterAudit", "TestHelpers"]
         ),
     ]
 )

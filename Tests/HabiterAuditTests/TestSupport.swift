@@ -1,10 +1,10 @@
 import Foundation
+import TestHelpers
 @testable import HabiterAudit
 
 /// Paths and helpers shared by the tests.
 enum TestSupport {
-    /// The repository root (this file is Tests/HabiterAuditTests/TestSupport.swift).
-    static let repoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = ProcessRunner.repoRoot
 
     /// `../shared` beside the repository, where CI keeps third-party data (JSONTestSuite,
     /// schemas). Never copied into the repository.
@@ -32,40 +32,11 @@ enum TestSupport {
 
     final class Capture: @unchecked Sendable { var text = "" }
 
-    /// A fresh temporary directory.
-    static func temporaryDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("habiter-audit-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() -> URL { ProcessRunner.temporaryDirectory() }
 
-    /// Runs a program and returns its status and output.
     static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = inPipe
-        try process.run()
-        if let stdin { inPipe.fileHandleForWriting.write(stdin) }
-        try inPipe.fileHandleForWriting.close()
-        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        try ProcessRunner.run(executable, arguments, stdin: stdin)
     }
 
-    /// The first of `names` found on PATH.
-    static func which(_ names: String...) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in names {
-            for directory in path.split(separator: ":") {
-                let candidate = "\(directory)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return nil
-    }
+    static func which(_ names: String...) -> String? { names.lazy.compactMap { ProcessRunner.which($0) }.first }
 }

@@ -22,13 +22,7 @@ enum RulesCommand {
             throw UsageError(message: "unknown subcommand '\(action)' (expected list or test)", command: "rules")
         }
         let format: ListFormat = try choice(parsed.value("format"), option: "format", command: "rules", default: .text)
-        let pack: RulePack
-        do {
-            pack = try RulePack.load(builtin: !parsed.flags.contains("no-builtin-rules"), directories: parsed.values["rules"] ?? [])
-        } catch {
-            environment.writeErr("Error: invalid rules: \(error)\n")
-            return ExitStatus.inputError
-        }
+        guard let pack = loadRules(parsed, environment) else { return ExitStatus.inputError }
         if action == "list" {
             environment.writeOut(format == .json ? listJSON(pack) : listText(pack))
             return ExitStatus.pass
@@ -44,6 +38,17 @@ enum RulesCommand {
         text += failed == 0 ? "\(outcomes.count) rules passed.\n" : "\(failed) of \(outcomes.count) rules failed.\n"
         environment.writeOut(text)
         return failed == 0 ? ExitStatus.pass : ExitStatus.findings
+    }
+
+    /// The pack `--rules` and `--no-builtin-rules` ask for; nil (after saying why on stderr) when
+    /// a rule file is invalid.
+    static func loadRules(_ parsed: ParsedArguments, _ environment: CLIEnvironment) -> RulePack? {
+        do {
+            return try RulePack.load(builtin: !parsed.flags.contains("no-builtin-rules"), directories: parsed.values["rules"] ?? [])
+        } catch {
+            environment.writeErr("Error: invalid rules: \(error)\n")
+            return nil
+        }
     }
 
     static func listText(_ pack: RulePack) -> String {

@@ -45,13 +45,7 @@ enum ScanCommand {
         let jobs = try positiveInteger(parsed.value("jobs"), option: "jobs") ?? 1
         let quiet = parsed.flags.contains("quiet")
 
-        let pack: RulePack
-        do {
-            pack = try RulePack.load(builtin: !parsed.flags.contains("no-builtin-rules"), directories: parsed.values["rules"] ?? [])
-        } catch {
-            environment.writeErr("Error: invalid rules: \(error)\n")
-            return ExitStatus.inputError
-        }
+        guard let pack = RulesCommand.loadRules(parsed, environment) else { return ExitStatus.inputError }
         let options = ScanOptions(context: ScanContext(rawValue: context.rawValue), inputFormat: inputFormat, maxDepth: maxDepth)
         let result = Scanner(rules: pack, options: options).scan(paths: parsed.positionals, jobs: jobs)
 

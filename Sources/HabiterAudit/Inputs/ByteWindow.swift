@@ -193,14 +193,10 @@ struct LineCursor {
         offset = target
     }
 
-    /// True when a byte of `w` may be LF, CR or non-ASCII (exact for "none").
+    /// True when a byte of `w` is LF, CR or non-ASCII.
     @inline(__always)
     static func mayHoldBreakOrNonASCII(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let lf = w ^ (ones &* 0x0A)
-        let cr = w ^ (ones &* 0x0D)
-        return (((lf &- ones) & ~lf) | ((cr &- ones) & ~cr) | w) & highs != 0
+        (SWAR.bytesEqual(w, 0x0A) | SWAR.bytesEqual(w, 0x0D) | w) & SWAR.highBits != 0
     }
 }
 

@@ -64,19 +64,24 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
         let start = keyArena.count
-        if escaped {
-            var buffer: [UInt8] = []
-            swap(&buffer, &unescaped)
-            buffer.removeAll(keepingCapacity: true)
-            JSONString.unescape(raw, into: &buffer)
-            buffer.withUnsafeBufferPointer { keyValue($0, at: offset) }
-            keyArena.append(contentsOf: buffer)
-            swap(&buffer, &unescaped)
-        } else {
-            keyValue(raw, at: offset)
-            keyArena.append(contentsOf: raw)
+        unescaping(raw, escaped) { visitor, key in
+            visitor.keyValue(key, at: offset)
+            visitor.keyArena.append(contentsOf: key)
         }
         pendingKey = .key(start: start, count: keyArena.count - start)
+    }
+
+    /// Calls `body` with the string content unescaped: the raw bytes when there is no escape,
+    /// else the scratch buffer, borrowed so that `body` may mutate the visitor.
+    private mutating func unescaping(_ raw: UnsafeBufferPointer<UInt8>, _ escaped: Bool,
+                                     _ body: (inout JSONScanVisitor, UnsafeBufferPointer<UInt8>) -> Void) {
+        guard escaped else { return body(&self, raw) }
+        var buffer: [UInt8] = []
+        swap(&buffer, &unescaped)
+        buffer.removeAll(keepingCapacity: true)
+        JSONString.unescape(raw, into: &buffer)
+        buffer.withUnsafeBufferPointer { body(&self, $0) }
+        swap(&buffer, &unescaped)
     }
 
     /// A key, unescaped: shape flags, name rules, and pattern rules (a secret used as a key is
@@ -95,17 +100,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
         beginValue()
-        if escaped {
-            // Borrow the scratch buffer so that `stringValue` may mutate `self`.
-            var buffer: [UInt8] = []
-            swap(&buffer, &unescaped)
-            buffer.removeAll(keepingCapacity: true)
-            JSONString.unescape(raw, into: &buffer)
-            buffer.withUnsafeBytes { stringValue($0, at: offset) }
-            swap(&buffer, &unescaped)
-        } else {
-            stringValue(UnsafeRawBufferPointer(raw), at: offset)
-        }
+        unescaping(raw, escaped) { visitor, value in visitor.stringValue(UnsafeRawBufferPointer(value), at: offset) }
         endValue()
     }
 

@@ -154,21 +154,14 @@ public struct JSONReader {
                     let (contentEnd, escaped) = try string()
                     try visitor.string(UnsafeBufferPointer(start: base + next + 1, count: contentEnd - next - 1), escaped: escaped, at: position)
                     next = contentEnd + 1
-                case UInt8(ascii: "{"):
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
                     if depth >= maxDepth { throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: position) }
-                    stack[depth] = true
+                    let isObject = b == UInt8(ascii: "{")
+                    stack[depth] = isObject
                     depth += 1
-                    try visitor.objectStart(at: position)
+                    if isObject { try visitor.objectStart(at: position) } else { try visitor.arrayStart(at: position) }
                     next += 1
-                    expect = .keyOrObjectEnd
-                    continue
-                case UInt8(ascii: "["):
-                    if depth >= maxDepth { throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: position) }
-                    stack[depth] = false
-                    depth += 1
-                    try visitor.arrayStart(at: position)
-                    next += 1
-                    expect = .valueOrArrayEnd
+                    expect = isObject ? .keyOrObjectEnd : .valueOrArrayEnd
                     continue
                 case UInt8(ascii: "]") where expect == .valueOrArrayEnd:
                     depth -= 1
@@ -329,14 +322,7 @@ public struct JSONReader {
     /// True when a byte of `w` is '"', '\\', below 0x20 or at least 0x80.
     @inline(__always)
     static func hasSpecialByte(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let q = w ^ (ones &* 0x22)
-        let s = w ^ (ones &* 0x5C)
-        let quote = (q &- ones) & ~q
-        let backslash = (s &- ones) & ~s
-        let control = (w &- ones &* 0x20) & ~w
-        return (quote | backslash | control | w) & highs != 0
+        (SWAR.bytesEqual(w, 0x22) | SWAR.bytesEqual(w, 0x5C) | SWAR.bytesBelow(w, 0x20) | w) & SWAR.highBits != 0
     }
 
     /// Validates the escape at `i` (a backslash); returns the offset after it, or nil when the

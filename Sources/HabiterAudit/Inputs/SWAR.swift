@@ -1,0 +1,20 @@
+/// Byte tests on eight bytes at once ("SIMD within a register"). Each returns a word whose high
+/// bit is set in some byte when, and only when, some byte of `w` passes the test (bits above the
+/// first passing byte may be set spuriously, so use the result only as "any byte passes").
+enum SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// A byte of `w` equals `byte`.
+    @inline(__always)
+    static func bytesEqual(_ w: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = w ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x
+    }
+
+    /// A byte of `w` is below `limit` (at most 0x80), counting only bytes below 0x80.
+    @inline(__always)
+    static func bytesBelow(_ w: UInt64, _ limit: UInt8) -> UInt64 {
+        (w &- ones &* UInt64(limit)) & ~w
+    }
+}
