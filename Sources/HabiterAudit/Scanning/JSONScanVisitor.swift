@@ -12,7 +12,7 @@ struct JSONScanVisitor: JSONVisitor {
         var id: Int
         var isObject: Bool
         var nextIndex = 0
-        var keys: SyncKeys = []
+        var keys: ShapeKeys = []
         /// For an array under a sensitive name: every element is judged by that name.
         var elementName: NameMatch?
         /// Pending hits when the container opened: its shape matters only if hits followed.
@@ -87,7 +87,7 @@ struct JSONScanVisitor: JSONVisitor {
     /// A key, unescaped: shape flags, name rules, and pattern rules (a secret used as a key is
     /// reported, and never printed again).
     private mutating func keyValue(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) {
-        containers[containers.count - 1].keys.formUnion(SyncKeys.flag(of: key))
+        containers[containers.count - 1].keys.formUnion(ShapeKeys.flag(of: key))
         pendingName = scan.nameMatch(key)
         if key.count >= scan.rules.patterns.minimumValueLength {
             let found = scan.scanPatterns(UnsafeRawBufferPointer(key), offset: layer.outerOffset ?? offset) {
@@ -114,7 +114,7 @@ struct JSONScanVisitor: JSONVisitor {
                        at: offset)
         }
         if containers.count == 1 && layer.depth == 0, case .key(let s, let c)? = segments.last,
-           keyArena[s..<s + c].elementsEqual("format".utf8), equals(value, "habiter.backup") {
+           keyArena[s..<s + c].elementsEqual("format".utf8), value.elementsEqual("habiter.backup".utf8) {
             containers[0].keys.insert(.backupFormat)
         }
         let reported = layer.outerOffset ?? offset
@@ -204,67 +204,3 @@ struct JSONScanVisitor: JSONVisitor {
             location: location(), position: scan.position(of: layer.outerOffset ?? offset)))
     }
 }
-
-/// Keys of an object that reveal its shape.
-struct SyncKeys: OptionSet {
-    let rawValue: UInt16
-    static let entityId = SyncKeys(rawValue: 1 << 0)
-    static let schemaVersion = SyncKeys(rawValue: 1 << 1)
-    static let payload = SyncKeys(rawValue: 1 << 2)
-    static let deleted = SyncKeys(rawValue: 1 << 3)
-    static let protocolVersion = SyncKeys(rawValue: 1 << 4)
-    static let operations = SyncKeys(rawValue: 1 << 5)
-    static let changes = SyncKeys(rawValue: 1 << 6)
-    static let operationId = SyncKeys(rawValue: 1 << 7)
-    static let idempotencyKey = SyncKeys(rawValue: 1 << 8)
-    static let document = SyncKeys(rawValue: 1 << 9)
-    static let serverRevision = SyncKeys(rawValue: 1 << 10)
-    static let backupFormat = SyncKeys(rawValue: 1 << 11)
-
-    init(rawValue: UInt16) { self.rawValue = rawValue }
-
-    private static let names: [([UInt8], SyncKeys)] = ([
-        ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload),
-        ("deleted", .deleted), ("protocolVersion", .protocolVersion), ("operations", .operations),
-        ("changes", .changes), ("operationId", .operationId), ("idempotencyKey", .idempotencyKey),
-        ("document", .document), ("serverRevision", .serverRevision),
-    ] as [(String, SyncKeys)]).map { (Array($0.0.utf8), $0.1) }
-
-    /// The flag of a key name, or none.
-    static func flag(of key: UnsafeBufferPointer<UInt8>) -> SyncKeys {
-        guard key.count >= 7 && key.count <= 15 else { return [] }
-        for (name, flag) in names where name.count == key.count {
-            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) { return flag }
-        }
-        return []
-    }
-
-    /// The container shape these keys make, if any.
-    func shape(isRoot: Bool) -> ContainerShape? {
-        if contains(.entityId) && !isDisjoint(with: [.schemaVersion, .payload, .deleted]) { return .entityDocument }
-        if contains(.protocolVersion) && !isDisjoint(with: [.operations, .changes]) { return .syncMessage }
-        if contains(.document) && !isDisjoint(with: [.operationId, .idempotencyKey, .serverRevision]) { return .syncOperation }
-        if isRoot && contains(.backupFormat) { return .backup }
-        return nil
-    }
-}
-
-/// Byte-wise equality of a buffer and an ASCII string.
-@inline(__always)
-func equals(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
-    bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress ?? UnsafeRawPointer(emptyByteBase), text.utf8Start, bytes.count) == 0
-}
-
-@inline(__always)
-func equals(_ bytes: UnsafeRawBufferPointer, _ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { utf8 in
-        bytes.count == utf8.count && (utf8.count == 0 || memcmp(bytes.baseAddress!, utf8.baseAddress!, utf8.count) == 0)
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -24,16 +24,3 @@ struct HitLocation {
     /// A context the reader fixed for this value (e.g. a HAR entry to the sync API).
     var readerContext: ScanContext?
 }
-
-/// Shapes of containers that decide the context of everything inside them.
-enum ContainerShape {
-    /// `{"schemaVersion":…,"entityId":…,"payload":…}` or a tombstone.
-    case entityDocument
-    /// A push or pull body: `protocolVersion` with `operations` or `changes`.
-    case syncMessage
-    /// A push operation or pull change: a `document` with `operationId`, `idempotencyKey` or
-    /// `serverRevision`.
-    case syncOperation
-    /// The root of a backup file: `"format": "habiter.backup"`.
-    case backup
-}
