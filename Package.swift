@@ -13,9 +13,14 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "HabiterAudit",
-            dependencies: ["CPCRE2"],
+            dependencies: ["CPCRE2", "CZlib"],
             // Release builds skip run-time exclusivity checks (about 7 % of a scan's time, on
             // every access to the scan state); debug builds, which the tests use, keep them.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]

@@ -72,6 +72,32 @@ final class ArtifactScan {
         return hits.count
     }
 
+    /// A string value found under a name (an object key, a header, a query parameter, a prefs
+    /// key): the name rule it matches, if any, judges the value; then the layer decoders open it,
+    /// else the pattern rules scan it. `locate` is asked only when something is found.
+    func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, locate: () -> HitLocation) {
+        var known: HitLocation?
+        if let name {
+            let text = String(decoding: value, as: UTF8.self)
+            let shape = rules.nameRules[name.ruleIndex].valueShape
+            let credible = ValueCredibility.isCredible(text, keyWords: [name.matchedName] + name.words, shape: shape)
+            let description = text.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
+            known = locate()
+            recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known!)
+        }
+        if openLayers(value, at: offset, depth: depth, locate: { known ?? locate() }) { return }
+        _ = scanPatterns(value, offset: offset) { known ?? locate() }
+    }
+
+    /// Records that a name rule matched the name of a value.
+    func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, isContainer: Bool = false,
+                       at offset: Int, location: HitLocation) {
+        pending.append(PendingHit(
+            detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
+                          valueDescription: valueDescription, isContainer: isContainer),
+            location: location, position: position(of: offset)))
+    }
+
     /// Decides the context of every pending hit and turns the hits into findings.
     func finishDocument(defaultContext: ScanContext) {
         defer {

@@ -106,20 +106,11 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// A string value, unescaped.
     private mutating func stringValue(_ value: UnsafeRawBufferPointer, at offset: Int) {
-        if let name = pendingName {
-            let text = String(decoding: value, as: UTF8.self)
-            let shape = scan.rules.nameRules[name.ruleIndex].valueShape
-            recordName(name, credible: ValueCredibility.isCredible(text, keyWords: [name.matchedName] + name.words, shape: shape),
-                       valueDescription: text.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value)),
-                       at: offset)
-        }
         if containers.count == 1 && layer.depth == 0, case .key(let s, let c)? = segments.last,
            keyArena[s..<s + c].elementsEqual("format".utf8), value.elementsEqual("habiter.backup".utf8) {
             containers[0].keys.insert(.backupFormat)
         }
-        let reported = layer.outerOffset ?? offset
-        if scan.openLayers(value, at: reported, depth: layer.depth, locate: { location() }) { return }
-        _ = scan.scanPatterns(value, offset: reported) { location() }
+        scan.scanNamedString(value, name: pendingName, at: layer.outerOffset ?? offset, depth: layer.depth) { location() }
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
@@ -198,9 +189,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, container: Bool = false, at offset: Int) {
-        scan.pending.append(PendingHit(
-            detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
-                          valueDescription: valueDescription, isContainer: container),
-            location: location(), position: scan.position(of: layer.outerOffset ?? offset)))
+        scan.recordNameHit(match, credible: credible, valueDescription: valueDescription, isContainer: container,
+                           at: layer.outerOffset ?? offset, location: location())
     }
 }

@@ -41,6 +41,7 @@ extension ArtifactScan {
             switch layer.content {
             case .json: opened = scanJSONLayer(layer.bytes, frame: frame)
             case .text: opened = scanTextLayer(layer.bytes, frame: frame)
+            case .pairs(let pairs): opened = scanPairs(pairs, frame: frame)
             }
             if opened && layer.replacesValue { replaced = true }
         }
@@ -62,6 +63,20 @@ extension ArtifactScan {
                 return false
             }
         }
+    }
+
+    /// Named values: each judged by its name and scanned like an object member's value.
+    private func scanPairs(_ pairs: [DecodedPair], frame: LayerFrame) -> Bool {
+        for pair in pairs {
+            let name = pair.name.withUnsafeBufferPointer { nameMatch($0) }
+            let key = String(decoding: pair.name, as: UTF8.self)
+            let location = HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
+                                       readerContext: frame.readerContext)
+            pair.value.withUnsafeBytes { value in
+                scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth) { location }
+            }
+        }
+        return true
     }
 
     /// Decoded text: itself offered to the decoders, else scanned with the pattern rules.

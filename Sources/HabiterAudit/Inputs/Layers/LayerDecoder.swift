@@ -4,8 +4,12 @@ public struct DecodedLayer: Sendable {
     public enum Content: Sendable {
         /// A JSON text: read with the JSON reader (keys, values, further layers).
         case json
-        /// Plain text: scanned with the pattern rules as one value.
+        /// Plain text (or bytes): offered to the decoders again, else scanned with the pattern
+        /// rules as one value.
         case text
+        /// Named values (URL query, form body, userinfo, Basic credentials): each value is
+        /// judged by its name like an object member, and offered to the decoders.
+        case pairs([DecodedPair])
     }
 
     public var bytes: [UInt8]
@@ -19,6 +23,17 @@ public struct DecodedLayer: Sendable {
         self.bytes = bytes
         self.content = content
         self.replacesValue = replacesValue
+    }
+}
+
+/// One name and value of a `pairs` layer, both decoded (percent-decoding and the like).
+public struct DecodedPair: Sendable, Equatable {
+    public var name: [UInt8]
+    public var value: [UInt8]
+
+    public init(name: [UInt8], value: [UInt8]) {
+        self.name = name
+        self.value = value
     }
 }
 
