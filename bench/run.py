@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks `habiter-audit scan` on generated inputs: median MB/s and peak RSS over several runs.
 
-Usage: bench/run.py [--size MB] [--runs N] [--kinds json,compact,ndjson] [--binary PATH]
+Usage: bench/run.py [--size MB] [--runs N] [--kinds json,compact,ndjson,har,prefs] [--binary PATH]
 Builds nothing: run `swift build -c release` first (bench/run does both).
 Inputs are generated once into bench-data/ by bench/generate.py (deterministic).
 """
@@ -19,7 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def generate(kind, size_mb):
     os.makedirs(os.path.join(ROOT, "bench-data"), exist_ok=True)
-    path = os.path.join(ROOT, "bench-data", f"{kind}-{size_mb:g}mb.{'ndjson' if kind == 'ndjson' else 'json'}")
+    extension = {"ndjson": "ndjson", "har": "har", "prefs": "xml"}.get(kind, "json")
+    path = os.path.join(ROOT, "bench-data", f"{kind}-{size_mb:g}mb.{extension}")
     if not os.path.exists(path):
         subprocess.run([sys.executable, os.path.join(ROOT, "bench", "generate.py"), kind, str(size_mb), path], check=True)
     return path

@@ -22,6 +22,13 @@ public enum SafeShapes {
         return rest.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ":.+-Z".utf8.contains($0) }
     }
 
+    /// An absolute file path (`/data/user/0/app.habiter/files`, `~/Downloads`): two or more
+    /// segments, no spaces.
+    public static func isFilePath(_ text: String) -> Bool {
+        guard text.hasPrefix("/") || text.hasPrefix("~/"), !text.contains(" "), !text.hasPrefix("//") else { return false }
+        return text.split(separator: "/").count >= 2
+    }
+
     /// `Sun, 30 Nov 2026 07:30:00 GMT`.
     static func isHTTPDate(_ text: String) -> Bool {
         let parts = text.split(separator: " ")

@@ -2,7 +2,7 @@
 ///
 /// Not credible: placeholders and status words; labels and prompts (text that repeats a word of
 /// its key, like `"confirmPassword": "Confirm"`, or prose of five words or more, or a sentence);
-/// bare URLs without credentials; references (`arn:…`); dates and times; and, for generated
+/// bare URLs without credentials; references (`arn:…`); dates, times and file paths; and, for generated
 /// secrets, anything shorter than eight characters or made of one character class. Empty,
 /// boolean, numeric and null values are never credible; in `sync` context they are still policy
 /// findings, because the contract fails closed on the name alone.
@@ -27,7 +27,7 @@ public enum ValueCredibility {
         if (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !lower.contains("@") && !lower.contains("?") {
             return false
         }
-        if lower.hasPrefix("arn:") || SafeShapes.isDateOrTime(trimmed) { return false }
+        if lower.hasPrefix("arn:") || SafeShapes.isDateOrTime(trimmed) || SafeShapes.isFilePath(trimmed) { return false }
         if shape == .generated {
             var material = Substring(trimmed)
             for scheme in ["bearer ", "basic ", "token ", "digest "] where lower.hasPrefix(scheme) {

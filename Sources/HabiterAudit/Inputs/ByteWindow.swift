@@ -5,11 +5,13 @@ import Darwin
 #endif
 
 /// The bytes of one input that a reader can see: either the whole input at once, or a window
-/// that slides over a file descriptor, so that memory is bounded by the largest token rather than
-/// by the input. Offsets are absolute (from the start of the input) everywhere.
+/// that slides over a `ByteSource` (a file, stdin, a gzip stream), so that memory is bounded by
+/// the largest token rather than by the input. Offsets are absolute (from the start of the input)
+/// everywhere.
 ///
 /// The window also owns the input's `LineCursor`: before bytes are dropped it moves the cursor
-/// past them, so positions can still be resolved for any offset not yet passed.
+/// past them, so positions can be resolved for any offset not yet passed, and for any offset
+/// after a pin (see `pin(at:)`).
 public final class ByteWindow {
     /// The first visible byte; valid until the next `extend`.
     public private(set) var base: UnsafePointer<UInt8>
@@ -25,10 +27,11 @@ public final class ByteWindow {
     public private(set) var failure: String?
 
     private var cursor = LineCursor()
+    /// The earliest offset kept visible, and the cursor as it was there.
+    private var pinned: (offset: Int, cursor: LineCursor)?
     private var storage: UnsafeMutableRawPointer?
     private var capacity = 0
-    private let descriptor: Int32
-    private let expectedSize: Int?
+    private var source: (any ByteSource)?
     private let chunkSize: Int
     /// Keeps a whole-input buffer alive.
     private let owner: AnyObject?
@@ -38,34 +41,37 @@ public final class ByteWindow {
         base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase
         count = bytes.count
         isComplete = true
-        descriptor = -1
-        expectedSize = nil
         chunkSize = 0
         self.owner = owner
     }
 
-    /// A window over an open descriptor, which it closes. `expectedSize` is the size a regular
-    /// file had when opened: reading a different number of bytes is a failure.
-    init(descriptor: Int32, expectedSize: Int?, chunkSize: Int = 4 << 20) {
+    /// A window over `source`, read `chunkSize` bytes at a time.
+    init(source: any ByteSource, chunkSize: Int = 4 << 20) {
         base = emptyByteBase
         count = 0
         isComplete = false
-        self.descriptor = descriptor
-        self.expectedSize = expectedSize
+        self.source = source
         self.chunkSize = chunkSize
         owner = nil
     }
 
-    deinit {
-        storage?.deallocate()
-        if descriptor >= 0 { close(descriptor) }
+    /// A window over an open descriptor, which it closes. `expectedSize` is the size a regular
+    /// file had when opened: reading a different number of bytes is a failure.
+    convenience init(descriptor: Int32, expectedSize: Int?, chunkSize: Int = 4 << 20) {
+        self.init(source: DescriptorSource(descriptor: descriptor, expectedSize: expectedSize), chunkSize: chunkSize)
     }
 
-    /// Reads more bytes, keeping those from absolute offset `keep` on (bytes before it may be
-    /// dropped). Returns false when nothing more can be read: the end of the input, or a failure.
+    deinit {
+        storage?.deallocate()
+    }
+
+    /// Reads more bytes, keeping those from absolute offset `keep` on (bytes before it, and before
+    /// a pin, may be dropped). Returns false when nothing more can be read: the end of the input,
+    /// or a failure.
     public func extend(keeping keep: Int) -> Bool {
-        if isComplete { return false }
-        let keepFrom = min(max(keep, start), end)
+        guard !isComplete, var source else { return false }
+        var keepFrom = min(max(keep, start), end)
+        if let pinned { keepFrom = min(keepFrom, max(pinned.offset, start)) }
         if keepFrom > start { cursor.advance(to: keepFrom, in: self) }
         let kept = end - keepFrom
         // Keep at least half a chunk free for the read; grow by doubling, so that a token larger
@@ -84,28 +90,19 @@ public final class ByteWindow {
         base = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
         start = keepFrom
         count = kept
-        while true {
-            let n = read(descriptor, buffer + count, capacity - count)
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = "read failed: \(String(cString: strerror(errno)))"
-                isComplete = true
-                return false
-            }
-            if n == 0 {
-                isComplete = true
-                if let expectedSize, end != expectedSize {
-                    failure = "the file changed size while it was read"
-                }
-                return false
-            }
+        let result = source.read(into: UnsafeMutableRawBufferPointer(start: buffer + count, count: capacity - count))
+        self.source = source
+        switch result {
+        case .bytes(let n):
             count += n
-            if let expectedSize, end > expectedSize {
-                failure = "the file changed size while it was read"
-                isComplete = true
-                return false
-            }
             return true
+        case .end:
+            isComplete = true
+            return false
+        case .failure(let reason):
+            failure = reason
+            isComplete = true
+            return false
         }
     }
 
@@ -117,18 +114,111 @@ public final class ByteWindow {
         return true
     }
 
+    /// Switches to reading the input as a gzip stream (`GzipSource`), from the first byte, before
+    /// any reader has consumed it. The bytes already read are fed to the decompressor first.
+    func decompressGzip() {
+        precondition(start == 0 && pinned == nil, "decompress before reading")
+        guard let source else { return }
+        let prefix = Array(UnsafeBufferPointer(start: base, count: count))
+        self.source = GzipSource(inner: PrefixedSource(prefix: prefix, rest: source))
+        count = 0
+        isComplete = false
+        cursor = LineCursor()
+    }
+
+    /// Keeps the bytes from `offset` (visible now) on until `unpin()`, whatever readers ask to
+    /// keep, and lets positions anywhere from `offset` be resolved in any order. Readers that
+    /// collect a unit before judging it (a HAR entry, an HTTP message) pin its start.
+    public func pin(at offset: Int) {
+        cursor.advance(to: offset, in: self)
+        pinned = (offset, cursor)
+    }
+
+    public func unpin() {
+        pinned = nil
+    }
+
     /// The byte at absolute `offset`, which must be visible.
     @inline(__always)
     public subscript(offset: Int) -> UInt8 { base[offset - start] }
 
     /// The position of absolute `offset`. Offsets already dropped resolve to the earliest
-    /// position still known; readers ask in increasing order, so this does not happen.
+    /// position still known; readers ask in increasing order, or within a pinned unit, so this
+    /// does not happen.
     public func position(of offset: Int) -> SourcePosition {
-        cursor.position(of: offset, in: self)
+        if offset < cursor.offset {
+            if let pinned, offset >= pinned.offset {
+                cursor = pinned.cursor
+            } else if start == 0 {
+                cursor = LineCursor()
+            }
+        }
+        return cursor.position(of: offset, in: self)
+    }
+}
+
+/// Where a sliding window's bytes come from.
+protocol ByteSource {
+    /// Fills some of `buffer`; reports how many bytes, or the end, or why reading failed.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult
+}
+
+enum ByteSourceResult {
+    case bytes(Int)
+    case end
+    case failure(String)
+}
+
+/// Bytes already read, then the rest of a source.
+final class PrefixedSource: ByteSource {
+    private var prefix: [UInt8]
+    private var rest: any ByteSource
+
+    init(prefix: [UInt8], rest: any ByteSource) {
+        self.prefix = prefix
+        self.rest = rest
     }
 
-    /// Restarts position counting from the beginning (whole inputs only).
-    fileprivate var canRewind: Bool { start == 0 }
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        if prefix.isEmpty { return rest.read(into: buffer) }
+        let n = min(prefix.count, buffer.count)
+        buffer.copyBytes(from: prefix[0..<n])
+        prefix.removeFirst(n)
+        return .bytes(n)
+    }
+}
+
+/// A file descriptor (a file, a FIFO, stdin), closed when the source goes away.
+final class DescriptorSource: ByteSource {
+    private let descriptor: Int32
+    /// The size a regular file had when opened: reading a different number of bytes means the
+    /// file changed while it was read.
+    private let expectedSize: Int?
+    private var total = 0
+
+    init(descriptor: Int32, expectedSize: Int?) {
+        self.descriptor = descriptor
+        self.expectedSize = expectedSize
+    }
+
+    deinit { close(descriptor) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        while true {
+            let n = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure("read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 {
+                if let expectedSize, total != expectedSize { return .failure("the file changed size while it was read") }
+                return .end
+            }
+            total += n
+            if let expectedSize, total > expectedSize { return .failure("the file changed size while it was read") }
+            return .bytes(n)
+        }
+    }
 }
 
 /// Converts byte offsets to line and column, the one place that does so.
@@ -137,7 +227,7 @@ public final class ByteWindow {
 /// takes no column. The cursor only moves forward, so resolving offsets in increasing order costs
 /// one pass over the input in total.
 struct LineCursor {
-    private var offset = 0
+    private(set) var offset = 0
     private var line = 1
     private var column = 1
     /// The previous byte was a CR, so an LF at `offset` ends no second line.
@@ -145,11 +235,7 @@ struct LineCursor {
     private var startedBOMCheck = false
 
     mutating func position(of target: Int, in window: ByteWindow) -> SourcePosition {
-        if target < offset {
-            if window.canRewind { self = LineCursor() } else {
-                return SourcePosition(line: line, column: column, byteOffset: offset)
-            }
-        }
+        if target < offset { return SourcePosition(line: line, column: column, byteOffset: offset) }
         advance(to: min(target, window.end), in: window)
         return SourcePosition(line: line, column: column, byteOffset: target)
     }

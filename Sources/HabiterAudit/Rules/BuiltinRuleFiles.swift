@@ -165,6 +165,28 @@ enum BuiltinRuleFiles {
   "$comment": "Pattern rules: credential formats in values. Examples are fake but format-valid. See docs/rules.md.",
   "rules": [
     {
+      "id": "secret.secure-storage-dump",
+      "kind": "pattern",
+      "title": "Secure-storage dump outside the device",
+      "description": "Keys of a flutter_secure_storage dump (FlutterSecureStorage.xml: the base64 'This is the prefix for a secure storage' key prefix, or the androidx encrypted-preferences keysets) inside a backup, a capture or a payload. Secure storage holds credentials, verifiers and recovery material; the contract says it never leaves the device, encrypted or not.",
+      "help": "Remove the dump from the backup or capture and find out which code path exported it. Treat the credentials stored there as exposed if the encryption key could have left the device too.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-312"],
+      "pattern": "(?<secret>VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_[A-Za-z0-9_.-]*|__androidx_security_crypto_encrypted_prefs_(?:key|value)_keyset__)",
+      "keywords": ["VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_", "__androidx_security_crypto_encrypted_prefs_"],
+      "minLength": 47,
+      "examples": [
+        "<map><string name=\"VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_classly_token\">AAAAAAAAAAAAAAAAAAAAAA==</string></map>",
+        "<string name=\"__androidx_security_crypto_encrypted_prefs_key_keyset__\">12a9010a</string>"
+      ],
+      "counterExamples": [
+        "VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIGxpc3Qu![\"a\"]",
+        "flutter_secure_storage keeps tokens on the device"
+      ]
+    },
+    {
       "id": "secret.private-key",
       "kind": "pattern",
       "title": "Private key block",

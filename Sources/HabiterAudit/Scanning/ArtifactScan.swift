@@ -7,6 +7,8 @@ final class ArtifactScan {
     let options: ScanOptions
     let window: ByteWindow
     let layerDecoders: [any LayerDecoder] = LayerDecoders.standard
+    /// The path of the input's own layer: empty, or `!gzip` for a compressed input.
+    var rootPath = LayeredPath()
 
     var patternScratch = PatternScratch()
     var keyScratch: [UInt8] = []
@@ -109,15 +111,27 @@ final class ArtifactScan {
             if case .pattern = hit.detail { return hit.location.path }
             return nil
         })
+        // A pattern hit in a value that a layer of the same value repeats (a JWT in a URL, and
+        // again in its query parameter): keep the inner, more precise one.
+        var innerPatternHits = Set<String>()
+        for hit in pending {
+            guard case .pattern(let rule, _, _) = hit.detail, hit.location.path.layers.count > 1 else { continue }
+            var outer = hit.location.path
+            while outer.layers.count > 1 {
+                outer.layers.removeLast()
+                innerPatternHits.insert("\(rule)\u{0}\(hit.position.byteOffset)\u{0}\(outer)")
+            }
+        }
         let allPaths = pending.map { $0.location.path.description }
         for hit in pending {
             let context = options.context ?? hit.location.readerContext ?? context(of: hit.location.ancestry) ?? defaultContext
             switch hit.detail {
             case .pattern(let ruleIndex, let confidence, let preview):
+                if innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(hit.location.path)") { continue }
                 let rule = rules.patterns.rules[ruleIndex]
                 let under = hit.location.key.map { " under '\($0)'" } ?? ""
-                append(rule: rule, family: rule.family, message: "\(rule.title)\(under) (\(preview)).", hit: hit, context: context,
-                       confidence: confidence, preview: preview)
+                append(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title)\(under) (\(preview)).",
+                       hit: hit, context: context, confidence: confidence, preview: preview)
             case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription, let isContainer):
                 // A pattern rule on the same value says more than the name does; so does a hit
                 // inside an object or array, for the container itself.
@@ -131,7 +145,7 @@ final class ArtifactScan {
                 let rule = rules.nameRules[ruleIndex]
                 let key = hit.location.key ?? "?"
                 if credible && !describesMetadata {
-                    append(rule: rule, family: rule.family,
+                    append(rule: rule, family: hit.location.carrier ?? rule.family,
                            message: "\(rule.title): \(valueDescription) under '\(key)'.",
                            hit: hit, context: context, confidence: .medium, preview: valueDescription)
                 } else if context == .sync {
@@ -156,10 +170,13 @@ final class ArtifactScan {
         return isBackup ? .backup : nil
     }
 
+    /// Records a finding. A transport finding is a warning at most: the app did nothing wrong,
+    /// the capture holds a live credential (fail on it with `--fail-on warning`).
     private func append(rule: Rule, family: Family, message: String, hit: PendingHit, context: ScanContext,
                         confidence: Confidence, preview: String) {
+        let level = family == .transport ? min(rule.level, .warning) : rule.level
         findings.append(Finding(
-            ruleId: rule.id, level: rule.level, family: family, message: message, key: hit.location.key,
+            ruleId: rule.id, level: level, family: family, message: message, key: hit.location.key,
             context: context, inventoryClass: nil, artifact: artifact, position: hit.position,
             path: hit.location.path, confidence: confidence, preview: preview, fingerprint: ""))
     }

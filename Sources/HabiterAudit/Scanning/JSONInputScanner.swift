@@ -16,7 +16,7 @@ struct JSONInputScanner {
             return .ndjson
         }
         var reader = JSONReader(window: window, start: start, maxDepth: scan.options.maxDepth)
-        var visitor = JSONScanVisitor(scan: scan, layer: .input())
+        var visitor = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
         let documentStart: Int
         let startLine: Int
         do {
@@ -56,7 +56,7 @@ struct JSONInputScanner {
             var reader = JSONReader(window: window, start: lineStart, limit: lineEnd, maxDepth: scan.options.maxDepth)
             try? reader.skipWhitespace()
             if !reader.atEnd {
-                var visitor = JSONScanVisitor(scan: scan, layer: .input())
+                var visitor = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
                 do {
                     try reader.readValue(&visitor)
                     try reader.skipWhitespace()

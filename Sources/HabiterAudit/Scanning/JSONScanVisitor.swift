@@ -92,7 +92,7 @@ struct JSONScanVisitor: JSONVisitor {
         if key.count >= scan.rules.patterns.minimumValueLength {
             let found = scan.scanPatterns(UnsafeRawBufferPointer(key), offset: layer.outerOffset ?? offset) {
                 HitLocation(key: nil, path: currentPath().appending(.key(Redaction.maskedKey)), ancestry: ancestry(),
-                            readerContext: layer.readerContext)
+                            readerContext: layer.readerContext, carrier: layer.carrier)
             }
             if found > 0 { scan.maskedKeys.insert(Array(key)) }
         }
@@ -185,7 +185,8 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// The location of the current value.
     private func location() -> HitLocation {
-        HitLocation(key: nearestKey(), path: currentPath(), ancestry: ancestry(), readerContext: layer.readerContext)
+        HitLocation(key: nearestKey(), path: currentPath(), ancestry: ancestry(), readerContext: layer.readerContext,
+                    carrier: layer.carrier)
     }
 
     private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, container: Bool = false, at offset: Int) {

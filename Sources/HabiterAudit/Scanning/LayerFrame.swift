@@ -13,9 +13,16 @@ struct LayerFrame {
     var depth: Int
     /// A context the reader fixed for everything in this text (e.g. a HAR entry to the sync API).
     var readerContext: ScanContext?
+    /// `transport` when the protocol carries everything in this text (see `HitLocation`).
+    var carrier: Family? = nil
 
-    static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil) -> LayerFrame {
-        LayerFrame(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext)
+    static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil, carrier: Family? = nil) -> LayerFrame {
+        LayerFrame(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext, carrier: carrier)
+    }
+
+    /// Where a hit at the root of this text sits.
+    var location: HitLocation {
+        HitLocation(key: outerKey, path: path, ancestry: ancestry, readerContext: readerContext, carrier: carrier)
     }
 }
 
@@ -36,32 +43,42 @@ extension ArtifactScan {
             if location == nil { location = locate() }
             let frame = LayerFrame(path: location!.path.entering(decoder.name), outerOffset: offset,
                                    outerKey: location!.key, ancestry: location!.ancestry,
-                                   depth: depth + 1, readerContext: location!.readerContext)
-            let opened: Bool
-            switch layer.content {
-            case .json: opened = scanJSONLayer(layer.bytes, frame: frame)
-            case .text: opened = scanTextLayer(layer.bytes, frame: frame)
-            case .pairs(let pairs): opened = scanPairs(pairs, frame: frame)
-            }
-            if opened && layer.replacesValue { replaced = true }
+                                   depth: depth + 1, readerContext: location!.readerContext, carrier: location!.carrier)
+            if scanLayer(layer.content, bytes: layer.bytes, frame: frame) && layer.replacesValue { replaced = true }
         }
         return replaced
     }
 
+    /// Scans decoded bytes as `content` in `frame`; false when they are not that content after
+    /// all (text that starts like JSON but is not), in which case nothing was recorded.
+    func scanLayer(_ content: DecodedLayer.Content, bytes: [UInt8], frame: LayerFrame) -> Bool {
+        switch content {
+        case .json: return scanJSONLayer(bytes, frame: frame)
+        case .text: return scanTextLayer(bytes, frame: frame)
+        case .pairs(let pairs): return scanPairs(pairs, frame: frame)
+        }
+    }
+
     private func scanJSONLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
+        text.withUnsafeBytes { bytes in
+            var reader = JSONReader(bytes, maxDepth: options.maxDepth)
+            return readJSONLayer(&reader, frame: frame)
+        }
+    }
+
+    /// Reads one JSON text with `reader` as a layer in `frame`; when it is not JSON after all,
+    /// forgets what it recorded and returns false.
+    func readJSONLayer(_ reader: inout JSONReader, frame: LayerFrame) -> Bool {
         let hitMark = pending.count
         let errorMark = errorCount
-        return text.withUnsafeBytes { bytes in
-            var visitor = JSONScanVisitor(scan: self, layer: frame)
-            var reader = JSONReader(bytes, maxDepth: options.maxDepth)
-            do {
-                try reader.readText(&visitor)
-                return true
-            } catch {
-                pending.removeSubrange(hitMark...)
-                rollBackErrors(to: errorMark)
-                return false
-            }
+        var visitor = JSONScanVisitor(scan: self, layer: frame)
+        do {
+            try reader.readText(&visitor)
+            return true
+        } catch {
+            pending.removeSubrange(hitMark...)
+            rollBackErrors(to: errorMark)
+            return false
         }
     }
 
@@ -71,7 +88,7 @@ extension ArtifactScan {
             let name = pair.name.withUnsafeBufferPointer { nameMatch($0) }
             let key = String(decoding: pair.name, as: UTF8.self)
             let location = HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
-                                       readerContext: frame.readerContext)
+                                       readerContext: frame.readerContext, carrier: frame.carrier)
             pair.value.withUnsafeBytes { value in
                 scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth) { location }
             }
@@ -81,7 +98,7 @@ extension ArtifactScan {
 
     /// Decoded text: itself offered to the decoders, else scanned with the pattern rules.
     private func scanTextLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
-        let location = HitLocation(key: frame.outerKey, path: frame.path, ancestry: frame.ancestry, readerContext: frame.readerContext)
+        let location = frame.location
         text.withUnsafeBytes { bytes in
             if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, locate: { location }) {
                 _ = scanPatterns(bytes, offset: frame.outerOffset ?? 0) { location }

@@ -23,4 +23,7 @@ struct HitLocation {
     var ancestry: [Int]
     /// A context the reader fixed for this value (e.g. a HAR entry to the sync API).
     var readerContext: ScanContext?
+    /// `transport` when the protocol itself carries this value (an `Authorization` header, an
+    /// OAuth token response): a credential found here is reported as transport, not secret.
+    var carrier: Family? = nil
 }

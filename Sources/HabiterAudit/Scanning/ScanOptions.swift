@@ -1,6 +1,8 @@
 /// The input formats `--input-format` accepts; `auto` detects by content.
 public enum InputFormat: String, Sendable, CaseIterable {
-    case auto, json, ndjson
+    case auto, json, ndjson, har
+    case prefsXML = "prefs-xml"
+    case http
 }
 
 /// How to scan, independent of what is scanned.
@@ -12,12 +14,19 @@ public struct ScanOptions: Sendable {
     public var maxDepth: Int
     /// Maximum number of nested embedded layers (JSON in a string in JSON …).
     public var maxLayerDepth: Int
+    /// Request paths that belong to the sync API: a captured call whose path contains one is in
+    /// `sync` context.
+    public var syncPathMarkers: [String]
+
+    public static let defaultSyncPathMarkers = ["/v1/sync/"]
 
     public init(context: ScanContext? = nil, inputFormat: InputFormat = .auto,
-                maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8) {
+                maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8,
+                syncPathMarkers: [String] = ScanOptions.defaultSyncPathMarkers) {
         self.context = context
         self.inputFormat = inputFormat
         self.maxDepth = maxDepth
         self.maxLayerDepth = maxLayerDepth
+        self.syncPathMarkers = syncPathMarkers
     }
 }

@@ -78,26 +78,41 @@ public final class Scanner: @unchecked Sendable {
         scan(ByteWindow(whole: bytes), name: name, matcher: matcher)
     }
 
-    /// Scans the input a window reads.
+    /// Scans the input a window reads: detects its format (undoing gzip first), then reads it
+    /// with the reader for that format.
     func scan(_ window: ByteWindow, name: String, matcher: RegexMatcher) -> (findings: [Finding], errors: [InputError], summary: ArtifactSummary) {
         let scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
-        var formatRead: InputFormat?
-        if options.inputFormat == .auto {
-            switch FormatDetector.detect(window) {
-            case .success(let (_, start)):
-                formatRead = JSONInputScanner(scan: scan, format: .auto, start: start, defaultContext: .payload).run()
-            case .failure(let error):
-                if window.failure == nil { scan.fail(.format, at: error.offset, error.reason.message) }
-            }
-        } else {
-            formatRead = JSONInputScanner(scan: scan, format: options.inputFormat, start: window.start, defaultContext: .payload).run()
+        var detected = FormatDetector.detect(window)
+        if case .success(.gzip) = detected {
+            window.decompressGzip()
+            scan.rootPath = scan.rootPath.entering("gzip")
+            detected = FormatDetector.detect(window)
+        }
+        var format: InputFormat?
+        switch (options.inputFormat, detected) {
+        case (.auto, .success(.format(let found))): format = found
+        case (.auto, .success(.gzip)): scan.fail(.format, at: 0, "gzip inside gzip is not supported")
+        case (.auto, .failure(let error)): if window.failure == nil { scan.fail(.format, at: error.offset, error.reason) }
+        default: format = options.inputFormat
+        }
+        var formatRead = format
+        switch format {
+        case .auto?, .json?, .ndjson?:
+            formatRead = JSONInputScanner(scan: scan, format: options.inputFormat == .auto ? .auto : format!, start: window.start,
+                                          defaultContext: .payload).run()
+        case .har?: CaptureInputScanner.scanHAR(scan, start: window.start)
+        case .http?: CaptureInputScanner.scanHTTP(scan, start: window.start)
+        case .prefsXML?: PrefsInputScanner.scan(scan, start: window.start)
+        case nil: break
         }
         // Read to the end: the byte count is the input's size, and a writer on stdin is not cut off.
+        window.unpin()
         while window.extend(keeping: window.end) {}
         if let failure = window.failure, !scan.errors.contains(where: { $0.kind == .read }) {
             scan.fail(.read, at: nil, failure)
         }
-        return (scan.findings, scan.errors, ArtifactSummary(name: name, format: formatRead?.rawValue, byteCount: window.end))
+        let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
+        return (scan.findings, scan.errors, ArtifactSummary(name: name, format: formatName, byteCount: window.end))
     }
 
     /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash

@@ -146,8 +146,9 @@ private func summary(_ f: Finding) -> String {
 
 @Suite struct InputErrorTests {
     @Test(arguments: [
-        ("", "input.json:1:1: empty input: no JSON value"),
-        ("hello", "input.json:1:1: unexpected letter: the input format cannot be determined (expected JSON or NDJSON)"),
+        ("", "input.json:1:1: empty input"),
+        (" \n ", "input.json:2:2: the input holds only whitespace"),
+        ("hello", "input.json:1:1: the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML or an HTTP message (it starts with a letter)"),
         ("{\"a\": [1, 2", "input.json:1:12: unexpected end of input"),
         ("{\"a\": \"\\q\"}", "input.json:1:8: invalid escape sequence in a string"),
     ])

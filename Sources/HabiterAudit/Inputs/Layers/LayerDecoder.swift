@@ -47,7 +47,11 @@ public protocol LayerDecoder: Sendable {
     func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer?
 }
 
-/// The decoders a scan tries, in order.
+/// The decoders a scan tries, in order. Every decoder that accepts a value opens a layer; the
+/// order only orders the findings. Base64 hands gzip on as bytes, for the gzip decoder.
 public enum LayerDecoders {
-    public static let standard: [any LayerDecoder] = [JSONLayerDecoder()]
+    public static let standard: [any LayerDecoder] = [
+        JSONLayerDecoder(), JWTLayerDecoder(), QueryLayerDecoder(), UserinfoLayerDecoder(), FormLayerDecoder(),
+        BasicAuthLayerDecoder(), Base64LayerDecoder(), GzipLayerDecoder(),
+    ]
 }

@@ -1,0 +1,186 @@
+/// Base64 held in a string (RFC 4648, standard or URL-safe alphabet, padded or not, with the line
+/// breaks of MIME and Android's `Base64.DEFAULT`), opened only when it decodes to something a
+/// reader can use: JSON (`.json`), gzip data (`.text` holding the compressed bytes, which the gzip
+/// decoder opens next), or printable UTF-8 text (`.text`). The value itself is still scanned as
+/// text: a base64 secret is a secret.
+///
+/// Strict, because most secrets are base64-shaped: a random token must not come back as
+/// "text". The value needs 16 characters or more, one alphabet, canonical padding and zero
+/// trailing bits; the decoded bytes must be valid UTF-8 without NUL, at least 90 % printable, and
+/// are checked as they are decoded, so a random token is rejected after a few bytes without
+/// allocating. Decoded sizes beyond `maxDecodedBytes` are not opened.
+public struct Base64LayerDecoder: LayerDecoder {
+    public let name = "base64"
+
+    /// Fewer characters are too short to hold a layer worth opening (and too likely to decode to
+    /// a few printable bytes by chance).
+    public static let minLength = 16
+    /// Decoded sizes beyond this are not opened as layers.
+    public static let maxDecodedBytes = 16 << 20
+
+    public init() {}
+
+    public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
+        guard value.count >= Self.minLength else { return nil }
+        // Pass 1, characters: alphabet, padding, length, trailing bits; no decoding yet.
+        var symbols = 0
+        var padding = 0
+        var standard = false
+        var url = false
+        var last: UInt8 = 0
+        for b in value {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                break
+            case UInt8(ascii: "+"), UInt8(ascii: "/"):
+                standard = true
+            case UInt8(ascii: "-"), UInt8(ascii: "_"):
+                url = true
+            case UInt8(ascii: "="):
+                padding += 1
+                continue
+            case 0x0A, 0x0D:
+                continue
+            default:
+                return nil
+            }
+            if padding > 0 { return nil }
+            symbols += 1
+            last = b
+        }
+        guard symbols + padding >= Self.minLength, !(standard && url), padding <= 2,
+              padding == 0 || (symbols + padding) % 4 == 0 else { return nil }
+        let alphabet: Base64.Alphabet = url ? .url : .standard
+        guard let lastValue = Base64.value(last, alphabet) else { return nil }
+        switch symbols % 4 {
+        case 1: return nil
+        case 2: if lastValue & 0x0F != 0 { return nil }
+        case 3: if lastValue & 0x03 != 0 { return nil }
+        default: break
+        }
+        let decodedCount = symbols * 3 / 4
+        guard decodedCount <= Self.maxDecodedBytes else { return nil }
+
+        // Pass 2, decoding without storing: gzip magic, or text as it comes.
+        var check = TextCheck(expectedBytes: decodedCount)
+        var accumulator: UInt32 = 0
+        var bits: UInt32 = 0
+        var produced = 0
+        var head: (UInt8, UInt8) = (0, 0)
+        var firstNonBlank: UInt8 = 0
+        var gzipHeader = false
+        var gzip = false
+        decoding: for c in value {
+            guard let v = Base64.value(c, alphabet) else { continue }  // `=`, CR, LF
+            accumulator = accumulator << 6 | UInt32(v)
+            bits += 6
+            guard bits >= 8 else { continue }
+            bits -= 8
+            let byte = UInt8(truncatingIfNeeded: accumulator >> bits)
+            accumulator &= (1 << bits) - 1
+            produced += 1
+            if firstNonBlank == 0 && byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 { firstNonBlank = byte }
+            switch produced {
+            case 1: head.0 = byte
+            case 2: head.1 = byte
+            case 3:
+                if head == (0x1F, 0x8B) && byte == 0x08 {
+                    gzipHeader = true
+                    continue
+                }
+                guard check.feed(head.0), check.feed(head.1), check.feed(byte) else { return nil }
+            default:
+                guard gzipHeader else {
+                    guard check.feed(byte) else { return nil }
+                    continue
+                }
+                // RFC 1952 header: FLG's reserved bits clear, a known OS (a random token that
+                // starts with `H4sI`, base64 of the magic, seldom has both).
+                if produced == 4 && byte & 0xE0 != 0 { return nil }
+                if produced == 10 {
+                    guard byte <= 13 || byte == 255 else { return nil }
+                    gzip = true
+                    break decoding
+                }
+            }
+        }
+        guard gzip || (!gzipHeader && check.finish()) else { return nil }
+
+        // Accepted: now decode for real.
+        guard let bytes = Base64.decode(value, alphabet: alphabet, ignoringLineBreaks: true) else { return nil }
+        if gzip { return DecodedLayer(bytes: bytes, content: .text, replacesValue: false) }
+        if (firstNonBlank == UInt8(ascii: "{") || firstNonBlank == UInt8(ascii: "[")) && JSONSyntaxCheck.isJSON(bytes) {
+            return DecodedLayer(bytes: bytes, content: .json, replacesValue: false)
+        }
+        return DecodedLayer(bytes: bytes, content: .text, replacesValue: false)
+    }
+
+    /// Decodes a value that is known to be base64 (a HAR body with `"encoding": "base64"`, a
+    /// MIME part with `Content-Transfer-Encoding: base64`), whatever it decodes to. Lenient where
+    /// encoders differ: either alphabet (even mixed), padding optional, blanks and line breaks
+    /// ignored, non-zero trailing bits ignored. Fails on a character outside the alphabet, data
+    /// after padding, a lone final character, or a decoded size beyond `maxBytes`.
+    public static func decodeForced<C: Collection>(_ text: C, maxBytes: Int = 256 << 20) -> Result<[UInt8], Base64Error> where C.Element == UInt8 {
+        var symbols = 0
+        var paddingAt = -1
+        var offset = 0
+        for c in text {
+            defer { offset += 1 }
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
+            if c == UInt8(ascii: "=") {
+                if paddingAt < 0 { paddingAt = offset }
+                continue
+            }
+            guard forcedValue(c) != nil else { return .failure(.invalidCharacter(offset: offset)) }
+            if paddingAt >= 0 { return .failure(.dataAfterPadding(offset: offset)) }
+            symbols += 1
+        }
+        if symbols % 4 == 1 { return .failure(.truncated) }
+        guard symbols / 4 * 3 + max(0, symbols % 4 - 1) <= maxBytes else { return .failure(.tooLarge(limit: maxBytes)) }
+        var output: [UInt8] = []
+        output.reserveCapacity(symbols * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits: UInt32 = 0
+        for c in text {
+            guard let v = forcedValue(c) else { continue }
+            accumulator = accumulator << 6 | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> bits))
+                accumulator &= (1 << bits) - 1
+            }
+        }
+        return .success(output)
+    }
+
+    @inline(__always)
+    private static func forcedValue(_ c: UInt8) -> UInt8? {
+        Base64.value(c, .standard) ?? Base64.value(c, .url)
+    }
+}
+
+/// Why a value known to be base64 could not be decoded. Messages name the position and the kind
+/// of problem, never the data.
+public enum Base64Error: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A byte outside both base64 alphabets (and not a blank or line break).
+    case invalidCharacter(offset: Int)
+    /// A base64 character after `=` padding.
+    case dataAfterPadding(offset: Int)
+    /// One character left over after the last full group: not a whole byte.
+    case truncated
+    /// The decoded data would exceed the limit.
+    case tooLarge(limit: Int)
+
+    public var description: String { message }
+
+    /// A one-line message for an input error.
+    public var message: String {
+        switch self {
+        case .invalidCharacter(let offset): "invalid base64: the character at offset \(offset) is not in the base64 alphabet"
+        case .dataAfterPadding(let offset): "invalid base64: data after the padding, at offset \(offset)"
+        case .truncated: "invalid base64: truncated (one character after the last full group)"
+        case .tooLarge(let limit): "base64 data decodes beyond the limit of \(limit) bytes"
+        }
+    }
+}

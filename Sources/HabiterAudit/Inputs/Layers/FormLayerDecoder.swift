@@ -1,0 +1,101 @@
+/// An `application/x-www-form-urlencoded` body held in a string, as HTTP logs and HAR files keep
+/// token requests: `grant_type=refresh_token&refresh_token=…&client_id=habiter` gives its pairs,
+/// percent-decoded with `+` as a space. The pairs replace the value: each value is judged by its
+/// name and scanned with the pattern rules on its own.
+///
+/// Strict, because free text must not be taken for a form (its value would then not be scanned as
+/// text): printable ASCII only, no spaces or line breaks, no quotes, braces, backslashes or
+/// angle brackets; every `&`-separated part is `name=value` with a non-empty name of URL-safe
+/// characters (unreserved, `%`, `+`, `[`, `]`) and a value that does not start with `=`; a lone
+/// `name=value` needs a plausible parameter name (letters, digits, `_`, `-`, `.`, `[`, `]`, at
+/// least one letter) and a non-empty value. A base64 text with its `=` padding is therefore not
+/// a form, and a URL (`scheme://`, `/path?…`, `?…`) is left to the query decoder.
+public struct FormLayerDecoder: LayerDecoder {
+    public let name = "form"
+
+    public init() {}
+
+    public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
+        guard let first = value.first, Self.nameCharacter(first) else { return nil }
+        // One pass over the bytes: characters, parts and their names, before any allocation.
+        var parts = 0
+        var partStart = 0
+        var equals = -1  // the first `=` of the current part
+        var plainNames = true
+        for i in 0...value.count {
+            if i == value.count || value[i] == UInt8(ascii: "&") {
+                // A part: a non-empty name, an `=`, a value not starting with `=`.
+                guard equals > partStart else { return nil }
+                if equals + 1 < i && value[equals + 1] == UInt8(ascii: "=") { return nil }
+                parts += 1
+                if parts == 1 {
+                    plainNames = Self.plausibleName(value, partStart..<equals) && equals + 1 < i
+                }
+                partStart = i + 1
+                equals = -1
+                continue
+            }
+            let b = value[i]
+            if equals < 0 {
+                if b == UInt8(ascii: "=") {
+                    equals = i
+                } else if !Self.nameCharacter(b) {
+                    return nil
+                }
+            } else if !Self.valueCharacter(b) {
+                return nil
+            }
+        }
+        if parts == 1 && !plainNames { return nil }
+        // Not a URL: a scheme's `://` cannot be in a name, but `a=1&next=https://…` is a form.
+        let pairs = QueryLayerDecoder.pairs(value, separator: UInt8(ascii: "&"))
+        return DecodedLayer(bytes: Array(value), content: .pairs(pairs), replacesValue: true)
+    }
+
+    /// Characters of a parameter name: unreserved, `%` escapes, `+` for a space, `[` `]` for
+    /// arrays (`scope[]`).
+    @inline(__always)
+    static func nameCharacter(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"), UInt8(ascii: "+"),
+             UInt8(ascii: "["), UInt8(ascii: "]"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Characters of a value: what a sloppy encoder leaves unescaped (`redirect_uri=https://…`,
+    /// base64 padding) but nothing that marks prose or code: no blanks, quotes, braces,
+    /// backslashes, angle brackets, `#`, `|`, `^` or backquote, and ASCII only.
+    @inline(__always)
+    static func valueCharacter(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"), UInt8(ascii: "+"),
+             UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "?"),
+             UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: ","), UInt8(ascii: ";"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A lone pair's name: letters, digits, `_`, `-`, `.`, `[`, `]`, with at least one letter.
+    static func plausibleName(_ value: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        var letter = false
+        for i in range {
+            let b = value[i]
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): letter = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "["), UInt8(ascii: "]"):
+                continue
+            default: return false
+            }
+        }
+        return letter
+    }
+}

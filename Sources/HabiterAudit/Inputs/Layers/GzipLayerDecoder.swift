@@ -1,0 +1,132 @@
+internal import CZlib
+
+/// Gzip data (RFC 1952, magic `1F 8B`, method 8 = deflate), as a base64 layer yields it: inflated
+/// with zlib, concatenated members included, and read as text (offered to the decoders again, so
+/// JSON inside opens next). The inflated text replaces the compressed bytes.
+///
+/// Strict by its header (magic, method 8, reserved flag bits clear: four bytes reject everything
+/// else), and bounded: the output may not
+/// exceed `maxOutput` bytes nor `maxRatio` times the compressed size, and inflating stops as soon
+/// as it would, so a gzip bomb costs at most that much memory and time. Corrupt or truncated data
+/// is not a layer (`decode` returns nil); `inflate` says why, for callers that know the data is
+/// gzip (a `.gz` file, a `Content-Encoding: gzip` body).
+public struct GzipLayerDecoder: LayerDecoder {
+    public let name = "gzip"
+
+    /// The most bytes a gzip layer may inflate to.
+    public static let maxOutput = 256 << 20
+    /// The most a gzip layer may expand: real text rarely compresses beyond 20×, deflate's
+    /// maximum is about 1032×.
+    public static let maxRatio = 200
+
+    public init() {}
+
+    public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
+        // Header (10) + the smallest deflate stream (2) + CRC and size (8).
+        guard value.count >= 20, Self.hasMagic(value), value[3] & 0xE0 == 0 else { return nil }
+        guard case .success(let text) = Self.inflate(value) else { return nil }
+        return DecodedLayer(bytes: text, content: .text, replacesValue: true)
+    }
+
+    /// Whether `bytes` starts like gzip data: `1F 8B` and method 8 (deflate, the only one defined).
+    public static func hasMagic<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        var i = bytes.makeIterator()
+        return i.next() == 0x1F && i.next() == 0x8B && i.next() == 0x08
+    }
+
+    /// Inflates gzip data: every member of a concatenation; trailing bytes after a complete
+    /// member that do not start another member are ignored, as gzip(1) does (with a warning).
+    /// Fails with `.tooLarge` or `.bomb` as soon as the output would pass `maxOutput` bytes or
+    /// `maxRatio` times `bytes.count`, never holding more than that. Calls zlib's `inflateInit2_`
+    /// (window bits 16 + 15: gzip wrapper only), `inflate`, `inflateReset` and `inflateEnd`.
+    public static func inflate(_ bytes: UnsafeRawBufferPointer, maxOutput: Int = maxOutput, maxRatio: Int = maxRatio) -> Result<[UInt8], GzipError> {
+        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B, let base = bytes.baseAddress else { return .failure(.notGzip) }
+        let (product, overflow) = bytes.count.multipliedReportingOverflow(by: max(maxRatio, 1))
+        let ratioLimit = overflow ? Int.max : product
+        let limit = min(maxOutput, ratioLimit)
+        let limitError: GzipError = ratioLimit < maxOutput ? .bomb(ratio: maxRatio) : .tooLarge(limit: maxOutput)
+
+        var stream = z_stream()
+        let initStatus = inflateInit2_(&stream, 16 + 15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard initStatus == Z_OK else { return .failure(.zlib(code: initStatus)) }
+        defer { inflateEnd(&stream) }
+
+        let input = base.assumingMemoryBound(to: UInt8.self)
+        var position = 0  // input bytes zlib has consumed
+        stream.next_in = UnsafeMutablePointer(mutating: input)
+        stream.avail_in = 0
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            if stream.avail_in == 0 && position < bytes.count {
+                stream.next_in = UnsafeMutablePointer(mutating: input + position)
+                stream.avail_in = UInt32(min(bytes.count - position, 1 << 30))
+            }
+            let availableBefore = Int(stream.avail_in)
+            let status = chunk.withUnsafeMutableBufferPointer { buffer in
+                stream.next_out = buffer.baseAddress
+                stream.avail_out = UInt32(buffer.count)
+                return CZlib.inflate(&stream, Z_NO_FLUSH)
+            }
+            position += availableBefore - Int(stream.avail_in)
+            let produced = chunk.count - Int(stream.avail_out)
+            if produced > limit - output.count { return .failure(limitError) }
+            output.append(contentsOf: chunk[0..<produced])
+            switch status {
+            case Z_STREAM_END:
+                // Another member follows, or the end (trailing bytes ignored).
+                guard bytes.count - position >= 2, bytes[position] == 0x1F, bytes[position + 1] == 0x8B else {
+                    return .success(output)
+                }
+                guard inflateReset(&stream) == Z_OK else { return .failure(.zlib(code: Z_STREAM_ERROR)) }
+            case Z_OK:
+                // zlib wants more input while there is none: the stream stops mid-member.
+                if stream.avail_out != 0 && stream.avail_in == 0 && position == bytes.count { return .failure(.truncated) }
+            case Z_BUF_ERROR:
+                // No progress possible with room to write: the input ran out.
+                if position == bytes.count { return .failure(.truncated) }
+                return .failure(.corrupt(detail: nil))
+            case Z_DATA_ERROR, Z_NEED_DICT:
+                return .failure(.corrupt(detail: stream.msg.map { String(cString: $0) }))
+            default:
+                return .failure(.zlib(code: status))
+            }
+        }
+    }
+
+    /// Inflates gzip data held in an array; see `inflate(_:maxOutput:maxRatio:)`.
+    public static func inflate(_ bytes: [UInt8], maxOutput: Int = maxOutput, maxRatio: Int = maxRatio) -> Result<[UInt8], GzipError> {
+        bytes.withUnsafeBytes { inflate($0, maxOutput: maxOutput, maxRatio: maxRatio) }
+    }
+}
+
+/// Why gzip data could not be inflated. Messages name the kind of problem, never the data.
+public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The data does not start with the gzip magic `1F 8B`.
+    case notGzip
+    /// zlib found invalid deflate data, a bad header or a CRC/length mismatch; `detail` is zlib's
+    /// own description ("incorrect data check", "invalid block type").
+    case corrupt(detail: String?)
+    /// The data ends inside a member.
+    case truncated
+    /// The output would pass `ratio` times the compressed size.
+    case bomb(ratio: Int)
+    /// The output would pass `limit` bytes.
+    case tooLarge(limit: Int)
+    /// zlib itself failed (out of memory, version mismatch).
+    case zlib(code: Int32)
+
+    public var description: String { message }
+
+    /// A one-line message for an input error.
+    public var message: String {
+        switch self {
+        case .notGzip: "not gzip data (no 1F 8B magic)"
+        case .corrupt(let detail): "corrupt gzip data" + (detail.map { " (\($0))" } ?? "")
+        case .truncated: "truncated gzip stream"
+        case .bomb(let ratio): "gzip bomb: decompresses beyond \(ratio)× its compressed size"
+        case .tooLarge(let limit): "gzip data decompresses beyond \(limit) bytes"
+        case .zlib(let code): "zlib failed (error \(code))"
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// Scans request captures: HAR files entry by entry, raw HTTP messages exchange by exchange.
+enum CaptureInputScanner {
+    /// A HAR 1.2 capture, read as JSON with `HARScanVisitor`.
+    static func scanHAR(_ scan: ArtifactScan, start: Int) {
+        var reader = JSONReader(window: scan.window, start: start, maxDepth: scan.options.maxDepth)
+        var visitor = HARScanVisitor(scan: scan)
+        do {
+            try reader.readText(&visitor)
+        } catch let error as JSONSyntaxError {
+            scan.window.unpin()
+            if scan.window.failure == nil {
+                let kind: InputError.Kind = if case .nestingTooDeep = error.reason { .limit } else { .parse }
+                scan.fail(kind, at: error.offset, error.reason.message)
+            }
+        } catch {
+            scan.fail(.parse, at: nil, "cannot read the HAR capture")
+        }
+        scan.finishDocument(defaultContext: .payload)
+    }
+
+    /// Raw HTTP/1.x messages.
+    static func scanHTTP(_ scan: ArtifactScan, start: Int) {
+        var reader = HTTPMessageReader(window: scan.window, start: start, rootPath: scan.rootPath)
+        let exchanges = ExchangeScanner(scan: scan)
+        while true {
+            do {
+                guard let exchange = try reader.nextExchange() else { break }
+                exchanges.scan(exchange)
+                scan.finishDocument(defaultContext: .payload)
+                scan.window.unpin()
+            } catch {
+                scan.window.unpin()
+                if scan.window.failure == nil { scan.fail(.parse, at: error.offset, error.reason) }
+                scan.finishDocument(defaultContext: .payload)
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+/// Judges one HTTP exchange (a HAR entry or raw HTTP messages): decides its context, scans
+/// headers, parameters and cookies by their names and bodies by their type, and marks what the
+/// protocol itself carries as `transport`: the `Authorization`, `Cookie` and API-key headers of
+/// any call, and the whole OAuth token exchange (its `code_verifier` and its token response).
+struct ExchangeScanner {
+    let scan: ArtifactScan
+
+    /// Headers whose values are credentials the protocol carries.
+    static let transportHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token",
+        "x-access-token", "x-refresh-token",
+    ]
+
+    /// The context of everything in the exchange: `sync` for calls to the sync API, else
+    /// `payload` (or what `--context` forces).
+    func context(of exchange: HTTPExchange) -> ScanContext {
+        if let forced = scan.options.context { return forced }
+        let path = exchange.urlPath
+        return scan.options.syncPathMarkers.contains(where: { path.contains($0) }) ? .sync : .payload
+    }
+
+    /// Whether the exchange is an OAuth token request (authorization code with PKCE, refresh).
+    func isTokenExchange(_ exchange: HTTPExchange) -> Bool {
+        let markers = ["grant_type", "code_verifier"]
+        let requestBody = exchange.request.body.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+        if markers.contains(where: { requestBody.contains($0) }) { return true }
+        if exchange.request.params.contains(where: { markers.contains($0.name) }) { return true }
+        let responseBody = exchange.response.body.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+        return exchange.urlPath.hasSuffix("/token") && responseBody.contains("\"access_token\"")
+    }
+
+    /// Scans everything the exchange holds.
+    func scan(_ exchange: HTTPExchange) {
+        let context = context(of: exchange)
+        let tokenExchange = isTokenExchange(exchange)
+        let exchangeCarrier: Family? = tokenExchange ? .transport : nil
+        if let url = exchange.url { scanText(url, key: "url", context: context, carrier: exchangeCarrier) }
+        for field in exchange.queryString { scanField(field, context: context, carrier: exchangeCarrier) }
+        scanMessage(exchange.request, context: context, carrier: exchangeCarrier)
+        scanMessage(exchange.response, context: context, carrier: exchangeCarrier)
+        if let redirect = exchange.redirectURL { scanText(redirect, key: "redirectURL", context: context, carrier: nil) }
+        for frame in exchange.webSocketMessages { scanBody(frame, context: context, carrier: nil) }
+    }
+
+    private func scanMessage(_ message: HTTPExchange.Message, context: ScanContext, carrier: Family?) {
+        for header in message.headers {
+            let name = header.name.lowercased()
+            let headerCarrier = ExchangeScanner.transportHeaders.contains(name) ? .transport : carrier
+            if name == "cookie" || name == "set-cookie" {
+                let pairs = ExchangeScanner.cookiePairs(header.value, setCookie: name == "set-cookie")
+                let frame = LayerFrame(path: header.path.entering("cookie"), outerOffset: header.offset, outerKey: header.name,
+                                       ancestry: [], depth: 1, readerContext: context, carrier: headerCarrier)
+                _ = scan.scanLayer(.pairs(pairs), bytes: [], frame: frame)
+            } else {
+                scanField(header, context: context, carrier: headerCarrier)
+            }
+        }
+        for cookie in message.cookies { scanField(cookie, context: context, carrier: .transport) }
+        for param in message.params { scanField(param, context: context, carrier: carrier) }
+        if let body = message.body { scanBody(body, context: context, carrier: carrier) }
+    }
+
+    /// A value judged by its name.
+    private func scanField(_ field: HTTPExchange.Field, context: ScanContext, carrier: Family?) {
+        let name = Array(field.name.utf8).withUnsafeBufferPointer { scan.nameMatch($0) }
+        let location = HitLocation(key: field.name, path: field.path, ancestry: [], readerContext: context, carrier: carrier)
+        field.value.withUnsafeBytes { value in
+            scan.scanNamedString(value, name: name, at: field.offset, depth: 0) { location }
+        }
+    }
+
+    private func scanText(_ text: HTTPExchange.Text, key: String, context: ScanContext, carrier: Family?) {
+        let location = HitLocation(key: key, path: text.path, ancestry: [], readerContext: context, carrier: carrier)
+        text.bytes.withUnsafeBytes { value in
+            scan.scanNamedString(value, name: nil, at: text.offset, depth: 0) { location }
+        }
+    }
+
+    /// A body: base64 and gzip undone (a body that claims an encoding it does not have is an
+    /// input error, and is scanned as it is), then JSON, a form, or text by type and content.
+    func scanBody(_ body: HTTPExchange.Body, context: ScanContext, carrier: Family?) {
+        var bytes = body.bytes
+        var path = body.path
+        var transformed = false
+        if body.base64 {
+            switch Base64LayerDecoder.decodeForced(bytes) {
+            case .success(let decoded):
+                bytes = decoded
+                path = path.entering("base64")
+                transformed = true
+            case .failure:
+                scan.fail(.parse, at: body.offset, "a body marked base64 is not valid base64; it was scanned as text")
+            }
+        }
+        if body.gzip || GzipLayerDecoder.hasMagic(bytes) {
+            switch GzipLayerDecoder.inflate(bytes) {
+            case .success(let inflated):
+                bytes = inflated
+                path = path.entering("gzip")
+                transformed = true
+            case .failure(let error):
+                scan.fail(.parse, at: body.offset, "a gzip-encoded body cannot be decompressed (\(error.message)); it was scanned as it is")
+            }
+        }
+        let frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: [], depth: 1,
+                               readerContext: context, carrier: carrier)
+        let mime = body.mimeType?.lowercased() ?? ""
+        if mime.contains("json") || JSONLayerDecoder().decode(bytes.withUnsafeBytes { $0 }) != nil {
+            var jsonFrame = frame
+            jsonFrame.path = path.entering("json")
+            if !transformed, let range = body.inPlace, scanJSONInPlace(range, frame: jsonFrame) { return }
+            if scan.scanLayer(.json, bytes: bytes, frame: jsonFrame) { return }
+        }
+        if mime.contains("x-www-form-urlencoded"),
+           let form = bytes.withUnsafeBytes({ FormLayerDecoder().decode($0) }), case .pairs(let pairs) = form.content {
+            var formFrame = frame
+            formFrame.path = path.entering("form")
+            _ = scan.scanLayer(.pairs(pairs), bytes: [], frame: formFrame)
+            return
+        }
+        _ = scan.scanLayer(.text, bytes: bytes, frame: frame)
+    }
+
+    /// Reads a JSON body where it stands in the input, so findings get their exact positions.
+    private func scanJSONInPlace(_ range: Range<Int>, frame: LayerFrame) -> Bool {
+        var inPlace = frame
+        inPlace.outerOffset = nil
+        var reader = JSONReader(window: scan.window, start: range.lowerBound, limit: range.upperBound, maxDepth: scan.options.maxDepth)
+        return scan.readJSONLayer(&reader, frame: inPlace)
+    }
+
+    /// `a=1; b=2` (Cookie) or `name=value; Path=/; HttpOnly` (Set-Cookie: the first pair only).
+    static func cookiePairs(_ value: [UInt8], setCookie: Bool) -> [DecodedPair] {
+        var pairs: [DecodedPair] = []
+        for part in value.split(separator: UInt8(ascii: ";")) {
+            let trimmed = part.drop { $0 == 0x20 || $0 == 0x09 }
+            guard let eq = trimmed.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = Array(trimmed[trimmed.startIndex..<eq])
+            var cookieValue = Array(trimmed[(eq + 1)...])
+            while cookieValue.last == 0x20 || cookieValue.last == 0x09 { cookieValue.removeLast() }
+            if cookieValue.count >= 2 && cookieValue.first == 0x22 && cookieValue.last == 0x22 {
+                cookieValue = Array(cookieValue.dropFirst().dropLast())
+            }
+            pairs.append(DecodedPair(name: name, value: cookieValue))
+            if setCookie { break }
+        }
+        return pairs
+    }
+}

@@ -1,0 +1,212 @@
+import Testing
+@testable import HabiterAudit
+
+@Suite struct Base64LayerDecoderTests {
+    let decoder = Base64LayerDecoder()
+
+    @Test func jsonOpensAsJSON() {
+        let json = #"{"apiKey":"fake-key-0123456789"}"#
+        let value = LayerTesting.base64(json)
+        #expect(value == "eyJhcGlLZXkiOiJmYWtlLWtleS0wMTIzNDU2Nzg5In0=")
+        let layer = LayerTesting.decode(decoder, value)
+        #expect(LayerTesting.isJSON(layer))
+        #expect(layer?.bytes == Array(json.utf8))
+        #expect(layer?.replacesValue == false)
+        #expect(decoder.name == "base64")
+    }
+
+    @Test func urlSafeUnpaddedJSON() throws {
+        let json = #"["???>>>", {"a":"~~~"}]"#
+        let value = LayerTesting.base64(json, url: true, padded: false)
+        try #require(value.contains("-") || value.contains("_"))
+        try #require(!value.hasSuffix("="))
+        let layer = LayerTesting.decode(decoder, value)
+        #expect(LayerTesting.isJSON(layer))
+        #expect(layer?.bytes == Array(json.utf8))
+    }
+
+    @Test(arguments: [
+        "refresh_token=fake-token-abc123",
+        "{name} is a friendly placeholder, not JSON",   // starts like JSON, read as text
+        "Пароль: фальшивый-пароль-123",                 // UTF-8 beyond ASCII
+        "line one\r\nline two\ttabbed\n",
+    ])
+    func textOpensAsText(_ text: String) {
+        let layer = LayerTesting.decode(decoder, LayerTesting.base64(text))
+        #expect(LayerTesting.isText(layer))
+        #expect(LayerTesting.string(layer) == text)
+    }
+
+    @Test func mimeAndAndroidLineBreaks() {
+        let text = String(repeating: "The quick brown fox jumps over the lazy dog; fake-token-0123. ", count: 5)
+        let plain = LayerTesting.base64(text)
+        var mime = ""
+        var android = ""
+        var rest = Substring(plain)
+        while !rest.isEmpty {
+            mime += rest.prefix(76) + "\r\n"
+            android += rest.prefix(76) + "\n"
+            rest = rest.dropFirst(76)
+        }
+        #expect(LayerTesting.string(LayerTesting.decode(decoder, mime)) == text)
+        #expect(LayerTesting.string(LayerTesting.decode(decoder, android)) == text)
+    }
+
+    @Test func gzipOpensAsBytesForTheGzipDecoder() {
+        let json = #"{"refresh_token":"fake-refresh-0123456789"}"#
+        let gzip = LayerTesting.gzip(Array(json.utf8))
+        let layer = LayerTesting.decode(decoder, LayerTesting.base64(gzip))
+        #expect(LayerTesting.isText(layer))
+        #expect(layer?.bytes == gzip)
+        // The scanner offers the text layer to the decoders again: the gzip decoder opens it.
+        let inner = LayerTesting.decode(GzipLayerDecoder(), layer!.bytes)
+        #expect(LayerTesting.string(inner) == json)
+        #expect(LayerTesting.decode(JSONLayerDecoder(), inner!.bytes) != nil)
+    }
+
+    /// Only a plausible gzip header opens as gzip: a token that merely starts with `H4sI` (the
+    /// magic in base64) does not.
+    @Test func gzipNeedsAPlausibleHeader() {
+        #expect(LayerTesting.decode(decoder, "H4sIZcG1YVKSFNu2sASpaQVRHpCkjYpLmDxMjCbNbtYJF5PY0doM7RxZjbnq2rmy") == nil)  // FLG 0x65
+        var header: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0x03] + Array(repeating: 0x41, count: 10)
+        #expect(LayerTesting.isText(LayerTesting.decode(decoder, LayerTesting.base64(header))))
+        header[9] = 0x40  // no such OS
+        #expect(LayerTesting.decode(decoder, LayerTesting.base64(header)) == nil)
+    }
+
+    /// Each layer opens one step: base64 of base64 of base64 of JSON needs three decodes.
+    @Test func nestedBase64OpensOneLayerAtATime() {
+        let json = #"{"token":"fake-nested-token"}"#
+        let once = LayerTesting.base64(json)
+        let twice = LayerTesting.base64(once)
+        let thrice = LayerTesting.base64(twice)
+        let first = LayerTesting.decode(decoder, thrice)
+        #expect(LayerTesting.isText(first))
+        #expect(LayerTesting.string(first) == twice)
+        let second = LayerTesting.decode(decoder, first!.bytes)
+        #expect(LayerTesting.isText(second))
+        #expect(LayerTesting.string(second) == once)
+        let third = LayerTesting.decode(decoder, second!.bytes)
+        #expect(LayerTesting.isJSON(third))
+        #expect(LayerTesting.string(third) == json)
+    }
+
+    @Test(arguments: [
+        "dGVzdA==",                                    // 8 characters: too short
+        "dGVzdGluZzEyMzQ",                             // 15
+        "dGVzdGluZyB0ZXN0aW5n+_",                      // both alphabets
+        "dGVzdGluZ=yB0ZXN0aW5n",                       // data after padding
+        "dGVzdGluZyB0ZXN0aW5n===",                     // too much padding
+        "dGVzdGluZyB0ZXN0aW5nIQ=",                     // padding not completing a group
+        "dGVzdGluZyB0ZXN0aW5nIR",                      // non-zero trailing bits
+        "dGVzdGluZyB0ZXN0aW5nI",                       // one character after the last group
+        "dGVzdGluZyB0 ZXN0aW5n",                       // blank
+        "dGVzdGluZyB0ZXN0aW5n.",
+        "AAAAAAAAAAAAAAAAAAAAAAAA",                     // NUL bytes
+        "////////////////////////",                     // binary
+        "0123456789abcdef0123456789abcdef",             // a hex token
+        "ThisIsJustALongIdentifierName",
+    ])
+    func rejected(_ text: String) {
+        #expect(LayerTesting.decode(decoder, text) == nil)
+    }
+
+    @Test func mostlyBinaryIsRejectedAndAlmostTextIsAccepted() {
+        // 50 bytes: 5 control characters (10 %) pass, 6 do not.
+        let letters = Array("abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx".utf8)
+        let five = Array(letters[0..<45]) + [1, 2, 3, 0x1B, 0x7F]
+        let six = Array(letters[0..<44]) + [1, 2, 3, 0x1B, 0x7F, 0x0C]
+        #expect(LayerTesting.isText(LayerTesting.decode(decoder, LayerTesting.base64(five))))
+        #expect(LayerTesting.decode(decoder, LayerTesting.base64(six)) == nil)
+        // Under 48 bytes (a decoded secret-sized token), one control character is too many.
+        #expect(LayerTesting.isText(LayerTesting.decode(decoder, LayerTesting.base64(Array(letters[0..<47])))))
+        #expect(LayerTesting.decode(decoder, LayerTesting.base64(Array(letters[0..<46]) + [0x1B])) == nil)
+        #expect(LayerTesting.isText(LayerTesting.decode(decoder, LayerTesting.base64(Array(letters[0..<47]) + [0x1B]))))
+        // A CR is a line break only before LF.
+        #expect(LayerTesting.isText(LayerTesting.decode(decoder, LayerTesting.base64("first line\r\nsecond line\r\n"))))
+        #expect(LayerTesting.decode(decoder, LayerTesting.base64("first line\rsecond line")) == nil)
+        #expect(LayerTesting.decode(decoder, LayerTesting.base64("first line, second line\r")) == nil)
+        // C1 controls count as unprintable too.
+        #expect(LayerTesting.decode(decoder, LayerTesting.base64(Array(letters[0..<20]) + [0xC2, 0x85])) == nil)
+        // Invalid UTF-8 (a lone continuation byte, an overlong, a surrogate) is binary.
+        for bad: [UInt8] in [[0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80]] {
+            let bytes = Array("plain ascii text here".utf8) + bad
+            #expect(LayerTesting.decode(decoder, LayerTesting.base64(bytes)) == nil)
+        }
+    }
+
+    @Test func decodedSizeIsCapped() {
+        let limit = Base64LayerDecoder.maxDecodedBytes
+        let fits = String(repeating: "QUFB", count: limit / 3)           // "AAA" × limit/3
+        let over = String(repeating: "QUFB", count: limit / 3 + 1)
+        #expect(LayerTesting.decode(decoder, fits)?.bytes.count == limit / 3 * 3)
+        #expect(LayerTesting.decode(decoder, over) == nil)
+    }
+
+    /// Random tokens of secret lengths must not come back as text. The rate is measured over
+    /// 100 000 tokens of five kinds: random strings over the standard, URL-safe and alphanumeric
+    /// alphabets and lowercase hex (20–64 characters), and base64 of random bytes (15–48 bytes,
+    /// always well-formed, so only the text test can reject them).
+    @Test func randomTokensAreNotText() {
+        var generator = SeededGenerator(seed: 0x5EC2E7)
+        let upper = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8), lower = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+        let digits = Array("0123456789".utf8)
+        let alphabets: [(String, [UInt8])] = [
+            ("standard", upper + lower + digits + Array("+/".utf8)),
+            ("url-safe", upper + lower + digits + Array("-_".utf8)),
+            ("alphanumeric", upper + lower + digits),
+            ("hex", digits + Array("abcdef".utf8)),
+        ]
+        let perKind = 20_000
+        var accepted: [String: Int] = [:]
+        for (kind, alphabet) in alphabets {
+            for _ in 0..<perKind {
+                let count = Int.random(in: 20...64, using: &generator)
+                let token = (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
+                if let layer = LayerTesting.decode(decoder, token) {
+                    accepted[kind, default: 0] += 1
+                    print("accepted \(String(decoding: token, as: UTF8.self)) -> \(layer.bytes)")
+                }
+            }
+        }
+        for i in 0..<perKind {
+            let bytes = (0..<Int.random(in: 15...48, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let token = LayerTesting.base64(bytes, url: i % 2 == 1, padded: i % 4 < 2)
+            if let layer = LayerTesting.decode(decoder, token) {
+                accepted["base64 of random bytes", default: 0] += 1
+                print("accepted \(token) -> \(layer.bytes)")
+            }
+        }
+        let total = accepted.values.reduce(0, +)
+        print("base64 layer: random tokens accepted: \(total) of \(perKind * 5) \(accepted)")
+        #expect(total == 0)
+    }
+
+    // MARK: decodeForced
+
+    @Test func forcedDecodingIsLenient() {
+        let expected = Array("fake body {\"a\":1}".utf8)
+        let padded = LayerTesting.base64(expected)
+        #expect(Base64LayerDecoder.decodeForced(Array(padded.utf8)) == .success(expected))
+        #expect(Base64LayerDecoder.decodeForced(Array(padded.replacingOccurrences(of: "=", with: "").utf8)) == .success(expected))
+        #expect(Base64LayerDecoder.decodeForced(Array("ZmFr ZSBi\r\nb2R5\tIHsi\nYSI6MX0=\n".utf8)) == .success(expected))
+        // Mixed alphabets and non-zero trailing bits, which strict decoding refuses.
+        #expect(Base64LayerDecoder.decodeForced(Array("-_+/".utf8)) == .success([0xFB, 0xFF, 0xBF]))
+        #expect(Base64LayerDecoder.decodeForced(Array("QR".utf8)) == .success([0x41]))
+        #expect(Base64LayerDecoder.decodeForced([UInt8]()) == .success([]))
+        // Binary is fine: the caller knows it is base64.
+        #expect(Base64LayerDecoder.decodeForced(Array("AAECAw==".utf8)) == .success([0, 1, 2, 3]))
+    }
+
+    @Test func forcedDecodingErrors() {
+        #expect(Base64LayerDecoder.decodeForced(Array("ZmFr*ZQ==".utf8)) == .failure(.invalidCharacter(offset: 4)))
+        #expect(Base64LayerDecoder.decodeForced(Array("ZmE=ZQ==".utf8)) == .failure(.dataAfterPadding(offset: 4)))
+        #expect(Base64LayerDecoder.decodeForced(Array("ZmFrZ".utf8)) == .failure(.truncated))
+        #expect(Base64LayerDecoder.decodeForced(Array("ZmFrZmFr".utf8), maxBytes: 5) == .failure(.tooLarge(limit: 5)))
+        #expect(Base64LayerDecoder.decodeForced(Array("ZmFrZmFr".utf8), maxBytes: 6) == .success(Array("fakfak".utf8)))
+        #expect(Base64Error.invalidCharacter(offset: 4).message == "invalid base64: the character at offset 4 is not in the base64 alphabet")
+        #expect(Base64Error.dataAfterPadding(offset: 4).message == "invalid base64: data after the padding, at offset 4")
+        #expect(Base64Error.truncated.message == "invalid base64: truncated (one character after the last full group)")
+        #expect(Base64Error.tooLarge(limit: 5).description == "base64 data decodes beyond the limit of 5 bytes")
+    }
+}

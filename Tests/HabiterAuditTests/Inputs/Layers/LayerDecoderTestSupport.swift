@@ -1,0 +1,97 @@
+import CZlib
+import Foundation
+@testable import HabiterAudit
+
+/// Helpers for the layer decoder tests: decoding strings and bytes, readable pairs, base64 and
+/// gzip encoders, and a seeded random generator so measured rates are reproducible.
+enum LayerTesting {
+    static func decode(_ decoder: some LayerDecoder, _ text: String) -> DecodedLayer? {
+        decode(decoder, Array(text.utf8))
+    }
+
+    static func decode(_ decoder: some LayerDecoder, _ bytes: [UInt8]) -> DecodedLayer? {
+        bytes.withUnsafeBytes { decoder.decode($0) }
+    }
+
+    /// The pairs of a `.pairs` layer as `[name, value]` strings, or nil.
+    static func pairs(_ layer: DecodedLayer?) -> [[String]]? {
+        guard let layer, case .pairs(let pairs) = layer.content else { return nil }
+        return pairs.map { [String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self)] }
+    }
+
+    static func isJSON(_ layer: DecodedLayer?) -> Bool {
+        guard let layer, case .json = layer.content else { return false }
+        return true
+    }
+
+    static func isText(_ layer: DecodedLayer?) -> Bool {
+        guard let layer, case .text = layer.content else { return false }
+        return true
+    }
+
+    static func string(_ layer: DecodedLayer?) -> String? {
+        layer.map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
+    static func base64(_ bytes: [UInt8], url: Bool = false, padded: Bool = true) -> String {
+        var text = Data(bytes).base64EncodedString()
+        if url { text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
+        if !padded { text = text.replacingOccurrences(of: "=", with: "") }
+        return text
+    }
+
+    static func base64(_ text: String, url: Bool = false, padded: Bool = true) -> String {
+        base64(Array(text.utf8), url: url, padded: padded)
+    }
+
+    /// Gzip data made with zlib's `deflateInit2_` (window bits 16 + 15: gzip wrapper).
+    static func gzip(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
+        gzip(chunks: 1, level: level) { _ in bytes }
+    }
+
+    /// Gzip data of the concatenation of `chunks` chunks, each made by `chunk(i)`, compressed as
+    /// they come (so 100 MB of zeros need not be held).
+    static func gzip(chunks: Int, level: Int32 = 9, _ chunk: (Int) -> [UInt8]) -> [UInt8] {
+        var stream = z_stream()
+        precondition(deflateInit2_(&stream, level, Z_DEFLATED, 16 + 15, 9, Z_DEFAULT_STRATEGY,
+                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK)
+        defer { deflateEnd(&stream) }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        for i in 0..<chunks {
+            var input = chunk(i)
+            let flush = i == chunks - 1 ? Z_FINISH : Z_NO_FLUSH
+            input.withUnsafeMutableBufferPointer { inputBuffer in
+                stream.next_in = inputBuffer.baseAddress
+                stream.avail_in = UInt32(inputBuffer.count)
+                repeat {
+                    let status = buffer.withUnsafeMutableBufferPointer { out in
+                        stream.next_out = out.baseAddress
+                        stream.avail_out = UInt32(out.count)
+                        return deflate(&stream, flush)
+                    }
+                    precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR)
+                    output.append(contentsOf: buffer[0..<(buffer.count - Int(stream.avail_out))])
+                } while stream.avail_out == 0
+            }
+        }
+        return output
+    }
+}
+
+/// SplitMix64: a small seeded generator, so random-input measurements repeat exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,413 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import HabiterAudit
+
+/// Records each entry as one line: kind, name and values with their line:column, resolving
+/// offsets in increasing order as a streaming window requires.
+private struct PrefsRecorder: PrefsXMLVisitor {
+    let window: ByteWindow
+    var lines: [String] = []
+
+    mutating func entry(_ e: PrefsEntry) {
+        var offsets = [e.nameOffset]
+        switch e.value {
+        case .null: break
+        case .set(let members): offsets += members.map(\.offset)
+        case .other(_, let content, let texts): offsets += [content.offset] + texts.map(\.offset)
+        default: offsets.append(e.text!.offset)
+        }
+        var at: [Int: String] = [:]
+        for offset in Set(offsets).sorted() {
+            let p = window.position(of: offset)
+            at[offset] = "\(p.line):\(p.column)"
+        }
+        func show(_ t: PrefsText) -> String { "\(String(decoding: t.bytes, as: UTF8.self).debugDescription)@\(at[t.offset]!)" }
+        var line = "\(e.kind.rawValue) \(e.name.debugDescription)@\(at[e.nameOffset]!)"
+        switch e.value {
+        case .null: break
+        case .set(let members): line += " [" + members.map(show).joined(separator: ", ") + "]"
+        case .other(let element, let content, let texts):
+            line += " <\(element)> \(show(content)) texts [" + texts.map(show).joined(separator: ", ") + "]"
+        default: line += " = " + show(e.text!)
+        }
+        lines.append(line)
+    }
+}
+
+/// Entry lines, or the entry lines so far and then "error: <message> @line:column".
+private func outcome(_ window: ByteWindow, maxDepth: Int = PrefsXMLReader.defaultMaxDepth) -> [String] {
+    var reader = PrefsXMLReader(window: window, maxDepth: maxDepth)
+    var recorder = PrefsRecorder(window: window)
+    do {
+        try reader.read(&recorder)
+        return recorder.lines
+    } catch let e as PrefsXMLError {
+        let p = window.position(of: e.offset)
+        return recorder.lines + ["error: \(e.reason.message) @\(p.line):\(p.column)"]
+    } catch {
+        return recorder.lines + ["unexpected error type"]
+    }
+}
+
+private func outcome(_ bytes: [UInt8], maxDepth: Int = PrefsXMLReader.defaultMaxDepth) -> [String] {
+    bytes.withUnsafeBytes { outcome(ByteWindow(whole: $0), maxDepth: maxDepth) }
+}
+
+private func outcome(_ text: String) -> [String] { outcome(Array(text.utf8)) }
+
+/// The entries of a document that must parse.
+private func entries(_ text: String) throws -> [PrefsEntry] {
+    struct Collector: PrefsXMLVisitor {
+        var entries: [PrefsEntry] = []
+        mutating func entry(_ entry: PrefsEntry) { entries.append(entry) }
+    }
+    return try Array(text.utf8).withUnsafeBytes { buffer in
+        var reader = PrefsXMLReader(buffer)
+        var collector = Collector()
+        try reader.read(&collector)
+        return collector.entries
+    }
+}
+
+/// The error of a document that must fail: reason and line:column.
+private func failure(_ bytes: [UInt8], maxDepth: Int = PrefsXMLReader.defaultMaxDepth) -> (PrefsXMLReason, String)? {
+    struct Ignore: PrefsXMLVisitor { mutating func entry(_ entry: PrefsEntry) {} }
+    return bytes.withUnsafeBytes { buffer in
+        var reader = PrefsXMLReader(buffer, maxDepth: maxDepth)
+        var ignore = Ignore()
+        do {
+            try reader.read(&ignore)
+            return nil
+        } catch let e as PrefsXMLError {
+            let p = ByteWindow.position(of: e.offset, in: buffer)
+            return (e.reason, "\(p.line):\(p.column)")
+        } catch {
+            return nil
+        }
+    }
+}
+
+private func failure(_ text: String) -> (PrefsXMLReason, String)? { failure(Array(text.utf8)) }
+
+/// A window over a temporary file that reads `chunkSize` bytes at a time.
+private func streamingWindow(over data: [UInt8], chunkSize: Int) -> ByteWindow {
+    let directory = TestSupport.temporaryDirectory()
+    let url = directory.appendingPathComponent("prefs.xml")
+    _ = FileManager.default.createFile(atPath: url.path, contents: Data(data))
+    let fd = open(url.path, O_RDONLY)
+    try? FileManager.default.removeItem(at: directory)  // The open descriptor keeps the file.
+    return ByteWindow(descriptor: fd, expectedSize: data.count, chunkSize: chunkSize)
+}
+
+/// What Android's SharedPreferencesImpl writes, with every kind it produces plus `<null>`.
+private let androidPrefsSample = """
+<?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+<map>
+    <string name="flutter.token">ghp_abc</string>
+    <boolean name="flutter.dark" value="true" />
+    <long name="flutter.count" value="-42" />
+    <int name="legacy" value="7" />
+    <float name="flutter.ratio" value="1.5" />
+    <string name="flutter.list">VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIGxpc3Qu![&quot;a&quot;,&quot;b&quot;]</string>
+    <set name="flutter.tags">
+        <string>x</string>
+        <string>y &amp; z</string>
+    </set>
+    <null name="gone" />
+    <string name="empty"></string>
+    <string name="empty2" />
+</map>
+
+"""
+
+@Suite struct PrefsXMLReaderTests {
+    @Test func androidExportNamesValuesAndPositions() {
+        #expect(outcome(androidPrefsSample) == [
+            #"string "flutter.token"@3:19 = "ghp_abc"@3:34"#,
+            #"boolean "flutter.dark"@4:20 = "true"@4:41"#,
+            #"long "flutter.count"@5:17 = "-42"@5:39"#,
+            #"int "legacy"@6:16 = "7"@6:31"#,
+            #"float "flutter.ratio"@7:18 = "1.5"@7:40"#,
+            #"string "flutter.list"@8:19 = "VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIGxpc3Qu![\"a\",\"b\"]"@8:33"#,
+            #"set "flutter.tags"@9:16 ["x"@10:17, "y & z"@11:17]"#,
+            #"null "gone"@13:17"#,
+            #"string "empty"@14:19 = ""@14:26"#,
+            #"string "empty2"@15:19 = ""@15:29"#,
+        ])
+    }
+
+    @Test func entryModelHoldsKindsAndDecodedBytes() throws {
+        let all = try entries(androidPrefsSample)
+        #expect(all.map(\.kind) == [.string, .boolean, .long, .int, .float, .string, .set, .null, .string, .string])
+        #expect(all[0] == PrefsEntry(name: "flutter.token", nameOffset: 81, value: .string(PrefsText(Array("ghp_abc".utf8), at: 96))))
+        #expect(all[2].value == .long(PrefsText(Array("-42".utf8), at: 200)))
+        #expect(all[7].value == .null && all[7].text == nil)
+        guard case .set(let members) = all[6].value else { Issue.record("not a set"); return }
+        #expect(members.map(\.bytes) == [Array("x".utf8), Array("y & z".utf8)])
+    }
+
+    @Test func entitiesCharacterReferencesAndCDATA() {
+        let text = "<map><string name=\"a&amp;b&#x27;&lt;\">1 &lt;2&gt; &quot;3&quot; &apos;4&apos; &#10;&#x1F600;&#9;&#1;<![CDATA[<raw> & &amp; ]]>end</string></map>"
+        #expect(outcome(text) == [
+            #"string "a&b\'<"@1:20 = "1 <2> \"3\" \'4\' \n😀\t\u{01}<raw> & &amp; end"@1:39"#,
+        ])
+    }
+
+    @Test func quotesAttributeOrderAndWhitespace() {
+        let text = "<map>\n<int value = '12'\n  name\t=\"n'1\"/>\n<string name='s\"q' >v</string >\n</map >"
+        #expect(outcome(text) == [
+            #"int "n\'1"@3:10 = "12"@2:15"#,
+            #"string "s\"q"@4:15 = "v"@4:21"#,
+        ])
+    }
+
+    @Test func lineEndsAndAttributeWhitespaceAreNormalisedAsXMLSays() {
+        let text = "<map><string name=\"a\tb\r\nc\">x\r\ny\rz\n</string></map>"
+        #expect(outcome(text) == [#"string "a b c"@1:20 = "x\ny\nz\n"@2:4"#])
+    }
+
+    @Test func emptyMapsAndEmptySets() {
+        #expect(outcome("<map />") == [])
+        #expect(outcome("<map></map>") == [])
+        #expect(outcome("\u{FEFF}<?xml version=\"1.0\"?><map/>") == [])
+        #expect(outcome("<map><set name=\"s\" /><set name=\"t\"></set><set name=\"u\"><string /></set></map>") == [
+            #"set "s"@1:17 []"#,
+            #"set "t"@1:33 []"#,
+            #"set "u"@1:53 [""@1:66]"#,
+        ])
+    }
+
+    @Test func commentsAnywhereBetweenElementsAndInsideText() {
+        let text = "<?xml version='1.0'?><!-- head --><map><!-- c --><string name=\"k\">a<!-- x -->b</string><!----><int name=\"i\" value=\"1\"><!-- inside --></int></map><!-- tail -->\n"
+        #expect(outcome(text) == [
+            #"string "k"@1:64 = "ab"@1:67"#,
+            #"int "i"@1:106 = "1"@1:116"#,
+        ])
+    }
+
+    @Test func otherXmlUtilsElementsAreReportedRaw() {
+        let text = """
+        <map>
+          <list name="l"><string>s1</string><int value="3" /></list>
+          <map name="m"><string name="k">v &amp; w</string></map>
+          <int-array name="ia" num="0" />
+          <byte-array name="b" num="2">0a0b</byte-array>
+        </map>
+        """
+        #expect(outcome(text) == [
+            #"other "l"@2:15 <list> "<string>s1</string><int value=\"3\" />"@2:18 texts ["s1"@2:26]"#,
+            #"other "m"@3:14 <map> "<string name=\"k\">v &amp; w</string>"@3:17 texts ["v & w"@3:34]"#,
+            #"other "ia"@4:20 <int-array> ""@4:34 texts []"#,
+            #"other "b"@5:21 <byte-array> "0a0b"@5:32 texts ["0a0b"@5:32]"#,
+        ])
+    }
+
+    @Test func scalarValuesAsJavaWritesThem() {
+        let valid = [
+            ("int", "2147483647"), ("int", "-2147483648"), ("int", "+5"),
+            ("long", "9223372036854775807"), ("long", "-9223372036854775808"),
+            ("float", "NaN"), ("float", "Infinity"), ("float", "-Infinity"), ("float", "1.0E10"),
+            ("double", "-1.5E-5"), ("double", "0.1"), ("double", "3"), ("boolean", "false"),
+        ]
+        for (kind, value) in valid {
+            #expect(failure("<map><\(kind) name=\"k\" value=\"\(value)\" /></map>") == nil, "\(kind) \(value)")
+        }
+        let invalid = [
+            ("int", "2147483648"), ("int", "-2147483649"), ("int", ""), ("int", "-"), ("int", "1.0"), ("int", " 1"),
+            ("long", "9223372036854775808"), ("long", "0x10"),
+            ("float", "1.0f"), ("float", "1e"), ("float", "."), ("float", "nan"), ("double", "1.0E+"), ("double", "--1"),
+            ("boolean", "True"), ("boolean", "1"), ("boolean", ""),
+        ]
+        for (kind, value) in invalid {
+            let result = failure("<map><\(kind) name=\"k\" value=\"\(value)\" /></map>")
+            #expect(result?.0 == .invalidValue(PrefsEntryKind(rawValue: kind)!), "\(kind) \(value)")
+            #expect(result?.1 == "1:\(kind.count + 24)", "\(kind) \(value)")
+        }
+    }
+
+    @Test func columnsCountUTF16UnitsAfterMultiByteText() {
+        #expect(outcome("<map><string name=\"é😀\">ü</string><string name=\"b\">c</string></map>") == [
+            #"string "é😀"@1:20 = "ü"@1:25"#,
+            #"string "b"@1:49 = "c"@1:52"#,
+        ])
+    }
+
+    // MARK: Errors
+
+    /// Every refusal with its exact message and line:column.
+    @Test(arguments: [
+        ("", "no <map> element", "1:1"),
+        ("  \n ", "no <map> element", "2:2"),
+        ("ABX\0\u{01}\u{02}", "binary XML (ABX) is not supported", "1:1"),
+        ("<?xml version='1.0'?>\n<!DOCTYPE map [<!ELEMENT map ANY>]><map/>", "DOCTYPE declarations are not allowed (no DTDs, entity definitions or external entities)", "2:1"),
+        ("<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n <!ENTITY lol2 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n]>\n<map><string name=\"a\">&lol2;</string></map>", "DOCTYPE declarations are not allowed (no DTDs, entity definitions or external entities)", "1:1"),
+        ("<?xml version=\"1.0\"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><map><string name=\"a\">&xxe;</string></map>", "DOCTYPE declarations are not allowed (no DTDs, entity definitions or external entities)", "1:22"),
+        ("<map>\n  <!ENTITY xxe SYSTEM \"file:///etc/passwd\">\n</map>", "ENTITY declarations are not allowed", "2:3"),
+        ("<map><string name=\"a\">x &xxe; y</string></map>", "undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)", "1:25"),
+        ("<map><string name=\"a&nbsp;\">x</string></map>", "undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)", "1:21"),
+        ("<map><string name=\"a\">AT&T</string></map>", "malformed entity or character reference", "1:25"),
+        ("<map><string name=\"a\">& b;</string></map>", "malformed entity or character reference", "1:23"),
+        ("<map><string name=\"a\">&#0;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:23"),
+        ("<map><string name=\"a\">x&#xD800;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:24"),
+        ("<map><string name=\"a\">&#x110000;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:23"),
+        ("<map><string name=\"a\">&#99999999999999999999;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:23"),
+        ("<map><string name=\"a\">&#;</string></map>", "malformed entity or character reference", "1:23"),
+        ("<map><string name=\"a\">&#x;</string></map>", "malformed entity or character reference", "1:23"),
+        ("<map><string name=\"a\">&#12a;</string></map>", "malformed entity or character reference", "1:23"),
+        ("<map><string name=\"a\">&#X41;</string></map>", "malformed entity or character reference", "1:23"),
+        ("<map><string name=\"a\">x</strin></map>", "end tag does not match the open element", "1:24"),
+        ("<map><set name=\"s\"><string>x</set></map>", "end tag does not match the open element", "1:29"),
+        ("<map><string name=\"a\">x</string></mapp>", "end tag does not match the open element", "1:33"),
+        ("<map><list name=\"l\"><a><b></a></b></list></map>", "end tag does not match the open element", "1:27"),
+        ("<map><string name=\"a\">x", "unexpected end of input inside a <string> element (which holds only text)", "1:24"),
+        ("<map><string name=\"a\">x</string>", "unexpected end of input inside <map> (expected </map>)", "1:33"),
+        ("<map><string name=\"a", "unexpected end of input inside a tag", "1:21"),
+        ("<map><!-- x", "unexpected end of input inside a comment", "1:12"),
+        ("<map><string name=\"a\"><![CDATA[x]]</string></map>", "unexpected end of input inside a CDATA section", "1:50"),
+        ("<?xml version='1.0'", "unexpected end of input inside the XML declaration", "1:20"),
+        ("<map><null name=\"n\">", "unexpected end of input inside a value element (which holds nothing)", "1:21"),
+        ("<map><set name=\"s\">", "unexpected end of input inside a <set> element (which holds only <string> members)", "1:20"),
+        ("<map><list name=\"l\"><a>", "unexpected end of input inside an element", "1:24"),
+        ("<?php echo 1; ?><map/>", "processing instructions other than the XML declaration are not allowed", "1:1"),
+        ("<map><?xml-stylesheet href=\"x\"?></map>", "processing instructions other than the XML declaration are not allowed", "1:6"),
+        (" <?xml version='1.0'?><map/>", "the XML declaration must come first", "1:2"),
+        ("<?xml version='1.0' encoding='ISO-8859-1'?><map/>", "the XML declaration names an encoding other than UTF-8", "1:31"),
+        ("<?xml encoding='utf-8'?><map/>", "malformed XML declaration", "1:1"),
+        ("<?xml version='1.0' bogus='1'?><map/>", "malformed XML declaration", "1:21"),
+        ("hello<map/>", "unexpected text (only whitespace may appear here)", "1:1"),
+        ("<map>\n  junk\n</map>", "unexpected text (only whitespace may appear here)", "2:3"),
+        ("<map><int name=\"i\" value=\"1\">2</int></map>", "unexpected text (only whitespace may appear here)", "1:30"),
+        ("<map><set name=\"s\">x<string>a</string></set></map>", "unexpected text (only whitespace may appear here)", "1:20"),
+        ("<map><![CDATA[x]]></map>", "unexpected text (only whitespace may appear here)", "1:6"),
+        ("<map/><map/>", "a second root element after </map>", "1:7"),
+        ("<map></map>\n<string name=\"a\">x</string>", "a second root element after </map>", "2:1"),
+        ("<map/>garbage", "unexpected content after </map>", "1:7"),
+        ("<map/>\n]]>", "unexpected content after </map>", "2:1"),
+        ("<map/></map>", "end tag without an open element", "1:7"),
+        ("</map>", "end tag without an open element", "1:1"),
+        ("<list name=\"l\"/>", "the root element is not <map>", "1:1"),
+        ("<map><string>x</string></map>", "missing 'name' attribute", "1:6"),
+        ("<map><int name=\"i\" /></map>", "missing 'value' attribute", "1:6"),
+        ("<map><string name=\"a\" name=\"b\">x</string></map>", "duplicate attribute in a tag", "1:23"),
+        ("<map><string name=\"a<b\">x</string></map>", "'<' in an attribute value", "1:21"),
+        ("<map><string name=a>x</string></map>", "expected a quoted attribute value", "1:19"),
+        ("<map><string name>x</string></map>", "expected '=' after an attribute name", "1:18"),
+        ("<map><string name=\"a\" 1=\"x\">x</string></map>", "expected an element or attribute name", "1:23"),
+        ("<map></ map>", "expected an element or attribute name", "1:8"),
+        ("<map><string name=\"a\"value=\"b\">x</string></map>", "unexpected letter in markup", "1:22"),
+        ("<map><string name=\"a\" / >x</string></map>", "unexpected character ' ' in markup", "1:24"),
+        ("<map>< string name=\"a\">x</string></map>", "unexpected character ' ' in markup", "1:7"),
+        ("<map><string name=\"a\">x ]]> y</string></map>", "']]>' in text", "1:25"),
+        ("<map><!-- a -- b --></map>", "'--' inside a comment", "1:13"),
+        ("<map><!-- a ---></map>", "'--' inside a comment", "1:13"),
+        ("<map><!ELEMENT map ANY></map>", "unknown markup declaration after '<!'", "1:6"),
+        ("<map><string name=\"a\">x<b>y</b></string></map>", "unexpected element inside a <string> element (which holds only text)", "1:24"),
+        ("<map><set name=\"s\"><int value=\"1\"/></set></map>", "unexpected element inside a <set> element (which holds only <string> members)", "1:20"),
+        ("<map><null name=\"n\"><x/></null></map>", "unexpected element inside a value element (which holds nothing)", "1:21"),
+    ] as [(String, String, String)])
+    func refusals(_ input: String, _ message: String, _ position: String) {
+        #expect(outcome(input).last == "error: \(message) @\(position)", "\(input.debugDescription)")
+    }
+
+    @Test func invalidBytes() {
+        func check(_ bytes: [UInt8], _ reason: PrefsXMLReason, _ position: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let result = failure(bytes)
+            #expect(result?.0 == reason, sourceLocation: sourceLocation)
+            #expect(result?.1 == position, sourceLocation: sourceLocation)
+        }
+        let open = Array("<map><string name=\"a\">".utf8), close = Array("</string></map>".utf8)
+        check(open + [0x61, 0xFF, 0x62] + close, .invalidUTF8, "1:24")
+        check(open + [0xC0, 0xAF] + close, .invalidUTF8, "1:23")          // overlong '/'
+        check(open + [0xED, 0xA0, 0x80] + close, .invalidUTF8, "1:23")    // encoded surrogate
+        check(open + [0xE2, 0x82] + close, .invalidUTF8, "1:23")          // cut before '<'
+        check(open + [0x61, 0x00] + close, .nulByte, "1:24")
+        check(open + [0x07] + close, .controlCharacter, "1:23")
+        check(Array("<map><string name=\"a\u{00}\">".utf8) + close, .nulByte, "1:21")
+        check(Array("<map>".utf8) + [0x00] + Array("</map>".utf8), .nulByte, "1:6")
+        check(Array("<map><".utf8) + [0x00], .nulByte, "1:7")
+        check(Array("<map><str".utf8) + [0xFF] + Array(" name=\"a\"/></map>".utf8), .invalidUTF8, "1:10")
+        check(Array("<map><!-- ".utf8) + [0xFE] + Array(" --></map>".utf8), .invalidUTF8, "1:11")
+        check([0xFF, 0xFE, 0x3C, 0x00], .unsupportedEncoding("UTF-16"), "1:1")
+        check([0xFE, 0xFF, 0x00, 0x3C], .unsupportedEncoding("UTF-16"), "1:1")
+        check([0x3C, 0x00, 0x6D, 0x00], .nulByte, "1:2")                  // UTF-16 without a BOM
+        check(Array("ABX".utf8) + [0x00], .binaryXML, "1:1")
+        #expect(PrefsXMLReason.unsupportedEncoding("UTF-16").message == "UTF-16 input is not supported; prefs XML must be UTF-8")
+    }
+
+    @Test func nestingLimitOnOtherElements() {
+        let deep = "<map><list name=\"l\">" + String(repeating: "<a>", count: 10) + String(repeating: "</a>", count: 10) + "</list></map>"
+        #expect(failure(deep) == nil)
+        #expect(failure(Array(deep.utf8), maxDepth: 8).map { "\($0.0.message) @\($0.1)" } == "elements nested deeper than the limit of 8 @1:39")
+    }
+
+    /// A document cut anywhere before its end tag is refused, never accepted and never a crash.
+    @Test func truncatedInputAlwaysFails() {
+        let rich = androidPrefsSample + "<!-- tail -->"
+        let doc = Array(rich.utf8)
+        let mapEnd = Array(rich.utf8).count - Array("\n<!-- tail -->".utf8).count - 1
+        for cut in 0..<mapEnd {
+            let result = outcome(Array(doc[..<cut]))
+            #expect(result.last?.hasPrefix("error: ") == true, "cut at \(cut)")
+        }
+        let extras = "<map><string name='a&amp;'>&#x1F600;<![CDATA[x]]>é<!-- c --></string><list name='l'><a b='1'/></list></map>"
+        let bytes = Array(extras.utf8)
+        for cut in 0..<(bytes.count - 1) {
+            #expect(failure(Array(bytes[..<cut])) != nil, "cut at \(cut)")
+        }
+    }
+
+    // MARK: Streaming
+
+    static let streamingDocuments: [String] = [
+        androidPrefsSample,
+        "\u{FEFF}<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\r\n<map>\r\n<string name=\"a&amp;b&#x27;\">1 &lt;2&gt; &#10;&#x1F600;<![CDATA[<raw> ]] & ]]>é😀</string>\r\n<!-- -a- b-c - -->\n<set name='s'><string>x</string><string/></set></map>",
+        "<map><list name=\"l\"><string>s1</string><int value=\"3\" /></list><byte-array name=\"b\" num=\"2\">0a0b</byte-array></map>",
+        "<map><string name=\"long\">" + String(repeating: "abcdefghij", count: 100) + "</string></map>",
+        "<map><string name=\"a\">ok</string><string name=\"b\">x &xxe;</string></map>",
+        "<map><string name=\"a\">ok</string><!DOCTYPE x></map>",
+        "<map><string name=\"a\">x</strin></map>",
+        "<map><string name=\"a\">x",
+        "<map/>\n<map/>",
+        "ABX\u{0}rest",
+        "<?xml version='1.0'?><!DOCTYPE foo [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><map/>",
+        "<map><int name=\"i\" value=\"99999999999\" /></map>",
+    ]
+
+    @Test(arguments: 0..<streamingDocuments.count)
+    func sameResultsThroughTinyChunks(_ index: Int) {
+        let data = Array(Self.streamingDocuments[index].utf8)
+        let whole = outcome(data)
+        #expect(!whole.isEmpty)
+        if index == 1 {
+            #expect(whole == [
+                #"string "a&b\'"@3:15 = "1 <2> \n😀<raw> ]] & é😀"@3:30"#,
+                #"set "s"@5:12 ["x"@5:23, ""@5:42]"#,
+            ])
+        }
+        for chunkSize in [1, 3, 7] {
+            #expect(outcome(streamingWindow(over: data, chunkSize: chunkSize)) == whole, "document \(index), \(chunkSize)-byte chunks")
+        }
+    }
+
+    @Test func invalidUTF8CutByAChunkBoundaryIsStillFound() {
+        let data = Array("<map><string name=\"a\">".utf8) + [0xE2, 0x82, 0x41] + Array("</string></map>".utf8)
+        for chunkSize in [1, 2, 3, 7] {
+            #expect(outcome(streamingWindow(over: data, chunkSize: chunkSize)) == ["error: invalid UTF-8 @1:23"])
+        }
+    }
+
+    @Test func streamingKeepsOnlyTheCurrentEntry() {
+        // Many entries through a small window: memory stays bounded by the largest entry, and
+        // positions late in the file are still exact.
+        var text = "<map>\n"
+        for k in 0..<2000 { text += "    <string name=\"k\(k)\">value \(k)</string>\n" }
+        text += "</map>\n"
+        let window = streamingWindow(over: Array(text.utf8), chunkSize: 64)
+        let lines = outcome(window)
+        #expect(lines.count == 2000)
+        #expect(lines.last == #"string "k1999"@2001:19 = "value 1999"@2001:26"#)
+    }
+}
