@@ -138,6 +138,9 @@ public final class ByteWindow {
         pinned = nil
     }
 
+    /// Bytes allocated for the window (tests check that memory stays bounded).
+    var capacityForTests: Int { capacity }
+
     /// The byte at absolute `offset`, which must be visible.
     @inline(__always)
     public subscript(offset: Int) -> UInt8 { base[offset - start] }

@@ -45,10 +45,15 @@ public enum FormatDetector {
         case UInt8(ascii: "<"):
             return .success(.format(.prefsXML))
         default:
-            var end = i
-            while end < n && bytes[end] != 0x0A { end += 1 }
-            if HTTPMessageReader.looksLikeHTTP(ArraySlice(UnsafeBufferPointer(rebasing: bytes[i..<end]))) {
-                return .success(.format(.http))
+            // The first line of an HTTP message, after any `curl -v` notes (`* Trying …`).
+            var start = i
+            while start < n {
+                var end = start
+                while end < n && bytes[end] != 0x0A { end += 1 }
+                let line = ArraySlice(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                if HTTPMessageReader.looksLikeHTTP(line) { return .success(.format(.http)) }
+                guard line.first == UInt8(ascii: "*") else { break }
+                start = end + 1
             }
             return .failure(FormatError(
                 reason: "the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML or an HTTP message (it starts with a \(describeByte(bytes[i])))",

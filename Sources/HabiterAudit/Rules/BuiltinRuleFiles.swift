@@ -113,6 +113,21 @@ enum BuiltinRuleFiles {
       "counterExamples": ["secretary", "secretion"]
     },
     {
+      "id": "name.session",
+      "kind": "name",
+      "valueShape": "generated",
+      "title": "Session identifier under a session name",
+      "description": "A value stored under a name such as session, sessionId, sid or JSESSIONID: a session cookie or identifier, which lets whoever holds it act in that session.",
+      "help": "Session identifiers in a capture are live credentials: redact the capture before sharing it. In data or preferences, remove the value and end the session.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-384"],
+      "names": ["session", "session id", "sid", "jsessionid", "phpsessid", "connect sid"],
+      "examples": ["sessionId", "session_id", "sid", "JSESSIONID", "connect.sid", "PHPSESSID"],
+      "counterExamples": ["obsession", "sidebar", "considered", "workoutSessionCount"]
+    },
+    {
       "id": "name.token",
       "kind": "name",
       "valueShape": "generated",

@@ -63,7 +63,8 @@ public enum RuleTester {
                         problems.append("example \(i + 1) ('\(example)') does not match" + (match.map { " (matched \(pack.nameRules[$0.ruleIndex].id))" } ?? ""))
                     }
                 }
-                for (i, counter) in rule.counterExamples.enumerated() where pack.names.match(counter)?.ruleIndex == index {
+                for (i, counter) in rule.counterExamples.enumerated() {
+                    guard let match = pack.names.match(counter), match.ruleIndex == index, !match.describesMetadata else { continue }
                     problems.append("counter-example \(i + 1) ('\(counter)') matches")
                 }
                 for name in rule.names {

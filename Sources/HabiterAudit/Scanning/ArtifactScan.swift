@@ -92,11 +92,10 @@ final class ArtifactScan {
     }
 
     /// Records that a name rule matched the name of a value.
-    func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, isContainer: Bool = false,
-                       at offset: Int, location: HitLocation) {
+    func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int, location: HitLocation) {
         pending.append(PendingHit(
             detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
-                          valueDescription: valueDescription, isContainer: isContainer),
+                          valueDescription: valueDescription),
             location: location, position: position(of: offset)))
     }
 
@@ -123,6 +122,10 @@ final class ArtifactScan {
             }
         }
         let allPaths = pending.map { $0.location.path.description }
+        /// A hit inside `prefix`: a member of the container there, or a layer of the value there.
+        func hasHit(inside prefix: String) -> Bool {
+            allPaths.contains { $0.count > prefix.count && $0.hasPrefix(prefix) && "/!".contains($0[$0.index($0.startIndex, offsetBy: prefix.count)]) }
+        }
         for hit in pending {
             let context = options.context ?? hit.location.readerContext ?? context(of: hit.location.ancestry) ?? defaultContext
             switch hit.detail {
@@ -132,16 +135,12 @@ final class ArtifactScan {
                 let under = hit.location.key.map { " under '\($0)'" } ?? ""
                 append(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title)\(under) (\(preview)).",
                        hit: hit, context: context, confidence: confidence, preview: preview)
-            case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription, let isContainer):
+            case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription):
                 // A pattern rule on the same value says more than the name does; so does a hit
-                // inside an object or array, for the container itself.
+                // inside the value (a member of an object or array, or a decoded layer, such as
+                // the password of `Authorization: Basic …`).
                 if pathsWithPatternHits.contains(hit.location.path) { continue }
-                if isContainer {
-                    let prefix = hit.location.path.description
-                    if allPaths.contains(where: { $0.count > prefix.count && $0.hasPrefix(prefix) && "/!".contains($0[$0.index($0.startIndex, offsetBy: prefix.count)]) }) {
-                        continue
-                    }
-                }
+                if hasHit(inside: hit.location.path.description) { continue }
                 let rule = rules.nameRules[ruleIndex]
                 let key = hit.location.key ?? "?"
                 if credible && !describesMetadata {

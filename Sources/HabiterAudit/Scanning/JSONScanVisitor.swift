@@ -39,7 +39,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func objectStart(at offset: Int) {
         beginValue()
-        if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", container: true, at: offset) }
+        if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
         containers.append(Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count))
     }
 
@@ -53,7 +53,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func arrayStart(at offset: Int) {
         beginValue()
-        if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", container: true, at: offset) }
+        if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
         containers.append(Container(id: nextId(), isObject: false, elementName: pendingName))
     }
 
@@ -189,8 +189,8 @@ struct JSONScanVisitor: JSONVisitor {
                     carrier: layer.carrier)
     }
 
-    private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, container: Bool = false, at offset: Int) {
-        scan.recordNameHit(match, credible: credible, valueDescription: valueDescription, isContainer: container,
+    private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int) {
+        scan.recordNameHit(match, credible: credible, valueDescription: valueDescription,
                            at: layer.outerOffset ?? offset, location: location())
     }
 }

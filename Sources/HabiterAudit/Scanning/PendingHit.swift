@@ -5,8 +5,7 @@ struct PendingHit {
         /// A pattern rule matched the value (or the key).
         case pattern(ruleIndex: Int, confidence: Confidence, preview: String)
         /// A name rule matched the key; the value decides between secret, policy and nothing.
-        /// `isContainer`: the value is an object or array, whose own values are judged too.
-        case name(ruleIndex: Int, credible: Bool, describesMetadata: Bool, valueDescription: String, isContainer: Bool)
+        case name(ruleIndex: Int, credible: Bool, describesMetadata: Bool, valueDescription: String)
     }
 
     var detail: Detail

@@ -1,0 +1,295 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import HabiterAudit
+
+private let github = "ghp_Qm7Xc2Vb9Nz4Lk8Jh3Gf6Dw1Sa5Rt0YuIoPe"
+private let bearer = "c7zGVmbELfGmFFHFM1JkVzGAVb9VGCdzKf-sG.fkZq"
+
+private func summary(_ f: Finding) -> String {
+    "\(f.ruleId) \(f.family.rawValue)/\(f.level.rawValue) \(f.context.rawValue) \(f.position.line):\(f.position.column) \(f.path) key=\(f.key ?? "-")"
+}
+
+/// HAR captures: entry by entry, with contexts, transport credentials and exact positions.
+@Suite struct HARTests {
+    static let har = """
+    {
+      "log": {
+        "version": "1.2",
+        "creator": {"name": "WebInspector", "version": "537.36"},
+        "entries": [
+          {
+            "request": {
+              "method": "POST",
+              "url": "https://sync.habiter.app/v1/sync/push?trace=1",
+              "headers": [
+                {"name": "content-type", "value": "application/json"},
+                {"name": "authorization", "value": "Bearer \(bearer)"}
+              ],
+              "postData": {"mimeType": "application/json", "text": "{\\"protocolVersion\\":1,\\"operations\\":[{\\"operationId\\":\\"o1\\",\\"document\\":{\\"schemaVersion\\":1,\\"entityId\\":\\"habit/h1\\",\\"deleted\\":false,\\"payload\\":{\\"id\\":\\"h1\\",\\"apiKey\\":\\"\\",\\"description\\":\\"\(github)\\"}}}]}"}
+            },
+            "response": {"status": 200, "content": {"mimeType": "application/json", "text": "eyJuZXh0Q3Vyc29yIjpudWxsLCJoYXNNb3JlIjpmYWxzZX0=", "encoding": "base64"}}
+          },
+          {
+            "request": {
+              "method": "POST",
+              "url": "https://auth.habiter.app/oauth/token",
+              "headers": [],
+              "postData": {"mimeType": "application/x-www-form-urlencoded", "text": "grant_type=authorization_code&code=Zx8Kq&code_verifier=Vb3xQ9mT2kL7pW4sN8cR1fH6jD0gY5aZ-uE_oI3wB"}
+            },
+            "response": {"status": 200, "content": {"mimeType": "application/json", "text": "{\\"access_token\\":\\"Qk2vT8xLm4Rz7WcYp1Nd5Hs9Bf3Jg6Ua\\",\\"token_type\\":\\"Bearer\\",\\"expires_in\\":3600}"}}
+          },
+          {
+            "request": {"method": "GET", "url": "https://stats.example-cdn.net/collect?access_token=Wd4Hs8Bf2Jg6Ua0EiZ3Qk7vT&event=open", "headers": [{"name": "Cookie", "value": "theme=dark; sid=Pq9Lm2Xc7Vb4Nz8Kk1Jh5Gf3"}]},
+            "response": {"status": 302, "redirectURL": "https://stats.example-cdn.net/ok", "content": {}}
+          }
+        ]
+      }
+    }
+    """
+
+    @Test func entriesAreJudgedByContextAndCarrier() {
+        let result = TestSupport.scan(Self.har, name: "session.har")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(summary) == [
+            "secret.bearer-token transport/warning sync 12:48 /log/entries/0/request/headers/1/value key=authorization",
+            "name.api-key policy/error sync 14:64 /log/entries/0/request/postData/text!json/operations/0/document/payload/apiKey key=apiKey",
+            "secret.github-token secret/error sync 14:64 /log/entries/0/request/postData/text!json/operations/0/document/payload/description key=description",
+            "name.pkce-verifier transport/warning payload 23:81 /log/entries/1/request/postData/text!form/code_verifier key=code_verifier",
+            "name.token transport/warning payload 25:89 /log/entries/1/response/content/text!json/access_token key=access_token",
+            "name.token secret/error payload 28:45 /log/entries/2/request/url!query/access_token key=access_token",
+            "name.session transport/warning payload 28:175 /log/entries/2/request/headers/0/value!cookie/sid key=sid",
+        ])
+    }
+
+    @Test func positionsArePositionsOfTheValuesAsWritten() {
+        let findings = TestSupport.scan(Self.har, name: "session.har").findings
+        let bearerHit = findings.first { $0.ruleId == "secret.bearer-token" }!
+        #expect(bearerHit.position.line == 12)
+        #expect(bearerHit.position.column == 48)
+        #expect(bearerHit.path.description == "/log/entries/0/request/headers/1/value")
+        let github = findings.first { $0.ruleId == "secret.github-token" }!
+        #expect(github.position.line == 14)
+        #expect(github.path.description == "/log/entries/0/request/postData/text!json/operations/0/document/payload/description")
+        let query = findings.first { $0.path.description.hasSuffix("url!query/access_token") }!
+        #expect(query.position.line == 28)
+        #expect(query.family == .secret)
+    }
+
+    @Test func aBodyThatClaimsBase64ButIsNotIsReported() {
+        let har = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "https://x.habiter.app/a"}, "response": {"content": {"text": "not base64 at all!", "encoding": "base64"}}}]}}"#
+        let result = TestSupport.scan(har, name: "bad.har")
+        #expect(result.errors.map(\.description) == ["bad.har:1:138: a body marked base64 is not valid base64; it was scanned as text"])
+    }
+
+    @Test func memoryDoesNotGrowWithEntries() throws {
+        // 20,000 entries through a 64 KiB window: the window never holds more than one entry.
+        var text = #"{"log": {"version": "1.2", "entries": ["#
+        for i in 0..<20_000 {
+            if i > 0 { text += "," }
+            text += #"{"request": {"method": "GET", "url": "https://x.habiter.app/v1/items/\#(i)", "headers": [{"name": "accept", "value": "application/json"}]}, "response": {"status": 200, "content": {"text": "{\"n\": \#(i)}"}}}"#
+        }
+        text += "]}}"
+        let url = TestSupport.temporaryDirectory().appendingPathComponent("big.har")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        let window = ByteWindow(descriptor: open(url.path, O_RDONLY), expectedSize: text.utf8.count, chunkSize: 64 * 1024)
+        let outcome = Scanner(rules: TestSupport.builtinPack).scan(window, name: "big.har", matcher: RegexMatcher())
+        #expect(outcome.errors.isEmpty)
+        #expect(outcome.summary.format == "har")
+        #expect(window.capacityForTests <= 256 * 1024)
+    }
+}
+
+/// Raw HTTP messages: `.http` files, proxy saves, curl dumps.
+@Suite struct RawHTTPTests {
+    @Test func restClientFileWithSeparators() {
+        let text = """
+        POST https://sync.habiter.app/v1/sync/push HTTP/1.1
+        Content-Type: application/json
+        Authorization: Bearer \(bearer)
+
+        {"protocolVersion": 1, "operations": [], "debugToken": "Kq3Vb8Nz2Lm7Xc4Jh9Gf1Dw6"}
+
+        ###
+
+        GET https://api.habiter.app/v1/profile HTTP/1.1
+        Authorization: Basic dXNlcjpTM2NyZXQtV29tYmF0LTk=
+        """
+        let result = TestSupport.scan(text, name: "calls.http")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(summary) == [
+            "secret.bearer-token transport/warning sync 3:16 /entries/0/request/headers/1/value key=Authorization",
+            "name.token secret/error sync 5:56 /entries/0/request/postData/text!json/debugToken key=debugToken",
+            "name.password transport/warning payload 10:16 /entries/1/request/headers/0/value!basic/password key=password",
+        ])
+    }
+
+    @Test func proxySaveWithContentLengthAndChunkedResponse() {
+        let body = #"{"refresh_token": "Rf7Hs2Bf9Jg4Ua6EiZ1Qk3vT8xLm"}"#
+        let text = "POST /oauth/token HTTP/1.1\r\nHost: auth.habiter.app\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 29\r\n\r\ngrant_type=refresh_token&x=1\n"
+            + "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n"
+        let result = TestSupport.scan(text, name: "token.txt")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(summary) == [
+            // A chunked body is decoded, so its values have the position of the body's start.
+            "name.refresh-token transport/warning payload 11:1 /entries/0/response/content/text!json/refresh_token key=refresh_token",
+        ])
+    }
+
+    @Test func curlVerboseDump() {
+        let text = """
+        *   Trying 203.0.113.7:443...
+        * Connected to api.habiter.app (203.0.113.7) port 443
+        > GET /v1/sync/pull?cursor=eyJyZXYiOjQyfQ&limit=100 HTTP/1.1
+        > Host: api.habiter.app
+        > Authorization: Bearer \(bearer)
+        >
+        < HTTP/1.1 200 OK
+        < Content-Type: application/json
+        <
+        {"protocolVersion":1,"changes":[],"nextCursor":null,"hasMore":false,"note":"\(github)"}
+        * Connection #0 to host api.habiter.app left intact
+        """
+        let result = TestSupport.scan(text, name: "curl.txt")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(summary) == [
+            "secret.bearer-token transport/warning sync 5:18 /entries/0/request/headers/1/value key=Authorization",
+            "secret.github-token secret/error sync 10:76 /entries/0/response/content/text!json/note key=note",
+        ])
+    }
+
+    @Test(arguments: [
+        ("GET /x HTTP/1.1\nBroken header line\n\n", "h.http:2:1: malformed header line (expected 'Name: value')"),
+        ("POST /x HTTP/1.1\nContent-Length: 50\n\nshort", "h.http:4:6: the body is shorter than its Content-Length"),
+        ("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\nzz\r\n", "h.http:4:1: malformed chunk size"),
+    ])
+    func errorsNameTheirPosition(_ text: String, _ message: String) {
+        #expect(TestSupport.scan(text, name: "h.http").errors.map(\.description) == [message])
+    }
+}
+
+/// SharedPreferences XML exports through the scanner.
+@Suite struct PrefsScanTests {
+    static let prefs = """
+    <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+    <map>
+        <string name="flutter.classly_token">Kq3Vb8Nz2Lm7Xc4Jh9Gf1Dw6</string>
+        <string name="flutter.habiter_ai_config">{&quot;enabled&quot;:true,&quot;provider&quot;:&quot;anthropic&quot;,&quot;apiKey&quot;:&quot;Ak9Pq2Wd7Hs4Bf1Jg6Ua3EiZ&quot;}</string>
+        <string name="flutter.recent_notes">VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIGxpc3Qu![&quot;buy milk&quot;,&quot;\(github)&quot;]</string>
+        <string name="flutter.weight">VGhpcyBpcyB0aGUgcHJlZml4IGZvciBEb3VibGUu0.75</string>
+        <boolean name="flutter.notifications" value="true" />
+        <string name="flutter.habiter_widget_undo_tokens">[]</string>
+        <string name="flutter.broken_list">VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIGxpc3Qu!not json</string>
+    </map>
+    """
+
+    @Test func everyEncodingIsReadAndPositioned() {
+        let result = TestSupport.scan(Self.prefs, name: "FlutterSharedPreferences.xml")
+        #expect(result.findings.map(summary) == [
+            "name.token secret/error prefs 3:42 /flutter.classly_token key=classly_token",
+            "name.api-key secret/error prefs 4:46 /flutter.habiter_ai_config!json/apiKey key=apiKey",
+            "secret.github-token secret/error prefs 5:41 /flutter.recent_notes!list/1 key=recent_notes",
+        ])
+        #expect(result.errors.map(\.description) == [
+            "FlutterSharedPreferences.xml:9:40: a value with a Flutter list or number prefix is malformed: \(FlutterPrefsMalformation.invalidJSONList.message); it was scanned as text",
+        ])
+    }
+
+    @Test func encryptedSecureStorageIsNotScannedButPlaintextIs() {
+        // What the plugin writes: base64 of IV and ciphertext, with Android's line break.
+        let ciphertext = Data((0..<48).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() + "&#10;"
+        let dump = """
+        <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+        <map>
+            <string name="VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_classly_token">\(ciphertext)</string>
+            <string name="VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_experimental_ai_api_key">Ak9Pq2Wd7Hs4Bf1Jg6Ua3EiZxY</string>
+            <string name="__androidx_security_crypto_encrypted_prefs_key_keyset__">12a9010a4c0a3a747970652e676f6f676c65617069732e636f6d</string>
+        </map>
+        """
+        let result = TestSupport.scan(dump, name: "FlutterSecureStorage.xml")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(summary) == [
+            "name.api-key secret/error prefs 4:99 /VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_experimental_ai_api_key key=experimental_ai_api_key",
+        ])
+    }
+
+    @Test(arguments: [
+        ("<?xml version='1.0'?>\n<!DOCTYPE map [<!ENTITY lol \"lol\">]>\n<map/>", "x.xml:2:1: DOCTYPE declarations are not allowed (no DTDs, entity definitions or external entities)"),
+        ("<map>\n<string name=\"a\">&xxe;</string>\n</map>", "x.xml:2:18: undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)"),
+        ("<map>\n<string name=\"a\">x</strin>\n</map>", "x.xml:2:19: end tag does not match the open element"),
+        ("<map>\n<string name=\"a\">x", "x.xml:2:19: unexpected end of input inside a <string> element (which holds only text)"),
+    ])
+    func hostileAndBrokenXMLIsRefused(_ text: String, _ message: String) {
+        #expect(TestSupport.scan(text, name: "x.xml").errors.map(\.description) == [message])
+    }
+}
+
+/// Format detection by content, and gzip-compressed inputs.
+@Suite struct FormatDetectionTests {
+    static func detect(_ text: [UInt8]) -> String {
+        text.withUnsafeBytes { bytes in
+            switch FormatDetector.detect(ByteWindow(whole: bytes)) {
+            case .success(.gzip): return "gzip"
+            case .success(.format(let f)): return f.rawValue
+            case .failure(let e): return "error: \(e.reason)"
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"log": {"version": "1.2", "entries": []}}"#, "har"),
+        (#"{"log": "started", "level": "info"}"#, "json"),
+        (#"{"log": {"msg": "x"}}"#, "json"),
+        ("[1, 2]", "json"),
+        ("\u{FEFF}  {\"a\": 1}", "json"),
+        ("<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map />", "prefs-xml"),
+        ("GET /v1/sync/pull HTTP/1.1\nHost: x\n", "http"),
+        ("HTTP/2 200\ncontent-type: application/json\n", "http"),
+        ("> GET / HTTP/1.1\n", "http"),
+        ("hello world", "error: the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML or an HTTP message (it starts with a letter)"),
+        ("", "error: empty input"),
+    ])
+    func byContent(_ text: String, _ expected: String) {
+        #expect(Self.detect(Array(text.utf8)) == expected)
+    }
+
+    @Test func binaryXMLAndUTF16AreRefused() {
+        #expect(Self.detect([0x41, 0x42, 0x58, 0x00, 0x01]) == "error: Android binary XML (ABX) is not supported; export the preferences as text XML")
+        #expect(Self.detect([0xFF, 0xFE, 0x7B, 0x00]) == "error: UTF-16 input is not supported; inputs must be UTF-8")
+    }
+
+    @Test func gzipInputsAreScannedAsWhatTheyHold() throws {
+        let directory = TestSupport.temporaryDirectory()
+        let plain = directory.appendingPathComponent("capture.json")
+        try #"{"note": "\#(github)"}"#.write(to: plain, atomically: true, encoding: .utf8)
+        let gzip = try #require(TestSupport.which("gzip"))
+        _ = try TestSupport.run(gzip, ["-k", plain.path])
+        let result = Scanner(rules: TestSupport.builtinPack).scan(paths: [plain.path + ".gz"])
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map { $0.path.description } == ["!gzip/note"])
+        #expect(result.artifacts.first?.format == "json+gzip")
+        // A truncated and a corrupt gzip input fail closed.
+        let data = try Data(contentsOf: URL(fileURLWithPath: plain.path + ".gz"))
+        try data.prefix(data.count - 6).write(to: directory.appendingPathComponent("truncated.json.gz"))
+        var corrupt = data
+        corrupt[corrupt.count - 12] ^= 0xFF
+        try corrupt.write(to: directory.appendingPathComponent("corrupt.json.gz"))
+        let broken = Scanner(rules: TestSupport.builtinPack).scan(paths: [directory.appendingPathComponent("truncated.json.gz").path,
+                                                                         directory.appendingPathComponent("corrupt.json.gz").path])
+        #expect(broken.errors.count == 2)
+        #expect(broken.errors.allSatisfy { $0.kind == .read || $0.kind == .parse })
+    }
+
+    @Test func aGzipBombIsRefused() throws {
+        let directory = TestSupport.temporaryDirectory()
+        let zeros = directory.appendingPathComponent("zeros.json")
+        FileManager.default.createFile(atPath: zeros.path, contents: Data("[\"".utf8) + Data(repeating: UInt8(ascii: "a"), count: 50_000_000) + Data("\"]".utf8))
+        let gzip = try #require(TestSupport.which("gzip"))
+        _ = try TestSupport.run(gzip, [zeros.path])
+        let result = Scanner(rules: TestSupport.builtinPack).scan(paths: [zeros.path + ".gz"])
+        #expect(result.errors.map(\.reason) == ["gzip bomb: the data decompresses to more than 200× its size"])
+    }
+}
