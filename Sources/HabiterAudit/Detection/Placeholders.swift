@@ -33,7 +33,7 @@ public enum Placeholders {
         }
         if words.contains(lower) || statusWords.contains(lower) || isIdentifierCode(trimmed) { return true }
         if isTemplate(trimmed) { return true }
-        if markers.contains(where: { lower.contains($0) }) { return true }
+        if markers.contains(where: { lower.containsText($0) }) { return true }
         if instructionPrefixes.contains(where: { lower.hasPrefix($0) }) { return true }
         let scalars = Array(trimmed.unicodeScalars)
         // One character repeated: "aaaaaaaa", "00000000".

@@ -20,11 +20,11 @@ public enum ValueCredibility {
         let words = lower.split(separator: " ")
         if words.count > 1 {
             // A label or prompt: prose that names what it asks for, a long phrase, a sentence.
-            if keyWords.contains(where: { $0.count >= 3 && lower.contains($0) }) { return false }
+            if keyWords.contains(where: { $0.count >= 3 && lower.containsText($0) }) { return false }
             if words.count >= 5 { return false }
             if let last = lower.last, ".?!:".contains(last), words.count >= 3 { return false }
         }
-        if (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !lower.contains("@") && !lower.contains("?") {
+        if (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !lower.containsText("@") && !lower.containsText("?") {
             return false
         }
         if lower.hasPrefix("arn:") || SafeShapes.isDateOrTime(trimmed) || SafeShapes.isFilePath(trimmed) { return false }

@@ -76,6 +76,6 @@ public enum FormatDetector {
         while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09) { i += 1 }
         guard i < bytes.count && bytes[i] == UInt8(ascii: "{") else { return false }
         let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<min(bytes.count, i + 4096)]), as: UTF8.self)
-        return ["\"version\"", "\"creator\"", "\"entries\""].contains { rest.contains($0) }
+        return ["\"version\"", "\"creator\"", "\"entries\""].contains { rest.containsText($0) }
     }
 }

@@ -15,18 +15,17 @@ struct ExchangeScanner {
     /// `payload` (or what `--context` forces).
     func context(of exchange: HTTPExchange) -> ScanContext {
         if let forced = scan.options.context { return forced }
-        let path = exchange.urlPath
-        return scan.options.syncPathMarkers.contains(where: { path.contains($0) }) ? .sync : .payload
+        let path = Array(exchange.urlPath.utf8)
+        return scan.options.syncPathMarkers.contains(where: { path.containsBytes($0) }) ? .sync : .payload
     }
 
     /// Whether the exchange is an OAuth token request (authorization code with PKCE, refresh).
     func isTokenExchange(_ exchange: HTTPExchange) -> Bool {
         let markers = ["grant_type", "code_verifier"]
-        let requestBody = exchange.request.body.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
-        if markers.contains(where: { requestBody.contains($0) }) { return true }
+        if let body = exchange.request.body?.bytes, markers.contains(where: { body.containsBytes($0) }) { return true }
         if exchange.request.params.contains(where: { markers.contains($0.name) }) { return true }
-        let responseBody = exchange.response.body.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
-        return exchange.urlPath.hasSuffix("/token") && responseBody.contains("\"access_token\"")
+        guard exchange.urlPath.hasSuffix("/token"), let response = exchange.response.body?.bytes else { return false }
+        return response.containsBytes("\"access_token\"") || response.containsBytes("access_token=")
     }
 
     /// Scans everything the exchange holds.
@@ -105,13 +104,13 @@ struct ExchangeScanner {
         let frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: [], depth: 1,
                                readerContext: context, carrier: carrier)
         let mime = body.mimeType?.lowercased() ?? ""
-        if mime.contains("json") || JSONLayerDecoder().decode(bytes.withUnsafeBytes { $0 }) != nil {
+        if mime.containsText("json") || JSONLayerDecoder().decode(bytes.withUnsafeBytes { $0 }) != nil {
             var jsonFrame = frame
             jsonFrame.path = path.entering("json")
             if !transformed, let range = body.inPlace, scanJSONInPlace(range, frame: jsonFrame) { return }
             if scan.scanLayer(.json, bytes: bytes, frame: jsonFrame) { return }
         }
-        if mime.contains("x-www-form-urlencoded"),
+        if mime.containsText("x-www-form-urlencoded"),
            let form = bytes.withUnsafeBytes({ FormLayerDecoder().decode($0) }), case .pairs(let pairs) = form.content {
             var formFrame = frame
             formFrame.path = path.entering("form")

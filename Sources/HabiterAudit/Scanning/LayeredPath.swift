@@ -68,7 +68,7 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
 
     /// RFC 6901 escaping: `~` as `~0`, `/` as `~1`.
     static func escape(_ key: String) -> String {
-        guard key.contains("~") || key.contains("/") else { return key }
+        guard key.containsText("~") || key.containsText("/") else { return key }
         return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }

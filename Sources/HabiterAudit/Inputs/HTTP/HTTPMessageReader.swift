@@ -195,7 +195,7 @@ struct HTTPMessageReader {
         }
         let bodyPath = path.appending(.key(bodyKey)).appending(.key("text"))
         let mime = header("content-type", message)
-        let gzip = header("content-encoding", message)?.lowercased().contains("gzip") ?? false
+        let gzip = header("content-encoding", message)?.lowercased().containsText("gzip") ?? false
         let bodyStart = next
         if let length = header("content-length", message).flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), prefix == .none {
             guard window.ensure(bodyStart + length - 1, keeping: window.start) || length == 0 else {
@@ -206,7 +206,7 @@ struct HTTPMessageReader {
                                                  mimeType: mime, gzip: gzip, inPlace: gzip ? nil : bodyStart..<bodyStart + length)
             }
             next = bodyStart + length
-        } else if header("transfer-encoding", message)?.lowercased().contains("chunked") == true && prefix == .none {
+        } else if header("transfer-encoding", message)?.lowercased().containsText("chunked") == true && prefix == .none {
             let decoded = try readChunked()
             message.body = HTTPExchange.Body(bytes: decoded, offset: bodyStart, path: bodyPath, mimeType: mime, gzip: gzip)
         } else if !(isRequest && prefix != .none) {

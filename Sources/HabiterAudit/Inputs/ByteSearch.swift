@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Array where Element == UInt8 {
+    /// Whether the bytes contain `needle` (`memchr` for its first byte, then `memcmp`).
+    /// Foundation's `String.contains` bridges to NSString on Linux and costs a copy and a slow
+    /// search per call; this is neither.
+    func containsBytes(_ needle: String) -> Bool {
+        var needle = needle
+        return needle.withUTF8 { n in
+            guard let first = n.first else { return true }
+            return withUnsafeBytes { h in
+                guard h.count >= n.count, let base = h.baseAddress else { return false }
+                var i = 0
+                let last = h.count - n.count
+                while i <= last {
+                    guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return false }
+                    i = UnsafeRawPointer(hit) - base
+                    if memcmp(base + i, n.baseAddress!, n.count) == 0 { return true }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+}
+
+extension String {
+    /// Whether the string contains `other`, compared byte by byte (see `containsBytes`): the
+    /// scan's hot paths never go through Foundation's NSString bridge.
+    func containsText(_ other: String) -> Bool {
+        Array(utf8).containsBytes(other)
+    }
+}
