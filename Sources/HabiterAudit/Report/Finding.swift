@@ -23,15 +23,6 @@ public struct Finding: Sendable, Equatable {
     public var preview: String
     /// A stable identity derived from rule, artifact and path (not the value, not the line).
     public var fingerprint: String
-
-    /// Report order: artifact, position, rule.
-    static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
-        if a.artifact != b.artifact { return a.artifact < b.artifact }
-        if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
-        let pa = a.path.description, pb = b.path.description
-        if pa != pb { return pa < pb }
-        return a.ruleId < b.ruleId
-    }
 }
 
 /// Why an input could not be read, parsed or fully scanned. Fails the gate (exit 2).

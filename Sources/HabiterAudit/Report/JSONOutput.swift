@@ -17,55 +17,59 @@ public indirect enum JSONOutput: Equatable, Sendable {
 
     /// The text, indented by two spaces per level, ending with a newline.
     public func rendered() -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
         write(to: &out, indent: 0)
-        out += "\n"
-        return out
+        out.append(0x0A)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String, indent: Int) {
+    private func write(to out: inout [UInt8], indent: Int) {
         switch self {
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{\n"
+            if members.isEmpty { out += "{}".utf8; return }
+            out += "{\n".utf8
             for (i, (key, value)) in members.enumerated() {
-                out += String(repeating: " ", count: indent + 2)
+                out += repeatElement(0x20, count: indent + 2)
                 JSONOutput.writeString(key, to: &out)
-                out += ": "
+                out += ": ".utf8
                 value.write(to: &out, indent: indent + 2)
-                out += i + 1 < members.count ? ",\n" : "\n"
+                out += (i + 1 < members.count ? ",\n" : "\n").utf8
             }
-            out += String(repeating: " ", count: indent) + "}"
+            out += repeatElement(0x20, count: indent)
+            out.append(UInt8(ascii: "}"))
         case .array(let elements):
-            if elements.isEmpty { out += "[]"; return }
-            out += "[\n"
+            if elements.isEmpty { out += "[]".utf8; return }
+            out += "[\n".utf8
             for (i, value) in elements.enumerated() {
-                out += String(repeating: " ", count: indent + 2)
+                out += repeatElement(0x20, count: indent + 2)
                 value.write(to: &out, indent: indent + 2)
-                out += i + 1 < elements.count ? ",\n" : "\n"
+                out += (i + 1 < elements.count ? ",\n" : "\n").utf8
             }
-            out += String(repeating: " ", count: indent) + "]"
+            out += repeatElement(0x20, count: indent)
+            out.append(UInt8(ascii: "]"))
         case .string(let s): JSONOutput.writeString(s, to: &out)
-        case .int(let i): out += String(i)
-        case .bool(let b): out += b ? "true" : "false"
-        case .null: out += "null"
+        case .int(let i): out += String(i).utf8
+        case .bool(let b): out += (b ? "true" : "false").utf8
+        case .null: out += "null".utf8
         }
     }
 
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-            default: out.unicodeScalars.append(scalar)
+    /// Appends `s` as a JSON string: quotes, backslashes and control characters escaped, the
+    /// rest copied as UTF-8.
+    static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out += "\\\"".utf8
+            case UInt8(ascii: "\\"): out += "\\\\".utf8
+            case 0x0A: out += "\\n".utf8
+            case 0x0D: out += "\\r".utf8
+            case 0x09: out += "\\t".utf8
+            case 0x00..<0x20, 0x7F: out += ("\\u" + String(b, radix: 16).leftPadded(to: 4)).utf8
+            default: out.append(b)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -6,7 +6,7 @@ final class ArtifactScan {
     let matcher: RegexMatcher
     let options: ScanOptions
     let window: ByteWindow
-    let layerDecoders: [any LayerDecoder] = LayerDecoders.standard
+    let layerDecoders = LayerDecoderSet(LayerDecoders.standard)
     /// The path of the input's own layer: empty, or `!gzip` for a compressed input.
     var rootPath = LayeredPath()
 
@@ -106,31 +106,40 @@ final class ArtifactScan {
             shapes.removeAll(keepingCapacity: true)
         }
         guard !pending.isEmpty else { return }
-        let pathsWithPatternHits = Set(pending.compactMap { hit -> LayeredPath? in
-            if case .pattern = hit.detail { return hit.location.path }
-            return nil
-        })
+        let paths = pending.map { $0.location.path.description }
+        var pathsWithPatternHits = Set<String>()
         // A pattern hit in a value that a layer of the same value repeats (a JWT in a URL, and
         // again in its query parameter): keep the inner, more precise one.
         var innerPatternHits = Set<String>()
-        for hit in pending {
-            guard case .pattern(let rule, _, _) = hit.detail, hit.location.path.layers.count > 1 else { continue }
+        for (hit, path) in zip(pending, paths) {
+            guard case .pattern(let rule, _, _) = hit.detail else { continue }
+            pathsWithPatternHits.insert(path)
             var outer = hit.location.path
             while outer.layers.count > 1 {
                 outer.layers.removeLast()
                 innerPatternHits.insert("\(rule)\u{0}\(hit.position.byteOffset)\u{0}\(outer)")
             }
         }
-        let allPaths = pending.map { $0.location.path.description }
+        let sortedPaths = paths.sorted()
         /// A hit inside `prefix`: a member of the container there, or a layer of the value there.
         func hasHit(inside prefix: String) -> Bool {
-            allPaths.contains { $0.count > prefix.count && $0.hasPrefix(prefix) && "/!".contains($0[$0.index($0.startIndex, offsetBy: prefix.count)]) }
+            var low = 0, high = sortedPaths.count
+            while low < high {
+                let mid = (low + high) / 2
+                if sortedPaths[mid] <= prefix { low = mid + 1 } else { high = mid }
+            }
+            for path in sortedPaths[low...] {
+                guard path.hasPrefix(prefix) else { return false }
+                let next = path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: prefix.utf8.count)]
+                if next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
+            }
+            return false
         }
-        for hit in pending {
+        for (hit, path) in zip(pending, paths) {
             let context = options.context ?? hit.location.readerContext ?? context(of: hit.location.ancestry) ?? defaultContext
             switch hit.detail {
             case .pattern(let ruleIndex, let confidence, let preview):
-                if innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(hit.location.path)") { continue }
+                if innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(path)") { continue }
                 let rule = rules.patterns.rules[ruleIndex]
                 let under = hit.location.key.map { " under '\($0)'" } ?? ""
                 append(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title)\(under) (\(preview)).",
@@ -139,8 +148,7 @@ final class ArtifactScan {
                 // A pattern rule on the same value says more than the name does; so does a hit
                 // inside the value (a member of an object or array, or a decoded layer, such as
                 // the password of `Authorization: Basic …`).
-                if pathsWithPatternHits.contains(hit.location.path) { continue }
-                if hasHit(inside: hit.location.path.description) { continue }
+                if pathsWithPatternHits.contains(path) || hasHit(inside: path) { continue }
                 let rule = rules.nameRules[ruleIndex]
                 let key = hit.location.key ?? "?"
                 if credible && !describesMetadata {

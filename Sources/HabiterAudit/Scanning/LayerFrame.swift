@@ -36,9 +36,14 @@ extension ArtifactScan {
     /// decoder failure inside a valid input is not an error, the value is scanned as text.
     func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, locate: () -> HitLocation) -> Bool {
         guard depth < options.maxLayerDepth else { return false }
+        var candidates = layerDecoders.candidates(value)
+        if candidates == 0 { return false }
         var replaced = false
         var location: HitLocation?
-        for decoder in layerDecoders {
+        while candidates != 0 {
+            let index = candidates.trailingZeroBitCount
+            candidates &= candidates - 1
+            let decoder = layerDecoders.decoders[index]
             guard let layer = decoder.decode(value) else { continue }
             if location == nil { location = locate() }
             let frame = LayerFrame(path: location!.path.entering(decoder.name), outerOffset: offset,

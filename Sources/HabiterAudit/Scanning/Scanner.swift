@@ -119,19 +119,27 @@ public final class Scanner: @unchecked Sendable {
     /// of rule, artifact, layered path and occurrence, so that they survive re-indentation and
     /// never depend on the value.
     static func finalize(_ findings: [Finding]) -> [Finding] {
-        var sorted = findings.sorted(by: Finding.reportOrder)
+        // Paths rendered once, not in every comparison.
+        let keyed = findings.map { (finding: $0, path: $0.path.description) }.sorted { a, b in
+            if a.finding.artifact != b.finding.artifact { return a.finding.artifact < b.finding.artifact }
+            if a.finding.position.byteOffset != b.finding.position.byteOffset { return a.finding.position.byteOffset < b.finding.position.byteOffset }
+            if a.path != b.path { return a.path < b.path }
+            return a.finding.ruleId < b.finding.ruleId
+        }
+        var result: [Finding] = []
+        result.reserveCapacity(keyed.count)
         var seen = Set<String>()
         var occurrences: [String: Int] = [:]
-        sorted = sorted.filter { finding in
-            seen.insert("\(finding.ruleId)\u{0}\(finding.artifact)\u{0}\(finding.position.byteOffset)\u{0}\(finding.path)").inserted
-        }
-        for i in sorted.indices {
-            let identity = "\(sorted[i].ruleId)\u{0}\(sorted[i].artifact)\u{0}\(sorted[i].path)"
+        for (finding, path) in keyed {
+            guard seen.insert("\(finding.ruleId)\u{0}\(finding.artifact)\u{0}\(finding.position.byteOffset)\u{0}\(path)").inserted else { continue }
+            let identity = "\(finding.ruleId)\u{0}\(finding.artifact)\u{0}\(path)"
             let occurrence = occurrences[identity, default: 0]
             occurrences[identity] = occurrence + 1
-            sorted[i].fingerprint = String(SHA256.hexDigest("habiter-audit/v1\u{0}\(identity)\u{0}\(occurrence)").prefix(32))
+            var fingerprinted = finding
+            fingerprinted.fingerprint = String(SHA256.hexDigest("habiter-audit/v1\u{0}\(identity)\u{0}\(occurrence)").prefix(32))
+            result.append(fingerprinted)
         }
-        return sorted
+        return result
     }
 }
 

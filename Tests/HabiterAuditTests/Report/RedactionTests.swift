@@ -53,9 +53,7 @@ enum SecretFactory {
 @Suite struct RedactionTests {
     static func inputs(_ s: [String: PlantedSecret]) -> [(String, String)] {
         func js(_ text: String) -> String {
-            var out = ""
-            JSONOutput.writeString(text, to: &out)
-            return out
+            String(JSONOutput.string(text).rendered().dropLast())
         }
         let push = """
         {"protocolVersion": 1, "operations": [{"operationId": "o1", "document": {"schemaVersion": 1, "entityId": "habit/h1", "deleted": false,

@@ -27,9 +27,7 @@ struct RuleExample: CustomTestStringConvertible, Sendable {
     }
 
     static func jsonString(_ text: String) -> String {
-        var out = ""
-        JSONOutput.writeString(text, to: &out)
-        return out
+        String(JSONOutput.string(text).rendered().dropLast())
     }
 
     @Test(arguments: RuleExample.all)

@@ -11,6 +11,7 @@
 /// allocating. Decoded sizes beyond `maxDecodedBytes` are not opened.
 public struct Base64LayerDecoder: LayerDecoder {
     public let name = "base64"
+    public let gate = LayerGate(minimumLength: Base64LayerDecoder.minLength, firstBytes: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")
 
     /// Fewer characters are too short to hold a layer worth opening (and too likely to decode to
     /// a few printable bytes by chance).

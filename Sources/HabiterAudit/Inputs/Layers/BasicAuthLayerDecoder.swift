@@ -7,6 +7,7 @@
 /// control characters.
 public struct BasicAuthLayerDecoder: LayerDecoder {
     public let name = "basic"
+    public let gate = LayerGate(minimumLength: 10, firstBytes: "Bb")
 
     public init() {}
 

@@ -12,6 +12,7 @@ internal import CZlib
 /// gzip (a `.gz` file, a `Content-Encoding: gzip` body).
 public struct GzipLayerDecoder: LayerDecoder {
     public let name = "gzip"
+    public let gate = LayerGate(minimumLength: 18, firstBytes: "\u{1F}")
 
     /// The most bytes a gzip layer may inflate to.
     public static let maxOutput = 256 << 20

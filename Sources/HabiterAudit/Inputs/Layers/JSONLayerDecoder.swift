@@ -3,6 +3,7 @@
 /// scanned as text.
 public struct JSONLayerDecoder: LayerDecoder {
     public let name = "json"
+    public let gate = LayerGate(minimumLength: 2, firstBytes: "{[ \t\r\n")
 
     public init() {}
 

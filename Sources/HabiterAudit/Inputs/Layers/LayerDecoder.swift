@@ -43,8 +43,60 @@ public struct DecodedPair: Sendable, Equatable {
 public protocol LayerDecoder: Sendable {
     /// The decoder's name in layered paths: `/note!json/apiKey`.
     var name: String { get }
+    /// What a value must look like before `decode` is asked at all.
+    var gate: LayerGate { get }
     /// The layer inside `value`, or nil when `value` is not this kind of layer.
     func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer?
+}
+
+/// A test on a value's length and first byte that every decoder passes before it decodes: most
+/// values fail it for most decoders, so they cost one table lookup instead of a call.
+public struct LayerGate: Sendable {
+    public var minimumLength: Int
+    /// The bytes a value may start with; nil for any.
+    public var firstBytes: String?
+
+    public init(minimumLength: Int, firstBytes: String?) {
+        self.minimumLength = minimumLength
+        self.firstBytes = firstBytes
+    }
+}
+
+/// The decoders a scan tries, with their gates as lookup tables.
+struct LayerDecoderSet {
+    let decoders: [any LayerDecoder]
+    private let minimumLengths: [Int]
+    /// For each first byte, the decoders (by index, as a bit mask) that may accept it.
+    private let byFirstByte: [UInt16]
+    /// The shortest value any decoder accepts.
+    let minimumLength: Int
+
+    init(_ decoders: [any LayerDecoder]) {
+        precondition(decoders.count <= 16, "at most 16 layer decoders")
+        self.decoders = decoders
+        minimumLengths = decoders.map(\.gate.minimumLength)
+        var table = [UInt16](repeating: 0, count: 256)
+        for (i, decoder) in decoders.enumerated() {
+            let bytes = decoder.gate.firstBytes.map { Array($0.utf8) } ?? Array(0...255)
+            for b in bytes { table[Int(b)] |= 1 << UInt16(i) }
+        }
+        byFirstByte = table
+        minimumLength = minimumLengths.min() ?? Int.max
+    }
+
+    /// The decoders whose gate `value` passes, as a bit mask over `decoders`.
+    @inline(__always)
+    func candidates(_ value: UnsafeRawBufferPointer) -> UInt16 {
+        guard value.count >= minimumLength, let first = value.first else { return 0 }
+        var mask = byFirstByte[Int(first)]
+        var remaining = mask
+        while remaining != 0 {
+            let i = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            if value.count < minimumLengths[i] { mask &= ~(1 << UInt16(i)) }
+        }
+        return mask
+    }
 }
 
 /// The decoders a scan tries, in order. Every decoder that accepts a value opens a layer; the

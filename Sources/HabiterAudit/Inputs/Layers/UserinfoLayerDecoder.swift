@@ -12,6 +12,7 @@
 /// most URL libraries do. The URL is still scanned as text.
 public struct UserinfoLayerDecoder: LayerDecoder {
     public let name = "userinfo"
+    public let gate = LayerGate(minimumLength: 8, firstBytes: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
     public init() {}
 
