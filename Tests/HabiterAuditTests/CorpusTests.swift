@@ -108,7 +108,7 @@ import Testing
         #expect(Set(labels.sites.map(\.file)).count >= 15, "the corpus should label sites in at least 15 files")
         let inputs = Set(corpus.files)
         let families = Set(["secret", "policy", "transport"])
-        let contexts = Set(["sync", "payload", "backup"])
+        let contexts = Set(["sync", "prefs", "payload", "backup"])
         for (list, name) in [(labels.sites, "sites"), (labels.knownFalseNegatives ?? [], "knownFalseNegatives")] {
             for site in list {
                 let isInput = inputs.contains(site.file)

@@ -45,14 +45,17 @@ public enum FormatDetector {
         case UInt8(ascii: "<"):
             return .success(.format(.prefsXML))
         default:
-            // The first line of an HTTP message, after any `curl -v` notes (`* Trying …`).
+            // The first line of an HTTP message, after any `curl -v` notes (`* Trying …`) and
+            // REST-client comments, separators and variables.
             var start = i
             while start < n {
                 var end = start
                 while end < n && bytes[end] != 0x0A { end += 1 }
-                let line = ArraySlice(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                var line = ArraySlice(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                if line.last == 0x0D { line = line.dropLast() }
                 if HTTPMessageReader.looksLikeHTTP(line) { return .success(.format(.http)) }
-                guard line.first == UInt8(ascii: "*") else { break }
+                let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+                guard line.first == UInt8(ascii: "*") || blank || HTTPMessageReader.isCommentOrVariable(line) else { break }
                 start = end + 1
             }
             return .failure(FormatError(

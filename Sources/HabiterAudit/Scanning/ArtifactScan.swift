@@ -79,15 +79,20 @@ final class ArtifactScan {
     /// else the pattern rules scan it. `locate` is asked only when something is found.
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, locate: () -> HitLocation) {
         var known: HitLocation?
+        let replaced = openLayers(value, at: offset, depth: depth) {
+            if known == nil { known = locate() }
+            return known!
+        }
         if let name {
-            let text = String(decoding: value, as: UTF8.self)
+            // JSON text under the name is judged like an object: by what it holds.
+            let text = replaced ? "" : String(decoding: value, as: UTF8.self)
             let shape = rules.nameRules[name.ruleIndex].valueShape
-            let credible = ValueCredibility.isCredible(text, keyWords: [name.matchedName] + name.words, shape: shape)
-            let description = text.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
-            known = locate()
+            let credible = !replaced && ValueCredibility.isCredible(text, keyWords: [name.matchedName] + name.words, shape: shape)
+            let description = replaced ? "JSON text" : text.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
+            if known == nil { known = locate() }
             recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known!)
         }
-        if openLayers(value, at: offset, depth: depth, locate: { known ?? locate() }) { return }
+        if replaced { return }
         _ = scanPatterns(value, offset: offset) { known ?? locate() }
     }
 
@@ -155,7 +160,7 @@ final class ArtifactScan {
                     append(rule: rule, family: hit.location.carrier ?? rule.family,
                            message: "\(rule.title): \(valueDescription) under '\(key)'.",
                            hit: hit, context: context, confidence: .medium, preview: valueDescription)
-                } else if context == .sync {
+                } else if context == .sync && !hit.location.isProtocolField {
                     append(rule: rule, family: .policy,
                            message: "Sensitive-looking name '\(key)' in sync data: the contract fails closed on such names whatever the value (here \(valueDescription)).",
                            hit: hit, context: context, confidence: .high, preview: valueDescription)

@@ -33,6 +33,7 @@ struct ExchangeScanner {
         let context = context(of: exchange)
         let tokenExchange = isTokenExchange(exchange)
         let exchangeCarrier: Family? = tokenExchange ? .transport : nil
+        for note in exchange.notes { scanText(note, key: "note", context: context, carrier: .transport) }
         if let url = exchange.url { scanText(url, key: "url", context: context, carrier: exchangeCarrier) }
         for field in exchange.queryString { scanField(field, context: context, carrier: exchangeCarrier) }
         scanMessage(exchange.request, context: context, carrier: exchangeCarrier)
@@ -44,11 +45,11 @@ struct ExchangeScanner {
     private func scanMessage(_ message: HTTPExchange.Message, context: ScanContext, carrier: Family?) {
         for header in message.headers {
             let name = header.name.lowercased()
-            let headerCarrier = ExchangeScanner.transportHeaders.contains(name) ? .transport : carrier
+            let headerCarrier = isCredentialHeader(name) ? .transport : carrier
             if name == "cookie" || name == "set-cookie" {
                 let pairs = ExchangeScanner.cookiePairs(header.value, setCookie: name == "set-cookie")
                 let frame = LayerFrame(path: header.path.entering("cookie"), outerOffset: header.offset, outerKey: header.name,
-                                       ancestry: [], depth: 1, readerContext: context, carrier: headerCarrier)
+                                       ancestry: [], depth: 1, readerContext: context, carrier: headerCarrier, isProtocolField: true)
                 _ = scan.scanLayer(.pairs(pairs), bytes: [], frame: frame)
             } else {
                 scanField(header, context: context, carrier: headerCarrier)
@@ -59,17 +60,27 @@ struct ExchangeScanner {
         if let body = message.body { scanBody(body, context: context, carrier: carrier) }
     }
 
+    /// Whether a header carries a credential: the standard ones, and any whose name a name rule
+    /// matches (`x-goog-api-key`, `x-amz-security-token`).
+    private func isCredentialHeader(_ lowercasedName: String) -> Bool {
+        if ExchangeScanner.transportHeaders.contains(lowercasedName) { return true }
+        guard let match = Array(lowercasedName.utf8).withUnsafeBufferPointer({ scan.nameMatch($0) }) else { return false }
+        return !match.describesMetadata
+    }
+
     /// A value judged by its name.
     private func scanField(_ field: HTTPExchange.Field, context: ScanContext, carrier: Family?) {
         let name = Array(field.name.utf8).withUnsafeBufferPointer { scan.nameMatch($0) }
-        let location = HitLocation(key: field.name, path: field.path, ancestry: [], readerContext: context, carrier: carrier)
+        let location = HitLocation(key: field.name, path: field.path, ancestry: [], readerContext: context, carrier: carrier,
+                                   isProtocolField: true)
         field.value.withUnsafeBytes { value in
             scan.scanNamedString(value, name: name, at: field.offset, depth: 0) { location }
         }
     }
 
     private func scanText(_ text: HTTPExchange.Text, key: String, context: ScanContext, carrier: Family?) {
-        let location = HitLocation(key: key, path: text.path, ancestry: [], readerContext: context, carrier: carrier)
+        let location = HitLocation(key: key, path: text.path, ancestry: [], readerContext: context, carrier: carrier,
+                                   isProtocolField: true)
         text.bytes.withUnsafeBytes { value in
             scan.scanNamedString(value, name: nil, at: text.offset, depth: 0) { location }
         }

@@ -15,6 +15,8 @@ struct LayerFrame {
     var readerContext: ScanContext?
     /// `transport` when the protocol carries everything in this text (see `HitLocation`).
     var carrier: Family? = nil
+    /// Everything in this text is a protocol field (see `HitLocation`).
+    var isProtocolField = false
 
     static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil, carrier: Family? = nil) -> LayerFrame {
         LayerFrame(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext, carrier: carrier)
@@ -22,7 +24,8 @@ struct LayerFrame {
 
     /// Where a hit at the root of this text sits.
     var location: HitLocation {
-        HitLocation(key: outerKey, path: path, ancestry: ancestry, readerContext: readerContext, carrier: carrier)
+        HitLocation(key: outerKey, path: path, ancestry: ancestry, readerContext: readerContext, carrier: carrier,
+                    isProtocolField: isProtocolField)
     }
 }
 
@@ -48,7 +51,8 @@ extension ArtifactScan {
             if location == nil { location = locate() }
             let frame = LayerFrame(path: location!.path.entering(decoder.name), outerOffset: offset,
                                    outerKey: location!.key, ancestry: location!.ancestry,
-                                   depth: depth + 1, readerContext: location!.readerContext, carrier: location!.carrier)
+                                   depth: depth + 1, readerContext: location!.readerContext, carrier: location!.carrier,
+                                   isProtocolField: location!.isProtocolField)
             if scanLayer(layer.content, bytes: layer.bytes, frame: frame) && layer.replacesValue { replaced = true }
         }
         return replaced
@@ -93,7 +97,7 @@ extension ArtifactScan {
             let name = pair.name.withUnsafeBufferPointer { nameMatch($0) }
             let key = String(decoding: pair.name, as: UTF8.self)
             let location = HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
-                                       readerContext: frame.readerContext, carrier: frame.carrier)
+                                       readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: frame.isProtocolField)
             pair.value.withUnsafeBytes { value in
                 scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth) { location }
             }

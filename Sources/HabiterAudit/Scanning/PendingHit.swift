@@ -25,4 +25,7 @@ struct HitLocation {
     /// `transport` when the protocol itself carries this value (an `Authorization` header, an
     /// OAuth token response): a credential found here is reported as transport, not secret.
     var carrier: Family? = nil
+    /// A header, cookie or URL parameter of a captured call: protocol, not sync data, so the
+    /// contract's fail-closed names do not apply to it.
+    var isProtocolField = false
 }

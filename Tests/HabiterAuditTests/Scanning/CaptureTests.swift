@@ -293,3 +293,50 @@ private func summary(_ f: Finding) -> String {
         #expect(result.errors.map(\.reason) == ["gzip bomb: the data decompresses to more than 200× its size"])
     }
 }
+
+/// Cases the capture corpus brought up.
+@Suite struct CaptureEdgeCaseTests {
+    @Test func restClientCommentsSeparatorsAndVariables() {
+        let text = """
+        @host = https://api.habiter.app
+        ###
+        # @name push
+        // a comment
+        POST https://sync.habiter.app/v1/sync/push HTTP/1.1
+        Content-Type: application/json
+
+        {"protocolVersion": 1, "operations": [], "debugToken": "Kq3Vb8Nz2Lm7Xc4Jh9Gf1Dw6"}
+
+        ###
+        # @name profile
+        GET https://api.habiter.app/v1/profile HTTP/1.1
+        """
+        let result = TestSupport.scan(text, name: "calls.http")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(\.path.description) == ["/entries/0/request/postData/text!json/debugToken"])
+    }
+
+    @Test func headersOnSyncCallsAreProtocolNotSyncData() {
+        let text = """
+        GET /v1/sync/pull HTTP/1.1
+        Authorization: Bearer {{accessToken}}
+        X-Api-Key: {{apiKey}}
+        Access-Control-Allow-Credentials: false
+        """
+        #expect(TestSupport.scan(text, name: "pull.http").findings.isEmpty)
+    }
+
+    @Test func vendorKeyHeadersAreTransport() {
+        let text = "POST https://generativelanguage.googleapis.com/v1beta/models HTTP/1.1\nx-goog-api-key: AIzaQm7Xc2Vb9Nz4Lk8Jh3Gf6Dw1Sa5Rt0YuIo_\n"
+        let findings = TestSupport.scan(text, name: "gemini.http").findings
+        #expect(findings.map { "\($0.ruleId) \($0.family.rawValue)" } == ["secret.google-api-key transport"])
+    }
+
+    @Test func jsonTextUnderASensitiveNameIsJudgedByWhatItHolds() {
+        let text = #"{"session_token": "{\"createdAt\": \"2026-11-30\", \"count\": 3}"}"#
+        #expect(TestSupport.scan(text).findings.isEmpty)
+        let synced = #"{"entityId": "habit/h1", "schemaVersion": 1, "payload": {"resetToken": "{\"a\": 1}"}}"#
+        #expect(TestSupport.scan(synced).findings.map { "\($0.ruleId) \($0.family.rawValue) \($0.message)" }
+                == ["name.token policy Sensitive-looking name 'resetToken' in sync data: the contract fails closed on such names whatever the value (here JSON text)."])
+    }
+}

@@ -49,6 +49,8 @@ struct HTTPExchange {
     var redirectURL: Text?
     /// WebSocket frames: text frames as text, binary frames base64-encoded.
     var webSocketMessages: [Body] = []
+    /// `curl -v` notes about the transfer (`* [HTTP/2] [1] [authorization: …]`).
+    var notes: [Text] = []
 
     /// The request URL's path (no scheme, host, query or fragment), lowercased.
     var urlPath: String {

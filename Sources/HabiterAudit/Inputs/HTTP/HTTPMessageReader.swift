@@ -69,6 +69,12 @@ struct HTTPMessageReader {
         }
     }
 
+    /// `###` separators, `#` and `//` comments and `@name = value` variables of REST-client files.
+    static func isCommentOrVariable(_ content: ArraySlice<UInt8>) -> Bool {
+        content.starts(with: "#".utf8) || content.starts(with: "//".utf8)
+            || (content.starts(with: "@".utf8) && content.contains(UInt8(ascii: "=")))
+    }
+
     static func isRequestLine(_ line: ArraySlice<UInt8>) -> Bool {
         let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3, let method = parts.first, !method.isEmpty,
@@ -93,19 +99,39 @@ struct HTTPMessageReader {
     /// The next exchange, or nil at the end. The window is pinned at the exchange's start; the
     /// caller unpins once it has scanned the exchange.
     mutating func nextExchange() throws(HTTPSyntaxError) -> HTTPExchange? {
-        // Skip blank lines, `###` separators and curl notes before a message.
-        while let line = line(at: next, keeping: next) {
+        // Before a message: blank lines, `###` separators, REST-client comments and variables,
+        // and curl notes, which are kept (they may repeat request headers).
+        let base = rootPath.appending(.key("entries")).appending(.index(exchangeIndex))
+        var notes: [HTTPExchange.Text] = []
+        var pinned = false
+        while let line = line(at: next, keeping: pinned ? window.start : next) {
             let content = trimmed(line.bytes)
-            if content.isEmpty || content.starts(with: "###".utf8) || HTTPMessageReader.prefix(of: line.bytes) == .note {
+            if HTTPMessageReader.prefix(of: line.bytes) == .note {
+                if !pinned {
+                    window.pin(at: line.start)
+                    pinned = true
+                }
+                notes.append(HTTPExchange.Text(bytes: Array(line.bytes.dropFirst(2)), offset: line.start + 2,
+                                               path: base.appending(.key("notes")).appending(.index(notes.count))))
+                next = line.following
+                continue
+            }
+            if content.isEmpty || HTTPMessageReader.isCommentOrVariable(content) {
                 next = line.following
                 continue
             }
             break
         }
-        guard let first = line(at: next, keeping: next) else { return nil }
-        window.pin(at: first.start)
+        guard let first = line(at: next, keeping: window.start) else {
+            if notes.isEmpty { return nil }
+            var trailing = HTTPExchange()
+            trailing.notes = notes
+            exchangeIndex += 1
+            return trailing
+        }
+        if !pinned { window.pin(at: first.start) }
         var exchange = HTTPExchange()
-        let base = rootPath.appending(.key("entries")).appending(.index(exchangeIndex))
+        exchange.notes = notes
         exchangeIndex += 1
         let prefix = HTTPMessageReader.prefix(of: first.bytes)
         let firstContent = prefix == .none ? first.bytes : first.bytes.dropFirst(2)

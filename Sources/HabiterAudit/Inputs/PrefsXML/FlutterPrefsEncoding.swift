@@ -107,11 +107,14 @@ public enum FlutterPrefsEncoding {
 
     /// Whether a secure-storage value looks like what the plugin writes: `Base64.encodeToString`
     /// of IV + ciphertext. That is strict base64 (standard alphabet; CR/LF from Android's line
-    /// wrapping allowed), decoding to at least 16 bytes, mixing upper and lower case letters, and
-    /// decoding to bytes that are not readable text. A plaintext token (`ghp_…`, `hunter2`, hex,
-    /// base64 of readable text) is not ciphertext and should be scanned. A random mixed-case
-    /// alphanumeric key of a base64-compatible length cannot be told from ciphertext this way.
+    /// wrapping allowed) ending with the line break Android appends, decoding to at least 28
+    /// bytes (an IV and a tag or block), mixing upper and lower case letters, and decoding to
+    /// bytes that are not readable text. A plaintext token (`ghp_…`, `hunter2`, a random key
+    /// stored by hand) is not ciphertext and is scanned.
     public static func looksLikeCiphertext(_ value: [UInt8]) -> Bool {
+        // Android's Base64.DEFAULT ends every value it writes with a line break (`&#10;` in the
+        // XML); a plaintext token someone stored by hand does not.
+        guard value.last == 0x0A else { return false }
         var upper = false, lower = false
         for c in value {
             switch c {
@@ -122,7 +125,8 @@ public enum FlutterPrefsEncoding {
             }
         }
         guard upper && lower else { return false }
-        guard let decoded = Base64.decode(value, alphabet: .standard, ignoringLineBreaks: true), decoded.count >= 16 else {
+        // An IV (12 or 16 bytes) and at least a tag or a block.
+        guard let decoded = Base64.decode(value, alphabet: .standard, ignoringLineBreaks: true), decoded.count >= 28 else {
             return false
         }
         return !isReadableText(decoded)
