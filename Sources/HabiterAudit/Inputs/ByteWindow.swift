@@ -254,12 +254,21 @@ struct LineCursor {
         let base = window.base - window.start
         var i = max(offset, window.start)
         while i < target {
-            // Eight plain ASCII bytes at a time: no CR, no LF, nothing above 0x7F.
+            // Eight ASCII bytes at a time while none is a CR: count the LFs, and take the column
+            // from the last one.
             if !afterCR {
                 while i + 8 <= target {
                     let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                    if LineCursor.mayHoldBreakOrNonASCII(w) { break }
-                    column += 8
+                    if (SWAR.bytesEqual(w, 0x0D) | w) & SWAR.highBits != 0 { break }
+                    let lf = SWAR.exactBytesEqual(w, 0x0A)
+                    if lf == 0 {
+                        column += 8
+                    } else {
+                        line += lf.nonzeroBitCount
+                        // Little-endian: the highest set bit belongs to the last LF.
+                        let lastLF = (63 - lf.leadingZeroBitCount) / 8
+                        column = 8 - lastLF
+                    }
                     i += 8
                 }
                 if i >= target { break }
@@ -282,11 +291,6 @@ struct LineCursor {
         offset = target
     }
 
-    /// True when a byte of `w` is LF, CR or non-ASCII.
-    @inline(__always)
-    static func mayHoldBreakOrNonASCII(_ w: UInt64) -> Bool {
-        (SWAR.bytesEqual(w, 0x0A) | SWAR.bytesEqual(w, 0x0D) | w) & SWAR.highBits != 0
-    }
 }
 
 extension ByteWindow {

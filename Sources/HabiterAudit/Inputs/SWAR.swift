@@ -12,6 +12,15 @@ enum SWAR {
         return (x &- ones) & ~x
     }
 
+    /// The high bit of exactly the bytes of `w` (all below 0x80) that equal `byte`, so that
+    /// `nonzeroBitCount` counts them.
+    @inline(__always)
+    static func exactBytesEqual(_ w: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = w ^ (ones &* UInt64(byte))
+        let low7 = ones &* 0x7F
+        return ~(((x & low7) &+ low7) | x | low7)
+    }
+
     /// A byte of `w` is below `limit` (at most 0x80), counting only bytes below 0x80.
     @inline(__always)
     static func bytesBelow(_ w: UInt64, _ limit: UInt8) -> UInt64 {

@@ -144,3 +144,42 @@ private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntax
         }
     }
 }
+
+/// The line cursor's word-at-a-time counting agrees with a byte-by-byte count on random text.
+@Suite struct LineCursorTests {
+    static func naive(_ bytes: [UInt8], _ target: Int) -> (Int, Int) {
+        var line = 1, column = 1, i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while i < target {
+            let b = bytes[i]
+            if b == 0x0A {
+                if i == 0 || bytes[i - 1] != 0x0D { line += 1 }
+                column = 1
+            } else if b == 0x0D {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += b >= 0xF0 ? 2 : 1
+            }
+            i += 1
+        }
+        return (line, column)
+    }
+
+    @Test func agreesWithByteByByteCounting() {
+        let pieces: [[UInt8]] = [Array("abc".utf8), [0x0A], [0x0D], [0x0D, 0x0A], Array("é".utf8), Array("😀".utf8),
+                                 Array("0123456789abcdef".utf8), [0x0A, 0x0A], Array("  ".utf8)]
+        for _ in 0..<200 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0..<60) { bytes += pieces.randomElement()! }
+            let targets = (0..<8).map { _ in Int.random(in: 0...bytes.count) }.sorted()
+            bytes.withUnsafeBytes { buffer in
+                let window = ByteWindow(whole: buffer)
+                for target in targets {
+                    let p = window.position(of: target)
+                    let expected = Self.naive(bytes, target)
+                    #expect(p.line == expected.0 && p.column == expected.1, "offset \(target) of \(bytes)")
+                }
+            }
+        }
+    }
+}

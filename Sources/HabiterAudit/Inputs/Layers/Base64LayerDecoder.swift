@@ -16,13 +16,25 @@ public struct Base64LayerDecoder: LayerDecoder {
     /// Fewer characters are too short to hold a layer worth opening (and too likely to decode to
     /// a few printable bytes by chance).
     public static let minLength = 16
+
+    /// A UUID (`8-4-4-4-12` hex digits) or a plain hex string: base64-shaped, never base64 text.
+    /// The commonest long values of this domain, rejected without decoding.
+    static func isUUIDOrHex(_ value: UnsafeRawBufferPointer) -> Bool {
+        let isUUID = value.count == 36 && value[8] == UInt8(ascii: "-") && value[13] == UInt8(ascii: "-")
+            && value[18] == UInt8(ascii: "-") && value[23] == UInt8(ascii: "-")
+        for (i, b) in value.enumerated() {
+            if isUUID && (i == 8 || i == 13 || i == 18 || i == 23) { continue }
+            guard hexValue(b) != nil else { return false }
+        }
+        return true
+    }
     /// Decoded sizes beyond this are not opened as layers.
     public static let maxDecodedBytes = 16 << 20
 
     public init() {}
 
     public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
-        guard value.count >= Self.minLength else { return nil }
+        guard value.count >= Self.minLength, !Self.isUUIDOrHex(value) else { return nil }
         // Pass 1, characters: alphabet, padding, length, trailing bits; no decoding yet.
         var symbols = 0
         var padding = 0
@@ -35,8 +47,10 @@ public struct Base64LayerDecoder: LayerDecoder {
                 break
             case UInt8(ascii: "+"), UInt8(ascii: "/"):
                 standard = true
+                if url { return nil }
             case UInt8(ascii: "-"), UInt8(ascii: "_"):
                 url = true
+                if standard { return nil }
             case UInt8(ascii: "="):
                 padding += 1
                 continue

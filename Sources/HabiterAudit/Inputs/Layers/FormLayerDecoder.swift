@@ -12,7 +12,7 @@
 /// a form, and a URL (`scheme://`, `/path?…`, `?…`) is left to the query decoder.
 public struct FormLayerDecoder: LayerDecoder {
     public let name = "form"
-    public let gate = LayerGate(minimumLength: 3, firstBytes: nil)
+    public let gate = LayerGate(minimumLength: 3, firstBytes: nil, requiredByte: UInt8(ascii: "="))
 
     public init() {}
 

@@ -9,7 +9,7 @@
 /// naming an `alg`, the claims to a JSON object; an empty signature only with `"alg": "none"`.
 public struct JWTLayerDecoder: LayerDecoder {
     public let name = "jwt"
-    public let gate = LayerGate(minimumLength: 20, firstBytes: "eBb")
+    public let gate = LayerGate(minimumLength: 20, firstBytes: "eBb", requiredByte: UInt8(ascii: "."))
 
     public init() {}
 

@@ -55,10 +55,13 @@ public struct LayerGate: Sendable {
     public var minimumLength: Int
     /// The bytes a value may start with; nil for any.
     public var firstBytes: String?
+    /// A byte the value must contain somewhere (`=` for a form), found with `memchr`.
+    public var requiredByte: UInt8?
 
-    public init(minimumLength: Int, firstBytes: String?) {
+    public init(minimumLength: Int, firstBytes: String?, requiredByte: UInt8? = nil) {
         self.minimumLength = minimumLength
         self.firstBytes = firstBytes
+        self.requiredByte = requiredByte
     }
 }
 
@@ -66,6 +69,7 @@ public struct LayerGate: Sendable {
 struct LayerDecoderSet {
     let decoders: [any LayerDecoder]
     private let minimumLengths: [Int]
+    private let requiredBytes: [UInt8?]
     /// For each first byte, the decoders (by index, as a bit mask) that may accept it.
     private let byFirstByte: [UInt16]
     /// The shortest value any decoder accepts.
@@ -75,6 +79,7 @@ struct LayerDecoderSet {
         precondition(decoders.count <= 16, "at most 16 layer decoders")
         self.decoders = decoders
         minimumLengths = decoders.map(\.gate.minimumLength)
+        requiredBytes = decoders.map(\.gate.requiredByte)
         var table = [UInt16](repeating: 0, count: 256)
         for (i, decoder) in decoders.enumerated() {
             let bytes = decoder.gate.firstBytes.map { Array($0.utf8) } ?? Array(0...255)
@@ -93,7 +98,11 @@ struct LayerDecoderSet {
         while remaining != 0 {
             let i = remaining.trailingZeroBitCount
             remaining &= remaining - 1
-            if value.count < minimumLengths[i] { mask &= ~(1 << UInt16(i)) }
+            if value.count < minimumLengths[i] {
+                mask &= ~(1 << UInt16(i))
+            } else if let required = requiredBytes[i], memchr(value.baseAddress!, Int32(required), value.count) == nil {
+                mask &= ~(1 << UInt16(i))
+            }
         }
         return mask
     }
@@ -107,3 +116,9 @@ public enum LayerDecoders {
         BasicAuthLayerDecoder(), Base64LayerDecoder(), GzipLayerDecoder(),
     ]
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

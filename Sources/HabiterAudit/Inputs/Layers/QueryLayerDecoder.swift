@@ -9,7 +9,7 @@
 /// pattern that spans the query still matches there.
 public struct QueryLayerDecoder: LayerDecoder {
     public let name = "query"
-    public let gate = LayerGate(minimumLength: 4, firstBytes: "hHwW/")
+    public let gate = LayerGate(minimumLength: 4, firstBytes: "hHwW/", requiredByte: UInt8(ascii: "?"))
 
     public init() {}
 

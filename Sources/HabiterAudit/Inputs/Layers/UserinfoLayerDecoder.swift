@@ -12,7 +12,7 @@
 /// most URL libraries do. The URL is still scanned as text.
 public struct UserinfoLayerDecoder: LayerDecoder {
     public let name = "userinfo"
-    public let gate = LayerGate(minimumLength: 8, firstBytes: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    public let gate = LayerGate(minimumLength: 8, firstBytes: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", requiredByte: UInt8(ascii: "@"))
 
     public init() {}
 
