@@ -32,19 +32,31 @@ def warm(path):
             pass
 
 
+GNU_TIME = "/usr/bin/time"
+
+
 def run_once(command, stdin_path=None):
-    """Wall time in seconds, peak RSS in KiB, exit status."""
+    """Wall time in seconds, peak RSS in KiB, exit status.
+
+    The peak RSS comes from GNU time, which forks the scanner from its own small process: a
+    child forked from this Python process would inherit Python's peak RSS (Linux keeps the
+    high-water mark across exec), which grows with the reports this script reads.
+    """
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - start
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".rss") as rss:
+        start = time.perf_counter()
+        status = subprocess.run([GNU_TIME, "-f", "%M", "-o", rss.name] + command, stdin=stdin,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+        elapsed = time.perf_counter() - start
+        peak = int(rss.read().strip().splitlines()[-1])
     if stdin_path:
         stdin.close()
-    return elapsed, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+    return elapsed, peak, status
 
 
 def main():
+    if not os.path.exists(GNU_TIME):
+        sys.exit("bench/run needs GNU time for peak memory: apt-get install -y time")
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=float, default=100)
     parser.add_argument("--runs", type=int, default=5)

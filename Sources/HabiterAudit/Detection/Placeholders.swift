@@ -24,24 +24,35 @@ public enum Placeholders {
 
     /// True when `value` is a placeholder. Case-insensitive; surrounding whitespace ignored.
     public static func isPlaceholder(_ value: String) -> Bool {
-        let trimmed = value.trimmingASCIIWhitespace()
-        if trimmed.isEmpty { return true }
-        let lower = trimmed.lowercased()
+        var bytes = Array(value.utf8)
+        return bytes.withUnsafeMutableBufferPointer { isPlaceholder(UnsafeBufferPointer($0)) }
+    }
+
+    /// The same, on UTF-8 bytes (no `String` work unless the value is short).
+    static func isPlaceholder(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0, end = value.count
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        while start < end && isSpace(value[start]) { start += 1 }
+        while end > start && isSpace(value[end - 1]) { end -= 1 }
+        if start == end { return true }
+        let trimmed = UnsafeBufferPointer(rebasing: value[start..<end])
+        let lower = trimmed.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
         // An authorization scheme in front of a placeholder is still a placeholder.
-        for scheme in ["bearer ", "basic ", "token "] where lower.hasPrefix(scheme) && lower.count > scheme.count {
-            return isPlaceholder(String(trimmed.dropFirst(scheme.count)))
+        for scheme in ["bearer ", "basic ", "token "] where lower.count > scheme.utf8.count && lower.starts(with: scheme.utf8) {
+            return isPlaceholder(UnsafeBufferPointer(rebasing: trimmed[scheme.utf8.count...]))
         }
-        if words.contains(lower) || statusWords.contains(lower) || isIdentifierCode(trimmed) { return true }
-        if isTemplate(trimmed) { return true }
-        if markers.contains(where: { lower.containsText($0) }) { return true }
-        if instructionPrefixes.contains(where: { lower.hasPrefix($0) }) { return true }
-        let scalars = Array(trimmed.unicodeScalars)
-        // One character repeated: "aaaaaaaa", "00000000".
+        if lower.count <= 12 {
+            let word = String(decoding: lower, as: UTF8.self)
+            if words.contains(word) || statusWords.contains(word) { return true }
+        }
+        if isIdentifierCode(trimmed) || isTemplate(trimmed) { return true }
+        if markers.contains(where: { lower.containsBytes($0) }) { return true }
+        if instructionPrefixes.contains(where: { lower.starts(with: $0.utf8) }) { return true }
+        // One character repeated ("aaaaaaaa"), a mask ("********", "xxxx-xxxx", "•••"), or
+        // mostly x or * ("sk_live_xxxxxxxxxxxxxxxx").
+        let scalars = Array(String(decoding: trimmed, as: UTF8.self).unicodeScalars)
         if scalars.count >= 3 && scalars.allSatisfy({ $0 == scalars[0] }) { return true }
-        // A mask made only of mask characters.
-        let maskCharacters: Set<Unicode.Scalar> = ["*", "x", "X", "\u{2022}", "#", ".", "-", "_", " "]
         if scalars.allSatisfy({ maskCharacters.contains($0) }) { return true }
-        // Mostly x or *: "sk_live_xxxxxxxxxxxxxxxx", "ghp_************".
         if scalars.count >= 6 {
             let masked = scalars.filter { $0 == "x" || $0 == "X" || $0 == "*" || $0 == "\u{2022}" }.count
             if masked * 10 >= scalars.count * 6 { return true }
@@ -49,16 +60,18 @@ public enum Placeholders {
         return false
     }
 
+    static let maskCharacters: Set<Unicode.Scalar> = ["*", "x", "X", "\u{2022}", "#", ".", "-", "_", " "]
+
     /// A machine-readable code of short lowercase words joined by `_`, `-` or `.`: `too_short`,
     /// `password.mismatch`. Case-sensitive, so a random token is not one.
-    static func isIdentifierCode(_ text: String) -> Bool {
+    static func isIdentifierCode(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var sawSeparator = false
         var wordLength = 0
-        for scalar in text.unicodeScalars {
-            if scalar >= "a" && scalar <= "z" {
+        for b in text {
+            if b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") {
                 wordLength += 1
                 if wordLength > 16 { return false }
-            } else if (scalar == "_" || scalar == "-" || scalar == ".") && wordLength > 0 {
+            } else if (b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")) && wordLength > 0 {
                 sawSeparator = true
                 wordLength = 0
             } else {
@@ -69,16 +82,17 @@ public enum Placeholders {
     }
 
     /// `${VAR}`, `$VAR`, `{{ … }}`, `%s`, `%(name)s`, `<…>`, `[…]`, `{name}`.
-    static func isTemplate(_ s: String) -> Bool {
-        if s.hasPrefix("${") && s.hasSuffix("}") { return true }
-        if s.hasPrefix("{{") && s.hasSuffix("}}") { return true }
-        if s.hasPrefix("<") && s.hasSuffix(">") { return true }
-        if s.hasPrefix("[") && s.hasSuffix("]") { return true }
-        if s == "%s" || s == "%d" || (s.hasPrefix("%(") && s.hasSuffix(")s")) { return true }
-        if s.hasPrefix("{") && s.hasSuffix("}") && s.dropFirst().dropLast().allSatisfy({ $0.isLetter || $0 == "_" || $0.isNumber }) {
-            return true
-        }
-        if s.hasPrefix("$"), s.count > 1, s.dropFirst().allSatisfy({ ($0.isUppercase || $0 == "_" || $0.isNumber) && $0.isASCII }) {
+    static func isTemplate(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        func starts(_ p: String) -> Bool { s.starts(with: p.utf8) }
+        func ends(_ p: String) -> Bool { s.count >= p.utf8.count && s.suffix(p.utf8.count).elementsEqual(p.utf8) }
+        if starts("${") && ends("}") { return true }
+        if starts("{{") && ends("}}") { return true }
+        if starts("<") && ends(">") { return true }
+        if starts("[") && ends("]") { return true }
+        if s.elementsEqual("%s".utf8) || s.elementsEqual("%d".utf8) || (starts("%(") && ends(")s")) { return true }
+        func isWordByte(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 || b &- 0x30 < 10 || b == UInt8(ascii: "_") || b >= 0x80 }
+        if starts("{") && ends("}") && s.count > 2 && s.dropFirst().dropLast().allSatisfy(isWordByte) { return true }
+        if starts("$") && s.count > 1 && s.dropFirst().allSatisfy({ $0 &- 0x41 < 26 || $0 &- 0x30 < 10 || $0 == UInt8(ascii: "_") }) {
             return true
         }
         return false

@@ -56,35 +56,43 @@ public struct SHA256 {
 
     /// The digest of `text` as lowercase hex.
     public static func hexDigest(_ text: String) -> String {
-        hash(Array(text.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in hash(Array(text.utf8)) {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private mutating func compress(_ block: ArraySlice<UInt8>) {
-        var w = [UInt32](repeating: 0, count: 64)
-        let start = block.startIndex
-        for i in 0..<16 {
-            w[i] = UInt32(block[start + 4 * i]) << 24 | UInt32(block[start + 4 * i + 1]) << 16
-                | UInt32(block[start + 4 * i + 2]) << 8 | UInt32(block[start + 4 * i + 3])
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            let start = block.startIndex
+            for i in 0..<16 {
+                w[i] = UInt32(block[start + 4 * i]) << 24 | UInt32(block[start + 4 * i + 1]) << 16
+                    | UInt32(block[start + 4 * i + 2]) << 8 | UInt32(block[start + 4 * i + 3])
+            }
+            for i in 16..<64 {
+                let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
+                let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var a = state[0], b = state[1], c = state[2], d = state[3]
+            var e = state[4], f = state[5], g = state[6], h = state[7]
+            for i in 0..<64 {
+                let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                let ch = (e & f) ^ (~e & g)
+                let t1 = h &+ s1 &+ ch &+ SHA256.k[i] &+ w[i]
+                let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                let maj = (a & b) ^ (a & c) ^ (b & c)
+                let t2 = s0 &+ maj
+                h = g; g = f; f = e; e = d &+ t1
+                d = c; c = b; b = a; a = t1 &+ t2
+            }
+            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
+            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
-        for i in 16..<64 {
-            let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-            let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for i in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ ch &+ SHA256.k[i] &+ w[i]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            h = g; g = f; f = e; e = d &+ t1
-            d = c; c = b; b = a; a = t1 &+ t2
-        }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
     }
 }
 

@@ -13,25 +13,26 @@ struct ExchangeScanner {
 
     /// The context of everything in the exchange: `sync` for calls to the sync API, else
     /// `payload` (or what `--context` forces).
-    func context(of exchange: HTTPExchange) -> ScanContext {
+    func context(of exchange: HTTPExchange, urlPath: String) -> ScanContext {
         if let forced = scan.options.context { return forced }
-        let path = Array(exchange.urlPath.utf8)
+        let path = Array(urlPath.utf8)
         return scan.options.syncPathMarkers.contains(where: { path.containsBytes($0) }) ? .sync : .payload
     }
 
     /// Whether the exchange is an OAuth token request (authorization code with PKCE, refresh).
-    func isTokenExchange(_ exchange: HTTPExchange) -> Bool {
+    func isTokenExchange(_ exchange: HTTPExchange, urlPath: String) -> Bool {
         let markers = ["grant_type", "code_verifier"]
         if let body = exchange.request.body?.bytes, markers.contains(where: { body.containsBytes($0) }) { return true }
         if exchange.request.params.contains(where: { markers.contains($0.name) }) { return true }
-        guard exchange.urlPath.hasSuffix("/token"), let response = exchange.response.body?.bytes else { return false }
+        guard urlPath.hasSuffix("/token"), let response = exchange.response.body?.bytes else { return false }
         return response.containsBytes("\"access_token\"") || response.containsBytes("access_token=")
     }
 
     /// Scans everything the exchange holds.
-    func scan(_ exchange: HTTPExchange) {
-        let context = context(of: exchange)
-        let tokenExchange = isTokenExchange(exchange)
+    func scan(_ exchange: HTTPExchange, context: ScanContext? = nil) {
+        let urlPath = exchange.urlPath
+        let context = context ?? self.context(of: exchange, urlPath: urlPath)
+        let tokenExchange = isTokenExchange(exchange, urlPath: urlPath)
         let exchangeCarrier: Family? = tokenExchange ? .transport : nil
         for note in exchange.notes { scanText(note, key: "note", context: context, carrier: .transport) }
         if let url = exchange.url { scanText(url, key: "url", context: context, carrier: exchangeCarrier) }

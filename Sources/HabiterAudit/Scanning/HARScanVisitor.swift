@@ -108,10 +108,10 @@ struct HARScanVisitor: JSONVisitor {
         let path = scan.rootPath.appending(.key("log")).appending(.key("entries")).appending(.index(entryIndex))
         let (exchange, taken) = HAREntry.exchange(from: tree, path: path)
         let exchangeScanner = ExchangeScanner(scan: scan)
-        let context = exchangeScanner.context(of: exchange)
+        let context = exchangeScanner.context(of: exchange, urlPath: exchange.urlPath)
         var rest = JSONScanVisitor(scan: scan, layer: .input(path: path, readerContext: context))
         try? JSONReplay.replay(tree, into: &rest, skipping: taken)
-        exchangeScanner.scan(exchange)
+        exchangeScanner.scan(exchange, context: context)
         scan.finishDocument(defaultContext: .payload)
     }
 }
