@@ -25,12 +25,13 @@ public enum SafeShapes {
     /// An absolute file path (`/data/user/0/app.habiter/files`, `~/Downloads`): two or more
     /// segments, no spaces.
     public static func isFilePath(_ text: String) -> Bool {
-        guard text.hasPrefix("/") || text.hasPrefix("~/"), !text.contains(" "), !text.hasPrefix("//") else { return false }
+        guard text.hasPrefix("/") || text.hasPrefix("~/"), !text.utf8.contains(0x20), !text.hasPrefix("//") else { return false }
         return text.split(separator: "/").count >= 2
     }
 
     /// `Sun, 30 Nov 2026 07:30:00 GMT`.
     static func isHTTPDate(_ text: String) -> Bool {
+        guard text.hasSuffix(" GMT") else { return false }
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT" else { return false }
         return isDateOrTime(String(parts[4]))

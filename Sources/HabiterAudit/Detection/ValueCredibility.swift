@@ -40,18 +40,20 @@ public enum ValueCredibility {
 
     /// At least eight characters, no spaces, and two character classes (or long and varied).
     static func looksGenerated(_ text: Substring) -> Bool {
-        let scalars = text.unicodeScalars
-        if scalars.count < minimumGeneratedLength || scalars.contains(" ") { return false }
-        var classes = Set<Int>()
-        for s in scalars {
-            switch s {
-            case "a"..."z": classes.insert(0)
-            case "A"..."Z": classes.insert(1)
-            case "0"..."9": classes.insert(2)
-            default: classes.insert(3)
+        var count = 0
+        var classes: UInt8 = 0
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: " "): return false
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): classes |= 1
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): classes |= 2
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): classes |= 4
+            default: classes |= 8
             }
+            if b & 0xC0 != 0x80 { count += 1 }
         }
-        if classes.count >= 2 { return true }
-        return scalars.count >= 20 && shannonEntropy(String(text)) >= 3.5
+        if count < minimumGeneratedLength { return false }
+        if classes.nonzeroBitCount >= 2 { return true }
+        return count >= 20 && shannonEntropy(String(text)) >= 3.5
     }
 }

@@ -14,7 +14,8 @@ final class ArtifactScan {
     var keyScratch: [UInt8] = []
     var nameCache = NameMatchCache()
     var pending: [PendingHit] = []
-    var shapes: [Int: ContainerShape] = [:]
+    /// Facts about closed containers that hits inside them need, until the document ends.
+    var facts: [Int: ContainerFacts] = [:]
     var nextContainerId = 0
     /// Keys that are themselves secrets: shown as `[REDACTED]` in paths and messages.
     var maskedKeys: Set<[UInt8]> = []
@@ -108,7 +109,7 @@ final class ArtifactScan {
     func finishDocument(defaultContext: ScanContext) {
         defer {
             pending.removeAll(keepingCapacity: true)
-            shapes.removeAll(keepingCapacity: true)
+            facts.removeAll(keepingCapacity: true)
         }
         guard !pending.isEmpty else { return }
         let paths = pending.map { $0.location.path.description }
@@ -141,6 +142,7 @@ final class ArtifactScan {
             return false
         }
         for (hit, path) in zip(pending, paths) {
+            let hit = applyingFacts(to: hit)
             let context = options.context ?? hit.location.readerContext ?? context(of: hit.location.ancestry) ?? defaultContext
             switch hit.detail {
             case .pattern(let ruleIndex, let confidence, let preview):
@@ -169,17 +171,34 @@ final class ArtifactScan {
         }
     }
 
-    /// The context implied by the shapes of a hit's ancestors, if any.
+    /// The context implied by what is known of a hit's ancestors, if any.
     private func context(of ancestry: [Int]) -> ScanContext? {
-        var isBackup = false
+        var found: ScanContext?
         for id in ancestry {
-            switch shapes[id] {
+            guard let facts = facts[id] else { continue }
+            switch facts.shape {
             case .entityDocument?, .syncMessage?, .syncOperation?: return .sync
-            case .backup?: isBackup = true
+            case .backup?: found = found ?? .backup
             case nil: break
             }
+            if let context = facts.context { found = context }
         }
-        return isBackup ? .backup : nil
+        return found
+    }
+
+    /// A hit with what its ancestors' facts add: a carrier, the protocol-field mark, and the name
+    /// of a HAR header for a hit in its value.
+    private func applyingFacts(to hit: PendingHit) -> PendingHit {
+        var hit = hit
+        for id in hit.location.ancestry {
+            guard let facts = facts[id] else { continue }
+            if let carrier = facts.carrier, hit.location.carrier == nil { hit.location.carrier = carrier }
+            if facts.isProtocolField { hit.location.isProtocolField = true }
+        }
+        if let last = hit.location.ancestry.last, let name = facts[last]?.valueName, hit.location.key == "value" {
+            hit.location.key = name
+        }
+        return hit
     }
 
     /// Records a finding. A transport finding is a warning at most: the app did nothing wrong,

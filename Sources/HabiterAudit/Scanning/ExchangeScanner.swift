@@ -19,13 +19,21 @@ struct ExchangeScanner {
         return scan.options.syncPathMarkers.contains(where: { path.containsBytes($0) }) ? .sync : .payload
     }
 
+    /// Parameters only an OAuth token request carries.
+    static let tokenRequestMarkers = ["grant_type", "code_verifier"]
+
+    /// Whether a response body to a `/token` URL issues an access token.
+    static func issuesAccessToken(_ body: [UInt8]) -> Bool {
+        body.containsBytes("\"access_token\"") || body.containsBytes("access_token=")
+    }
+
     /// Whether the exchange is an OAuth token request (authorization code with PKCE, refresh).
     func isTokenExchange(_ exchange: HTTPExchange, urlPath: String) -> Bool {
-        let markers = ["grant_type", "code_verifier"]
+        let markers = ExchangeScanner.tokenRequestMarkers
         if let body = exchange.request.body?.bytes, markers.contains(where: { body.containsBytes($0) }) { return true }
         if exchange.request.params.contains(where: { markers.contains($0.name) }) { return true }
         guard urlPath.hasSuffix("/token"), let response = exchange.response.body?.bytes else { return false }
-        return response.containsBytes("\"access_token\"") || response.containsBytes("access_token=")
+        return ExchangeScanner.issuesAccessToken(response)
     }
 
     /// Scans everything the exchange holds.
@@ -64,7 +72,11 @@ struct ExchangeScanner {
     /// Whether a header carries a credential: the standard ones, and any whose name a name rule
     /// matches (`x-goog-api-key`, `x-amz-security-token`).
     private func isCredentialHeader(_ lowercasedName: String) -> Bool {
-        if ExchangeScanner.transportHeaders.contains(lowercasedName) { return true }
+        ExchangeScanner.isCredentialHeader(lowercasedName, scan: scan)
+    }
+
+    static func isCredentialHeader(_ lowercasedName: String, scan: ArtifactScan) -> Bool {
+        if transportHeaders.contains(lowercasedName) { return true }
         guard let match = Array(lowercasedName.utf8).withUnsafeBufferPointer({ scan.nameMatch($0) }) else { return false }
         return !match.describesMetadata
     }

@@ -1,117 +1,240 @@
-/// Scans a HAR capture as the JSON reader streams it. Each `log.entries[i]` is collected (its
-/// bytes pinned in the window, its values in a small tree), judged as an `HTTPExchange`, and the
-/// rest of the entry is scanned as plain JSON in the entry's context. Everything outside the
-/// entries (creator, pages, comments) is scanned as plain JSON. Memory grows with the largest
-/// entry, never with the number of entries.
+/// Scans a HAR capture as the JSON reader streams it. Every value goes through the plain JSON
+/// scan (bodies open as JSON, form or base64 layers, URLs as queries); on top of that this
+/// visitor follows the HAR structure and records what the hits need once each part closes:
+/// the entry's context (`sync` for calls to the sync API), headers, cookies and parameters as
+/// named values (`{"name": …, "value": …}` judged by the name, credential headers and cookies
+/// as `transport`, `Cookie` headers split into pairs), the OAuth token exchange (its request
+/// and response bodies as `transport`), and bodies that claim base64 but are not. Nothing of an
+/// entry is kept but a few field values, so memory does not grow with entries or their size.
 struct HARScanVisitor: JSONVisitor {
     private let scan: ArtifactScan
-    private var outside: JSONScanVisitor
-    /// The key of each open container outside entries (nil for array elements and the root).
-    private var keys: [String?] = []
-    private var pendingKey: String?
-    private var entry: JSONTreeBuilder?
-    private var entryDepth = 0
-    private var entryIndex = 0
+    private var plain: JSONScanVisitor
+
+    /// What a container is, in the HAR structure.
+    private enum Role: Equatable {
+        case root, log, entries, entry, request, response, postData, content, other
+        case fieldList(FieldList)
+        case field(FieldList)
+    }
+
+    /// The lists of `{"name": …, "value": …}` objects.
+    private enum FieldList {
+        case requestHeaders, responseHeaders, queryString, requestCookies, responseCookies, params
+
+        var isCookies: Bool { self == .requestCookies || self == .responseCookies }
+        var isHeaders: Bool { self == .requestHeaders || self == .responseHeaders }
+    }
+
+    private struct Frame {
+        var role: Role
+        var id: Int
+        var isObject: Bool
+    }
+
+    /// A name/value object being read.
+    private struct Field {
+        var name: String?
+        var value: [UInt8]?
+        var valueOffset = 0
+    }
+
+    /// What an entry has shown so far.
+    private struct Entry {
+        var id: Int
+        var url: [UInt8]?
+        var requestHasTokenMarkers = false
+        var responseIssuesToken = false
+        var bodyIds: [Int] = []
+    }
+
+    private var frames: [Frame] = []
+    /// The key of the value about to be read, when its container matters to the structure.
+    private var pendingKey: [UInt8]?
+    private var field = Field()
+    private var entry: Entry?
+    /// The `content` object being read: its `encoding`, and its text if that is base64-shaped.
+    private var contentEncoding: String?
+    private var contentText: (bytes: [UInt8], offset: Int)?
 
     init(scan: ArtifactScan) {
         self.scan = scan
-        outside = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
+        plain = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
     }
 
-    /// Whether the container about to open is an entry: an object in `log.entries`.
-    private var opensEntry: Bool {
-        keys.count == 3 && keys[1] == "log" && keys[2] == "entries"
+    // MARK: Structure
+
+    private func role(opening isObject: Bool) -> Role {
+        guard let parent = frames.last else { return isObject ? .root : .other }
+        let key = pendingKey.map { String(decoding: $0, as: UTF8.self) }
+        switch (parent.role, key) {
+        case (.root, "log"?): return .log
+        case (.log, "entries"?): return .entries
+        case (.entries, _): return isObject ? .entry : .other
+        case (.entry, "request"?): return .request
+        case (.entry, "response"?): return .response
+        case (.request, "headers"?): return .fieldList(.requestHeaders)
+        case (.request, "queryString"?): return .fieldList(.queryString)
+        case (.request, "cookies"?): return .fieldList(.requestCookies)
+        case (.request, "postData"?): return .postData
+        case (.response, "headers"?): return .fieldList(.responseHeaders)
+        case (.response, "cookies"?): return .fieldList(.responseCookies)
+        case (.response, "content"?): return .content
+        case (.postData, "params"?): return .fieldList(.params)
+        case (.fieldList(let list), _): return isObject ? .field(list) : .other
+        default: return .other
+        }
     }
+
+    /// Whether keys inside a container of this role matter to the structure.
+    private func keysMatter(_ role: Role) -> Bool { role != .other }
+
+    private mutating func opened(isObject: Bool, at offset: Int) {
+        let role = role(opening: isObject)
+        pendingKey = nil
+        let id = plain.currentContainerId ?? -1
+        frames.append(Frame(role: role, id: id, isObject: isObject))
+        switch role {
+        case .entry: entry = Entry(id: id)
+        case .field:
+            field = Field()
+            // Judged when it closes, so its value's position must still resolve then.
+            scan.window.pin(at: offset)
+        case .postData: entry?.bodyIds.append(id)
+        case .content:
+            entry?.bodyIds.append(id)
+            contentEncoding = nil
+            contentText = nil
+            scan.window.pin(at: offset)
+        default: break
+        }
+    }
+
+    // MARK: Events
 
     mutating func objectStart(at offset: Int) throws {
-        if entry != nil {
-            entryDepth += 1
-            entry!.objectStart(at: offset)
-            return
-        }
-        if opensEntry {
-            scan.window.pin(at: offset)
-            entry = JSONTreeBuilder()
-            entryDepth = 1
-            entry!.objectStart(at: offset)
-            return
-        }
-        keys.append(pendingKey)
-        pendingKey = nil
-        try outside.objectStart(at: offset)
-    }
-
-    mutating func objectEnd(at offset: Int) throws {
-        if entry != nil {
-            entry!.objectEnd(at: offset)
-            entryDepth -= 1
-            if entryDepth == 0 { finishEntry() }
-            return
-        }
-        keys.removeLast()
-        try outside.objectEnd(at: offset)
+        try plain.objectStart(at: offset)
+        opened(isObject: true, at: offset)
     }
 
     mutating func arrayStart(at offset: Int) throws {
-        if entry != nil {
-            entryDepth += 1
-            entry!.arrayStart(at: offset)
-            return
+        try plain.arrayStart(at: offset)
+        opened(isObject: false, at: offset)
+    }
+
+    mutating func objectEnd(at offset: Int) throws {
+        let frame = frames.removeLast()
+        switch frame.role {
+        case .field(let list):
+            closeField(frame.id, list: list)
+            scan.window.unpin()
+        case .content:
+            closeContent()
+            scan.window.unpin()
+        default: break
         }
-        keys.append(pendingKey)
-        pendingKey = nil
-        try outside.arrayStart(at: offset)
+        try plain.objectEnd(at: offset)
+        if frame.role == .entry { closeEntry() }
     }
 
     mutating func arrayEnd(at offset: Int) throws {
-        if entry != nil {
-            entry!.arrayEnd(at: offset)
-            entryDepth -= 1
-            return
-        }
-        keys.removeLast()
-        try outside.arrayEnd(at: offset)
+        frames.removeLast()
+        try plain.arrayEnd(at: offset)
     }
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
-        if entry != nil { return entry!.key(raw, escaped: escaped, at: offset) }
-        pendingKey = JSONString.decode(raw, escaped: escaped)
-        try outside.key(raw, escaped: escaped, at: offset)
+        if let top = frames.last, keysMatter(top.role) {
+            pendingKey = escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw)
+        }
+        try plain.key(raw, escaped: escaped, at: offset)
     }
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
-        if entry != nil { return entry!.string(raw, escaped: escaped, at: offset) }
+        if let top = frames.last, let key = pendingKey {
+            observe(string: raw, escaped: escaped, at: offset, key: key, in: top.role)
+        }
         pendingKey = nil
-        try outside.string(raw, escaped: escaped, at: offset)
+        try plain.string(raw, escaped: escaped, at: offset)
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
-        if entry != nil { return entry!.number(raw, at: offset) }
         pendingKey = nil
-        try outside.number(raw, at: offset)
+        try plain.number(raw, at: offset)
     }
 
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
-        if entry != nil { return entry!.literal(value, at: offset) }
         pendingKey = nil
-        try outside.literal(value, at: offset)
+        try plain.literal(value, at: offset)
     }
 
-    /// Judges a complete entry, then lets the window drop its bytes.
-    private mutating func finishEntry() {
-        defer {
-            entry = nil
-            entryIndex += 1
-            scan.window.unpin()
+    /// Strings the structure needs: the URL, field names and values, bodies and their encoding.
+    private mutating func observe(string raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int, key: [UInt8], in role: Role) {
+        func bytes() -> [UInt8] { escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw) }
+        switch (role, String(decoding: key, as: UTF8.self)) {
+        case (.request, "url"):
+            entry?.url = bytes()
+        case (.field, "name"):
+            field.name = String(decoding: bytes(), as: UTF8.self)
+        case (.field, "value"):
+            field.value = bytes()
+            field.valueOffset = offset
+        case (.postData, "text"):
+            let text = bytes()
+            if ExchangeScanner.tokenRequestMarkers.contains(where: { text.containsBytes($0) }) { entry?.requestHasTokenMarkers = true }
+        case (.content, "text"):
+            let text = bytes()
+            if ExchangeScanner.issuesAccessToken(text) { entry?.responseIssuesToken = true }
+            contentText = (text, offset)
+        case (.content, "encoding"):
+            contentEncoding = String(decoding: bytes(), as: UTF8.self).lowercased()
+        default:
+            break
         }
-        guard let tree = entry?.result else { return }
-        let path = scan.rootPath.appending(.key("log")).appending(.key("entries")).appending(.index(entryIndex))
-        let (exchange, taken) = HAREntry.exchange(from: tree, path: path)
-        let exchangeScanner = ExchangeScanner(scan: scan)
-        let context = exchangeScanner.context(of: exchange, urlPath: exchange.urlPath)
-        var rest = JSONScanVisitor(scan: scan, layer: .input(path: path, readerContext: context))
-        try? JSONReplay.replay(tree, into: &rest, skipping: taken)
-        exchangeScanner.scan(exchange, context: context)
+    }
+
+    /// A header, cookie or parameter: judged by its name, with what its hits need.
+    private mutating func closeField(_ id: Int, list: FieldList) {
+        guard let name = field.name else { return }
+        let lowercased = name.lowercased()
+        if list == .params && ExchangeScanner.tokenRequestMarkers.contains(lowercased) { entry?.requestHasTokenMarkers = true }
+        let credential = list.isCookies || (list.isHeaders && ExchangeScanner.isCredentialHeader(lowercased, scan: scan))
+        scan.facts[id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
+        guard let value = field.value else { return }
+        var location = plain.location()
+        location.path = location.path.appending(.key("value"))
+        location.key = name
+        if list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie") {
+            let pairs = ExchangeScanner.cookiePairs(value, setCookie: lowercased == "set-cookie")
+            let frame = LayerFrame(path: location.path.entering("cookie"), outerOffset: field.valueOffset, outerKey: name,
+                                   ancestry: location.ancestry, depth: 1, readerContext: nil)
+            _ = scan.scanLayer(.pairs(pairs), bytes: [], frame: frame)
+            return
+        }
+        guard let match = Array(name.utf8).withUnsafeBufferPointer({ scan.nameMatch($0) }) else { return }
+        let shape = scan.rules.nameRules[match.ruleIndex].valueShape
+        let text = String(decoding: value, as: UTF8.self)
+        let credible = ValueCredibility.isCredible(text, keyWords: [match.matchedName] + match.words, shape: shape)
+        let description = text.isEmpty ? "an empty string" : Redaction.describeValue(length: text.unicodeScalars.count)
+        scan.recordNameHit(match, credible: credible, valueDescription: description, at: field.valueOffset, location: location)
+    }
+
+    /// A response body that claims base64 must be base64.
+    private mutating func closeContent() {
+        guard contentEncoding == "base64", let text = contentText else { return }
+        if case .failure = Base64LayerDecoder.decodeForced(text.bytes) {
+            scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
+        }
+    }
+
+    /// Decides the entry's context and whether it is a token exchange, then resolves its hits.
+    private mutating func closeEntry() {
+        guard let entry else { return }
+        let path = entry.url.map { HTTPExchange.path(ofURL: $0) } ?? ""
+        let context = scan.options.context ?? (scan.options.syncPathMarkers.contains { Array(path.utf8).containsBytes($0) } ? .sync : .payload)
+        scan.facts[entry.id, default: ContainerFacts()].context = context
+        if entry.requestHasTokenMarkers || (path.hasSuffix("/token") && entry.responseIssuesToken) {
+            for id in entry.bodyIds { scan.facts[id, default: ContainerFacts()].carrier = .transport }
+        }
+        self.entry = nil
         scan.finishDocument(defaultContext: .payload)
     }
 }

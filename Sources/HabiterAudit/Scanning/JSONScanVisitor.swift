@@ -46,7 +46,7 @@ struct JSONScanVisitor: JSONVisitor {
     mutating func objectEnd(at offset: Int) {
         let container = containers.removeLast()
         if scan.pending.count > container.hitsAtOpen, let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
-            scan.shapes[container.id] = shape
+            scan.facts[container.id, default: ContainerFacts()].shape = shape
         }
         endValue()
     }
@@ -153,6 +153,9 @@ struct JSONScanVisitor: JSONVisitor {
         return scan.nextContainerId
     }
 
+    /// The id of the innermost open container.
+    var currentContainerId: Int? { containers.last?.id }
+
     private func ancestry() -> [Int] {
         layer.ancestry + containers.map(\.id)
     }
@@ -184,7 +187,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     /// The location of the current value.
-    private func location() -> HitLocation {
+    func location() -> HitLocation {
         HitLocation(key: nearestKey(), path: currentPath(), ancestry: ancestry(), readerContext: layer.readerContext,
                     carrier: layer.carrier)
     }

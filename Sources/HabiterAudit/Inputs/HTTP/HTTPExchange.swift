@@ -53,9 +53,11 @@ struct HTTPExchange {
     var notes: [Text] = []
 
     /// The request URL's path (no scheme, host, query or fragment), lowercased.
-    var urlPath: String {
-        guard let url else { return "" }
-        var text = String(decoding: url.bytes, as: UTF8.self).lowercased()
+    var urlPath: String { url.map { HTTPExchange.path(ofURL: $0.bytes) } ?? "" }
+
+    /// The path of a URL (absolute, or a request target), lowercased.
+    static func path(ofURL url: [UInt8]) -> String {
+        var text = String(decoding: url, as: UTF8.self).lowercased()
         if let schemeEnd = text.range(of: "://") {
             text = String(text[schemeEnd.upperBound...])
             text = text.firstIndex(of: "/").map { String(text[$0...]) } ?? "/"
