@@ -169,22 +169,31 @@ struct HARScanVisitor: JSONVisitor {
     /// Strings the structure needs: the URL, field names and values, bodies and their encoding.
     private mutating func observe(string raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int, key: [UInt8], in role: Role) {
         func bytes() -> [UInt8] { escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw) }
-        switch (role, String(decoding: key, as: UTF8.self)) {
-        case (.request, "url"):
+        func keyIs(_ name: StaticString) -> Bool {
+            key.count == name.utf8CodeUnitCount && key.withUnsafeBufferPointer { memcmp($0.baseAddress!, name.utf8Start, key.count) == 0 }
+        }
+        switch role {
+        case .request where keyIs("url"):
             entry?.url = bytes()
-        case (.field, "name"):
+        case .field where keyIs("name"):
             field.name = String(decoding: bytes(), as: UTF8.self)
-        case (.field, "value"):
+        case .field where keyIs("value"):
             field.value = bytes()
             field.valueOffset = offset
-        case (.postData, "text"):
-            let text = bytes()
+        case .postData where keyIs("text"):
+            // The markers are plain ASCII: an escape inside one would be deliberate.
+            let text = Array(raw)
             if ExchangeScanner.tokenRequestMarkers.contains(where: { text.containsBytes($0) }) { entry?.requestHasTokenMarkers = true }
-        case (.content, "text"):
-            let text = bytes()
+        case .content where keyIs("text"):
+            let text = Array(raw)
             if ExchangeScanner.issuesAccessToken(text) { entry?.responseIssuesToken = true }
-            contentText = (text, offset)
-        case (.content, "encoding"):
+            // Kept only when it may be what `encoding: "base64"` will claim.
+            if let first = raw.first, Base64.value(first, .standard) != nil || Base64.value(first, .url) != nil {
+                contentText = (escaped ? bytes() : text, offset)
+            } else {
+                contentText = (Array(raw.prefix(1)), offset)
+            }
+        case .content where keyIs("encoding"):
             contentEncoding = String(decoding: bytes(), as: UTF8.self).lowercased()
         default:
             break
@@ -199,17 +208,20 @@ struct HARScanVisitor: JSONVisitor {
         let credential = list.isCookies || (list.isHeaders && ExchangeScanner.isCredentialHeader(lowercased, scan: scan))
         scan.facts[id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
         guard let value = field.value else { return }
+        let isCookieHeader = list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie")
+        let match = isCookieHeader ? nil : Array(name.utf8).withUnsafeBufferPointer { scan.nameMatch($0) }
+        guard isCookieHeader || match != nil else { return }
         var location = plain.location()
         location.path = location.path.appending(.key("value"))
         location.key = name
-        if list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie") {
+        if isCookieHeader {
             let pairs = ExchangeScanner.cookiePairs(value, setCookie: lowercased == "set-cookie")
             let frame = LayerFrame(path: location.path.entering("cookie"), outerOffset: field.valueOffset, outerKey: name,
                                    ancestry: location.ancestry, depth: 1, readerContext: nil)
             _ = scan.scanLayer(.pairs(pairs), bytes: [], frame: frame)
             return
         }
-        guard let match = Array(name.utf8).withUnsafeBufferPointer({ scan.nameMatch($0) }) else { return }
+        guard let match else { return }
         let shape = scan.rules.nameRules[match.ruleIndex].valueShape
         let text = String(decoding: value, as: UTF8.self)
         let credible = ValueCredibility.isCredible(text, keyWords: [match.matchedName] + match.words, shape: shape)
@@ -238,3 +250,9 @@ struct HARScanVisitor: JSONVisitor {
         scan.finishDocument(defaultContext: .payload)
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -16,6 +16,8 @@ public struct Base64LayerDecoder: LayerDecoder {
     /// Fewer characters are too short to hold a layer worth opening (and too likely to decode to
     /// a few printable bytes by chance).
     public static let minLength = 16
+    /// How many decoded bytes of text are checked before the value is taken for text.
+    static let textSample = 512
 
     /// A UUID (`8-4-4-4-12` hex digits) or a plain hex string: base64-shaped, never base64 text.
     /// The commonest long values of this domain, rejected without decoding.
@@ -82,7 +84,6 @@ public struct Base64LayerDecoder: LayerDecoder {
         var bits: UInt32 = 0
         var produced = 0
         var head: (UInt8, UInt8) = (0, 0)
-        var firstNonBlank: UInt8 = 0
         var gzipHeader = false
         var gzip = false
         decoding: for c in value {
@@ -94,7 +95,6 @@ public struct Base64LayerDecoder: LayerDecoder {
             let byte = UInt8(truncatingIfNeeded: accumulator >> bits)
             accumulator &= (1 << bits) - 1
             produced += 1
-            if firstNonBlank == 0 && byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 { firstNonBlank = byte }
             switch produced {
             case 1: head.0 = byte
             case 2: head.1 = byte
@@ -107,6 +107,8 @@ public struct Base64LayerDecoder: LayerDecoder {
             default:
                 guard gzipHeader else {
                     guard check.feed(byte) else { return nil }
+                    // Half a kilobyte of text is enough: random bytes never get this far.
+                    if produced >= Self.textSample && check.atCharacterBoundary { break decoding }
                     continue
                 }
                 // RFC 1952 header: FLG's reserved bits clear, a known OS (a random token that
@@ -123,10 +125,8 @@ public struct Base64LayerDecoder: LayerDecoder {
 
         // Accepted: now decode for real.
         guard let bytes = Base64.decode(value, alphabet: alphabet, ignoringLineBreaks: true) else { return nil }
-        if gzip { return DecodedLayer(bytes: bytes, content: .text, replacesValue: false) }
-        if (firstNonBlank == UInt8(ascii: "{") || firstNonBlank == UInt8(ascii: "[")) && JSONSyntaxCheck.isJSON(bytes) {
-            return DecodedLayer(bytes: bytes, content: .json, replacesValue: false)
-        }
+        // Text, gzip or JSON alike: the text layer offers it to the decoders again, so JSON opens
+        // as `!base64!json` when it parses, and is scanned as text when it does not.
         return DecodedLayer(bytes: bytes, content: .text, replacesValue: false)
     }
 

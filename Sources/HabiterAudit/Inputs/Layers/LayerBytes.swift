@@ -157,6 +157,9 @@ struct TextCheck {
         return unprintable * 10 <= budgetBytes
     }
 
+    /// Whether the bytes fed so far end on a whole character.
+    var atCharacterBoundary: Bool { needed == 0 }
+
     /// True when everything fed is text: complete UTF-8, not empty, at least 90 % printable (all
     /// of it in a short text).
     func finish() -> Bool {

@@ -4,15 +4,18 @@ import Testing
 @Suite struct Base64LayerDecoderTests {
     let decoder = Base64LayerDecoder()
 
-    @Test func jsonOpensAsJSON() {
+    /// JSON comes back as text; the scan offers it to the JSON decoder next (`!base64!json`).
+    @Test func jsonOpensAsText() {
         let json = #"{"apiKey":"fake-key-0123456789"}"#
         let value = LayerTesting.base64(json)
         #expect(value == "eyJhcGlLZXkiOiJmYWtlLWtleS0wMTIzNDU2Nzg5In0=")
         let layer = LayerTesting.decode(decoder, value)
-        #expect(LayerTesting.isJSON(layer))
+        #expect(LayerTesting.isText(layer))
         #expect(layer?.bytes == Array(json.utf8))
         #expect(layer?.replacesValue == false)
         #expect(decoder.name == "base64")
+        let findings = TestSupport.scan("{\"blob\": \"\(value)\"}").findings
+        #expect(findings.map(\.path.description) == ["/blob!base64!json/apiKey"])
     }
 
     @Test func urlSafeUnpaddedJSON() throws {
@@ -21,7 +24,7 @@ import Testing
         try #require(value.contains("-") || value.contains("_"))
         try #require(!value.hasSuffix("="))
         let layer = LayerTesting.decode(decoder, value)
-        #expect(LayerTesting.isJSON(layer))
+        #expect(LayerTesting.isText(layer))
         #expect(layer?.bytes == Array(json.utf8))
     }
 
@@ -87,7 +90,7 @@ import Testing
         #expect(LayerTesting.isText(second))
         #expect(LayerTesting.string(second) == once)
         let third = LayerTesting.decode(decoder, second!.bytes)
-        #expect(LayerTesting.isJSON(third))
+        #expect(LayerTesting.isText(third))
         #expect(LayerTesting.string(third) == json)
     }
 
