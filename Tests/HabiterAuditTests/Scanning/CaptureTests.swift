@@ -340,3 +340,27 @@ private func summary(_ f: Finding) -> String {
                 == ["name.token policy Sensitive-looking name 'resetToken' in sync data: the contract fails closed on such names whatever the value (here JSON text)."])
     }
 }
+
+/// Every truncation of a sample of each format is an input error with a position, or a correct
+/// scan of what is there: never a crash, never silence about the missing part.
+@Suite struct TruncationTests {
+    static let samples = ["captures/sync-session-chrome-sensitive.har", "captures/push-proxy-saved.txt",
+                          "prefs/FlutterSharedPreferences.xml", "sync/push-leaky-description.json",
+                          "captures/support-diagnostics-firefox.har.gz"]
+
+    @Test(arguments: samples)
+    func everyTruncationFailsClosed(_ sample: String) throws {
+        let data = Array(try Data(contentsOf: TestSupport.repoRoot.appendingPathComponent("corpus/" + sample)))
+        let scanner = Scanner(rules: TestSupport.builtinPack)
+        let step = max(1, data.count / 150)
+        for cut in stride(from: 0, to: data.count - 1, by: step) {
+            let outcome = Array(data[..<cut]).withUnsafeBytes { scanner.scan(bytes: $0, name: sample) }
+            // JSON, XML and gzip inputs cut short are always incomplete; an HTTP message cut in
+            // its headers or body may still be a whole message.
+            if !sample.hasSuffix(".txt") {
+                #expect(!outcome.errors.isEmpty, "\(sample) cut at \(cut) of \(data.count) scanned without an error")
+            }
+            #expect(outcome.errors.allSatisfy { $0.kind != .read || sample.hasSuffix(".gz") })
+        }
+    }
+}
