@@ -7,7 +7,8 @@ enum HelpText {
     USAGE: habiter-audit <command> [options]
 
     COMMANDS:
-      scan          Scan JSON and NDJSON inputs and report leaks (the release gate).
+      scan          Scan captures, payloads, preferences and backups and report leaks
+                    (the release gate).
       rules list    Print the rule catalogue.
       rules test    Run every rule against its examples and check rule hygiene.
 
@@ -39,8 +40,9 @@ enum HelpText {
                               note or never. (default: error)
       --context <context>     Force the context of every value: auto, sync, prefs, backup or
                               payload. (default: auto, decided per document and value)
-      --input-format <fmt>    Force the input format: auto, json or ndjson.
-                              (default: auto, detected from content)
+      --input-format <fmt>    Force the input format: auto, json, ndjson, har, prefs-xml
+                              or http. (default: auto, detected from content; gzip is
+                              undone first either way)
       --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.
@@ -52,12 +54,23 @@ enum HelpText {
       -q, --quiet             Print nothing on stderr except errors.
       -h, --help              Show this help.
 
+    Inputs: JSON and NDJSON (sync bodies, entity documents, operation logs, backups), HAR 1.2
+    captures, Android SharedPreferences XML (FlutterSharedPreferences.xml, secure-storage
+    dumps), raw HTTP messages (.http files, proxy saves, curl -v dumps), and any of these
+    gzip-compressed. Strings holding JSON, base64, JWTs, URL queries, form bodies, URL
+    userinfo, Basic credentials or gzip are opened and scanned as inner layers.
+
+    Findings are secret (a credential where it must not be), policy (a contract violation)
+    or transport (a credential the protocol carries, e.g. an Authorization header in a
+    capture: a warning, so captures fail the gate only with --fail-on warning).
+
     Reports never contain matched values: at most a public prefix such as ghp_ and a length.
 
     EXAMPLES:
       habiter-audit scan captures/ --format sarif -o audit.sarif
       habiter-audit scan --context sync push-body.json
       cat oplog.ndjson | habiter-audit scan --input-format ndjson -
+      habiter-audit scan --fail-on warning session.har      # captures must be redacted
     """
 
     static let rules = """
