@@ -14,7 +14,21 @@ public enum JSONReport {
             ("artifacts", .array(result.artifacts.map { a in
                 .object([("name", .string(a.name)), ("format", a.format.map(JSONOutput.string) ?? .null), ("bytes", .int(a.byteCount))])
             })),
+            ("inventory", .array(result.inventory.map(inventoryEntry))),
         ]).rendered()
+    }
+
+    /// One line of the inventory section (shared with SARIF's run properties).
+    static func inventoryEntry(_ e: InventoryEntry) -> JSONOutput {
+        .object([
+            ("store", e.storeId.map(JSONOutput.string) ?? .null),
+            ("name", .string(e.name)),
+            ("classes", .array(e.classes.map { .string($0.rawValue) })),
+            ("contexts", .array(e.contexts.map { .string($0.rawValue) })),
+            ("verdict", .string(e.verdict.rawValue)),
+            ("artifacts", .array(e.artifacts.map(JSONOutput.string))),
+            ("notes", .array(e.notes.map(JSONOutput.string))),
+        ])
     }
 
     static func summary(_ input: ReportInput) -> JSONOutput {

@@ -16,6 +16,7 @@ public enum SARIFReport {
             ("results", .array(input.result.findings.map { result($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) })),
             ("columnKind", .string("utf16CodeUnits")),
             ("newlineSequences", .array([.string("\r\n"), .string("\n"), .string("\r")])),
+            ("properties", .object([("inventory", .array(input.result.inventory.map(JSONReport.inventoryEntry)))])),
         ])
         return JSONOutput.object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),

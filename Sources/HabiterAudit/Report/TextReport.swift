@@ -16,6 +16,18 @@ public enum TextReport {
             out += "           " + finding.message + "\n"
             out += "           " + style.dim("\(finding.path.description.isEmpty ? "/" : finding.path.description)  [\(finding.family.rawValue), \(finding.context.rawValue), \(finding.confidence.rawValue) confidence]") + "\n"
         }
+        if !input.result.inventory.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            out += style.bold("Inventory: stores seen") + "\n"
+            let width = min(48, input.result.inventory.map(\.name.count).max() ?? 0)
+            for entry in input.result.inventory {
+                let classes = entry.classes.map(\.rawValue).joined(separator: " / ")
+                let contexts = entry.contexts.map(\.rawValue).joined(separator: ", ")
+                out += "  " + String(entry.name.prefix(48)).padding(toLength: width + 2) + entry.verdict.rawValue.padding(toLength: 9)
+                    + classes + " in " + contexts + "\n"
+                for note in entry.notes { out += "  " + String(repeating: " ", count: width + 2) + style.dim(note) + "\n" }
+            }
+        }
         if !input.result.errors.isEmpty {
             if !out.isEmpty { out += "\n" }
             out += style.bold("Inputs that could not be scanned") + "\n"

@@ -3,6 +3,978 @@
 /// The built-in rule pack: the text of each file in `rules/`, by file name.
 enum BuiltinRuleFiles {
     static let files: [(name: String, text: String)] = [
+        ("contract.json", ##"""
+{
+  "$comment": "Contract rules: the checks are built into the scanner (Inventory/ContractValidator.swift); these entries carry their metadata and example inputs (whole documents that must raise the rule, and near misses that must not). See docs/rules.md.",
+  "rules": [
+    {
+      "id": "contract.schema-version",
+      "kind": "contract",
+      "title": "Unsupported entity schema version",
+      "description": "An entity document whose schemaVersion is not a supported version (1). Unsupported entity schemas are rejected before mutation.",
+      "help": "Send schema version 1, or upgrade the peer that produced the document.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 5.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":2,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}",
+        "{\"schemaVersion\":\"1\",\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ]
+    },
+    {
+      "id": "contract.protocol-version",
+      "kind": "contract",
+      "title": "Protocol version outside the supported window",
+      "description": "A push or pull body whose protocolVersion is outside the supported window (1). A peer below the window must upgrade its server; a peer above it must upgrade its client.",
+      "help": "Upgrade the server (peer below the window) or the client (peer above it).",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 4.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"protocolVersion\":0,\"deviceId\":\"d-1\",\"operations\":[{\"operationId\":\"o-0\",\"idempotencyKey\":\"k-0\",\"baseRevision\":41,\"document\":{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}}]}",
+        "{\"protocolVersion\":2,\"deviceId\":\"d-1\",\"operations\":[{\"operationId\":\"o-0\",\"idempotencyKey\":\"k-0\",\"baseRevision\":41,\"document\":{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}}]}"
+      ],
+      "counterExamples": [
+        "{\"protocolVersion\":1,\"deviceId\":\"d-1\",\"operations\":[{\"operationId\":\"o-0\",\"idempotencyKey\":\"k-0\",\"baseRevision\":41,\"document\":{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}}]}"
+      ]
+    },
+    {
+      "id": "contract.entity-id",
+      "kind": "contract",
+      "title": "Malformed entityId",
+      "description": "An entityId outside the grammar habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<key>, with each part percent-encoded.",
+      "help": "Build entity ids with the contract's encoder; percent-encode ids that contain '/' or spaces.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 5.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habits/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}",
+        "{\"schemaVersion\":1,\"entityId\":\"entry/h-1/2026-02-30\",\"deleted\":false,\"payload\":{\"id\":\"e-1\",\"habitId\":\"h-1\",\"date\":\"2026-11-30\",\"completed\":true,\"count\":1,\"timestamp\":\"2026-11-30T07:31:00.000Z\"}}",
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h 1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}",
+        "{\"schemaVersion\":1,\"entityId\":\"entry/h-1/2026-11-30\",\"deleted\":false,\"payload\":{\"id\":\"e-1\",\"habitId\":\"h-1\",\"date\":\"2026-11-30\",\"completed\":true,\"count\":1,\"timestamp\":\"2026-11-30T07:31:00.000Z\"}}"
+      ]
+    },
+    {
+      "id": "contract.deleted-flag",
+      "kind": "contract",
+      "title": "Missing or malformed deleted flag",
+      "description": "An entity document without a boolean deleted flag.",
+      "help": "Send deleted: false for live documents and deleted: true for tombstones.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 4.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\": 1, \"entityId\": \"habit/h-1\", \"payload\": {\"id\": \"h-1\", \"title\": \"Read\", \"description\": \"\", \"color\": \"#FF7A00\", \"icon\": \"menu_book\", \"frequency\": \"daily\", \"target\": 1, \"category\": \"mind\", \"customDays\": [], \"createdAt\": \"2026-01-05T07:00:00.000Z\", \"lifecycleState\": \"active\", \"pauses\": [], \"archivedAt\": null, \"restoredAt\": null, \"notificationEnabled\": false, \"notificationTime\": \"07:30\", \"source\": {\"kind\": \"manual\"}}}",
+        "{\"schemaVersion\": 1, \"entityId\": \"habit/h-1\", \"deleted\": \"no\", \"payload\": {\"id\": \"h-1\", \"title\": \"Read\", \"description\": \"\", \"color\": \"#FF7A00\", \"icon\": \"menu_book\", \"frequency\": \"daily\", \"target\": 1, \"category\": \"mind\", \"customDays\": [], \"createdAt\": \"2026-01-05T07:00:00.000Z\", \"lifecycleState\": \"active\", \"pauses\": [], \"archivedAt\": null, \"restoredAt\": null, \"notificationEnabled\": false, \"notificationTime\": \"07:30\", \"source\": {\"kind\": \"manual\"}}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ]
+    },
+    {
+      "id": "contract.tombstone-payload",
+      "kind": "contract",
+      "title": "Tombstone with a payload",
+      "description": "A tombstone (deleted: true) that has a payload key. Tombstones contain the version, the id and deleted: true, and no payload at all.",
+      "help": "Drop the payload key from tombstones (not even null).",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 5.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":true,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}",
+        "{\"schemaVersion\": 1, \"entityId\": \"habit/h-1\", \"deleted\": true, \"payload\": null}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":true}"
+      ]
+    },
+    {
+      "id": "contract.missing-payload",
+      "kind": "contract",
+      "title": "Live document without a payload object",
+      "description": "A live document (deleted: false) without a JSON payload object.",
+      "help": "Send the payload object with every live document.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 5.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\": 1, \"entityId\": \"habit/h-1\", \"deleted\": false}",
+        "{\"schemaVersion\": 1, \"entityId\": \"habit/h-1\", \"deleted\": false, \"payload\": \"{}\"}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ]
+    },
+    {
+      "id": "contract.identity-mismatch",
+      "kind": "contract",
+      "title": "Entity identity mismatch",
+      "description": "A habit whose payload id differs from the id in its entityId, or an entry whose payload habitId or date differ from its entityId.",
+      "help": "Derive the entityId from the payload (habit id; habit id and local date), percent-encoded.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 6.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-2\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}",
+        "{\"schemaVersion\":1,\"entityId\":\"entry/h-1/2026-11-30\",\"deleted\":false,\"payload\":{\"id\":\"e-1\",\"habitId\":\"h-9\",\"date\":\"2026-11-30\",\"completed\":true,\"count\":1,\"timestamp\":\"2026-11-30T07:31:00.000Z\"}}",
+        "{\"schemaVersion\":1,\"entityId\":\"entry/h-1/2026-11-30\",\"deleted\":false,\"payload\":{\"id\":\"e-1\",\"habitId\":\"h-1\",\"date\":\"2026-11-29\",\"completed\":true,\"count\":1,\"timestamp\":\"2026-11-30T07:31:00.000Z\"}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}",
+        "{\"schemaVersion\":1,\"entityId\":\"entry/h-1/2026-11-30\",\"deleted\":false,\"payload\":{\"id\":\"e-1\",\"habitId\":\"h-1\",\"date\":\"2026-11-30\",\"completed\":true,\"count\":1,\"timestamp\":\"2026-11-30T07:31:00.000Z\"}}",
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h%2F1\",\"deleted\":false,\"payload\":{\"id\":\"h/1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ]
+    },
+    {
+      "id": "contract.required-field",
+      "kind": "contract",
+      "title": "Portable field missing",
+      "description": "A live habit or entry payload without one of the current portable fields.",
+      "help": "Send every portable field; use null for empty optional values such as archivedAt.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 4.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}",
+        "{\"schemaVersion\":1,\"entityId\":\"entry/h-1/2026-11-30\",\"deleted\":false,\"payload\":{\"id\":\"e-1\",\"habitId\":\"h-1\",\"date\":\"2026-11-30\",\"completed\":true,\"count\":1}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}",
+        "{\"schemaVersion\":1,\"entityId\":\"entry/h-1/2026-11-30\",\"deleted\":false,\"payload\":{\"id\":\"e-1\",\"habitId\":\"h-1\",\"date\":\"2026-11-30\",\"completed\":true,\"count\":1,\"timestamp\":\"2026-11-30T07:31:00.000Z\"}}"
+      ]
+    },
+    {
+      "id": "contract.setting-unknown",
+      "kind": "contract",
+      "title": "Setting outside the registry",
+      "description": "A setting document whose key is not one of the 15 keys of the approved setting registry, including keys that merely look like registry keys.",
+      "help": "Only registry keys synchronize; a new key needs a protocol change first.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 5.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"setting/appearance.fontSize\",\"deleted\":false,\"payload\":{\"value\":14}}",
+        "{\"schemaVersion\":1,\"entityId\":\"setting/reminders.Enabled\",\"deleted\":false,\"payload\":{\"value\":true}}",
+        "{\"schemaVersion\":1,\"entityId\":\"setting/habiter_user_preferences.aiInsights\",\"deleted\":false,\"payload\":{\"value\":true}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"setting/reminders.enabled\",\"deleted\":false,\"payload\":{\"value\":true}}"
+      ]
+    },
+    {
+      "id": "contract.setting-payload",
+      "kind": "contract",
+      "title": "Setting payload with more than value",
+      "description": "A setting payload that holds anything but value: the entity id supplies the key.",
+      "help": "Send {\"value\": …} only.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 4.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"setting/appearance.theme\",\"deleted\":false,\"payload\":{\"value\":\"dark\",\"key\":\"appearance.theme\"}}",
+        "{\"schemaVersion\":1,\"entityId\":\"setting/appearance.theme\",\"deleted\":false,\"payload\":{}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"setting/appearance.theme\",\"deleted\":false,\"payload\":{\"value\":\"dark\"}}"
+      ]
+    },
+    {
+      "id": "contract.setting-value",
+      "kind": "contract",
+      "title": "Setting value outside its schema",
+      "description": "A registered setting whose value does not match its schema: enums, booleans, HH:mm times, integer ranges, quiet hours as non-empty, non-overlapping ranges.",
+      "help": "Send a value the schema allows; the default is listed by `habiter-audit inventory`.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 4.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"setting/reminders.globalDailyLimit\",\"deleted\":false,\"payload\":{\"value\":65}}",
+        "{\"schemaVersion\":1,\"entityId\":\"setting/reminders.activeDayStart\",\"deleted\":false,\"payload\":{\"value\":\"8:00\"}}",
+        "{\"schemaVersion\":1,\"entityId\":\"setting/appearance.theme\",\"deleted\":false,\"payload\":{\"value\":\"blue\"}}",
+        "{\"schemaVersion\":1,\"entityId\":\"setting/reminders.quietHours\",\"deleted\":false,\"payload\":{\"value\":[{\"from\":\"22:00\",\"to\":\"07:00\"},{\"from\":\"06:00\",\"to\":\"08:00\"}]}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"setting/reminders.globalDailyLimit\",\"deleted\":false,\"payload\":{\"value\":64}}",
+        "{\"schemaVersion\":1,\"entityId\":\"setting/reminders.quietHours\",\"deleted\":false,\"payload\":{\"value\":[{\"from\":\"22:00\",\"to\":\"07:00\"},{\"from\":\"12:00\",\"to\":\"13:00\"}]}}",
+        "{\"schemaVersion\":1,\"entityId\":\"setting/reminders.quietHours\",\"deleted\":false,\"payload\":{\"value\":[]}}"
+      ]
+    },
+    {
+      "id": "contract.storage-envelope",
+      "kind": "contract",
+      "title": "Raw storage envelope in sync data",
+      "description": "The local storage envelope (schemaVersion, migratedAt, quarantine) sent as sync data. The envelope, its migration metadata, quarantine and local revision never synchronize.",
+      "help": "Project reviewed records from the envelope; never send the envelope.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 6.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"schemaVersion\":3,\"migratedAt\":\"2026-01-01T00:00:00Z\",\"quarantine\":[],\"habits\":[]}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ]
+    },
+    {
+      "id": "contract.prefs-dump",
+      "kind": "contract",
+      "title": "SharedPreferences dump as payload",
+      "description": "A payload that holds SharedPreferences keys (flutter.…) or secure-storage keys: a raw storage dump never synchronizes.",
+      "help": "Send entity payloads, never preference stores.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 6.0,
+      "tags": [
+        "privacy",
+        "habiter-contract"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"},\"flutter.habiter_onboarding_v2\":\"done\"}}"
+      ],
+      "counterExamples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ]
+    }
+  ]
+}
+"""##),
+        ("inventory-rules.json", ##"""
+{
+  "$comment": "Inventory rules: the verdicts are built into the scanner from rules/inventory.json (the classification inventory); these entries carry the rules' metadata and example inputs. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "inventory.local-data-in-sync",
+      "kind": "inventory",
+      "title": "Device-local or derived data in sync data",
+      "description": "Data the inventory classifies as device-local or derived (smart-reminder signals, profiles and calibration, planned reminders and pending snoozes, processed action ids, notification ledgers and registries, AI and app-lock configuration, update state, Classly connection state, widget state) inside a sync payload. It belongs to one installation and is rebuilt locally.",
+      "help": "Keep the field out of the entity payload: only the contract's portable fields and reviewed additive fields synchronize.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 4.0,
+      "tags": [
+        "privacy",
+        "habiter-contract",
+        "habiter-inventory"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"},\"reminderPolicy\":{\"mode\":\"smart\",\"plannedReminders\":[]}}}",
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"},\"processedActionIds\":[\"a-1\"]}}",
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"},\"habiter_notification_requests_v1\":[]}}"
+      ],
+      "counterExamples": [
+        "{\"plannedReminders\": [], \"pendingSnoozes\": []}",
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ]
+    },
+    {
+      "id": "inventory.unsupported-in-sync",
+      "kind": "inventory",
+      "title": "Unsupported data in sync data",
+      "description": "Data the contract leaves unsupported in version 1 (habiter_user_preferences.aiInsights, AI insights) inside sync data: it stays out until a later contract reviews it.",
+      "help": "Do not send the field; a later protocol version must define it first.",
+      "level": "error",
+      "family": "policy",
+      "securitySeverity": 4.0,
+      "tags": [
+        "privacy",
+        "habiter-contract",
+        "habiter-inventory"
+      ],
+      "examples": [
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"},\"aiInsights\":true}}"
+      ],
+      "counterExamples": [
+        "{\"aiInsights\": true}",
+        "{\"schemaVersion\":1,\"entityId\":\"habit/h-1\",\"deleted\":false,\"payload\":{\"id\":\"h-1\",\"title\":\"Read\",\"description\":\"\",\"color\":\"#FF7A00\",\"icon\":\"menu_book\",\"frequency\":\"daily\",\"target\":1,\"category\":\"mind\",\"customDays\":[],\"createdAt\":\"2026-01-05T07:00:00.000Z\",\"lifecycleState\":\"active\",\"pauses\":[],\"archivedAt\":null,\"restoredAt\":null,\"notificationEnabled\":false,\"notificationTime\":\"07:30\",\"source\":{\"kind\":\"manual\"}}}"
+      ]
+    },
+    {
+      "id": "inventory.sensitive-store",
+      "kind": "inventory",
+      "title": "Sensitive store outside secure storage",
+      "description": "A store the inventory classifies as sensitive (classly_token, experimental_ai_api_key, the pre-migration backup habiter_storage_backup_v0, AI configuration) in plain SharedPreferences, a backup, a capture or sync data. Credentials, verifiers and recovery material stay in secure storage and never enter sync.",
+      "help": "Move the value to flutter_secure_storage (or drop it), rotate any credential it held, and remove it from the backup or capture.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": [
+        "security",
+        "secret",
+        "habiter-inventory",
+        "external/cwe/cwe-312"
+      ],
+      "examples": [
+        "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"flutter.classly_token\">Kq3Vb8Nz2Lm7Xc4Jh9Gf1Dw6</string>\n</map>\n",
+        "{\"format\": \"habiter.backup\", \"schemaVersion\": 1, \"habits\": [], \"settings\": {\"experimental_ai_api_key\": \"Ak9Pq2Wd7Hs4Bf1Jg6Ua3EiZ\"}}"
+      ],
+      "counterExamples": [
+        "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_classly_token\">BwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2&#10;</string>\n</map>\n",
+        "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"flutter.habiter_widget_undo_tokens\">[&quot;6f1c2b9e-4d3a-4f5e-9b8a-1c2d3e4f5a6b&quot;]</string>\n</map>\n"
+      ]
+    }
+  ]
+}
+"""##),
+        ("inventory.json", #"""
+{
+  "$comment": "Persistence inventory and setting registry of the Personal Sync data contract (shared/contract/personal-sync-data-contract.md), as data. Tests/HabiterAuditTests/Inventory/InventoryCompletenessTests.swift parses the contract's tables and fails when a row, identifier, class or setting is missing here. STORES: one entry per table row of every section, plus the stores and categories the prose names (habiter_storage_envelope, habiter_smart_reminders_v1, habiter_user_preferences, habiter_user_preferences.aiInsights, the notification platform-state list, the native platform-state list, endpoint origins). name and table are the contract's text verbatim; reason is the row's Reason / Contract behavior / Values text verbatim, or for a prose entry the sentence that classifies it, or for a Secure-storage row (which has no reason column) the contract's definition of the Sensitive class. id is the prefs key or the dotted store.field path, spelled as in the contract (a multi-field row uses its first field); native Android stores are prefixed native:, secure-storage categories secure:, so that the native habiter_widget_pin file and the Flutter habiter_widget_pin key stay distinct. prefsKeys omit the flutter. prefix. CLASSES: 'Device-local / Derived' keeps both; 'Sensitive-adjacent' maps to sensitive (qualifier keeps the contract's word: habiter_ai_config is not itself a credential); 'Synchronized only through the allow-list' / 'only through registry mapping' / 'as reviewed habit-attached fields' map to synchronized with the rest of the text as qualifier. A qualified synchronized store is synchronized only in its projected form (a setting or habit entity); the raw store is never a sync entity. habiter_user_preferences has no class cell in the contract: it is a legacy source of the appearance/coaching registry keys, classed like settings_theme_mode (synchronized, only through registry mapping), while its aiInsights field is unsupported. The raw habiter_storage_envelope and habiter_smart_reminders_v1 stores are device-local (the contract never synchronizes a raw envelope or store; their synchronized parts are the habit, entry and field entries). jsonFields list only names specific enough to identify the store wherever they appear: generic names stay out (schemaVersion, which every entity document carries, is covered by the id; enabled/provider/model of habiter_ai_config; theme/language; habits/entries; preferences/policies). reminderPolicy (the habit-payload field of the DESIGN wire format) carries the reviewed reminder policy. nativeKeys may end in * for a prefix. SETTINGS: the 15 keys of the Approved setting registry; schema types enum | boolean | time (HH:mm) | integer (inclusive minimum/maximum) | timeRanges (quiet hours: an array of {from,to} HH:mm objects, the range shape of the wire format's habit pauses, each non-empty, none overlapping, may cross midnight); default is the contract's default as a JSON value; legacySources is the Current local source column split at '; ' and ' and '. VERDICTS: the level a value of a class gets in each scan context (allowed = no result); allowed | note | warning | error. No deviation from the planned table: the contract says nothing that relaxes or tightens it. A store with several classes takes the strictest verdict of its classes (error > warning > note > allowed), so habiter_storage_backup_v0, the envelope quarantine and habiter_ai_config are errors in every context, including a prefs export: the file has left the device with recovery material or third-party AI configuration in it.",
+  "stores": [
+    {
+      "id": "habiter_storage_envelope",
+      "name": "habiter_storage_envelope",
+      "table": "Canonical habit state",
+      "classes": ["device-local"],
+      "reason": "The envelope itself, its migration metadata, quarantine, and local revision never synchronize; clients project reviewed records from it.",
+      "prefsKeys": ["habiter_storage_envelope"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_habits",
+      "name": "habiter_habits",
+      "table": "Canonical habit state",
+      "classes": ["synchronized"],
+      "reason": "One habit/<encoded habit-id> entity per habit. Additive fields are preserved unless sensitive-looking.",
+      "prefsKeys": ["habiter_habits"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_habit_entries",
+      "name": "habiter_habit_entries",
+      "table": "Canonical habit state",
+      "classes": ["synchronized"],
+      "reason": "One entry/<encoded habit-id>/<local-date> entity. Habit ID plus local date is the logical identity; the existing local entry ID remains payload metadata.",
+      "prefsKeys": ["habiter_habit_entries"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_habit_state_revision",
+      "name": "habiter_habit_state_revision",
+      "table": "Canonical habit state",
+      "classes": ["device-local"],
+      "reason": "Used to observe local commits; never treated as a cross-device revision.",
+      "prefsKeys": ["habiter_habit_state_revision"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_storage_envelope.schemaVersion",
+      "name": "Envelope schemaVersion, migratedAt, and quarantine",
+      "table": "Canonical habit state",
+      "classes": ["device-local", "sensitive"],
+      "reason": "Never synchronized. Quarantine may contain raw corrupt data.",
+      "prefsKeys": [],
+      "jsonFields": ["migratedAt", "quarantine"],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_storage_backup_v0",
+      "name": "habiter_storage_backup_v0",
+      "table": "Canonical habit state",
+      "classes": ["sensitive"],
+      "reason": "Remains local recovery material and never enters sync.",
+      "prefsKeys": ["habiter_storage_backup_v0"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_smart_reminders_v1",
+      "name": "habiter_smart_reminders_v1",
+      "table": "Canonical habit state",
+      "classes": ["device-local"],
+      "reason": "Runtime planning and learning fields from that same store remain local.",
+      "prefsKeys": ["habiter_smart_reminders_v1"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_user_preferences",
+      "name": "habiter_user_preferences",
+      "table": "Approved setting registry",
+      "classes": ["synchronized"],
+      "qualifier": "only through registry mapping",
+      "reason": "The application adapter—not the wire decoder—owns mapping duplicate legacy sources into one stable setting and reconciling reminders after application.",
+      "prefsKeys": ["habiter_user_preferences"],
+      "jsonFields": ["showRecoverySupport"],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_user_preferences.aiInsights",
+      "name": "habiter_user_preferences.aiInsights",
+      "table": "Approved setting registry",
+      "classes": ["unsupported"],
+      "reason": "habiter_user_preferences.aiInsights is unsupported in version 1 because the legacy flag does not distinguish local coaching from an experimental remote provider. It must not be inferred from or applied to remote AI configuration.",
+      "prefsKeys": [],
+      "jsonFields": ["aiInsights"],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_smart_reminders_v1.preferences",
+      "name": "habiter_smart_reminders_v1.preferences",
+      "table": "Reminder and notification persistence",
+      "classes": ["synchronized"],
+      "qualifier": "only through the allow-list",
+      "reason": "User-authored cross-device behavior; local introduction state is excluded.",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_smart_reminders_v1.policies",
+      "name": "habiter_smart_reminders_v1.policies",
+      "table": "Reminder and notification persistence",
+      "classes": ["synchronized"],
+      "qualifier": "as reviewed habit-attached fields",
+      "reason": "The policy describes habit behavior, while platform scheduling remains local.",
+      "prefsKeys": [],
+      "jsonFields": ["reminderPolicy"],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_smart_reminders_v1.signals",
+      "name": "signals, profiles, and calibration",
+      "table": "Reminder and notification persistence",
+      "classes": ["device-local", "derived"],
+      "reason": "Learned from one device's delivery and response history.",
+      "prefsKeys": [],
+      "jsonFields": ["signals", "profiles", "calibration"],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_smart_reminders_v1.plannedReminders",
+      "name": "plannedReminders and pendingSnoozes",
+      "table": "Reminder and notification persistence",
+      "classes": ["device-local", "derived"],
+      "reason": "Exact platform schedule and transient delivery state.",
+      "prefsKeys": [],
+      "jsonFields": ["plannedReminders", "pendingSnoozes"],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_smart_reminders_v1.legacyMigrationComplete",
+      "name": "legacyMigrationComplete and processedActionIds",
+      "table": "Reminder and notification persistence",
+      "classes": ["device-local"],
+      "reason": "Installation migration/idempotency bookkeeping.",
+      "prefsKeys": [],
+      "jsonFields": ["legacyMigrationComplete", "processedActionIds"],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_notification_requests_v1",
+      "name": "habiter_notification_requests_v1",
+      "table": "Reminder and notification persistence",
+      "classes": ["device-local", "derived"],
+      "reason": "Exact scheduled notification-request ledger.",
+      "prefsKeys": ["habiter_notification_requests_v1"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_notification_registry_v1",
+      "name": "habiter_notification_registry_v1",
+      "table": "Reminder and notification persistence",
+      "classes": ["device-local", "derived"],
+      "reason": "Stable platform notification IDs.",
+      "prefsKeys": ["habiter_notification_registry_v1"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_reminder_action_inbox_v1",
+      "name": "habiter_reminder_action_inbox_v1",
+      "table": "Reminder and notification persistence",
+      "classes": ["device-local"],
+      "reason": "Durable platform action inbox.",
+      "prefsKeys": ["habiter_reminder_action_inbox_v1"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "notification_platform_state",
+      "name": "Notification permission state, OS channels, time-zone resolution, platform notification IDs, delivery success, and permission-prompt history",
+      "table": "Reminder and notification persistence",
+      "classes": ["device-local"],
+      "reason": "Notification permission state, OS channels, time-zone resolution, platform notification IDs, delivery success, and permission-prompt history are always device-local. Remote application recalculates projections using the receiving device's time zone and permissions.",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_ai_insights",
+      "name": "habiter_ai_insights",
+      "table": "Other Flutter persistence",
+      "classes": ["derived", "unsupported"],
+      "reason": "Local coaching output can be rebuilt; remote-provider output is not approved sync data.",
+      "prefsKeys": ["habiter_ai_insights"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_ai_config",
+      "name": "habiter_ai_config (enabled, provider, model)",
+      "table": "Other Flutter persistence",
+      "classes": ["device-local", "sensitive"],
+      "qualifier": "Sensitive-adjacent",
+      "reason": "Controls an optional third-party boundary and may derive credential use.",
+      "prefsKeys": ["habiter_ai_config"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_app_lock_config",
+      "name": "habiter_app_lock_config",
+      "table": "Other Flutter persistence",
+      "classes": ["device-local"],
+      "reason": "Contains installed package identifiers, app labels, enablement, and device-specific rules/projections.",
+      "prefsKeys": ["habiter_app_lock_config"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_app_block_onboarding_v1",
+      "name": "habiter_app_block_onboarding_v1",
+      "table": "Other Flutter persistence",
+      "classes": ["device-local"],
+      "reason": "Permission education, installed-app selection, and onboarding progress belong to one device.",
+      "prefsKeys": ["habiter_app_block_onboarding_v1"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_onboarding_v2",
+      "name": "habiter_onboarding_v2",
+      "table": "Other Flutter persistence",
+      "classes": ["device-local"],
+      "reason": "Temporary/product-education progress; not user domain data.",
+      "prefsKeys": ["habiter_onboarding_v2"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "settings_theme_mode",
+      "name": "settings_theme_mode, settings_locale",
+      "table": "Other Flutter persistence",
+      "classes": ["synchronized"],
+      "qualifier": "only through registry mapping",
+      "reason": "Compatibility stores for the approved appearance keys, never raw keys.",
+      "prefsKeys": ["settings_theme_mode", "settings_locale"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "updates_state_v1",
+      "name": "updates_state_v1",
+      "table": "Other Flutter persistence",
+      "classes": ["device-local", "derived"],
+      "reason": "Update track/profile, manifest cache, ETag, check time, presented builds, and download references depend on the installation.",
+      "prefsKeys": ["updates_state_v1"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "classly_base_url",
+      "name": "classly_base_url, classly_last_sync, classly_auto_sync_interval, classly_enabled",
+      "table": "Other Flutter persistence",
+      "classes": ["device-local"],
+      "reason": "Optional integration endpoint and runtime state are not the Habiter Sync protocol. Imported habits remain normal habit entities with reviewed source metadata.",
+      "prefsKeys": ["classly_base_url", "classly_last_sync", "classly_auto_sync_interval", "classly_enabled"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_widget_undo_tokens",
+      "name": "habiter_widget_undo_tokens, habiter_widget_action_ids",
+      "table": "Other Flutter persistence",
+      "classes": ["device-local"],
+      "reason": "Short-lived widget action idempotency and undo state.",
+      "prefsKeys": ["habiter_widget_undo_tokens", "habiter_widget_action_ids"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_widget_snapshot",
+      "name": "habiter_widget_snapshot",
+      "table": "Other Flutter persistence",
+      "classes": ["derived"],
+      "reason": "Sanitized native render projection rebuilt from canonical habits.",
+      "prefsKeys": ["habiter_widget_snapshot"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "habiter_widget_pin",
+      "name": "habiter_widget_pin/result",
+      "table": "Other Flutter persistence",
+      "classes": ["device-local"],
+      "reason": "Launcher request state.",
+      "prefsKeys": ["habiter_widget_pin", "habiter_widget_result"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "native:app_lock",
+      "name": "app_lock preferences",
+      "table": "Native Android persistence and files",
+      "classes": ["device-local", "derived"],
+      "reason": "locked_packages, is_enabled, habits_complete, incomplete_habits, projected package sets, and per-package blocker names",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": ["app_lock"],
+      "nativeKeys": ["locked_packages", "is_enabled", "habits_complete", "incomplete_habits"],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "native:HomeWidgetPreferences",
+      "name": "HomeWidgetPreferences",
+      "table": "Native Android persistence and files",
+      "classes": ["derived"],
+      "reason": "Widget snapshot consumed by Glance",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": ["HomeWidgetPreferences"],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "native:habiter_widget_pin",
+      "name": "habiter_widget_pin",
+      "table": "Native Android persistence and files",
+      "classes": ["device-local"],
+      "reason": "Pin request/result state",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": ["habiter_widget_pin"],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "native:habiter_updates",
+      "name": "habiter_updates preferences",
+      "table": "Native Android persistence and files",
+      "classes": ["device-local", "derived"],
+      "reason": "Download metadata (download_*) and notification markers (notified_*)",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": ["habiter_updates"],
+      "nativeKeys": ["download_*", "notified_*"],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "native:update_downloads",
+      "name": "App external update directory and Download Manager rows",
+      "table": "Native Android persistence and files",
+      "classes": ["device-local", "derived"],
+      "reason": "Downloaded/verified APKs and transfer state",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "native:platform_state",
+      "name": "Installed application inventory, usage-access and overlay permissions, foreground-service state, update installer permission, package installer source, widget IDs, OS backups, and notification channels",
+      "table": "Native Android persistence and files",
+      "classes": ["device-local"],
+      "reason": "Installed application inventory, usage-access and overlay permissions, foreground-service state, update installer permission, package installer source, widget IDs, OS backups, and notification channels are device-local even when the operating system persists them outside Habiter's stores.",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "classly_token",
+      "name": "classly_token",
+      "table": "Secure storage and never-synchronized data",
+      "classes": ["sensitive"],
+      "reason": "A credential, verifier, token, secret, or recovery material that must never enter sync.",
+      "prefsKeys": ["classly_token"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": ["classly_token"]
+    },
+    {
+      "id": "experimental_ai_api_key",
+      "name": "experimental_ai_api_key",
+      "table": "Secure storage and never-synchronized data",
+      "classes": ["sensitive"],
+      "reason": "A credential, verifier, token, secret, or recovery material that must never enter sync.",
+      "prefsKeys": ["experimental_ai_api_key"],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": ["experimental_ai_api_key"]
+    },
+    {
+      "id": "secure:personal_sync_credentials",
+      "name": "Future Personal Sync access tokens, refresh tokens, authorization verifiers, and pending PKCE verifier material",
+      "table": "Secure storage and never-synchronized data",
+      "classes": ["sensitive"],
+      "reason": "A credential, verifier, token, secret, or recovery material that must never enter sync.",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "secure:credentials_and_secrets",
+      "name": "Passwords, password verifiers, API/OAuth credentials, signing/update keys, server secrets, and arbitrary secure-storage contents",
+      "table": "Secure storage and never-synchronized data",
+      "classes": ["sensitive"],
+      "reason": "A credential, verifier, token, secret, or recovery material that must never enter sync.",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    },
+    {
+      "id": "connection_metadata",
+      "name": "Endpoint origins and sanitized connection timestamps",
+      "table": "Secure storage and never-synchronized data",
+      "classes": ["device-local"],
+      "reason": "Endpoint origins and sanitized connection timestamps may later use ordinary preferences but remain device-scoped connection metadata. They are not user setting entities.",
+      "prefsKeys": [],
+      "jsonFields": [],
+      "nativePrefsFiles": [],
+      "nativeKeys": [],
+      "secureStorageKeys": []
+    }
+  ],
+  "settings": [
+    {
+      "key": "appearance.theme",
+      "schema": {"type": "enum", "values": ["light", "dark", "system"]},
+      "default": "system",
+      "projection": "Appearance",
+      "legacySources": ["habiter_user_preferences.theme", "settings_theme_mode"]
+    },
+    {
+      "key": "appearance.language",
+      "schema": {"type": "enum", "values": ["en", "de"]},
+      "default": "de",
+      "projection": "Appearance",
+      "legacySources": ["habiter_user_preferences.language", "settings_locale"]
+    },
+    {
+      "key": "coaching.showRecoverySupport",
+      "schema": {"type": "boolean"},
+      "default": true,
+      "projection": "Coaching",
+      "legacySources": ["habiter_user_preferences.showRecoverySupport"]
+    },
+    {
+      "key": "reminders.enabled",
+      "schema": {"type": "boolean"},
+      "default": false,
+      "projection": "Reminders",
+      "legacySources": ["habiter_smart_reminders_v1.preferences.enabled", "legacy notifications is migrated here"]
+    },
+    {
+      "key": "reminders.activeDayStart",
+      "schema": {"type": "time"},
+      "default": "08:00",
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences"]
+    },
+    {
+      "key": "reminders.activeDayEnd",
+      "schema": {"type": "time"},
+      "default": "22:00",
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences"]
+    },
+    {
+      "key": "reminders.globalDailyLimit",
+      "schema": {"type": "integer", "minimum": 1, "maximum": 64},
+      "default": 8,
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences"]
+    },
+    {
+      "key": "reminders.globalMinimumSpacingMinutes",
+      "schema": {"type": "integer", "minimum": 1, "maximum": 1440},
+      "default": 90,
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences"]
+    },
+    {
+      "key": "reminders.quietHours",
+      "schema": {"type": "timeRanges"},
+      "default": [],
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences"]
+    },
+    {
+      "key": "reminders.calibrationEnabled",
+      "schema": {"type": "boolean"},
+      "default": true,
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences"]
+    },
+    {
+      "key": "reminders.ongoingLearningEnabled",
+      "schema": {"type": "boolean"},
+      "default": true,
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences"]
+    },
+    {
+      "key": "reminders.showLearningExplanations",
+      "schema": {"type": "boolean"},
+      "default": true,
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences"]
+    },
+    {
+      "key": "reminders.defaultSnoozeMinutes",
+      "schema": {"type": "integer", "minimum": 1, "maximum": 1440},
+      "default": 30,
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences"]
+    },
+    {
+      "key": "reminders.dailyOverview.enabled",
+      "schema": {"type": "boolean"},
+      "default": false,
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences", "legacy notifications is migrated here where applicable"]
+    },
+    {
+      "key": "reminders.dailyOverview.time",
+      "schema": {"type": "time"},
+      "default": "20:00",
+      "projection": "Reminders",
+      "legacySources": ["Smart-reminder preferences", "legacy reminderTime is migrated here"]
+    }
+  ],
+  "verdicts": {
+    "synchronized": {"sync": "allowed", "prefs": "allowed", "backup": "allowed", "payload": "allowed"},
+    "device-local": {"sync": "error", "prefs": "note", "backup": "note", "payload": "note"},
+    "derived": {"sync": "error", "prefs": "note", "backup": "note", "payload": "note"},
+    "sensitive": {"sync": "error", "prefs": "error", "backup": "error", "payload": "error"},
+    "unsupported": {"sync": "error", "prefs": "note", "backup": "note", "payload": "note"}
+  }
+}
+"""#),
         ("names.json", #"""
 {
   "$comment": "Name rules: key names that fail closed. Earlier rules win when two names match equally long. See docs/rules.md.",
@@ -79,7 +1051,7 @@ enum BuiltinRuleFiles {
       "securitySeverity": 8.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
       "names": ["api key", "access key", "app key"],
-      "examples": ["apiKey", "api_key", "X-API-KEY", "x-api-key", "experimental_ai_api_key", "APIKEY", "accessKey"],
+      "examples": ["apiKey", "api_key", "X-API-KEY", "x-api-key", "openai_api_key", "APIKEY", "accessKey"],
       "counterExamples": ["apiVersion", "keyApi", "monkey"]
     },
     {
@@ -139,7 +1111,7 @@ enum BuiltinRuleFiles {
       "securitySeverity": 8.5,
       "tags": ["security", "secret", "external/cwe/cwe-522"],
       "names": ["token"],
-      "examples": ["token", "accessToken", "access_token", "id_token", "X-Auth-Token", "classly_token", "oauthToken"],
+      "examples": ["token", "accessToken", "access_token", "id_token", "X-Auth-Token", "github_token", "oauthToken"],
       "counterExamples": ["tokenizer", "tokenized", "stoken"]
     },
     {

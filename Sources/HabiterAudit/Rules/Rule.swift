@@ -4,6 +4,15 @@ public enum RuleKind: String, Sendable {
     case name
     /// Matches value bytes with a PCRE2 pattern behind a keyword prefilter.
     case pattern
+    /// A check of the data contract built into the scanner (entity documents, settings); the
+    /// rule file carries its metadata and examples: whole inputs that must raise it.
+    case contract
+    /// A verdict of the classification inventory (a store seen where its class is not
+    /// allowed); metadata and example inputs, like contract rules.
+    case inventory
+
+    /// Whether the rule's examples are whole inputs (scanned as files) rather than values or keys.
+    public var examplesAreInputs: Bool { self == .contract || self == .inventory }
 }
 
 /// What a credible value under a name rule looks like.

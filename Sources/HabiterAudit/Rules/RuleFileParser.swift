@@ -55,7 +55,7 @@ public enum RuleFileParser {
         }
         let kindText = try fields.string("kind", required: true)!
         guard let kind = RuleKind(rawValue: kindText) else {
-            throw fields.error("kind", "kind must be \"name\" or \"pattern\"")
+            throw fields.error("kind", "kind must be \"name\", \"pattern\", \"contract\" or \"inventory\"")
         }
         let levelText = try fields.string("level", required: true)!
         guard let level = Level(rawValue: levelText) else {
@@ -102,6 +102,10 @@ public enum RuleFileParser {
             if rule.pattern == nil { throw fields.error(nil, "a pattern rule needs a \"pattern\"") }
             if !rule.names.isEmpty { throw fields.error("names", "a pattern rule has no names") }
             if fields.member("valueShape") != nil { throw fields.error("valueShape", "a pattern rule has no valueShape") }
+        case .contract, .inventory:
+            for field in ["pattern", "names", "keywords", "valueShape", "validator"] where fields.member(field) != nil {
+                throw fields.error(field, "a \(kind.rawValue) rule's check is built in; it has no \(field)")
+            }
         }
         return rule
     }

@@ -10,12 +10,15 @@ public final class RulePack: @unchecked Sendable {
     public let names: NameMatcher
     /// Pattern rules and their compiled matcher.
     public let patterns: PatternEngine
+    /// The data contract's classification inventory and setting registry.
+    public let inventory: Inventory
 
     /// Loads the built-in pack (unless `builtin` is false) and the rule files in `directories`.
     public static func load(builtin: Bool = true, directories: [String] = []) throws(RuleFileError) -> RulePack {
         var files: [(name: String, text: [UInt8])] = []
         if builtin {
-            files += BuiltinRuleFiles.files.map { ("builtin:\($0.name)", Array($0.text.utf8)) }
+            files += BuiltinRuleFiles.files.filter { $0.name != InventoryLoader.fileName }
+                .map { ("builtin:\($0.name)", Array($0.text.utf8)) }
         }
         for directory in directories {
             files += try readRuleDirectory(directory)
@@ -46,13 +49,30 @@ public final class RulePack: @unchecked Sendable {
             }
         }
         self.rules = rules
+        self.indexById = indexById
+        for rule in rules where rule.kind.examplesAreInputs && !RulePack.builtinCheckIds.contains(rule.id) {
+            throw RuleFileError(file: rule.source, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id,
+                                reason: "there is no built-in \(rule.kind.rawValue) check with this id")
+        }
         nameRules = rules.filter { $0.kind == .name }
         names = NameMatcher(rules: nameRules)
         patterns = try PatternEngine(rules: rules.filter { $0.kind == .pattern })
+        inventory = try InventoryLoader.builtin()
     }
 
+    private let indexById: [String: Int]
+
     /// The rule with `id`, if loaded.
-    public func rule(id: String) -> Rule? { rules.first { $0.id == id } }
+    public func rule(id: String) -> Rule? { indexById[id].map { rules[$0] } }
+
+    /// Rule ids of the built-in checks: a pack must describe each of them, and may describe no
+    /// other contract or inventory rule.
+    static let builtinCheckIds: Set<String> = [
+        "contract.schema-version", "contract.protocol-version", "contract.entity-id", "contract.deleted-flag",
+        "contract.tombstone-payload", "contract.missing-payload", "contract.identity-mismatch", "contract.required-field",
+        "contract.setting-unknown", "contract.setting-payload", "contract.setting-value", "contract.storage-envelope",
+        "contract.prefs-dump", "inventory.local-data-in-sync", "inventory.unsupported-in-sync", "inventory.sensitive-store",
+    ]
 
     static let idGrammar = try! Regex("^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 

@@ -12,7 +12,8 @@ public struct RuleTestOutcome: Sendable {
 
 /// Runs every rule's examples (must match) and counter-examples (must not), plus the hygiene
 /// checks that are not load errors. Pattern examples go through the same gates as a scan
-/// (prefilter, length, entropy, placeholder, validator); name examples through the name matcher.
+/// (prefilter, length, entropy, placeholder, validator); name examples through the name matcher;
+/// contract and inventory examples, which are whole inputs, through a scan.
 public enum RuleTester {
     public static func run(_ pack: RulePack) -> [RuleTestOutcome] {
         let matcher = RegexMatcher()
@@ -54,6 +55,21 @@ public enum RuleTester {
                 }
                 if rule.keywords.isEmpty {
                     problems.append("no keywords: the pattern would run on every value; add the literals it needs")
+                }
+            case .contract, .inventory:
+                // Examples are whole inputs, scanned as files are.
+                let scanner = Scanner(rules: pack)
+                func raises(_ text: String) -> Bool {
+                    var bytes = Array(text.utf8)
+                    return bytes.withUnsafeMutableBytes { raw in
+                        scanner.scan(bytes: UnsafeRawBufferPointer(raw), name: "example", matcher: matcher).findings.contains { $0.ruleId == rule.id }
+                    }
+                }
+                for (i, example) in rule.examples.enumerated() where !raises(example) {
+                    problems.append("example \(i + 1) does not raise the rule")
+                }
+                for (i, counter) in rule.counterExamples.enumerated() where raises(counter) {
+                    problems.append("counter-example \(i + 1) raises the rule")
                 }
             case .name:
                 let index = pack.nameRules.firstIndex { $0.id == rule.id }!

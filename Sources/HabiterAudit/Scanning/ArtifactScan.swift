@@ -12,7 +12,7 @@ final class ArtifactScan {
 
     var patternScratch = PatternScratch()
     var keyScratch: [UInt8] = []
-    var nameCache = NameMatchCache()
+    var keyCache = KeyFactsCache()
     var pending: [PendingHit] = []
     /// Facts about closed containers that hits inside them need, until the document ends.
     var facts: [Int: ContainerFacts] = [:]
@@ -20,6 +20,8 @@ final class ArtifactScan {
     /// Keys that are themselves secrets: shown as `[REDACTED]` in paths and messages.
     var maskedKeys: Set<[UInt8]> = []
     private(set) var findings: [Finding] = []
+    /// Stores of the inventory seen, for the report's inventory section.
+    var sightings: [InventorySighting] = []
     private(set) var errors: [InputError] = []
 
     init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, options: ScanOptions) {
@@ -30,9 +32,20 @@ final class ArtifactScan {
         self.options = options
     }
 
+    /// What the scan knows about a key name (cached per key).
+    func keyFacts(_ key: UnsafeBufferPointer<UInt8>) -> KeyFacts {
+        keyCache.facts(key) {
+            let store = rules.inventory.store(jsonField: String(decoding: key, as: UTF8.self))
+            // A known store whose name merely looks sensitive is classified by the inventory,
+            // not judged by the name rules.
+            if let store, !rules.inventory.stores[store].isSensitive { return KeyFacts(name: nil, store: store) }
+            return KeyFacts(name: rules.names.match(key, scratch: &keyScratch), store: store)
+        }
+    }
+
     /// The name rule a key matches, if any.
     func nameMatch(_ key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
-        nameCache.match(key) { rules.names.match(key, scratch: &keyScratch) }
+        keyFacts(key).name
     }
 
     /// The position of a byte offset of the input.
@@ -113,13 +126,32 @@ final class ArtifactScan {
         }
         guard !pending.isEmpty else { return }
         let paths = pending.map { $0.location.path.description }
+        // A sensitive store outside secure storage is reported by the inventory rule, which says
+        // more than the name rule on the same value; in secure storage the name rule judges the
+        // plaintext value. Outside sync, a store whose value a name rule judged empty or a
+        // placeholder holds nothing to report.
         var pathsWithPatternHits = Set<String>()
+        var placeholderPaths = Set<String>()
+        var storesByPath: [String: Int] = [:]
+        for (hit, path) in zip(pending, paths) {
+            switch hit.detail {
+            case .inventory(let store):
+                storesByPath[path] = store
+                if rules.inventory.stores[store].isSensitive && !hit.location.isSecureStorage { pathsWithPatternHits.insert(path) }
+            case .name(_, let credible, _, _) where !credible:
+                placeholderPaths.insert(path)
+            default:
+                break
+            }
+        }
         // A pattern hit in a value that a layer of the same value repeats (a JWT in a URL, and
         // again in its query parameter): keep the inner, more precise one.
         var innerPatternHits = Set<String>()
+        var exactPatternPaths = Set<String>()
         for (hit, path) in zip(pending, paths) {
             guard case .pattern(let rule, _, _) = hit.detail else { continue }
             pathsWithPatternHits.insert(path)
+            exactPatternPaths.insert(path)
             var outer = hit.location.path
             while outer.layers.count > 1 {
                 outer.layers.removeLast()
@@ -149,8 +181,40 @@ final class ArtifactScan {
                 if innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(path)") { continue }
                 let rule = rules.patterns.rules[ruleIndex]
                 let under = hit.location.key.map { " under '\($0)'" } ?? ""
+                let classes = storesByPath[path].map { rules.inventory.stores[$0].classes.map(\.rawValue).joined(separator: " / ") }
                 append(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title)\(under) (\(preview)).",
-                       hit: hit, context: context, confidence: confidence, preview: preview)
+                       hit: hit, context: context, confidence: confidence, preview: preview, inventoryClass: classes)
+            case .inventory(let storeIndex):
+                let store = rules.inventory.stores[storeIndex]
+                var verdict = rules.inventory.verdict(for: store, in: context)
+                var note: String?
+                if hit.location.isSecureStorage {
+                    verdict = .allowed
+                    note = "in secure storage, where it belongs"
+                } else if store.isSensitive && context != .sync && placeholderPaths.contains(path)
+                            && !exactPatternPaths.contains(path) && !hasHit(inside: path) {
+                    verdict = min(verdict, .note)
+                    note = "the value is empty or a placeholder"
+                } else if !store.isSensitive && hit.location.key.map({ rules.names.match($0) != nil }) == true {
+                    note = "its name looks sensitive; the inventory classifies it"
+                } else if context == .prefs && store.livesInPlainPrefs && verdict < rules.inventory.verdict(for: store.classes, in: context) {
+                    note = "kept in plain prefs by design"
+                }
+                sightings.append(InventorySighting(storeId: store.id, name: store.name, classes: store.classes, context: context,
+                                                   verdict: verdict, artifact: artifact, note: note))
+                // A secret rule on the same value reports it more precisely (with the store's class).
+                guard verdict >= .warning, !exactPatternPaths.contains(path) else { continue }
+                let ruleId = store.isSensitive ? "inventory.sensitive-store"
+                    : store.classes.contains(.unsupported) && context == .sync ? "inventory.unsupported-in-sync" : "inventory.local-data-in-sync"
+                guard let rule = rules.rule(id: ruleId) else { continue }
+                let classes = store.classes.map(\.rawValue).joined(separator: " / ")
+                let message = "\(store.name) (\(classes)) in \(context.rawValue) data: \(store.reason)"
+                append(rule: rule, family: rule.family, message: message, hit: hit, context: context, confidence: .high,
+                       preview: "", level: verdict == .warning ? .warning : nil, inventoryClass: classes)
+            case .contract(let ruleId, let message):
+                // The contract governs sync data; a rule the pack lacks cannot be reported.
+                guard context == .sync, let rule = rules.rule(id: ruleId) else { continue }
+                append(rule: rule, family: rule.family, message: message, hit: hit, context: context, confidence: .high, preview: "")
             case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription):
                 // A pattern rule on the same value says more than the name does; so does a hit
                 // inside the value (a member of an object or array, or a decoded layer, such as
@@ -164,7 +228,7 @@ final class ArtifactScan {
                            hit: hit, context: context, confidence: .medium, preview: valueDescription)
                 } else if context == .sync && !hit.location.isProtocolField {
                     append(rule: rule, family: .policy,
-                           message: "Sensitive-looking name '\(key)' in sync data: the contract fails closed on such names whatever the value (here \(valueDescription)).",
+                           message: "Sensitive-looking name '\(key)' in sync data (here \(valueDescription)): \"names resembling token, secret, password, apiKey, or credential fail closed at the entity and setting boundaries\".",
                            hit: hit, context: context, confidence: .high, preview: valueDescription)
                 }
             }
@@ -204,11 +268,11 @@ final class ArtifactScan {
     /// Records a finding. A transport finding is a warning at most: the app did nothing wrong,
     /// the capture holds a live credential (fail on it with `--fail-on warning`).
     private func append(rule: Rule, family: Family, message: String, hit: PendingHit, context: ScanContext,
-                        confidence: Confidence, preview: String) {
-        let level = family == .transport ? min(rule.level, .warning) : rule.level
+                        confidence: Confidence, preview: String, level: Level? = nil, inventoryClass: String? = nil) {
+        let level = family == .transport ? min(level ?? rule.level, .warning) : level ?? rule.level
         findings.append(Finding(
             ruleId: rule.id, level: level, family: family, message: message, key: hit.location.key,
-            context: context, inventoryClass: nil, artifact: artifact, position: hit.position,
+            context: context, inventoryClass: inventoryClass, artifact: artifact, position: hit.position,
             path: hit.location.path, confidence: confidence, preview: preview, fingerprint: ""))
     }
 }

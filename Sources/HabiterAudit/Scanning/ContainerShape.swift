@@ -40,6 +40,11 @@ struct ShapeKeys: OptionSet {
     static let document = ShapeKeys(rawValue: 1 << 9)
     static let serverRevision = ShapeKeys(rawValue: 1 << 10)
     static let backupFormat = ShapeKeys(rawValue: 1 << 11)
+    static let migratedAt = ShapeKeys(rawValue: 1 << 12)
+    static let quarantine = ShapeKeys(rawValue: 1 << 13)
+
+    /// Keys whose values the contract checks record.
+    static let documentKeys: ShapeKeys = [.entityId, .schemaVersion, .deleted, .payload, .protocolVersion, .migratedAt, .quarantine]
 
     init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -47,7 +52,8 @@ struct ShapeKeys: OptionSet {
         ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload),
         ("deleted", .deleted), ("protocolVersion", .protocolVersion), ("operations", .operations),
         ("changes", .changes), ("operationId", .operationId), ("idempotencyKey", .idempotencyKey),
-        ("document", .document), ("serverRevision", .serverRevision),
+        ("document", .document), ("serverRevision", .serverRevision), ("migratedAt", .migratedAt),
+        ("quarantine", .quarantine),
     ] as [(String, ShapeKeys)]).map { (Array($0.0.utf8), $0.1) }
 
     /// The flag of a key name, or none.

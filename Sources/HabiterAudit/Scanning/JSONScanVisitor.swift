@@ -17,6 +17,10 @@ struct JSONScanVisitor: JSONVisitor {
         var elementName: NameMatch?
         /// Pending hits when the container opened: its shape matters only if hits followed.
         var hitsAtOpen = 0
+        /// The object's draft for the contract checks, once a document key appeared in it.
+        var draft: Int?
+        /// For the `payload` object of a draft: that draft.
+        var payloadOf: Int?
     }
 
     private let scan: ArtifactScan
@@ -29,6 +33,14 @@ struct JSONScanVisitor: JSONVisitor {
     private var pendingKey: Segment?
     private var pendingName: NameMatch?
     private var unescaped: [UInt8] = []
+    /// Contract drafts of the open objects that have one (see `DocumentDraft`).
+    private var drafts: [DocumentDraft] = []
+    /// The document key (`entityId`, `payload`, …) whose value comes next.
+    private var pendingDocumentKey: ShapeKeys = []
+    /// The payload field (`id`, `habitId`, `date`, `value`) whose value comes next.
+    private var pendingPayloadField: PayloadField?
+    /// A setting's `value` being collected as a tree, with its nesting and its draft.
+    private var capture: (builder: JSONTreeBuilder, depth: Int, draft: Int)?
 
     init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
@@ -40,11 +52,19 @@ struct JSONScanVisitor: JSONVisitor {
     mutating func objectStart(at offset: Int) {
         beginValue()
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
-        containers.append(Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count))
+        var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count)
+        if pendingDocumentKey == .payload, let draft = containers.last?.draft { container.payloadOf = draft }
+        containerValue(.object([]), at: offset)
+        containers.append(container)
     }
 
     mutating func objectEnd(at offset: Int) {
-        let container = containers.removeLast()
+        capture?.builder.objectEnd(at: offset)
+        closeCapture()
+        let container = containers.last!
+        if let draft = container.draft { checkContract(drafts[draft]) }
+        containers.removeLast()
+        if container.draft != nil { drafts.removeLast() }
         if scan.pending.count > container.hitsAtOpen, let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
             scan.facts[container.id, default: ContainerFacts()].shape = shape
         }
@@ -54,10 +74,13 @@ struct JSONScanVisitor: JSONVisitor {
     mutating func arrayStart(at offset: Int) {
         beginValue()
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
+        containerValue(.array([]), at: offset)
         containers.append(Container(id: nextId(), isObject: false, elementName: pendingName))
     }
 
     mutating func arrayEnd(at offset: Int) {
+        capture?.builder.arrayEnd(at: offset)
+        closeCapture()
         containers.removeLast()
         endValue()
     }
@@ -87,8 +110,27 @@ struct JSONScanVisitor: JSONVisitor {
     /// A key, unescaped: shape flags, name rules, and pattern rules (a secret used as a key is
     /// reported, and never printed again).
     private mutating func keyValue(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) {
-        containers[containers.count - 1].keys.formUnion(ShapeKeys.flag(of: key))
-        pendingName = scan.nameMatch(key)
+        capture?.builder.key(key, escaped: false, at: offset)
+        let top = containers.count - 1
+        let flag = ShapeKeys.flag(of: key)
+        containers[top].keys.formUnion(flag)
+        pendingDocumentKey = flag.intersection(.documentKeys)
+        if !pendingDocumentKey.isEmpty && containers[top].draft == nil {
+            containers[top].draft = drafts.count
+            drafts.append(DocumentDraft(startOffset: layer.outerOffset ?? offset))
+            drafts[drafts.count - 1].position = scan.position(of: layer.outerOffset ?? offset)
+        }
+        if let draft = containers[top].payloadOf { notePayloadKey(key, draft: draft) }
+        let facts = scan.keyFacts(key)
+        pendingName = facts.name
+        if let store = facts.store {
+            var location = location()
+            let name = String(decoding: key, as: UTF8.self)
+            location.path = location.path.appending(.key(name))
+            location.key = name
+            scan.pending.append(PendingHit(detail: .inventory(store: store), location: location,
+                                           position: scan.position(of: layer.outerOffset ?? offset)))
+        }
         if key.count >= scan.rules.patterns.minimumValueLength {
             let found = scan.scanPatterns(UnsafeRawBufferPointer(key), offset: layer.outerOffset ?? offset) {
                 HitLocation(key: nil, path: currentPath().appending(.key(Redaction.maskedKey)), ancestry: ancestry(),
@@ -110,12 +152,24 @@ struct JSONScanVisitor: JSONVisitor {
            keyArena[s..<s + c].elementsEqual("format".utf8), value.elementsEqual("habiter.backup".utf8) {
             containers[0].keys.insert(.backupFormat)
         }
+        let hitsBefore = scan.pending.count
         scan.scanNamedString(value, name: pendingName, at: layer.outerOffset ?? offset, depth: layer.depth) { location() }
+        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil {
+            let text = String(decoding: value, as: UTF8.self)
+            if capture != nil {
+                value.withMemoryRebound(to: UInt8.self) { capture!.builder.string($0, escaped: false, at: offset) }
+            }
+            scalarValue(.string(text), at: offset, matchedPattern: scan.pending.count > hitsBefore)
+        }
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
         beginValue()
         if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
+        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil {
+            capture?.builder.number(raw, at: offset)
+            scalarValue(.number(String(decoding: raw, as: UTF8.self)), at: offset, matchedPattern: false)
+        }
         endValue()
     }
 
@@ -124,7 +178,103 @@ struct JSONScanVisitor: JSONVisitor {
         if let name = pendingName {
             recordName(name, credible: false, valueDescription: value == .null ? "null" : "a boolean", at: offset)
         }
+        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil {
+            capture?.builder.literal(value, at: offset)
+            scalarValue(value == .null ? .null : .bool(value == .true), at: offset, matchedPattern: false)
+        }
         endValue()
+    }
+
+    // MARK: Contract drafts
+
+    /// A payload key: which portable field it is, whether it belongs in a payload at all.
+    private mutating func notePayloadKey(_ key: UnsafeBufferPointer<UInt8>, draft: Int) {
+        if let field = PayloadField.named(key) {
+            drafts[draft].payload.fields |= 1 << UInt32(field.rawValue)
+            if field == .id || field == .habitId || field == .date || field == .value { pendingPayloadField = field }
+        } else {
+            drafts[draft].payload.hasOtherKeys = true
+        }
+        if key.starts(with: "flutter.".utf8) || key.starts(with: FlutterPrefsEncoding.secureStoragePrefix.utf8) {
+            drafts[draft].payload.hasPrefsKeys = true
+        }
+    }
+
+    /// A scalar value of a document key or a payload field.
+    private mutating func scalarValue(_ value: JSONValue, at offset: Int, matchedPattern: Bool) {
+        if let draft = containers.last?.draft, !pendingDocumentKey.isEmpty {
+            recordDocumentValue(value, draft: draft, offset: offset)
+            if pendingDocumentKey == .entityId { drafts[draft].entityIdIsSecret = matchedPattern }
+        }
+        if let field = pendingPayloadField, capture == nil, let draft = containers.last?.payloadOf {
+            switch field {
+            case .id: drafts[draft].payload.id = value.stringValue
+            case .habitId: drafts[draft].payload.habitId = value.stringValue
+            case .date: drafts[draft].payload.date = value.stringValue
+            case .value: drafts[draft].payload.value = value
+            default: break
+            }
+        }
+    }
+
+    /// An object or array as the value of a document key or of a setting's `value`.
+    private mutating func containerValue(_ kind: JSONValue, at offset: Int) {
+        if let draft = containers.last?.draft, !pendingDocumentKey.isEmpty {
+            recordDocumentValue(kind, draft: draft, offset: offset)
+        }
+        if capture != nil {
+            capture!.depth += 1
+            if case .object = kind { capture!.builder.objectStart(at: offset) } else { capture!.builder.arrayStart(at: offset) }
+        } else if pendingPayloadField == .value, let draft = containers.last?.payloadOf {
+            var builder = JSONTreeBuilder()
+            if case .object = kind { builder.objectStart(at: offset) } else { builder.arrayStart(at: offset) }
+            capture = (builder, 1, draft)
+        }
+    }
+
+    /// Ends a captured `value` when its last container closes.
+    private mutating func closeCapture() {
+        guard capture != nil else { return }
+        capture!.depth -= 1
+        if capture!.depth == 0 {
+            drafts[capture!.draft].payload.value = capture!.builder.result?.value
+            capture = nil
+        }
+    }
+
+    private mutating func recordDocumentValue(_ value: JSONValue, draft: Int, offset: Int) {
+        switch pendingDocumentKey {
+        case .entityId:
+            drafts[draft].entityId = value
+            drafts[draft].entityIdOffset = offset
+            drafts[draft].position = scan.position(of: layer.outerOffset ?? offset)
+        case .schemaVersion: drafts[draft].schemaVersion = value
+        case .deleted: drafts[draft].deleted = value
+        case .payload:
+            drafts[draft].hasPayload = true
+            if case .object = value { drafts[draft].payloadIsObject = true }
+        case .protocolVersion: drafts[draft].protocolVersion = value
+        case .migratedAt: drafts[draft].hasMigratedAt = true
+        case .quarantine: drafts[draft].hasQuarantine = true
+        default: break
+        }
+    }
+
+    /// Checks a closing object against the contract and records its violations, on its
+    /// `entityId` (the key of a whole-document violation is the entity id).
+    private mutating func checkContract(_ draft: DocumentDraft) {
+        let violations = ContractValidator.check(draft, inventory: scan.rules.inventory)
+        guard !violations.isEmpty else { return }
+        var location = location()
+        if case .string(let id)? = draft.entityId {
+            location.key = draft.entityIdIsSecret ? Redaction.maskedKey : id
+        } else {
+            location.key = nil
+        }
+        for violation in violations {
+            scan.pending.append(PendingHit(detail: .contract(ruleId: violation.ruleId, message: violation.message),
+                                           location: location, position: draft.position))
+        }
     }
 
     // MARK: Path and containers
@@ -142,6 +292,8 @@ struct JSONScanVisitor: JSONVisitor {
 
     private mutating func endValue() {
         pendingName = nil
+        pendingDocumentKey = []
+        pendingPayloadField = nil
         guard !containers.isEmpty else { return }
         if case .key(let start, _) = segments.removeLast() {
             keyArena.removeLast(keyArena.count - start)

@@ -6,6 +6,10 @@ struct PendingHit {
         case pattern(ruleIndex: Int, confidence: Confidence, preview: String)
         /// A name rule matched the key; the value decides between secret, policy and nothing.
         case name(ruleIndex: Int, credible: Bool, describesMetadata: Bool, valueDescription: String)
+        /// A document breaks the data contract (reported in sync context only).
+        case contract(ruleId: String, message: String)
+        /// A key names a store of the inventory; its class and the context decide the verdict.
+        case inventory(store: Int)
     }
 
     var detail: Detail
@@ -28,4 +32,6 @@ struct HitLocation {
     /// A header, cookie or URL parameter of a captured call: protocol, not sync data, so the
     /// contract's fail-closed names do not apply to it.
     var isProtocolField = false
+    /// A value in a flutter_secure_storage dump, where sensitive stores belong.
+    var isSecureStorage = false
 }

@@ -29,6 +29,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         let secureKey = FlutterPrefsEncoding.secureStorageUserKey(name)
         let key = secureKey ?? (name.hasPrefix("flutter.") ? String(name.dropFirst("flutter.".count)) : name)
         let path = scan.rootPath.appending(.key(name))
+        classify(key, secure: secureKey != nil, path: path, offset: entry.text?.offset ?? entry.nameOffset)
         switch entry.value {
         case .string(let text):
             if secureKey != nil && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
@@ -45,6 +46,22 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
             }
         case .null:
             break
+        }
+    }
+
+    /// Records the store the key belongs to (or that it is unknown: unsupported, listed in the
+    /// inventory section).
+    private func classify(_ key: String, secure: Bool, path: LayeredPath, offset: Int) {
+        let inventory = scan.rules.inventory
+        if let store = secure ? inventory.store(secureStorageKey: key) : inventory.store(prefsKey: key) {
+            var location = HitLocation(key: key, path: path, ancestry: [])
+            location.isSecureStorage = secure
+            scan.pending.append(PendingHit(detail: .inventory(store: store), location: location, position: scan.position(of: offset)))
+        } else if !secure {
+            scan.sightings.append(InventorySighting(
+                storeId: nil, name: key, classes: [.unsupported], context: scan.options.context ?? .prefs,
+                verdict: inventory.verdict(for: [.unsupported], in: scan.options.context ?? .prefs), artifact: scan.artifact,
+                note: "unknown storage key: unsupported until the contract reviews it"))
         }
     }
 

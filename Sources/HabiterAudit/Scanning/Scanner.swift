@@ -8,11 +8,21 @@ public struct ArtifactSummary: Sendable, Equatable {
     public var byteCount: Int
 }
 
-/// The outcome of a scan: findings in report order, input errors, and the inputs seen.
+/// The outcome of a scan: findings in report order, input errors, the inputs seen, and the
+/// inventory section (stores seen, their class, contexts and verdict).
 public struct ScanResult: Sendable {
     public var findings: [Finding]
     public var errors: [InputError]
     public var artifacts: [ArtifactSummary]
+    public var inventory: [InventoryEntry]
+}
+
+/// What scanning one input gave.
+public struct ArtifactOutcome: Sendable {
+    public var findings: [Finding]
+    public var errors: [InputError]
+    public var summary: ArtifactSummary
+    public var sightings: [InventorySighting]
 }
 
 /// Scans inputs with a rule pack. The library entry point; the CLI is a shell around it.
@@ -47,12 +57,15 @@ public final class Scanner: @unchecked Sendable {
         var findings: [Finding] = []
         var errors: [InputError] = []
         var artifacts: [ArtifactSummary] = []
+        var sightings: [InventorySighting] = []
         for outcome in outcomes {
             findings += outcome.findings
             errors += outcome.errors
             artifacts.append(outcome.summary)
+            sightings += outcome.sightings
         }
-        return ScanResult(findings: Scanner.finalize(findings), errors: errors, artifacts: artifacts)
+        return ScanResult(findings: Scanner.finalize(findings), errors: errors, artifacts: artifacts,
+                          inventory: InventoryEntry.summarize(sightings))
     }
 
     /// Takes inputs from `work` until none is left.
@@ -63,10 +76,10 @@ public final class Scanner: @unchecked Sendable {
         }
     }
 
-    private func scan(_ item: InputItem, matcher: RegexMatcher) -> (findings: [Finding], errors: [InputError], summary: ArtifactSummary) {
+    private func scan(_ item: InputItem, matcher: RegexMatcher) -> ArtifactOutcome {
         switch InputLoader.open(item) {
         case .failure(let error):
-            return ([], [error], ArtifactSummary(name: item.name, format: nil, byteCount: 0))
+            return ArtifactOutcome(findings: [], errors: [error], summary: ArtifactSummary(name: item.name, format: nil, byteCount: 0), sightings: [])
         case .success(let window):
             return scan(window, name: item.name, matcher: matcher)
         }
@@ -74,13 +87,13 @@ public final class Scanner: @unchecked Sendable {
 
     /// Scans one input held in memory.
     public func scan(bytes: UnsafeRawBufferPointer, name: String, matcher: RegexMatcher = RegexMatcher())
-        -> (findings: [Finding], errors: [InputError], summary: ArtifactSummary) {
+        -> ArtifactOutcome {
         scan(ByteWindow(whole: bytes), name: name, matcher: matcher)
     }
 
     /// Scans the input a window reads: detects its format (undoing gzip first), then reads it
     /// with the reader for that format.
-    func scan(_ window: ByteWindow, name: String, matcher: RegexMatcher) -> (findings: [Finding], errors: [InputError], summary: ArtifactSummary) {
+    func scan(_ window: ByteWindow, name: String, matcher: RegexMatcher) -> ArtifactOutcome {
         let scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
         var detected = FormatDetector.detect(window)
         if case .success(.gzip) = detected {
@@ -112,7 +125,8 @@ public final class Scanner: @unchecked Sendable {
             scan.fail(.read, at: nil, failure)
         }
         let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
-        return (scan.findings, scan.errors, ArtifactSummary(name: name, format: formatName, byteCount: window.end))
+        return ArtifactOutcome(findings: scan.findings, errors: scan.errors,
+                               summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end), sightings: scan.sightings)
     }
 
     /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash
@@ -145,7 +159,7 @@ public final class Scanner: @unchecked Sendable {
 
 /// Hands out inputs to worker threads and collects their outcomes by input index.
 private final class WorkQueue: @unchecked Sendable {
-    typealias Outcome = (findings: [Finding], errors: [InputError], summary: ArtifactSummary)
+    typealias Outcome = ArtifactOutcome
     private let lock = NSLock()
     private let items: [InputItem]
     private var next = 0

@@ -55,6 +55,15 @@ struct RuleExample: CustomTestStringConvertible, Sendable {
             // Through a scan, as a key holding a credible value.
             let findings = TestSupport.scan("{\(Self.jsonString(example.text)): \"q8Zr-Wm3v-Tt5x\"}").findings
             #expect(findings.contains { $0.ruleId == example.ruleId } == example.positive, "\(example.testDescription) in a scan")
+        case .contract, .inventory:
+            // Whole inputs; also as one line of an operation log and with CRLF line ends.
+            let variants = [example.text, example.text.replacingOccurrences(of: "\n", with: "\r\n")]
+                + (example.text.hasPrefix("{") && !example.text.contains("\n") ? ["{\"op\":0}\n" + example.text] : [])
+            for variant in variants {
+                let result = TestSupport.scan(variant, name: "example")
+                #expect(result.errors.isEmpty, "\(example.testDescription): \(result.errors.map(\.description))")
+                #expect(result.findings.contains { $0.ruleId == example.ruleId } == example.positive, "\(example.testDescription)")
+            }
         }
     }
 

@@ -1,0 +1,95 @@
+/// Reads `rules/inventory.json` (embedded like the rule pack). Malformed data is a rule-file
+/// error naming the file, the position and the entry.
+enum InventoryLoader {
+    static let fileName = "inventory.json"
+
+    /// The built-in inventory.
+    static func builtin() throws(RuleFileError) -> Inventory {
+        guard let file = BuiltinRuleFiles.files.first(where: { $0.name == fileName }) else {
+            throw RuleFileError(file: "builtin:\(fileName)", reason: "the built-in inventory is missing")
+        }
+        return try parse(Array(file.text.utf8), file: "builtin:\(fileName)")
+    }
+
+    static func parse(_ text: [UInt8], file: String) throws(RuleFileError) -> Inventory {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(text).value
+        } catch {
+            throw RuleFileError(file: file, reason: "not valid JSON")
+        }
+        func fail(_ reason: String) -> RuleFileError { RuleFileError(file: file, reason: reason) }
+        func strings(_ value: JSONValue?) throws(RuleFileError) -> [String] {
+            guard let value else { return [] }
+            guard let elements = value.arrayElements else { throw fail("expected an array of strings") }
+            var result: [String] = []
+            for e in elements {
+                guard let s = e.value.stringValue else { throw fail("expected an array of strings") }
+                result.append(s)
+            }
+            return result
+        }
+        var stores: [Store] = []
+        var ids = Set<String>()
+        for element in root["stores"]?.arrayElements ?? [] {
+            let entry = element.value
+            guard let id = entry["id"]?.stringValue, let name = entry["name"]?.stringValue,
+                  let table = entry["table"]?.stringValue, let reason = entry["reason"]?.stringValue else {
+                throw fail("a store needs id, name, table and reason")
+            }
+            guard ids.insert(id).inserted else { throw fail("store '\(id)': duplicate id") }
+            var classes: [DataClass] = []
+            for text in try strings(entry["classes"]) {
+                guard let c = DataClass(rawValue: text) else { throw fail("store '\(id)': unknown class '\(text)'") }
+                classes.append(c)
+            }
+            if classes.isEmpty { throw fail("store '\(id)': no class") }
+            stores.append(Store(
+                id: id, name: name, table: table, classes: classes, qualifier: entry["qualifier"]?.stringValue, reason: reason,
+                prefsKeys: try strings(entry["prefsKeys"]), jsonFields: try strings(entry["jsonFields"]),
+                nativePrefsFiles: try strings(entry["nativePrefsFiles"]), nativeKeys: try strings(entry["nativeKeys"]),
+                secureStorageKeys: try strings(entry["secureStorageKeys"])))
+        }
+        var settings: [SettingDefinition] = []
+        for element in root["settings"]?.arrayElements ?? [] {
+            let entry = element.value
+            guard let key = entry["key"]?.stringValue, let schema = entry["schema"], let type = schema["type"]?.stringValue,
+                  let defaultValue = entry["default"], let projection = entry["projection"]?.stringValue else {
+                throw fail("a setting needs key, schema, default and projection")
+            }
+            let parsed: SettingSchema
+            switch type {
+            case "enum": parsed = .enumeration(try strings(schema["values"]))
+            case "boolean": parsed = .boolean
+            case "time": parsed = .time
+            case "integer":
+                guard let minimum = schema["minimum"]?.doubleValue, let maximum = schema["maximum"]?.doubleValue else {
+                    throw fail("setting '\(key)': an integer schema needs minimum and maximum")
+                }
+                parsed = .integer(minimum: Int(minimum), maximum: Int(maximum))
+            case "timeRanges": parsed = .timeRanges
+            default: throw fail("setting '\(key)': unknown schema type '\(type)'")
+            }
+            if let problem = parsed.problem(with: defaultValue) { throw fail("setting '\(key)': the default does not fit the schema: \(problem)") }
+            settings.append(SettingDefinition(key: key, schema: parsed, defaultValue: defaultValue, projection: projection,
+                                              legacySources: try strings(entry["legacySources"])))
+        }
+        var verdicts: [DataClass: [ScanContext: Verdict]] = [:]
+        for member in root["verdicts"]?.objectMembers ?? [] {
+            guard let c = DataClass(rawValue: member.key) else { throw fail("verdicts: unknown class '\(member.key)'") }
+            for contextMember in member.value.value.objectMembers ?? [] {
+                guard let context = ScanContext(rawValue: contextMember.key),
+                      let verdict = contextMember.value.value.stringValue.flatMap(Verdict.init(rawValue:)) else {
+                    throw fail("verdicts: bad entry for '\(member.key)'")
+                }
+                verdicts[c, default: [:]][context] = verdict
+            }
+        }
+        for c in DataClass.allCases {
+            for context in ScanContext.allCases where verdicts[c]?[context] == nil {
+                throw fail("verdicts: no verdict for \(c.rawValue) in \(context.rawValue)")
+            }
+        }
+        return Inventory(stores: stores, settings: settings, verdicts: verdicts)
+    }
+}

@@ -1,0 +1,86 @@
+/// The schema of a registered setting's value.
+public enum SettingSchema: Sendable, Equatable {
+    case enumeration([String])
+    case boolean
+    /// `HH:mm`, 00:00 to 23:59.
+    case time
+    case integer(minimum: Int, maximum: Int)
+    /// Quiet hours: an array of `{"from": "HH:mm", "to": "HH:mm"}` (the range shape of the wire
+    /// format's habit `pauses`), each non-empty, none overlapping another; a range may cross
+    /// midnight (`22:00`–`07:00`).
+    case timeRanges
+
+    /// What is wrong with `value` under this schema (naming its kind, never the value), or nil.
+    public func problem(with value: JSONValue) -> String? {
+        switch self {
+        case .enumeration(let values):
+            guard let s = value.stringValue else { return "expected one of \(values.joined(separator: ", ")), got \(value.kindName)" }
+            return values.contains(s) ? nil : "expected one of \(values.joined(separator: ", ")), got another string"
+        case .boolean:
+            return value.boolValue == nil ? "expected a boolean, got \(value.kindName)" : nil
+        case .time:
+            guard let s = value.stringValue else { return "expected a time HH:mm, got \(value.kindName)" }
+            return SettingSchema.minutes(s) == nil ? "expected a time HH:mm (00:00 to 23:59)" : nil
+        case .integer(let minimum, let maximum):
+            guard case .number(let text) = value, let n = Int(text) else {
+                return "expected an integer from \(minimum) to \(maximum), got \(value.kindName)"
+            }
+            return n < minimum || n > maximum ? "expected an integer from \(minimum) to \(maximum), got one outside that range" : nil
+        case .timeRanges:
+            return SettingSchema.problemWithRanges(value)
+        }
+    }
+
+    /// Minutes since midnight of a strict `HH:mm`.
+    static func minutes(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
+              let h = Int(String(decoding: bytes[0..<2], as: UTF8.self)), let m = Int(String(decoding: bytes[3..<5], as: UTF8.self)),
+              bytes[0..<2].allSatisfy({ $0 &- 0x30 < 10 }), bytes[3..<5].allSatisfy({ $0 &- 0x30 < 10 }),
+              h < 24, m < 60 else { return nil }
+        return h * 60 + m
+    }
+
+    private static func problemWithRanges(_ value: JSONValue) -> String? {
+        guard let elements = value.arrayElements else { return "expected an array of {from, to} ranges, got \(value.kindName)" }
+        var arcs: [Range<Int>] = []
+        for (i, element) in elements.enumerated() {
+            guard let members = element.value.objectMembers, Set(members.map(\.key)) == ["from", "to"], members.count == 2,
+                  let start = element.value["from"]?.stringValue.flatMap(minutes),
+                  let end = element.value["to"]?.stringValue.flatMap(minutes) else {
+                return "range \(i + 1) is not {\"from\": \"HH:mm\", \"to\": \"HH:mm\"}"
+            }
+            if start == end { return "range \(i + 1) is empty (it starts where it ends)" }
+            // A range across midnight is two arcs of the day.
+            if start < end { arcs.append(start..<end) } else { arcs += [start..<1440, 0..<end].filter { !$0.isEmpty } }
+        }
+        let sorted = arcs.sorted { $0.lowerBound < $1.lowerBound }
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a.overlaps(b) {
+            return "ranges overlap"
+        }
+        return nil
+    }
+}
+
+/// One key of the approved setting registry.
+public struct SettingDefinition: Sendable, Equatable {
+    public var key: String
+    public var schema: SettingSchema
+    public var defaultValue: JSONValue
+    public var projection: String
+    public var legacySources: [String]
+}
+
+extension JSONValue {
+    /// The kind of a value, for messages that must not show the value.
+    var kindName: String {
+        switch self {
+        case .object: return "an object"
+        case .array: return "an array"
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        }
+    }
+}
