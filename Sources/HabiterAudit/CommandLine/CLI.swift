@@ -66,7 +66,7 @@ public enum CLI {
 
     private static func dispatch(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
         guard let command = arguments.first else {
-            throw UsageError(message: "missing command (scan, rules)", command: nil)
+            throw UsageError(message: "missing command (scan, rules, inventory)", command: nil)
         }
         let rest = Array(arguments.dropFirst())
         switch command {
@@ -83,6 +83,8 @@ public enum CLI {
             return try ScanCommand.run(rest, environment)
         case "rules":
             return try RulesCommand.run(rest, environment)
+        case "inventory":
+            return try InventoryCommand.run(rest, environment)
         default:
             throw UsageError(message: "unknown command '\(command)'", command: nil)
         }

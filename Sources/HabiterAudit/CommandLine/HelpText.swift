@@ -11,6 +11,8 @@ enum HelpText {
                     (the release gate).
       rules list    Print the rule catalogue.
       rules test    Run every rule against its examples and check rule hygiene.
+      inventory     Print the data contract's classification inventory and setting
+                    registry.
 
     OPTIONS:
       -h, --help    Show help (also: habiter-audit <command> --help).
@@ -86,5 +88,18 @@ enum HelpText {
     EXAMPLES:
       habiter-audit rules list
       habiter-audit rules test --rules ./my-rules
+    """
+
+    static let inventory = """
+    OVERVIEW: Print the classification inventory of the Personal Sync data contract: every
+    store and field with its class, the contract's reason and the names it appears under on
+    disk and on the wire; the approved setting registry; and the verdict for each class in
+    each scan context.
+
+    USAGE: habiter-audit inventory [--format text|json|markdown]
+
+    OPTIONS:
+      -f, --format <format>   text, json or markdown. (default: text)
+      -h, --help              Show this help.
     """
 }

@@ -12,6 +12,28 @@ public struct InventorySighting: Sendable, Hashable {
     public var note: String?
 }
 
+extension InventorySighting {
+    /// A key of a backup's settings snapshot. The contract: "backup export settings remain an
+    /// inspection snapshot and are not applied on import"; each key is listed with the registry
+    /// key its legacy value maps to, the store it names, or as unsupported.
+    static func settingsSnapshot(key: String, inventory: Inventory, artifact: String) -> InventorySighting {
+        let snapshot = "inspection snapshot of a backup, not applied on import"
+        if let setting = inventory.settings.first(where: { $0.isLegacySource(key) }) {
+            return InventorySighting(storeId: nil, name: "settings snapshot: \(key)", classes: [.synchronized], context: .backup,
+                                     verdict: .allowed, artifact: artifact, note: "\(snapshot); maps to the registry key \(setting.key)")
+        }
+        if let index = inventory.store(jsonField: key) {
+            let store = inventory.stores[index]
+            return InventorySighting(storeId: nil, name: "settings snapshot: \(key)", classes: store.classes, context: .backup,
+                                     verdict: inventory.verdict(for: store, in: .backup), artifact: artifact,
+                                     note: "\(snapshot); store \(store.id)")
+        }
+        return InventorySighting(storeId: nil, name: "settings snapshot: \(key)", classes: [.unsupported], context: .backup,
+                                 verdict: inventory.verdict(for: [.unsupported], in: .backup), artifact: artifact,
+                                 note: "\(snapshot); not a registry key or known store: unsupported")
+    }
+}
+
 /// One line of a report's inventory section: a store, every context and input it was seen in,
 /// and the strictest verdict.
 public struct InventoryEntry: Sendable, Equatable {

@@ -69,6 +69,12 @@ public struct SettingDefinition: Sendable, Equatable {
     public var defaultValue: JSONValue
     public var projection: String
     public var legacySources: [String]
+
+    /// Whether a legacy settings field (`theme` of `habiter_user_preferences`, `settings_theme_mode`,
+    /// the legacy `reminderTime`) is a source of this setting.
+    public func isLegacySource(_ name: String) -> Bool {
+        legacySources.contains { $0 == name || $0.hasSuffix(".\(name)") || $0.hasPrefix("legacy \(name) ") }
+    }
 }
 
 extension JSONValue {

@@ -24,29 +24,41 @@ public indirect enum JSONOutput: Equatable, Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout [UInt8], indent: Int) {
+    /// The text on one line, without a trailing newline (`[{"from": "22:00"}]`).
+    public func renderedOnOneLine() -> String {
+        var out: [UInt8] = []
+        write(to: &out, indent: nil)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Writes the value, pretty with `indent`, on one line when it is nil.
+    private func write(to out: inout [UInt8], indent: Int?) {
+        let inner = indent.map { $0 + 2 }
+        let open = indent == nil ? "" : "\n"
+        func newline(last: Bool) { out += (indent == nil ? (last ? "" : ", ") : (last ? "\n" : ",\n")).utf8 }
+        func pad(_ n: Int?) { if let n { out += repeatElement(0x20, count: n) } }
         switch self {
         case .object(let members):
             if members.isEmpty { out += "{}".utf8; return }
-            out += "{\n".utf8
+            out += ("{" + open).utf8
             for (i, (key, value)) in members.enumerated() {
-                out += repeatElement(0x20, count: indent + 2)
+                pad(inner)
                 JSONOutput.writeString(key, to: &out)
                 out += ": ".utf8
-                value.write(to: &out, indent: indent + 2)
-                out += (i + 1 < members.count ? ",\n" : "\n").utf8
+                value.write(to: &out, indent: inner)
+                newline(last: i + 1 == members.count)
             }
-            out += repeatElement(0x20, count: indent)
+            pad(indent)
             out.append(UInt8(ascii: "}"))
         case .array(let elements):
             if elements.isEmpty { out += "[]".utf8; return }
-            out += "[\n".utf8
+            out += ("[" + open).utf8
             for (i, value) in elements.enumerated() {
-                out += repeatElement(0x20, count: indent + 2)
-                value.write(to: &out, indent: indent + 2)
-                out += (i + 1 < elements.count ? ",\n" : "\n").utf8
+                pad(inner)
+                value.write(to: &out, indent: inner)
+                newline(last: i + 1 == elements.count)
             }
-            out += repeatElement(0x20, count: indent)
+            pad(indent)
             out.append(UInt8(ascii: "]"))
         case .string(let s): JSONOutput.writeString(s, to: &out)
         case .int(let i): out += String(i).utf8

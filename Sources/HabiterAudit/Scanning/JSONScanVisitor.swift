@@ -21,6 +21,8 @@ struct JSONScanVisitor: JSONVisitor {
         var draft: Int?
         /// For the `payload` object of a draft: that draft.
         var payloadOf: Int?
+        /// The `settings` object of an input's root object: a backup's settings snapshot.
+        var isSettingsSnapshot = false
     }
 
     private let scan: ArtifactScan
@@ -41,6 +43,8 @@ struct JSONScanVisitor: JSONVisitor {
     private var pendingPayloadField: PayloadField?
     /// A setting's `value` being collected as a tree, with its nesting and its draft.
     private var capture: (builder: JSONTreeBuilder, depth: Int, draft: Int)?
+    /// Keys of the root's `settings` object, listed in the inventory if the root is a backup.
+    private var snapshotKeys: [String] = []
 
     init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
@@ -54,6 +58,9 @@ struct JSONScanVisitor: JSONVisitor {
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
         var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count)
         if pendingDocumentKey == .payload, let draft = containers.last?.draft { container.payloadOf = draft }
+        if containers.count == 1 && layer.depth == 0, let key = segments.last, keyText(key) == "settings" {
+            container.isSettingsSnapshot = true
+        }
         containerValue(.object([]), at: offset)
         containers.append(container)
     }
@@ -65,6 +72,11 @@ struct JSONScanVisitor: JSONVisitor {
         if let draft = container.draft { checkContract(drafts[draft]) }
         containers.removeLast()
         if container.draft != nil { drafts.removeLast() }
+        if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && container.keys.shape(isRoot: true) == .backup {
+            for key in snapshotKeys {
+                scan.sightings.append(.settingsSnapshot(key: key, inventory: scan.rules.inventory, artifact: scan.artifact))
+            }
+        }
         if scan.pending.count > container.hitsAtOpen, let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
             scan.facts[container.id, default: ContainerFacts()].shape = shape
         }
@@ -121,6 +133,7 @@ struct JSONScanVisitor: JSONVisitor {
             drafts[drafts.count - 1].position = scan.position(of: layer.outerOffset ?? offset)
         }
         if let draft = containers[top].payloadOf { notePayloadKey(key, draft: draft) }
+        if containers[top].isSettingsSnapshot { snapshotKeys.append(String(decoding: key, as: UTF8.self)) }
         let facts = scan.keyFacts(key)
         pendingName = facts.name
         if let store = facts.store {
