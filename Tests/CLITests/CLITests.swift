@@ -166,6 +166,51 @@ private func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stder
 }
 
 /// The built binary, as CI and users run it: a real process, real stdin and exit statuses.
+/// `habiter-audit inventory`: the inventory in every format, each complete.
+@Suite struct InventoryCommandTests {
+    @Test func jsonListsEveryStoreSettingAndVerdict() throws {
+        let run = cli(["inventory", "--format", "json"])
+        #expect(run.status == 0)
+        let root = try JSONValue.parse(Array(run.stdout.utf8)).value
+        let inventory = try RulePack.load().inventory
+        #expect(root["stores"]?.arrayElements?.count == inventory.stores.count)
+        #expect(root["settings"]?.arrayElements?.count == 15)
+        #expect(root["stores"]?.arrayElements?.first { $0.value["id"]?.stringValue == "classly_token" }?.value["classes"]?.arrayElements?
+            .map { $0.value.stringValue } == ["sensitive"])
+        #expect(root["verdicts"]?["device-local"]?["sync"]?.stringValue == "error")
+        #expect(root["settings"]?.arrayElements?.first { $0.value["key"]?.stringValue == "reminders.quietHours" }?.value["default"]?
+            .arrayElements?.isEmpty == true)
+    }
+
+    @Test func textAndMarkdownNameEveryStoreAndSetting() throws {
+        let inventory = try RulePack.load().inventory
+        let text = cli(["inventory"]).stdout
+        let markdown = cli(["inventory", "-f", "markdown"]).stdout
+        for store in inventory.stores {
+            #expect(text.contains("  \(store.id)\n"), "\(store.id)")
+            #expect(markdown.contains("| `\(store.id)`"), "\(store.id)")
+        }
+        for setting in inventory.settings {
+            #expect(text.contains("  \(setting.key) "))
+            #expect(markdown.contains("| `\(setting.key)` |"))
+        }
+        #expect(text.hasSuffix("\(inventory.stores.count) stores, 15 settings.\n"))
+        // Every table row has as many cells as its header: pipes inside cells are escaped.
+        var columns = 0
+        for line in markdown.split(separator: "\n") where line.hasPrefix("|") {
+            let cells = line.replacingOccurrences(of: "\\|", with: "").split(separator: "|", omittingEmptySubsequences: false).count
+            if line.hasPrefix("| Store") || line.hasPrefix("| Key") || line.hasPrefix("| Class") { columns = cells }
+            #expect(cells == columns, "\(line)")
+        }
+    }
+
+    @Test func usageErrors() {
+        #expect(cli(["inventory", "--format", "sarif"]).status == 64)
+        #expect(cli(["inventory", "extra"]).status == 64)
+        #expect(cli(["inventory", "--help"]).stdout.contains("USAGE: habiter-audit inventory"))
+    }
+}
+
 @Suite struct BinaryTests {
     static let binary: String? = {
         let candidates = [

@@ -13,11 +13,12 @@ enum TestSupport {
     static let builtinPack: RulePack = try! RulePack.load()
 
     /// Scans `text` as an input named `name` with the built-in pack.
-    static func scan(_ text: String, name: String = "input.json", options: ScanOptions = ScanOptions()) -> (findings: [Finding], errors: [InputError]) {
+    static func scan(_ text: String, name: String = "input.json", options: ScanOptions = ScanOptions())
+        -> (findings: [Finding], errors: [InputError], inventory: [InventoryEntry]) {
         let scanner = Scanner(rules: builtinPack, options: options)
         var bytes = Array(text.utf8)
         let outcome = bytes.withUnsafeMutableBytes { scanner.scan(bytes: UnsafeRawBufferPointer($0), name: name) }
-        return (Scanner.finalize(outcome.findings), outcome.errors)
+        return (Scanner.finalize(outcome.findings), outcome.errors, InventoryEntry.summarize(outcome.sightings))
     }
 
     /// Runs the CLI in-process and captures stdout and stderr.

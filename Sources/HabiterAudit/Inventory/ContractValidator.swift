@@ -59,6 +59,8 @@ struct ContractViolation: Equatable {
 /// (`contract/personal-sync-data-contract.md`, "Entity compatibility" and "Approved setting
 /// registry"). Pure: a draft in, violations out.
 enum ContractValidator {
+    /// The entity id grammar of the wire format (DESIGN.md), quoted by `contract.entity-id`.
+    static let entityIdClause = "ids are habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<stable key>, each part percent-encoded"
     static let supportedSchemaVersions = 1...1
     static let supportedProtocolVersions = 1...1
 
@@ -104,20 +106,20 @@ enum ContractValidator {
         }
 
         guard case .string(let idText)? = d.entityId else {
-            add("contract.entity-id", "entityId is \(d.entityId?.kindName ?? "missing"), not a string.")
+            add("contract.entity-id", "entityId is \(d.entityId?.kindName ?? "missing"), not a string (\(entityIdClause)).")
             return violations
         }
         let entity: EntityId
         switch EntityId.parse(idText) {
         case .success(let parsed): entity = parsed
         case .failure(let problem):
-            add("contract.entity-id", "The entityId does not follow the contract's grammar: \(problem.message).")
+            add("contract.entity-id", "The entityId does not follow the contract's grammar: \(problem.message) (\(entityIdClause)).")
             return violations
         }
 
         let deleted = d.deleted?.boolValue
         if deleted == nil {
-            add("contract.deleted-flag", "A document needs \"deleted\": true or false (here \(d.deleted?.kindName ?? "missing")).")
+            add("contract.deleted-flag", "A document needs \"deleted\": true or false (here \(d.deleted?.kindName ?? "missing")): \"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload; tombstones contain the same version and ID with deleted: true\".")
         }
         if deleted == true {
             if d.hasPayload {
@@ -159,7 +161,7 @@ enum ContractValidator {
                 add("contract.setting-payload", "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".")
             }
             if let value = p.value, let problem = setting.schema.problem(with: value) {
-                add("contract.setting-value", "The value of \(setting.key) does not match its schema: \(problem).")
+                add("contract.setting-value", "The value of \(setting.key) does not match its schema: \(problem) (\"malformed values are rejected before mutation\").")
             }
         }
         return violations

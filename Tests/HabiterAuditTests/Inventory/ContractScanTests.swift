@@ -1,0 +1,215 @@
+import Testing
+@testable import HabiterAudit
+
+/// Entity documents that conform to the data contract, built for the tests.
+enum ContractSamples {
+    /// The 17 portable habit fields, `id` first.
+    static func habitPayload(id: String, extra: String = "") -> String {
+        ##"{"id": "\##(id)", "title": "Read", "description": "", "color": "#1E88E5", "icon": "book", "frequency": "daily", "##
+            + #""target": 1, "category": "learning", "customDays": [], "createdAt": "2026-01-04T08:00:00Z", "#
+            + #""lifecycleState": "active", "pauses": [], "archivedAt": null, "restoredAt": null, "#
+            + #""notificationEnabled": true, "notificationTime": "07:30", "source": {"kind": "manual"}\#(extra)}"#
+    }
+
+    static func entryPayload(habitId: String, date: String, extra: String = "") -> String {
+        #"{"id": "e1", "habitId": "\#(habitId)", "date": "\#(date)", "completed": true, "count": 1, "timestamp": "\#(date)T07:31:00Z"\#(extra)}"#
+    }
+
+    static func document(_ entityId: String, payload: String?, deleted: Bool = false) -> String {
+        #"{"schemaVersion": 1, "entityId": "\#(entityId)", "deleted": \#(deleted)"# + (payload.map { #", "payload": \#($0)"# } ?? "") + "}"
+    }
+
+    static func push(_ documents: [String]) -> String {
+        let operations = documents.enumerated().map { i, document in
+            #"{"operationId": "op-\#(i)", "idempotencyKey": "k-\#(i)", "baseRevision": 41, "document": \#(document)}"#
+        }
+        return #"{"protocolVersion": 1, "deviceId": "device-1", "operations": [\#(operations.joined(separator: ",\n"))]}"#
+    }
+}
+
+/// The contract validator through real scans: every rule, on what it reports, where, under
+/// which key, and only in sync context.
+@Suite struct ContractScanTests {
+    typealias S = ContractSamples
+
+    static func contractFindings(_ text: String, options: ScanOptions = ScanOptions()) -> [String] {
+        let result = TestSupport.scan(text, options: options)
+        #expect(result.errors.isEmpty, "\(result.errors.map(\.description))")
+        return result.findings.filter { $0.family != .transport }.map { "\($0.ruleId) key=\($0.key ?? "-")" }
+    }
+
+    @Test func conformingDocumentsAreClean() {
+        let text = S.push([
+            S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "reminderPolicy": {"mode": "fixed", "intensity": "normal", "config": {}, "snoozeMinutes": 10}"#)),
+            S.document("habit/morning%20run%2Fjog", payload: S.habitPayload(id: "morning run/jog")),
+            S.document("entry/h1/2028-02-29", payload: S.entryPayload(habitId: "h1", date: "2028-02-29")),
+            S.document("setting/reminders.quietHours", payload: #"{"value": [{"from": "22:30", "to": "06:30"}, {"from": "12:00", "to": "13:00"}]}"#),
+            S.document("setting/appearance.theme", payload: #"{"value": "dark"}"#),
+            S.document("habit/h2", payload: nil, deleted: true),
+        ])
+        #expect(Self.contractFindings(text) == [])
+    }
+
+    @Test(arguments: [
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1")).replacingOccurrences(of: #""schemaVersion": 1"#, with: #""schemaVersion": 2"#),
+         "contract.schema-version key=habit/h1"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1")).replacingOccurrences(of: #""schemaVersion": 1, "#, with: ""),
+         "contract.schema-version key=habit/h1"),
+        (S.document("habits/h1", payload: S.habitPayload(id: "h1")), "contract.entity-id key=habits/h1"),
+        (S.document("habit/h1/x", payload: S.habitPayload(id: "h1")), "contract.entity-id key=habit/h1/x"),
+        (S.document("habit/h%2", payload: S.habitPayload(id: "h")), "contract.entity-id key=habit/h%2"),
+        (S.document("habit/a b", payload: S.habitPayload(id: "a b")), "contract.entity-id key=habit/a b"),
+        (S.document("entry/h1/2026-02-29", payload: S.entryPayload(habitId: "h1", date: "2026-02-29")), "contract.entity-id key=entry/h1/2026-02-29"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1")).replacingOccurrences(of: #""deleted": false"#, with: #""deleted": "false""#),
+         "contract.deleted-flag key=habit/h1"),
+        (S.document("habit/h1", payload: #"{}"#, deleted: true), "contract.tombstone-payload key=habit/h1"),
+        (S.document("habit/h1", payload: "null", deleted: true), "contract.tombstone-payload key=habit/h1"),
+        (S.document("habit/h1", payload: nil), "contract.missing-payload key=habit/h1"),
+        (S.document("habit/h1", payload: #""{\"id\": \"h1\"}""#), "contract.missing-payload key=habit/h1"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h2")), "contract.identity-mismatch key=habit/h1"),
+        (S.document("habit/morning%20run", payload: S.habitPayload(id: "morning%20run")), "contract.identity-mismatch key=habit/morning%20run"),
+        (S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h1", date: "2026-03-02")), "contract.identity-mismatch key=entry/h1/2026-03-01"),
+        (S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h9", date: "2026-03-01")), "contract.identity-mismatch key=entry/h1/2026-03-01"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""icon": "book", "#, with: "")),
+         "contract.required-field key=habit/h1"),
+        (S.document("entry/h1/2026-03-01", payload: #"{"id": "e1", "habitId": "h1", "date": "2026-03-01"}"#), "contract.required-field key=entry/h1/2026-03-01"),
+        (S.document("setting/reminders.quietHour", payload: #"{"value": []}"#), "contract.setting-unknown key=setting/reminders.quietHour"),
+        (S.document("setting/Appearance.theme", payload: #"{"value": "dark"}"#), "contract.setting-unknown key=setting/Appearance.theme"),
+        (S.document("setting/appearance.theme", payload: #"{"value": "dark", "updatedBy": "d1"}"#), "contract.setting-payload key=setting/appearance.theme"),
+        (S.document("setting/appearance.theme", payload: #"{"key": "appearance.theme"}"#), "contract.setting-payload key=setting/appearance.theme"),
+        (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 65}"#), "contract.setting-value key=setting/reminders.globalDailyLimit"),
+        (S.document("setting/reminders.quietHours", payload: #"{"value": [{"from": "22:00", "to": "07:00"}, {"from": "06:30", "to": "08:00"}]}"#),
+         "contract.setting-value key=setting/reminders.quietHours"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "flutter.habiter_onboarding_v2": true"#)), "contract.prefs-dump key=habit/h1"),
+    ])
+    func eachViolationIsReportedOnItsDocument(_ document: String, _ expected: String) {
+        #expect(Self.contractFindings(document) == [expected])
+        // The same document in a push body and as a line of an operation log.
+        #expect(Self.contractFindings(S.push([document])) == [expected])
+        #expect(Self.contractFindings(#"{"operationId": "o0", "baseRevision": 1, "document": \#(document)}"# + "\n" + document) == [expected, expected])
+    }
+
+    @Test func protocolVersionsOutsideTheWindowSayWhoMustUpgrade() {
+        let below = TestSupport.scan(#"{"protocolVersion": 0, "operations": []}"#).findings
+        #expect(below.map(\.ruleId) == ["contract.protocol-version"])
+        #expect(below.first?.message.contains("must upgrade its server") == true)
+        let above = TestSupport.scan(#"{"protocolVersion": 2, "changes": [], "hasMore": false}"#).findings
+        #expect(above.first?.message.contains("must upgrade its client") == true)
+        #expect(TestSupport.scan(#"{"protocolVersion": "1", "operations": []}"#).findings.map(\.ruleId) == ["contract.protocol-version"])
+    }
+
+    @Test func aWholeDocumentViolationSitsOnItsEntityId() {
+        let text = "{\"schemaVersion\": 1,\n  \"deleted\": true,\n  \"entityId\": \"habit/h1\", \"payload\": {}}"
+        let finding = TestSupport.scan(text).findings.first { $0.ruleId == "contract.tombstone-payload" }
+        #expect(finding?.position.line == 3)
+        #expect(finding?.position.column == 15)
+        #expect(finding?.key == "habit/h1")
+        #expect(finding?.family == .policy)
+        #expect(finding?.message.contains("\"tombstones contain the same version and ID with deleted: true and no payload\"") == true)
+    }
+
+    @Test func anEntityIdThatIsASecretIsNeverEchoed() {
+        let token = "ghp_" + "Qk2vT8xLm4Rz7WcYp1Nd5Hs9Bf3Jg6Ua0EiZ"
+        let findings = TestSupport.scan(S.document("habit/\(token)", payload: S.habitPayload(id: "h1"))).findings
+        #expect(findings.contains { $0.ruleId == "contract.identity-mismatch" && $0.key == Redaction.maskedKey })
+        #expect(!findings.contains { $0.message.contains(token) || ($0.key ?? "").contains(token) })
+    }
+
+    @Test func outsideSyncTheContractDoesNotApply() {
+        let document = S.document("habit/h1", payload: #"{"id": "h2"}"#)
+        #expect(Self.contractFindings(document, options: ScanOptions(context: .payload)) == [])
+        #expect(Self.contractFindings(document, options: ScanOptions(context: .backup)) == [])
+    }
+
+    /// A pull response body in a HAR, once as base64 and once as base64 of gzip (mitmproxy keeps
+    /// undecoded bodies so): the document inside is checked all the same.
+    @Test(arguments: [
+        "eyJwcm90b2NvbFZlcnNpb24iOjEsImRldmljZUlkIjoiZDEiLCJvcGVyYXRpb25zIjpbeyJvcGVyYXRpb25JZCI6Im8xIiwiaWRlbXBvdGVuY3lLZXkiOiJrMSIsImJhc2VSZXZpc2lvbiI6NDEsImRvY3VtZW50Ijp7InNjaGVtYVZlcnNpb24iOjEsImVudGl0eUlkIjoic2V0dGluZy9yZW1pbmRlcnMuZ2xvYmFsRGFpbHlMaW1pdCIsImRlbGV0ZWQiOmZhbHNlLCJwYXlsb2FkIjp7InZhbHVlIjo5OX19fV19",
+        "H4sIAAAAAAACA02OsQ7CMAxE/8VzBarEQmYWBBMDC2JwEwMWSVw1bqWo6r+TlAFG3z298wz9ICpW/JWGxBLBtA04mtjS0YEB10ID0tOAWtoE5jb/zpWQSrCj0ItStPlEuaTvmnaY6FJcX/GumsWOgaKCmSHZFwX83y0Fa16tiVQ5PrcDBY6uMJunlw79AdnnMwdWqH96Uir4A32iBnrMXtBV+YR+JDD7/bIs9+UDBDvfsecAAAA=",
+    ])
+    func encodedBodiesAreChecked(_ body: String) {
+        let har = #"""
+        {"log": {"version": "1.2", "creator": {"name": "mitmproxy", "version": "10"}, "entries": [
+          {"request": {"method": "GET", "url": "https://sync.habiter.app/v1/sync/pull?cursor=c1&limit=100", "headers": []},
+           "response": {"status": 200, "headers": [], "content": {"mimeType": "application/json", "encoding": "base64",
+             "text": "\#(body)"}}}]}}
+        """#
+        let findings = TestSupport.scan(har, name: "pull.har").findings
+        #expect(findings.map(\.ruleId) == ["contract.setting-value"])
+        #expect(findings.first?.key == "setting/reminders.globalDailyLimit")
+        #expect(findings.first?.context == .sync)
+        #expect(findings.first?.position.line == 4)
+    }
+}
+
+/// The inventory's verdicts through real scans: sync, backups, prefs exports.
+@Suite struct InventoryScanTests {
+    typealias S = ContractSamples
+
+    @Test func localDerivedUnsupportedAndSensitiveDataInASyncPayload() {
+        let extra = #", "plannedReminders": [], "aiInsights": false, "classly_token": """#
+        let findings = TestSupport.scan(S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: extra))).findings
+        #expect(findings.map { "\($0.ruleId) \($0.family.rawValue) key=\($0.key ?? "-")" } == [
+            "inventory.local-data-in-sync policy key=plannedReminders",
+            "inventory.unsupported-in-sync policy key=aiInsights",
+            "inventory.sensitive-store secret key=classly_token",
+        ])
+        #expect(findings.allSatisfy { $0.inventoryClass != nil && $0.context == .sync })
+    }
+
+    @Test func aStorageEnvelopeInSyncData() {
+        let envelope = #"{"operationId": "o1", "document": {"schemaVersion": 3, "migratedAt": "2026-01-01T00:00:00Z", "quarantine": [], "habits": []}}"#
+        let ids = TestSupport.scan(envelope).findings.map(\.ruleId)
+        #expect(ids.contains("contract.storage-envelope"))
+    }
+
+    @Test func backupsListLocalDataAndReportSensitiveStores() {
+        let backup = #"""
+        {"format": "habiter.backup", "schemaVersion": 1, "habits": [], "entries": [],
+         "reminders": {"plannedReminders": [], "signals": {}},
+         "settings": {"theme": "dark", "reminderTime": "20:00", "aiInsights": true, "habiter_storage_backup_v0": "{}", "fontScale": 1}}
+        """#
+        let result = TestSupport.scan(backup, name: "backup.json")
+        #expect(result.findings.map { "\($0.ruleId) \($0.context.rawValue) key=\($0.key ?? "-")" }
+                == ["inventory.sensitive-store backup key=habiter_storage_backup_v0"])
+        let lines = Dictionary(result.inventory.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(lines["settings snapshot: theme"]?.notes == ["inspection snapshot of a backup, not applied on import; maps to the registry key appearance.theme"])
+        #expect(lines["settings snapshot: reminderTime"]?.verdict == .allowed)
+        #expect(lines["settings snapshot: fontScale"]?.classes == [.unsupported])
+        #expect(lines["settings snapshot: habiter_storage_backup_v0"]?.verdict == .error)
+        #expect(result.inventory.contains { $0.storeId == "habiter_smart_reminders_v1.plannedReminders" && $0.verdict == .note && $0.contexts == [.backup] })
+    }
+
+    static let prefs = #"""
+    <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+    <map>
+        <string name="flutter.classly_token">Fy0rn7CxI4zRMXXHMjlBP8PpTl6qAOl82xka</string>
+        <string name="flutter.experimental_ai_api_key"></string>
+        <string name="flutter.habiter_widget_undo_tokens">[&quot;u1&quot;]</string>
+        <string name="flutter.habiter_ai_config">{&quot;enabled&quot;:true,&quot;provider&quot;:&quot;openai&quot;,&quot;model&quot;:&quot;gpt-4o-mini&quot;}</string>
+        <string name="flutter.habiter_storage_backup_v0">{&quot;habits&quot;:[]}</string>
+        <string name="flutter.habiter_mystery_flag">on</string>
+        <string name="flutter.habiter_debug_dump">xoxb-2214367045-5283012467829-Zq8bWn3RtY6kLm1Pv4Xc7Hd0</string>
+    </map>
+    """#
+
+    @Test func prefsKeysAreClassifiedByTheInventory() {
+        let result = TestSupport.scan(Self.prefs, name: "FlutterSharedPreferences.xml")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map { "\($0.ruleId) \($0.family.rawValue) \($0.position.line) key=\($0.key ?? "-")" } == [
+            "inventory.sensitive-store secret 3 key=classly_token",
+            "secret.slack-token secret 9 key=habiter_debug_dump",
+        ])
+        let byName = Dictionary(result.inventory.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let undo = result.inventory.first { $0.name.hasPrefix("habiter_widget_undo_tokens") }
+        #expect(undo?.notes == ["its name looks sensitive; the inventory classifies it"])
+        #expect(undo?.verdict == .note)
+        #expect(byName["experimental_ai_api_key"]?.notes == ["the value is empty or a placeholder"])
+        #expect(byName["experimental_ai_api_key"]?.verdict == .note)
+        #expect(byName["habiter_ai_config (enabled, provider, model)"]?.notes == ["kept in plain prefs by design"])
+        #expect(byName["habiter_storage_backup_v0"]?.verdict == .note)
+        #expect(byName["habiter_mystery_flag"]?.classes == [.unsupported])
+        #expect(byName["habiter_mystery_flag"]?.storeId == nil)
+        #expect(byName["habiter_debug_dump"]?.classes == [.unsupported])
+    }
+}
