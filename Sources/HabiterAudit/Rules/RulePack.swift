@@ -65,8 +65,8 @@ public final class RulePack: @unchecked Sendable {
     /// The rule with `id`, if loaded.
     public func rule(id: String) -> Rule? { indexById[id].map { rules[$0] } }
 
-    /// Rule ids of the built-in checks: a pack must describe each of them, and may describe no
-    /// other contract or inventory rule.
+    /// Rule ids of the built-in checks: a pack may describe no other contract or inventory rule
+    /// (a pack without one of them does not report that check).
     static let builtinCheckIds: Set<String> = [
         "contract.schema-version", "contract.protocol-version", "contract.entity-id", "contract.deleted-flag",
         "contract.tombstone-payload", "contract.missing-payload", "contract.identity-mismatch", "contract.required-field",

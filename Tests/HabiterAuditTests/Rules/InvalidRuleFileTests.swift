@@ -19,6 +19,8 @@ import Testing
         ("unknown-validator.json", "unknown-validator.json:2:3: rule 'secret.x': unknown validator 'luhn' (known: jwt)"),
         ("name-rule-without-names.json", "name-rule-without-names.json:2:3: rule 'name.x': a name rule needs a non-empty \"names\" array"),
         ("missing-rules-array.json", "missing-rules-array.json:1:2: unknown field 'rule' (allowed: rules, $comment)"),
+        ("unknown-contract-rule.json", "unknown-contract-rule.json:2:3: rule 'contract.habit-colour': there is no built-in contract check with this id"),
+        ("contract-rule-with-pattern.json", "contract-rule-with-pattern.json:3:98: rule 'contract.entity-id': a contract rule's check is built in; it has no pattern"),
     ])
     func refusedWithFileRuleAndReason(_ name: String, _ message: String) throws {
         let text = Array(try Data(contentsOf: Self.directory.appendingPathComponent(name)))
