@@ -17,8 +17,26 @@ import Testing
         var family: String
         var context: String
         var note: String
+        /// The finding's `key`, when the label states it (JSON `"key"`): `.some(name)`, or
+        /// `.some(nil)` for `"key": null` (a finding without a key, such as a protocol-version or
+        /// storage-envelope violation, which has no entityId). `nil` when the label has no `key`:
+        /// then the key is not checked.
+        var findingKey: String??
 
         var key: SiteKey { SiteKey(file: file, line: line, rule: rule, family: family, context: context) }
+
+        enum CodingKeys: String, CodingKey { case file, line, rule, family, context, note, key }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            file = try c.decode(String.self, forKey: .file)
+            line = try c.decode(Int.self, forKey: .line)
+            rule = try c.decode(String.self, forKey: .rule)
+            family = try c.decode(String.self, forKey: .family)
+            context = try c.decode(String.self, forKey: .context)
+            note = try c.decode(String.self, forKey: .note)
+            findingKey = c.contains(.key) ? .some(try c.decodeIfPresent(String.self, forKey: .key)) : nil
+        }
     }
 
     struct Labels: Decodable, Sendable {
@@ -118,6 +136,9 @@ import Testing
                 #expect(families.contains(site.family), "\(name): \(site.key): family must be secret, policy or transport")
                 #expect(contexts.contains(site.context), "\(name): \(site.key): context must be sync, payload or backup")
                 #expect(!site.note.isEmpty, "\(name): \(site.key): a label needs a note")
+                if case .some(.some(let key)) = site.findingKey {
+                    #expect(!key.isEmpty, "\(name): \(site.key): a stated key is a name (or null), not empty")
+                }
             }
             let keys = list.map(\.key)
             let isSorted = keys == keys.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
@@ -166,6 +187,34 @@ import Testing
                 Issue.record("unlabelled finding: \(corpus.describe(item))")
             }
         }
+    }
+
+    /// A label that states a `key` is matched only by a finding with that key (the nearest name
+    /// of the value; for a whole-document contract violation, the document's entityId; no key
+    /// for a violation of a document without one). Labels without `key` are not checked here.
+    @Test func labelledKeysMatchTheFindings() {
+        let corpus = Self.corpus
+        struct Keyed: Hashable { var site: SiteKey; var key: String? }
+        var found: [Keyed: Int] = [:]
+        var keysAt: [SiteKey: [String?]] = [:]
+        for item in corpus.findings {
+            let site = corpus.findingKey(item)
+            found[Keyed(site: site, key: item.finding.key), default: 0] += 1
+            keysAt[site, default: []].append(item.finding.key)
+        }
+        var expected: [Keyed: Int] = [:]
+        for site in corpus.labels.sites {
+            guard case .some(let key) = site.findingKey else { continue }
+            expected[Keyed(site: site.key, key: key), default: 0] += 1
+        }
+        func show(_ key: String?) -> String { key.map { "'\($0)'" } ?? "no key" }
+        for (keyed, count) in expected.sorted(by: { ($0.key.site, $0.key.key ?? "") < ($1.key.site, $1.key.key ?? "") }) {
+            let have = found[keyed, default: 0]
+            let others = (keysAt[keyed.site] ?? []).map(show).sorted().joined(separator: ", ")
+            #expect(have >= count, "labelled site \(keyed.site): expected key \(show(keyed.key))\(count > 1 ? " \(count) times" : ""), found \(have); findings there have \(others.isEmpty ? "none" : others)")
+        }
+        let keyed = corpus.labels.sites.filter { $0.findingKey != nil }.count
+        print("Corpus: \(keyed) of \(corpus.labels.sites.count) labelled sites state their key")
     }
 
     static var filesWithKnownFalseNegatives: Set<String> { Set((corpus.labels.knownFalseNegatives ?? []).map(\.file)) }

@@ -1,12 +1,21 @@
-/// What the scan needs to know about a key name: the name rule it matches and the inventory
-/// store it names.
+/// What the scan needs to know about a key name: the name rule it matches, the inventory store
+/// it names, and what it means in sync documents. Plain data (no references), so the millions of
+/// lookups of a scan copy it for free; the name match itself stays in the cache.
 struct KeyFacts: Equatable {
-    var name: NameMatch?
-    /// Index of a store in `Inventory.stores`.
-    var store: Int?
+    /// Index of the key's `NameMatch` in the cache, or -1.
+    var nameIndex: Int32 = -1
+    /// Index of a store in `Inventory.stores`, or -1.
+    var storeIndex: Int32 = -1
+    /// The document and message key it is (`entityId`, `payload`, `operations`, …), if any.
+    var shape: ShapeKeys = []
+    /// The portable payload field it names, if any.
+    var payloadField: PayloadField?
+    /// A SharedPreferences key (`flutter.…`, the secure-storage prefix).
+    var isPrefsKey = false
 
     static let none = KeyFacts()
-    var isEmpty: Bool { name == nil && store == nil }
+    var isEmpty: Bool { self == .none }
+    var store: Int? { storeIndex < 0 ? nil : Int(storeIndex) }
 }
 
 /// Remembers `KeyFacts` by exact key bytes. Real inputs use a small vocabulary of keys
@@ -28,33 +37,54 @@ struct KeyFactsCache {
     private var slots = [Slot](repeating: Slot(), count: KeyFactsCache.slotCount)
     private var arena: [UInt8] = []
     private var results: [KeyFacts] = []
+    private var names: [NameMatch] = []
+    /// The name match of the last key the cache could not keep (too long, or the cache is full).
+    private var uncachedName: NameMatch?
+    private static let uncachedNameIndex = Int32.max
 
-    /// The cached facts for `key`, computing them with `compute` on a miss.
-    mutating func facts(_ key: UnsafeBufferPointer<UInt8>, compute: () -> KeyFacts) -> KeyFacts {
-        guard key.count <= KeyFactsCache.maxKeyLength else { return compute() }
+    /// The name match of facts this cache returned (for facts of a key the cache could not keep:
+    /// only until the next such key).
+    func name(of facts: KeyFacts) -> NameMatch? {
+        facts.nameIndex < 0 ? nil : facts.nameIndex == KeyFactsCache.uncachedNameIndex ? uncachedName : names[Int(facts.nameIndex)]
+    }
+
+    /// The cached facts for `key`, computing them with `compute` (the facts and the name match)
+    /// on a miss.
+    mutating func facts(_ key: UnsafeBufferPointer<UInt8>, compute: () -> (KeyFacts, NameMatch?)) -> KeyFacts {
+        var free: Int?
         let hash = KeyFactsCache.hash(key)
-        var index = Int(truncatingIfNeeded: hash) & (KeyFactsCache.slotCount - 1)
-        for _ in 0..<8 {
-            let slot = slots[index]
-            if slot.length < 0 {
-                let result = compute()
-                if arena.count + key.count <= KeyFactsCache.arenaLimit {
-                    var resultIndex: Int32 = -1
-                    if !result.isEmpty {
-                        resultIndex = Int32(results.count)
-                        results.append(result)
-                    }
-                    slots[index] = Slot(hash: hash, start: Int32(arena.count), length: Int32(key.count), result: resultIndex)
-                    arena.append(contentsOf: key)
+        if key.count <= KeyFactsCache.maxKeyLength {
+            var index = Int(truncatingIfNeeded: hash) & (KeyFactsCache.slotCount - 1)
+            for _ in 0..<8 {
+                let slot = slots[index]
+                if slot.length < 0 {
+                    free = index
+                    break
                 }
-                return result
+                if slot.hash == hash && Int(slot.length) == key.count && equalsArena(Int(slot.start), key) {
+                    return slot.result < 0 ? .none : results[Int(slot.result)]
+                }
+                index = (index + 1) & (KeyFactsCache.slotCount - 1)
             }
-            if slot.hash == hash && Int(slot.length) == key.count && equalsArena(Int(slot.start), key) {
-                return slot.result < 0 ? .none : results[Int(slot.result)]
-            }
-            index = (index + 1) & (KeyFactsCache.slotCount - 1)
         }
-        return compute()
+        var (facts, name) = compute()
+        guard let free, arena.count + key.count <= KeyFactsCache.arenaLimit else {
+            if name != nil { facts.nameIndex = KeyFactsCache.uncachedNameIndex }
+            uncachedName = name
+            return facts
+        }
+        if let name {
+            facts.nameIndex = Int32(names.count)
+            names.append(name)
+        }
+        var resultIndex: Int32 = -1
+        if !facts.isEmpty {
+            resultIndex = Int32(results.count)
+            results.append(facts)
+        }
+        slots[free] = Slot(hash: hash, start: Int32(arena.count), length: Int32(key.count), result: resultIndex)
+        arena.append(contentsOf: key)
+        return facts
     }
 
     private func equalsArena(_ start: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {

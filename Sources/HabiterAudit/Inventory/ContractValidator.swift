@@ -1,3 +1,40 @@
+/// A document member's value as far as the checks need it: scalars in full, containers by kind
+/// only. Not `JSONValue`, whose every value is a heap box: a scan records several per document.
+enum DraftValue: Equatable {
+    case string(String)
+    case number(String)
+    case bool(Bool)
+    case null
+    case object
+    case array
+
+    var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+
+    var kindName: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+
+    /// The scalar as a JSON value (a container has no members here: callers capture those).
+    var jsonValue: JSONValue {
+        switch self {
+        case .string(let s): .string(s)
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .null: .null
+        case .object: .object([])
+        case .array: .array([])
+        }
+    }
+}
+
 /// The members of an object that the contract checks look at, gathered while it streams past:
 /// an entity document (`schemaVersion`, `entityId`, `deleted`, `payload`), a sync message
 /// (`protocolVersion`) or a storage envelope (`migratedAt`, `quarantine`).
@@ -5,16 +42,16 @@ struct DocumentDraft {
     var startOffset: Int
     /// Where violations are reported: the `entityId` value, else the first document key.
     var position = SourcePosition(line: 1, column: 1, byteOffset: 0)
-    var entityId: JSONValue?
+    var entityId: DraftValue?
     var entityIdOffset: Int?
     /// The `entityId` matched a pattern rule: it is never echoed.
     var entityIdIsSecret = false
-    var schemaVersion: JSONValue?
-    var deleted: JSONValue?
+    var schemaVersion: DraftValue?
+    var deleted: DraftValue?
     var hasPayload = false
     var payloadIsObject = false
     var payload = PayloadDraft()
-    var protocolVersion: JSONValue?
+    var protocolVersion: DraftValue?
     var hasMigratedAt = false
     var hasQuarantine = false
 }
@@ -73,11 +110,11 @@ enum ContractValidator {
     static let requiredEntryFields: [PayloadField] = [.id, .habitId, .date, .completed, .count, .timestamp]
 
     /// Whether the draft is an entity document: an `entityId` with a version, a flag or a payload.
-    static func isEntityDocument(_ d: DocumentDraft) -> Bool {
+    static func isEntityDocument(_ d: borrowing DocumentDraft) -> Bool {
         d.entityId != nil && (d.schemaVersion != nil || d.deleted != nil || d.hasPayload)
     }
 
-    static func check(_ d: DocumentDraft, inventory: Inventory) -> [ContractViolation] {
+    static func check(_ d: borrowing DocumentDraft, inventory: Inventory) -> [ContractViolation] {
         var violations: [ContractViolation] = []
         func add(_ rule: String, _ message: String) { violations.append(ContractViolation(ruleId: rule, message: message)) }
 

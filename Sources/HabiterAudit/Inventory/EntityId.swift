@@ -5,38 +5,49 @@ enum EntityId: Equatable {
     case entry(habitId: String, date: String)
     case setting(key: String)
 
-    /// Parses `text`, or says what is wrong with it (by kind, never echoing it).
+    /// Parses `text`, or says what is wrong with it (by kind, never echoing it). Works on the
+    /// UTF-8 bytes: it runs once per entity document.
     static func parse(_ text: String) -> Result<EntityId, EntityIdProblem> {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard let type = parts.first else { return .failure(.grammar) }
-        switch type {
-        case "habit":
-            guard parts.count == 2 else { return .failure(.grammar) }
-            guard let id = percentDecoded(parts[1]), !id.isEmpty else { return .failure(.encoding) }
-            return .success(.habit(id: id))
-        case "entry":
-            guard parts.count == 3 else { return .failure(.grammar) }
-            guard let habitId = percentDecoded(parts[1]), !habitId.isEmpty else { return .failure(.encoding) }
-            guard isCalendarDate(parts[2]) else { return .failure(.date) }
-            return .success(.entry(habitId: habitId, date: parts[2]))
-        case "setting":
-            guard parts.count == 2 else { return .failure(.grammar) }
-            guard let key = percentDecoded(parts[1]), !key.isEmpty else { return .failure(.encoding) }
-            return .success(.setting(key: key))
-        default:
-            return .failure(.type)
+        var text = text
+        return text.withUTF8 { bytes in
+            // At most three parts: find the first two slashes, and whether there is a third.
+            var slashes = (first: -1, second: -1)
+            for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "/") {
+                if slashes.first < 0 { slashes.first = i } else if slashes.second < 0 { slashes.second = i } else { return .failure(.grammar) }
+            }
+            guard slashes.first >= 0 else { return .failure(.grammar) }
+            let type = bytes[..<slashes.first]
+            let rest = bytes[(slashes.first + 1)...]
+            func decoded(_ part: UnsafeBufferPointer<UInt8>.SubSequence) -> String? {
+                percentDecoded(part).flatMap { $0.isEmpty ? nil : $0 }
+            }
+            if type.elementsEqual("entry".utf8) {
+                guard slashes.second >= 0 else { return .failure(.grammar) }
+                guard let habitId = decoded(bytes[(slashes.first + 1)..<slashes.second]) else { return .failure(.encoding) }
+                let date = bytes[(slashes.second + 1)...]
+                guard isCalendarDate(date) else { return .failure(.date) }
+                return .success(.entry(habitId: habitId, date: String(decoding: date, as: UTF8.self)))
+            }
+            let isHabit = type.elementsEqual("habit".utf8)
+            guard isHabit || type.elementsEqual("setting".utf8) else { return .failure(.type) }
+            guard slashes.second < 0 else { return .failure(.grammar) }
+            guard let id = decoded(rest) else { return .failure(.encoding) }
+            return .success(isHabit ? .habit(id: id) : .setting(key: id))
         }
     }
 
     /// Percent-decoding that refuses malformed escapes and raw characters an encoder escapes.
-    static func percentDecoded(_ text: String) -> String? {
+    static func percentDecoded<Bytes: Collection<UInt8>>(_ text: Bytes) -> String? {
+        if !text.contains(where: { $0 == UInt8(ascii: "%") || $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            return String(validating: text, as: UTF8.self)
+        }
         var bytes: [UInt8] = []
-        var it = Array(text.utf8)[...]
-        while let b = it.popFirst() {
+        bytes.reserveCapacity(text.count)
+        var it = text.makeIterator()
+        while let b = it.next() {
             if b == UInt8(ascii: "%") {
-                guard it.count >= 2, let high = hexValue(it[it.startIndex]), let low = hexValue(it[it.startIndex + 1]) else { return nil }
+                guard let h = it.next(), let l = it.next(), let high = hexValue(h), let low = hexValue(l) else { return nil }
                 bytes.append(high << 4 | low)
-                it = it.dropFirst(2)
             } else if b <= 0x20 || b == 0x7F || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
                 return nil
             } else {
@@ -47,12 +58,14 @@ enum EntityId: Equatable {
     }
 
     /// `YYYY-MM-DD`, a real calendar date.
-    static func isCalendarDate(_ text: String) -> Bool {
-        let b = Array(text.utf8)
-        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              let y = Int(String(decoding: b[0..<4], as: UTF8.self)), let m = Int(String(decoding: b[5..<7], as: UTF8.self)),
-              let d = Int(String(decoding: b[8..<10], as: UTF8.self)),
-              (b[0..<4] + b[5..<7] + b[8..<10]).allSatisfy({ $0 &- 0x30 < 10 }), (1...12).contains(m), d >= 1 else { return false }
+    static func isCalendarDate(_ text: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        guard text.count == 10 else { return false }
+        func byte(_ i: Int) -> UInt8 { text[text.startIndex + i] }
+        guard byte(4) == UInt8(ascii: "-"), byte(7) == UInt8(ascii: "-"),
+              [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy({ byte($0) &- 0x30 < 10 }) else { return false }
+        func number(_ range: Range<Int>) -> Int { range.reduce(0) { $0 * 10 + Int(byte($1) &- 0x30) } }
+        let y = number(0..<4), m = number(5..<7), d = number(8..<10)
+        guard (1...12).contains(m), d >= 1 else { return false }
         let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         return d <= days[m - 1]

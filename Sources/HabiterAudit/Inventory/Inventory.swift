@@ -53,23 +53,25 @@ public struct Store: Sendable, Equatable {
 
 /// The classification inventory of the data contract (`rules/inventory.json`): every store and
 /// field, its class and the contract's reason, how it appears on disk and on the wire, the
-/// setting registry, and the verdict for each class in each context.
-public struct Inventory: Sendable {
-    public var stores: [Store]
-    public var settings: [SettingDefinition]
+/// setting registry, and the verdict for each class in each context. Immutable, and a class so
+/// that the per-document checks share it without copying its tables.
+public final class Inventory: Sendable {
+    public let stores: [Store]
+    public let settings: [SettingDefinition]
     /// Verdicts by class, then context.
-    public var verdicts: [DataClass: [ScanContext: Verdict]]
+    public let verdicts: [DataClass: [ScanContext: Verdict]]
 
-    /// Stores by prefs key (without `flutter.`) and by JSON field name.
-    private var byPrefsKey: [String: Int] = [:]
-    private var byJSONField: [String: Int] = [:]
-    private var bySecureStorageKey: [String: Int] = [:]
-    private var settingsByKey: [String: Int] = [:]
+    /// Stores by prefs key (without `flutter.`), by JSON field name and by secure-storage key.
+    private let byPrefsKey: [String: Int]
+    private let byJSONField: [String: Int]
+    private let bySecureStorageKey: [String: Int]
+    private let settingsByKey: [String: Int]
 
     public init(stores: [Store], settings: [SettingDefinition], verdicts: [DataClass: [ScanContext: Verdict]]) {
         self.stores = stores
         self.settings = settings
         self.verdicts = verdicts
+        var byPrefsKey: [String: Int] = [:], byJSONField: [String: Int] = [:], bySecureStorageKey: [String: Int] = [:]
         for (i, store) in stores.enumerated() {
             for key in store.prefsKeys where byPrefsKey[key] == nil { byPrefsKey[key] = i }
             for field in store.jsonFields + store.prefsKeys + store.secureStorageKeys where byJSONField[field] == nil {
@@ -77,7 +79,10 @@ public struct Inventory: Sendable {
             }
             for key in store.secureStorageKeys where bySecureStorageKey[key] == nil { bySecureStorageKey[key] = i }
         }
-        for (i, setting) in settings.enumerated() { settingsByKey[setting.key] = i }
+        self.byPrefsKey = byPrefsKey
+        self.byJSONField = byJSONField
+        self.bySecureStorageKey = bySecureStorageKey
+        settingsByKey = Dictionary(settings.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The store a prefs key (without `flutter.`) belongs to.

@@ -38,14 +38,22 @@ final class ArtifactScan {
             let store = rules.inventory.store(jsonField: String(decoding: key, as: UTF8.self))
             // A known store whose name merely looks sensitive is classified by the inventory,
             // not judged by the name rules.
-            if let store, !rules.inventory.stores[store].isSensitive { return KeyFacts(name: nil, store: store) }
-            return KeyFacts(name: rules.names.match(key, scratch: &keyScratch), store: store)
+            let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true
+            let facts = KeyFacts(
+                storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), payloadField: PayloadField.named(key),
+                isPrefsKey: key.starts(with: "flutter.".utf8) || key.starts(with: FlutterPrefsEncoding.secureStoragePrefix.utf8))
+            return (facts, judgedByName ? rules.names.match(key, scratch: &keyScratch) : nil)
         }
     }
 
     /// The name rule a key matches, if any.
     func nameMatch(_ key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
-        keyFacts(key).name
+        nameMatch(of: keyFacts(key))
+    }
+
+    /// The name rule of facts `keyFacts` returned.
+    func nameMatch(of facts: KeyFacts) -> NameMatch? {
+        keyCache.name(of: facts)
     }
 
     /// The position of a byte offset of the input.

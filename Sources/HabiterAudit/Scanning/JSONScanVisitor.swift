@@ -61,7 +61,7 @@ struct JSONScanVisitor: JSONVisitor {
         if containers.count == 1 && layer.depth == 0, let key = segments.last, keyText(key) == "settings" {
             container.isSettingsSnapshot = true
         }
-        containerValue(.object([]), at: offset)
+        containerValue(isObject: true, at: offset)
         containers.append(container)
     }
 
@@ -69,7 +69,7 @@ struct JSONScanVisitor: JSONVisitor {
         capture?.builder.objectEnd(at: offset)
         closeCapture()
         let container = containers.last!
-        if let draft = container.draft { checkContract(drafts[draft]) }
+        if let draft = container.draft { checkContract(draft) }
         containers.removeLast()
         if container.draft != nil { drafts.removeLast() }
         if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && container.keys.shape(isRoot: true) == .backup {
@@ -86,7 +86,7 @@ struct JSONScanVisitor: JSONVisitor {
     mutating func arrayStart(at offset: Int) {
         beginValue()
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
-        containerValue(.array([]), at: offset)
+        containerValue(isObject: false, at: offset)
         containers.append(Container(id: nextId(), isObject: false, elementName: pendingName))
     }
 
@@ -124,7 +124,8 @@ struct JSONScanVisitor: JSONVisitor {
     private mutating func keyValue(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) {
         capture?.builder.key(key, escaped: false, at: offset)
         let top = containers.count - 1
-        let flag = ShapeKeys.flag(of: key)
+        let facts = scan.keyFacts(key)
+        let flag = facts.shape
         containers[top].keys.formUnion(flag)
         pendingDocumentKey = flag.intersection(.documentKeys)
         if !pendingDocumentKey.isEmpty && containers[top].draft == nil {
@@ -132,10 +133,9 @@ struct JSONScanVisitor: JSONVisitor {
             drafts.append(DocumentDraft(startOffset: layer.outerOffset ?? offset))
             drafts[drafts.count - 1].position = scan.position(of: layer.outerOffset ?? offset)
         }
-        if let draft = containers[top].payloadOf { notePayloadKey(key, draft: draft) }
+        if let draft = containers[top].payloadOf { notePayloadKey(facts, draft: draft) }
         if containers[top].isSettingsSnapshot { snapshotKeys.append(String(decoding: key, as: UTF8.self)) }
-        let facts = scan.keyFacts(key)
-        pendingName = facts.name
+        pendingName = facts.nameIndex < 0 ? nil : scan.nameMatch(of: facts)
         if let store = facts.store {
             var location = location()
             let name = String(decoding: key, as: UTF8.self)
@@ -201,20 +201,18 @@ struct JSONScanVisitor: JSONVisitor {
     // MARK: Contract drafts
 
     /// A payload key: which portable field it is, whether it belongs in a payload at all.
-    private mutating func notePayloadKey(_ key: UnsafeBufferPointer<UInt8>, draft: Int) {
-        if let field = PayloadField.named(key) {
+    private mutating func notePayloadKey(_ facts: KeyFacts, draft: Int) {
+        if let field = facts.payloadField {
             drafts[draft].payload.fields |= 1 << UInt32(field.rawValue)
             if field == .id || field == .habitId || field == .date || field == .value { pendingPayloadField = field }
         } else {
             drafts[draft].payload.hasOtherKeys = true
         }
-        if key.starts(with: "flutter.".utf8) || key.starts(with: FlutterPrefsEncoding.secureStoragePrefix.utf8) {
-            drafts[draft].payload.hasPrefsKeys = true
-        }
+        if facts.isPrefsKey { drafts[draft].payload.hasPrefsKeys = true }
     }
 
     /// A scalar value of a document key or a payload field.
-    private mutating func scalarValue(_ value: JSONValue, at offset: Int, matchedPattern: Bool) {
+    private mutating func scalarValue(_ value: DraftValue, at offset: Int, matchedPattern: Bool) {
         if let draft = containers.last?.draft, !pendingDocumentKey.isEmpty {
             recordDocumentValue(value, draft: draft, offset: offset)
             if pendingDocumentKey == .entityId { drafts[draft].entityIdIsSecret = matchedPattern }
@@ -224,23 +222,23 @@ struct JSONScanVisitor: JSONVisitor {
             case .id: drafts[draft].payload.id = value.stringValue
             case .habitId: drafts[draft].payload.habitId = value.stringValue
             case .date: drafts[draft].payload.date = value.stringValue
-            case .value: drafts[draft].payload.value = value
+            case .value: drafts[draft].payload.value = value.jsonValue
             default: break
             }
         }
     }
 
     /// An object or array as the value of a document key or of a setting's `value`.
-    private mutating func containerValue(_ kind: JSONValue, at offset: Int) {
+    private mutating func containerValue(isObject: Bool, at offset: Int) {
         if let draft = containers.last?.draft, !pendingDocumentKey.isEmpty {
-            recordDocumentValue(kind, draft: draft, offset: offset)
+            recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
         }
         if capture != nil {
             capture!.depth += 1
-            if case .object = kind { capture!.builder.objectStart(at: offset) } else { capture!.builder.arrayStart(at: offset) }
+            if isObject { capture!.builder.objectStart(at: offset) } else { capture!.builder.arrayStart(at: offset) }
         } else if pendingPayloadField == .value, let draft = containers.last?.payloadOf {
             var builder = JSONTreeBuilder()
-            if case .object = kind { builder.objectStart(at: offset) } else { builder.arrayStart(at: offset) }
+            if isObject { builder.objectStart(at: offset) } else { builder.arrayStart(at: offset) }
             capture = (builder, 1, draft)
         }
     }
@@ -255,7 +253,7 @@ struct JSONScanVisitor: JSONVisitor {
         }
     }
 
-    private mutating func recordDocumentValue(_ value: JSONValue, draft: Int, offset: Int) {
+    private mutating func recordDocumentValue(_ value: DraftValue, draft: Int, offset: Int) {
         switch pendingDocumentKey {
         case .entityId:
             drafts[draft].entityId = value
@@ -275,9 +273,10 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// Checks a closing object against the contract and records its violations, on its
     /// `entityId` (the key of a whole-document violation is the entity id).
-    private mutating func checkContract(_ draft: DocumentDraft) {
-        let violations = ContractValidator.check(draft, inventory: scan.rules.inventory)
+    private mutating func checkContract(_ index: Int) {
+        let violations = ContractValidator.check(drafts[index], inventory: scan.rules.inventory)
         guard !violations.isEmpty else { return }
+        let draft = drafts[index]
         var location = location()
         if case .string(let id)? = draft.entityId {
             location.key = draft.entityIdIsSecret ? Redaction.maskedKey : id
