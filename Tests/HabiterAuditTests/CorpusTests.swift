@@ -190,8 +190,8 @@ import Testing
     }
 
     /// A label that states a `key` is matched only by a finding with that key (the nearest name
-    /// of the value; for a whole-document contract violation, the document's entityId; no key
-    /// for a violation of a document without one). Labels without `key` are not checked here.
+    /// of the value; for a whole-document contract violation, the document's entityId, or for a
+    /// document without one, its own name). Labels without `key` are not checked here.
     @Test func labelledKeysMatchTheFindings() {
         let corpus = Self.corpus
         struct Keyed: Hashable { var site: SiteKey; var key: String? }

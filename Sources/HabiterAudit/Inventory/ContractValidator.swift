@@ -52,6 +52,7 @@ struct DocumentDraft {
     var payloadIsObject = false
     var payload = PayloadDraft()
     var protocolVersion: DraftValue?
+    var protocolVersionPosition: SourcePosition?
     var hasMigratedAt = false
     var hasQuarantine = false
 }
@@ -90,6 +91,8 @@ enum PayloadField: Int, CaseIterable {
 struct ContractViolation: Equatable {
     var ruleId: String
     var message: String
+    /// The key to report when the violation is one member's, not the whole document's.
+    var key: String? = nil
 }
 
 /// The data contract's rules for entity documents, sync messages and storage envelopes
@@ -116,7 +119,9 @@ enum ContractValidator {
 
     static func check(_ d: borrowing DocumentDraft, inventory: Inventory) -> [ContractViolation] {
         var violations: [ContractViolation] = []
-        func add(_ rule: String, _ message: String) { violations.append(ContractViolation(ruleId: rule, message: message)) }
+        func add(_ rule: String, _ message: String, key: String? = nil) {
+            violations.append(ContractViolation(ruleId: rule, message: message, key: key))
+        }
 
         if d.schemaVersion != nil && d.hasMigratedAt && d.hasQuarantine {
             add("contract.storage-envelope", "A raw storage envelope (schemaVersion, migratedAt, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\".")
@@ -124,12 +129,12 @@ enum ContractValidator {
         if let version = d.protocolVersion {
             if case .number(let text) = version, let n = Int(text) {
                 if n < supportedProtocolVersions.lowerBound {
-                    add("contract.protocol-version", "protocolVersion \(n) is below the supported window \(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound): \"a peer below the supported protocol window must upgrade its server\".")
+                    add("contract.protocol-version", "protocolVersion \(n) is below the supported window \(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound): \"a peer below the supported protocol window must upgrade its server\".", key: "protocolVersion")
                 } else if n > supportedProtocolVersions.upperBound {
-                    add("contract.protocol-version", "protocolVersion \(n) is above the supported window \(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound): \"a peer above it must upgrade its client\".")
+                    add("contract.protocol-version", "protocolVersion \(n) is above the supported window \(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound): \"a peer above it must upgrade its client\".", key: "protocolVersion")
                 }
             } else {
-                add("contract.protocol-version", "protocolVersion is \(version.kindName), not an integer version.")
+                add("contract.protocol-version", "protocolVersion is \(version.kindName), not an integer version.", key: "protocolVersion")
             }
         }
         guard isEntityDocument(d) else { return violations }
@@ -154,6 +159,11 @@ enum ContractValidator {
             return violations
         }
 
+        // The registry permits no unknown key, live or deleted.
+        if case .setting(let key) = entity, inventory.setting(key) == nil {
+            add("contract.setting-unknown", "The setting key is not in the approved setting registry: \"the registry does not permit unknown keys\".")
+            return violations
+        }
         let deleted = d.deleted?.boolValue
         if deleted == nil {
             add("contract.deleted-flag", "A document needs \"deleted\": true or false (here \(d.deleted?.kindName ?? "missing")): \"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload; tombstones contain the same version and ID with deleted: true\".")
@@ -190,10 +200,7 @@ enum ContractValidator {
                 add("contract.required-field", "The entry payload lacks portable fields: \(missing.map { String(describing: $0) }.joined(separator: ", ")) (\"entry payloads require the current portable entry fields\").")
             }
         case .setting(let key):
-            guard let setting = inventory.setting(key) else {
-                add("contract.setting-unknown", "The setting key is not in the approved setting registry: \"the registry does not permit unknown keys\".")
-                return violations
-            }
+            guard let setting = inventory.setting(key) else { return violations }
             if p.hasOtherKeys || !p.has(.value) || p.fields != (1 << UInt32(PayloadField.value.rawValue)) {
                 add("contract.setting-payload", "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".")
             }

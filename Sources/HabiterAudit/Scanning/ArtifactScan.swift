@@ -35,7 +35,9 @@ final class ArtifactScan {
     /// What the scan knows about a key name (cached per key).
     func keyFacts(_ key: UnsafeBufferPointer<UInt8>) -> KeyFacts {
         keyCache.facts(key) {
-            let store = rules.inventory.store(jsonField: String(decoding: key, as: UTF8.self))
+            // A prefs key carried in JSON (a SharedPreferences dump) names its store too.
+            let name = String(decoding: key, as: UTF8.self)
+            let store = rules.inventory.store(jsonField: name.hasPrefix("flutter.") ? String(name.dropFirst("flutter.".count)) : name)
             // A known store whose name merely looks sensitive is classified by the inventory,
             // not judged by the name rules.
             let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true

@@ -43,6 +43,8 @@ struct JSONScanVisitor: JSONVisitor {
     private var pendingPayloadField: PayloadField?
     /// A setting's `value` being collected as a tree, with its nesting and its draft.
     private var capture: (builder: JSONTreeBuilder, depth: Int, draft: Int)?
+    /// The inventory hit of the current key, until its value begins.
+    private var pendingStoreHit: Int?
     /// Keys of the root's `settings` object, listed in the inventory if the root is a backup.
     private var snapshotKeys: [String] = []
 
@@ -54,7 +56,7 @@ struct JSONScanVisitor: JSONVisitor {
     // MARK: Events
 
     mutating func objectStart(at offset: Int) {
-        beginValue()
+        beginValue(at: offset)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
         var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count)
         if pendingDocumentKey == .payload, let draft = containers.last?.draft { container.payloadOf = draft }
@@ -84,7 +86,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func arrayStart(at offset: Int) {
-        beginValue()
+        beginValue(at: offset)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
         containerValue(isObject: false, at: offset)
         containers.append(Container(id: nextId(), isObject: false, elementName: pendingName))
@@ -141,8 +143,9 @@ struct JSONScanVisitor: JSONVisitor {
             let name = String(decoding: key, as: UTF8.self)
             location.path = location.path.appending(.key(name))
             location.key = name
-            scan.pending.append(PendingHit(detail: .inventory(store: store), location: location,
-                                           position: scan.position(of: layer.outerOffset ?? offset)))
+            // Positioned at the value, when it begins.
+            pendingStoreHit = scan.pending.count
+            scan.pending.append(PendingHit(detail: .inventory(store: store), location: location, position: SourcePosition(line: 0, column: 0, byteOffset: 0)))
         }
         if key.count >= scan.rules.patterns.minimumValueLength {
             let found = scan.scanPatterns(UnsafeRawBufferPointer(key), offset: layer.outerOffset ?? offset) {
@@ -154,7 +157,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
-        beginValue()
+        beginValue(at: offset)
         unescaping(raw, escaped) { visitor, value in visitor.stringValue(UnsafeRawBufferPointer(value), at: offset) }
         endValue()
     }
@@ -177,7 +180,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
-        beginValue()
+        beginValue(at: offset)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
         if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil {
             capture?.builder.number(raw, at: offset)
@@ -187,7 +190,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func literal(_ value: JSONLiteral, at offset: Int) {
-        beginValue()
+        beginValue(at: offset)
         if let name = pendingName {
             recordName(name, credible: false, valueDescription: value == .null ? "null" : "a boolean", at: offset)
         }
@@ -264,7 +267,9 @@ struct JSONScanVisitor: JSONVisitor {
         case .payload:
             drafts[draft].hasPayload = true
             if case .object = value { drafts[draft].payloadIsObject = true }
-        case .protocolVersion: drafts[draft].protocolVersion = value
+        case .protocolVersion:
+            drafts[draft].protocolVersion = value
+            drafts[draft].protocolVersionPosition = scan.position(of: layer.outerOffset ?? offset)
         case .migratedAt: drafts[draft].hasMigratedAt = true
         case .quarantine: drafts[draft].hasQuarantine = true
         default: break
@@ -277,24 +282,31 @@ struct JSONScanVisitor: JSONVisitor {
         let violations = ContractValidator.check(drafts[index], inventory: scan.rules.inventory)
         guard !violations.isEmpty else { return }
         let draft = drafts[index]
+        // The key of a whole-document violation is the entity id; without one, the name of the
+        // object (`document`), as for any value.
         var location = location()
         if case .string(let id)? = draft.entityId {
             location.key = draft.entityIdIsSecret ? Redaction.maskedKey : id
-        } else {
-            location.key = nil
         }
         for violation in violations {
+            var located = location
+            if let key = violation.key { located.key = key }
+            let position = violation.key == "protocolVersion" ? draft.protocolVersionPosition ?? draft.position : draft.position
             scan.pending.append(PendingHit(detail: .contract(ruleId: violation.ruleId, message: violation.message),
-                                           location: location, position: draft.position))
+                                           location: located, position: position))
         }
     }
 
     // MARK: Path and containers
 
-    private mutating func beginValue() {
+    private mutating func beginValue(at offset: Int) {
         guard let top = containers.last else { return }
         if top.isObject {
             segments.append(pendingKey!)
+            if let hit = pendingStoreHit {
+                scan.pending[hit].position = scan.position(of: layer.outerOffset ?? offset)
+                pendingStoreHit = nil
+            }
         } else {
             segments.append(.index(top.nextIndex))
             containers[containers.count - 1].nextIndex += 1

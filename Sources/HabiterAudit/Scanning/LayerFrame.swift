@@ -68,11 +68,46 @@ extension ArtifactScan {
         }
     }
 
+    /// JSON text, or else NDJSON text (an operation log as a request body).
     private func scanJSONLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
         text.withUnsafeBytes { bytes in
             var reader = JSONReader(bytes, maxDepth: options.maxDepth)
-            return readJSONLayer(&reader, frame: frame)
+            return readJSONLayer(&reader, frame: frame) || scanNDJSONLayer(bytes, frame: frame)
         }
+    }
+
+    /// NDJSON held in a string: two or more lines, each one JSON text (blank lines allowed), read
+    /// as the array of its documents: the path goes on `!ndjson/<document index>`. When a line is
+    /// not JSON, forgets what it recorded and returns false.
+    private func scanNDJSONLayer(_ bytes: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
+        guard bytes.contains(0x0A) else { return false }
+        let hitMark = pending.count
+        let errorMark = errorCount
+        var ndjson = frame
+        ndjson.path.layers[ndjson.path.layers.count - 1].decoder = "ndjson"
+        var documents = 0
+        var lineStart = 0
+        while lineStart < bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+            let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+            lineStart = lineEnd + 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            var document = ndjson
+            document.path = ndjson.path.appending(.index(documents))
+            var reader = JSONReader(line, maxDepth: options.maxDepth)
+            guard readJSONLayer(&reader, frame: document) else {
+                pending.removeSubrange(hitMark...)
+                rollBackErrors(to: errorMark)
+                return false
+            }
+            documents += 1
+        }
+        if documents < 2 {
+            pending.removeSubrange(hitMark...)
+            rollBackErrors(to: errorMark)
+            return false
+        }
+        return true
     }
 
     /// Reads one JSON text with `reader` as a layer in `frame`; when it is not JSON after all,

@@ -75,12 +75,13 @@ enum ContractSamples {
         (S.document("entry/h1/2026-03-01", payload: #"{"id": "e1", "habitId": "h1", "date": "2026-03-01"}"#), "contract.required-field key=entry/h1/2026-03-01"),
         (S.document("setting/reminders.quietHour", payload: #"{"value": []}"#), "contract.setting-unknown key=setting/reminders.quietHour"),
         (S.document("setting/Appearance.theme", payload: #"{"value": "dark"}"#), "contract.setting-unknown key=setting/Appearance.theme"),
+        (S.document("setting/ai.apiKey", payload: nil, deleted: true), "contract.setting-unknown key=setting/ai.apiKey"),
         (S.document("setting/appearance.theme", payload: #"{"value": "dark", "updatedBy": "d1"}"#), "contract.setting-payload key=setting/appearance.theme"),
         (S.document("setting/appearance.theme", payload: #"{"key": "appearance.theme"}"#), "contract.setting-payload key=setting/appearance.theme"),
         (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 65}"#), "contract.setting-value key=setting/reminders.globalDailyLimit"),
         (S.document("setting/reminders.quietHours", payload: #"{"value": [{"from": "22:00", "to": "07:00"}, {"from": "06:30", "to": "08:00"}]}"#),
          "contract.setting-value key=setting/reminders.quietHours"),
-        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "flutter.habiter_onboarding_v2": true"#)), "contract.prefs-dump key=habit/h1"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "flutter.habiter_last_screen": "today""#)), "contract.prefs-dump key=habit/h1"),
     ])
     func eachViolationIsReportedOnItsDocument(_ document: String, _ expected: String) {
         #expect(Self.contractFindings(document) == [expected])
@@ -142,6 +143,23 @@ enum ContractSamples {
     }
 }
 
+extension ContractScanTests {
+    /// An operation log as a request body: each line is a document of the `!ndjson` layer.
+    @Test func ndjsonBodiesAreReadDocumentByDocument() {
+        let lines = [S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h1", date: "2026-03-01")),
+                     S.document("setting/reminders.snoozeMinutes", payload: #"{"value": 10}"#)]
+        let body = String(JSONOutput.string(lines.joined(separator: "\n") + "\n").renderedOnOneLine())
+        let har = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "POST", "url": "https://sync.habiter.app/v1/sync/import", "postData": {"mimeType": "application/x-ndjson", "text": \#(body)}}, "response": {"status": 204}}]}}"#
+        let findings = TestSupport.scan(har, name: "import.har").findings
+        #expect(findings.map { "\($0.ruleId) \($0.path)" } == [
+            "contract.setting-unknown /log/entries/0/request/postData/text!ndjson/1",
+        ])
+        // Lines that are not all JSON are text: no layer, nothing recorded from the JSON lines.
+        let mixed = String(JSONOutput.string(lines[1] + "\nnot json\n").renderedOnOneLine())
+        #expect(TestSupport.scan(har.replacingOccurrences(of: body, with: mixed), name: "import.har").findings.isEmpty)
+    }
+}
+
 /// The inventory's verdicts through real scans: sync, backups, prefs exports.
 @Suite struct InventoryScanTests {
     typealias S = ContractSamples
@@ -155,6 +173,13 @@ enum ContractSamples {
             "inventory.sensitive-store secret key=classly_token",
         ])
         #expect(findings.allSatisfy { $0.inventoryClass != nil && $0.context == .sync })
+    }
+
+    @Test func prefsKeysInJSONNameTheirStores() {
+        let dump = #"{"sharedPreferences": {"flutter.classly_token": "Fy0rn7CxI4zRMXXHMjlBP8PpTl6qAOl82xka", "flutter.habiter_onboarding_v2": "{}"}}"#
+        let result = TestSupport.scan(dump)
+        #expect(result.findings.map { "\($0.ruleId) key=\($0.key ?? "-")" } == ["inventory.sensitive-store key=flutter.classly_token"])
+        #expect(result.inventory.contains { $0.storeId == "habiter_onboarding_v2" && $0.verdict == .note })
     }
 
     @Test func aStorageEnvelopeInSyncData() {
