@@ -20,8 +20,13 @@ final class ArtifactScan {
     /// Keys that are themselves secrets: shown as `[REDACTED]` in paths and messages.
     var maskedKeys: Set<[UInt8]> = []
     private(set) var findings: [Finding] = []
-    /// Stores of the inventory seen, for the report's inventory section.
-    var sightings: [InventorySighting] = []
+    /// Stores of the inventory seen, for the report's inventory section, each distinct one once.
+    private var sightings: Set<InventorySighting> = []
+    /// Keys without a store (unknown keys, settings-snapshot keys) seen beyond the first
+    /// `listedKeysLimit`: counted, not listed, so a hostile input cannot grow the report.
+    private var unlistedKeys = 0
+    private var unlistedContext = ScanContext.payload
+    static let listedKeysLimit = 256
     private(set) var errors: [InputError] = []
 
     init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, options: ScanOptions) {
@@ -30,6 +35,35 @@ final class ArtifactScan {
         self.rules = rules
         self.matcher = matcher
         self.options = options
+    }
+
+    /// Records a sighting for the inventory section.
+    func recordSighting(_ sighting: InventorySighting) {
+        if sighting.storeId == nil && sightings.count >= ArtifactScan.listedKeysLimit && !sightings.contains(sighting) {
+            unlistedKeys += 1
+            unlistedContext = sighting.context
+        } else {
+            sightings.insert(sighting)
+        }
+    }
+
+    /// Counts keys without a store that were not even collected (see `unlistedKeys`).
+    func countUnlistedKeys(_ count: Int, context: ScanContext) {
+        guard count > 0 else { return }
+        unlistedKeys += count
+        unlistedContext = context
+    }
+
+    /// The inventory section's sightings of this input, with one line for the keys not listed.
+    var inventorySightings: [InventorySighting] {
+        var all = Array(sightings)
+        if unlistedKeys > 0 {
+            all.append(InventorySighting(
+                storeId: nil, name: "\(unlistedKeys) further keys without a store", classes: [.unsupported],
+                context: unlistedContext, verdict: .note, artifact: artifact,
+                note: "more than \(ArtifactScan.listedKeysLimit) in one input: counted, not listed"))
+        }
+        return all
     }
 
     /// What the scan knows about a key name (cached per key).
@@ -210,7 +244,7 @@ final class ArtifactScan {
                 } else if context == .prefs && store.livesInPlainPrefs && verdict < rules.inventory.verdict(for: store.classes, in: context) {
                     note = "kept in plain prefs by design"
                 }
-                sightings.append(InventorySighting(storeId: store.id, name: store.name, classes: store.classes, context: context,
+                recordSighting(InventorySighting(storeId: store.id, name: store.name, classes: store.classes, context: context,
                                                    verdict: verdict, artifact: artifact, note: note))
                 // A secret rule on the same value reports it more precisely (with the store's class).
                 guard verdict >= .warning, !exactPatternPaths.contains(path) else { continue }

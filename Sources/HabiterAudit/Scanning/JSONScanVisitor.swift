@@ -47,6 +47,7 @@ struct JSONScanVisitor: JSONVisitor {
     private var pendingStoreHit: Int?
     /// Keys of the root's `settings` object, listed in the inventory if the root is a backup.
     private var snapshotKeys: [String] = []
+    private var unlistedSnapshotKeys = 0
 
     init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
@@ -76,8 +77,9 @@ struct JSONScanVisitor: JSONVisitor {
         if container.draft != nil { drafts.removeLast() }
         if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && container.keys.shape(isRoot: true) == .backup {
             for key in snapshotKeys {
-                scan.sightings.append(.settingsSnapshot(key: key, inventory: scan.rules.inventory, artifact: scan.artifact))
+                scan.recordSighting(.settingsSnapshot(key: key, inventory: scan.rules.inventory, artifact: scan.artifact))
             }
+            scan.countUnlistedKeys(unlistedSnapshotKeys, context: .backup)
         }
         if scan.pending.count > container.hitsAtOpen, let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
             scan.facts[container.id, default: ContainerFacts()].shape = shape
@@ -136,7 +138,13 @@ struct JSONScanVisitor: JSONVisitor {
             drafts[drafts.count - 1].position = scan.position(of: layer.outerOffset ?? offset)
         }
         if let draft = containers[top].payloadOf { notePayloadKey(facts, draft: draft) }
-        if containers[top].isSettingsSnapshot { snapshotKeys.append(String(decoding: key, as: UTF8.self)) }
+        if containers[top].isSettingsSnapshot {
+            if snapshotKeys.count < ArtifactScan.listedKeysLimit {
+                snapshotKeys.append(String(decoding: key, as: UTF8.self))
+            } else {
+                unlistedSnapshotKeys += 1
+            }
+        }
         pendingName = facts.nameIndex < 0 ? nil : scan.nameMatch(of: facts)
         if let store = facts.store {
             var location = location()

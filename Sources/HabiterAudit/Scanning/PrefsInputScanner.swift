@@ -58,7 +58,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
             location.isSecureStorage = secure
             scan.pending.append(PendingHit(detail: .inventory(store: store), location: location, position: scan.position(of: offset)))
         } else if !secure {
-            scan.sightings.append(InventorySighting(
+            scan.recordSighting(InventorySighting(
                 storeId: nil, name: key, classes: [.unsupported], context: scan.options.context ?? .prefs,
                 verdict: inventory.verdict(for: [.unsupported], in: scan.options.context ?? .prefs), artifact: scan.artifact,
                 note: "unknown storage key: unsupported until the contract reviews it"))

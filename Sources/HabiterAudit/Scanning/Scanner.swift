@@ -126,7 +126,7 @@ public final class Scanner: @unchecked Sendable {
         }
         let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
         return ArtifactOutcome(findings: scan.findings, errors: scan.errors,
-                               summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end), sightings: scan.sightings)
+                               summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end), sightings: scan.inventorySightings)
     }
 
     /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash

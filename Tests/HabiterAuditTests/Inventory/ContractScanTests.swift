@@ -218,6 +218,18 @@ extension ContractScanTests {
     </map>
     """#
 
+    @Test func keysWithoutAStoreAreListedUpToALimitThenCounted() {
+        let entries = (0..<300).map { #"<boolean name="flutter.experiment_\#($0)" value="true" />"# }.joined(separator: "\n")
+        let prefs = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n\(entries)\n</map>\n"
+        let inventory = TestSupport.scan(prefs, name: "p.xml").inventory
+        #expect(inventory.count == ArtifactScan.listedKeysLimit + 1)
+        #expect(inventory.contains { $0.name == "\(300 - ArtifactScan.listedKeysLimit) further keys without a store" && $0.contexts == [.prefs] })
+        let settings = (0..<300).map { #""legacy_\#($0)": 1"# }.joined(separator: ", ")
+        let backup = TestSupport.scan(#"{"format": "habiter.backup", "schemaVersion": 1, "settings": {\#(settings)}}"#).inventory
+        #expect(backup.count == ArtifactScan.listedKeysLimit + 1)
+        #expect(backup.contains { $0.name == "\(300 - ArtifactScan.listedKeysLimit) further keys without a store" && $0.contexts == [.backup] })
+    }
+
     @Test func prefsKeysAreClassifiedByTheInventory() {
         let result = TestSupport.scan(Self.prefs, name: "FlutterSharedPreferences.xml")
         #expect(result.errors.isEmpty)
