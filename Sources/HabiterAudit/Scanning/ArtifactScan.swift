@@ -11,6 +11,8 @@ final class ArtifactScan {
     var rootPath = LayeredPath()
 
     var patternScratch = PatternScratch()
+    /// Code challenges seen anywhere in the input, for the verifiers found in it.
+    var pkce = PKCEPairing()
     var keyScratch: [UInt8] = []
     var keyCache = KeyFactsCache()
     var pending: [PendingHit] = []
@@ -136,6 +138,7 @@ final class ArtifactScan {
     /// key): the name rule it matches, if any, judges the value; then the layer decoders open it,
     /// else the pattern rules scan it. `locate` is asked only when something is found.
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, locate: () -> HitLocation) {
+        pkce.observe(value)
         var known: HitLocation?
         let replaced = openLayers(value, at: offset, depth: depth) {
             if known == nil { known = locate() }
@@ -148,18 +151,24 @@ final class ArtifactScan {
             let credible = !replaced && ValueCredibility.isCredible(text, keyWords: [name.matchedName] + name.words, shape: shape)
             let description = replaced ? "JSON text" : text.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
             if known == nil { known = locate() }
-            recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known!)
+            recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known!, value: value)
         }
         if replaced { return }
         _ = scanPatterns(value, offset: offset) { known ?? locate() }
     }
 
-    /// Records that a name rule matched the name of a value.
-    func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int, location: HitLocation) {
-        pending.append(PendingHit(
+    /// Records that a name rule matched the name of a value (given when it is a string, so that
+    /// a PKCE verifier can be paired with its challenge).
+    func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int, location: HitLocation,
+                       value: UnsafeRawBufferPointer? = nil) {
+        var hit = PendingHit(
             detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
                           valueDescription: valueDescription),
-            location: location, position: position(of: offset)))
+            location: location, position: position(of: offset))
+        if credible, let value, rules.nameRules[match.ruleIndex].id == "name.pkce-verifier" {
+            hit.pkceChallenge = PKCEPairing.challenge(of: value)
+        }
+        pending.append(hit)
     }
 
     /// Decides the context of every pending hit and turns the hits into findings.
@@ -267,9 +276,11 @@ final class ArtifactScan {
                 let rule = rules.nameRules[ruleIndex]
                 let key = hit.location.key ?? "?"
                 if credible && !describesMetadata {
+                    let paired = hit.pkceChallenge.map(pkce.isPaired) ?? false
+                    let pairing = paired ? " It pairs with a code_challenge (S256) in this input: the capture holds a complete PKCE exchange." : ""
                     append(rule: rule, family: hit.location.carrier ?? rule.family,
-                           message: "\(rule.title): \(valueDescription) under '\(key)'.",
-                           hit: hit, context: context, confidence: .medium, preview: valueDescription)
+                           message: "\(rule.title): \(valueDescription) under '\(key)'.\(pairing)",
+                           hit: hit, context: context, confidence: paired ? .high : .medium, preview: valueDescription)
                 } else if context == .sync && !hit.location.isProtocolField {
                     append(rule: rule, family: .policy,
                            message: "Sensitive-looking name '\(key)' in sync data (here \(valueDescription)): \"names resembling token, secret, password, apiKey, or credential fail closed at the entity and setting boundaries\".",

@@ -226,7 +226,9 @@ struct HARScanVisitor: JSONVisitor {
         let text = String(decoding: value, as: UTF8.self)
         let credible = ValueCredibility.isCredible(text, keyWords: [match.matchedName] + match.words, shape: shape)
         let description = text.isEmpty ? "an empty string" : Redaction.describeValue(length: text.unicodeScalars.count)
-        scan.recordNameHit(match, credible: credible, valueDescription: description, at: field.valueOffset, location: location)
+        value.withUnsafeBytes {
+            scan.recordNameHit(match, credible: credible, valueDescription: description, at: field.valueOffset, location: location, value: $0)
+        }
     }
 
     /// A response body that claims base64 must be base64.

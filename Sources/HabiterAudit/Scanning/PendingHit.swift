@@ -15,6 +15,8 @@ struct PendingHit {
     var detail: Detail
     var location: HitLocation
     var position: SourcePosition
+    /// For a PKCE code verifier: its S256 challenge, to pair it with one seen in the input.
+    var pkceChallenge: [UInt8]? = nil
 }
 
 /// Where a hit sits, beyond its position.
