@@ -18,6 +18,58 @@ public func shannonEntropy(_ text: String) -> Double {
     return bytes.withUnsafeMutableBytes { shannonEntropy(UnsafeRawBufferPointer($0)) }
 }
 
+/// Entropy thresholds calibrated to the character set a value draws from: a fixed threshold
+/// treats a random hex string (at most 4 bits a character) like English, and a short random
+/// base62 string (whose measured entropy is held down by its length) like a word.
+public enum EntropyCalibration {
+    /// The smallest alphabet a generator would have used for `text`: digits (10), hex (16),
+    /// one letter case (26), letters and digits (62), base64 (64), else printable ASCII (95).
+    public static func alphabetSize(_ text: UnsafeRawBufferPointer) -> Int {
+        var digits = true, hex = true, oneCase = true, alphanumeric = true, base64 = true
+        var lower = false, upper = false
+        for b in text {
+            let isDigit = b &- 0x30 < 10
+            let isLower = b &- 0x61 < 26
+            let isUpper = b &- 0x41 < 26
+            lower = lower || isLower
+            upper = upper || isUpper
+            if !isDigit { digits = false }
+            if !(isDigit || (b | 0x20) &- 0x61 < 6) { hex = false }
+            if !(isLower || isUpper) { oneCase = false }
+            if !(isDigit || isLower || isUpper) {
+                alphanumeric = false
+                if !"+/=-_".utf8.contains(b) { base64 = false }
+            }
+        }
+        if digits { return 10 }
+        if hex && !(lower && upper) { return 16 }
+        if oneCase && !(lower && upper) { return 26 }
+        if alphanumeric { return 62 }
+        return base64 ? 64 : 95
+    }
+
+    /// The Shannon entropy that `length` characters drawn uniformly from `alphabet` measure, on
+    /// average: log2 of the alphabet less the small-sample bias (k − 1) / (2n ln 2), and never
+    /// more than log2 n (n characters cannot show more than n distinct symbols).
+    public static func expectedEntropy(length: Int, alphabet: Int) -> Double {
+        guard length > 1 else { return 0 }
+        let n = Double(length), k = Double(alphabet)
+        return min(log2(k) - (k - 1) / (2 * n * log(2)), log2(n))
+    }
+
+    /// Whether `text` measures at least `fraction` of the entropy a random string of its length
+    /// and character set would.
+    public static func looksRandom(_ text: UnsafeRawBufferPointer, fraction: Double = 0.85) -> Bool {
+        let expected = expectedEntropy(length: text.count, alphabet: alphabetSize(text))
+        return expected > 0 && shannonEntropy(text) >= fraction * expected
+    }
+
+    public static func looksRandom(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { looksRandom(UnsafeRawBufferPointer($0)) }
+    }
+}
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

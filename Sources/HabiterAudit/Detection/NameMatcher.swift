@@ -7,7 +7,8 @@ public struct NameMatch: Sendable, Equatable {
     /// The matched name as one word (`refreshtoken`).
     public var matchedName: String
     /// The key names metadata about a secret rather than the secret: its last word, after the
-    /// match, is one such as `type`, `expiresAt`, `url` or `length` (`tokenType`, `passwordUpdatedAt`).
+    /// match, is one such as `type`, `expiresAt`, `url` or `length` (`tokenType`,
+    /// `passwordUpdatedAt`), or a pagination word precedes it (`nextPageToken`).
     public var describesMetadata: Bool
 }
 
@@ -29,6 +30,10 @@ public final class NameMatcher: @unchecked Sendable {
         "caption", "body", "footer", "subtitle", "instructions", "button", "link", "action",
         "screen", "page", "dialog", "visibility", "visible", "hidden", "toggle", "icon", "reset",
     ]
+
+    /// Words that, right before `token`, make it a position in a list rather than a credential:
+    /// `nextPageToken`, `continuation_token`, `cursorToken`, `syncToken`.
+    static let paginationWords: Set<String> = ["page", "pagination", "paging", "continuation", "cursor", "next", "prev", "previous", "resume", "sync"]
 
     private let lookup: [String: Int]
     private let prefilter: LiteralPrefilter
@@ -86,7 +91,7 @@ public final class NameMatcher: @unchecked Sendable {
 
     /// Finds the longest run of words spelling a name; ties go to the earlier rule.
     func match(words: [String]) -> NameMatch? {
-        var best: (rule: Int, name: String, end: Int)?
+        var best: (rule: Int, name: String, start: Int, end: Int)?
         for start in words.indices {
             var joined = ""
             for end in start..<words.count {
@@ -104,11 +109,12 @@ public final class NameMatcher: @unchecked Sendable {
                     let tie = name.utf8.count == current.name.utf8.count && rule < current.rule
                     if !(longer || tie) { continue }
                 }
-                best = (rule, name, end)
+                best = (rule, name, start, end)
             }
         }
         guard let best else { return nil }
-        let describesMetadata = best.end < words.count - 1 && NameMatcher.metadataWords.contains(words[words.count - 1])
+        let describesMetadata = (best.end < words.count - 1 && NameMatcher.metadataWords.contains(words[words.count - 1]))
+            || (best.name == "token" && best.start > 0 && NameMatcher.paginationWords.contains(words[best.start - 1]))
         return NameMatch(ruleIndex: best.rule, words: words, matchedName: best.name, describesMetadata: describesMetadata)
     }
 }

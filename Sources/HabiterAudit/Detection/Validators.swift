@@ -14,13 +14,15 @@ public enum ValidatorVerdict: Sendable, Equatable {
 /// Offline validators that rules name in their `validator` field.
 public enum Validators {
     /// Validator names rule files may use.
-    public static let names: Set<String> = ["jwt", "base62-crc32", "pem"]
+    public static let names: Set<String> = ["jwt", "base62-crc32", "pem", "pgp-armor", "basic-auth"]
 
     public static func check(_ name: String, _ secret: UnsafeRawBufferPointer) -> ValidatorVerdict {
         switch name {
         case "jwt": return checkJWT(secret)
         case "base62-crc32": return checkBase62CRC32(secret)
         case "pem": return checkPEM(secret)
+        case "pgp-armor": return checkPGPArmor(secret)
+        case "basic-auth": return checkBasicAuth(secret)
         default: return .valid
         }
     }
@@ -28,7 +30,15 @@ public enum Validators {
     /// GitHub (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`) and npm (`npm_`) tokens: a prefix, 30
     /// base62 characters, and the CRC32 of those 30 as 6 base62 digits (github.blog,
     /// "Behind GitHub's new authentication token formats", 2021; npm uses the same scheme).
+    /// A fine-grained GitHub token (`github_pat_`, 22 base62, `_`, 59 base62) has no published
+    /// checksum: its structure is all there is to check.
     static func checkBase62CRC32(_ token: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        if token.starts(with: "github_pat_".utf8) {
+            let rest = token.dropFirst("github_pat_".count)
+            guard rest.count == 82, rest[rest.startIndex + 22] == UInt8(ascii: "_") else { return .notThisFormat }
+            for (i, b) in rest.enumerated() where i != 22 && base62Digit(b) == nil { return .notThisFormat }
+            return .valid
+        }
         guard let underscore = token.firstIndex(of: UInt8(ascii: "_")), token.count - underscore - 1 == 36 else { return .notThisFormat }
         let random = UnsafeRawBufferPointer(rebasing: token[(underscore + 1)..<(token.count - 6)])
         var checksum: UInt64 = 0
@@ -55,7 +65,7 @@ public enum Validators {
     /// still a key, at low confidence; a body that is not base64 is not a key at all.
     static func checkPEM(_ block: UnsafeRawBufferPointer) -> ValidatorVerdict {
         let text = String(decoding: block, as: UTF8.self)
-        let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .flatMap { $0.replacingOccurrences(of: "\\n", with: "\n").split(separator: "\n").map(String.init) }
         guard let first = lines.first, first.hasPrefix("-----BEGIN "), first.hasSuffix("-----") else { return .notThisFormat }
         let label = first.dropFirst("-----BEGIN ".count).dropLast(5)
@@ -74,6 +84,76 @@ public enum Validators {
             return .notThisFormat
         }
         return ended ? .valid : .invalid
+    }
+
+    /// An OpenPGP armored private key (RFC 4880 §6, RFC 9580 §6.2): `-----BEGIN PGP PRIVATE KEY
+    /// BLOCK-----`, optional `Key: Value` headers, base64 lines, an optional `=XXXX` CRC-24 line,
+    /// `-----END PGP PRIVATE KEY BLOCK-----`. A wrong checksum, a first packet that is not a
+    /// secret key (tag 5) or a missing END line: a key all the same, at low confidence. A body
+    /// that is not base64: not a key.
+    static func checkPGPArmor(_ block: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        let text = String(decoding: block, as: UTF8.self).replacingOccurrences(of: "\\n", with: "\n")
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let first = lines.first, first.hasPrefix("-----BEGIN PGP "), first.hasSuffix("-----") else { return .notThisFormat }
+        let label = first.dropFirst("-----BEGIN ".count).dropLast(5)
+        var body = ""
+        var checksum: String?
+        var ended = false
+        for line in lines.dropFirst() {
+            if line.hasPrefix("-----END ") {
+                guard line == "-----END \(label)-----" else { return .invalid }
+                ended = true
+                break
+            }
+            if line.contains(":") && body.isEmpty { continue }  // an armor header
+            if line.hasPrefix("=") && line.count == 5 {
+                checksum = String(line.dropFirst())
+                continue
+            }
+            if line.isEmpty { continue }
+            body += line
+        }
+        guard body.count >= 16, let bytes = Base64.decode(Array(body.utf8), alphabet: .standard), bytes.count >= 12 else {
+            return .notThisFormat
+        }
+        // Packet tag 5 (secret key): old format 0b10_0101_xx, new format 0xC5.
+        let tag = bytes[0]
+        guard (tag & 0xC0 == 0x80 && (tag >> 2) & 0x0F == 5) || tag == 0xC5 else { return .invalid }
+        if let checksum {
+            guard let sum = Base64.decode(Array(checksum.utf8), alphabet: .standard), sum.count == 3 else { return .invalid }
+            let expected = UInt32(sum[0]) << 16 | UInt32(sum[1]) << 8 | UInt32(sum[2])
+            guard crc24(bytes) == expected else { return .invalid }
+        }
+        return ended ? .valid : .invalid
+    }
+
+    /// The CRC-24 of OpenPGP armor (RFC 4880 §6.1).
+    static func crc24(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xB704CE
+        for b in bytes {
+            crc ^= UInt32(b) << 16
+            for _ in 0..<8 {
+                crc <<= 1
+                if crc & 0x100_0000 != 0 { crc ^= 0x186_4CFB }
+            }
+        }
+        return crc & 0xFF_FFFF
+    }
+
+    /// HTTP Basic credentials (RFC 7617): base64 of `user:password` as UTF-8 text without control
+    /// characters. Base64 that decodes to anything else is not credentials; credentials whose
+    /// secret half is a placeholder (`user:password`, `admin:changeme`, `:`) are documentation.
+    static func checkBasicAuth(_ token: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        guard let bytes = Base64.decode(token, alphabet: .standard) ?? Base64.decode(token, alphabet: .url),
+              let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+              bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else { return .notThisFormat }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard Array(text.utf8) == bytes else { return .notThisFormat }  // not UTF-8
+        let user = String(decoding: bytes[..<colon], as: UTF8.self)
+        let password = String(decoding: bytes[(colon + 1)...], as: UTF8.self)
+        let secret = password.isEmpty ? user : password
+        if secret.isEmpty || Placeholders.isPlaceholder(secret) { return .notThisFormat }
+        return .valid
     }
 
     /// A JWT's header must be base64url JSON naming an `alg`; its claims must be base64url JSON.

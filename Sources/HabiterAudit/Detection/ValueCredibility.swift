@@ -38,7 +38,8 @@ public enum ValueCredibility {
         return true
     }
 
-    /// At least eight characters, no spaces, and two character classes (or long and varied).
+    /// At least eight characters, no spaces, and two character classes (or, in one class, long
+    /// and as varied as a random string of that character set).
     static func looksGenerated(_ text: Substring) -> Bool {
         var count = 0
         var classes: UInt8 = 0
@@ -54,6 +55,6 @@ public enum ValueCredibility {
         }
         if count < minimumGeneratedLength { return false }
         if classes.nonzeroBitCount >= 2 { return true }
-        return count >= 20 && shannonEntropy(String(text)) >= 3.5
+        return count >= 20 && EntropyCalibration.looksRandom(String(text))
     }
 }

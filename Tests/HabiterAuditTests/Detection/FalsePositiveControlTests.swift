@@ -1,0 +1,86 @@
+import Testing
+@testable import HabiterAudit
+
+/// Every suppression heuristic, through a real scan: what it suppresses, and the near miss it
+/// must still report. Values outside sync context unless the case says otherwise.
+@Suite struct FalsePositiveControlTests {
+    static func ruleIds(_ text: String, name: String = "input.json") -> [String] {
+        let result = TestSupport.scan(text, name: name)
+        #expect(result.errors.isEmpty, "\(result.errors.map(\.description))")
+        return result.findings.map(\.ruleId)
+    }
+
+    static let github = "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"
+
+    @Test(arguments: [
+        // Placeholders: masks, templates, instructions, documentation examples, status words.
+        (#"{"apiKey": "<redacted>"}"#, [String]()),
+        (#"{"apiKey": "********"}"#, []),
+        (#"{"apiKey": "YOUR_API_KEY"}"#, []),
+        (#"{"apiKey": "xxxxxxxxxxxxxxxx"}"#, []),
+        (#"{"password": "changeme"}"#, []),
+        (#"{"apiKey": "${API_KEY}"}"#, []),
+        (#"{"apiKey": "{{ api_key }}"}"#, []),
+        (#"{"password": "%s"}"#, []),
+        (#"{"password": "too_short"}"#, []),
+        (#"{"accessKeyId": "AKIAIOSFODNN7EXAMPLE"}"#, []),
+        (#"{"apiKey": "q8Zr-Wm3v-Tt5x"}"#, ["name.api-key"]),
+        (#"{"password": "Sh4rp-Otter-19"}"#, ["name.password"]),
+        // In sync data the contract fails closed on the name, placeholder or not.
+        (#"{"schemaVersion": 1, "entityId": "setting/appearance.theme", "deleted": false, "payload": {"value": "dark", "apiKey": "<redacted>"}}"#,
+         ["contract.setting-payload", "name.api-key"]),
+    ])
+    func placeholders(_ text: String, _ expected: [String]) {
+        #expect(Self.ruleIds(text) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        // Identifiers of this domain: UUIDs, numeric ids, idempotency keys, hex colours.
+        (#"{"habitId": "f768064f-9585-47ad-a39e-ed24c2c063fe", "id": 1234567890, "idempotencyKey": "946a0998-d656-4964-afba-a4dd12f034c1"}"#, [String]()),
+        (##"{"color": "#1E88E5", "accentToken": "#1E88E5"}"##, []),
+        // A UUID as a password is still a password.
+        (#"{"password": "f768064f-9585-47ad-a39e-ed24c2c063fe"}"#, ["name.password"]),
+        // Dates and times, also under a sensitive name.
+        (#"{"token": "2026-11-30T07:30:00.000Z", "passwordUpdatedAt": "2026-11-30"}"#, []),
+        // Hashes and ETags.
+        (#"{"etag": "\"0483aea62ffe1b2e5ab4e303f5eb15491eb88166480811beaa712f70f1322ca5\"", "manifestSha256": "c232a4a4670892aee842af1d182622d887c28d19b3dd8f7cf06f20de350d1cec"}"#, []),
+        // Pagination cursors, also under token names.
+        (#"{"nextPageToken": "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA3", "continuation_token": "b2Zmc2V0PTIwMA", "cursor": "eyJvZmZzZXQiOjEwMH0"}"#, []),
+        (#"{"refreshToken": "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA3"}"#, ["name.refresh-token"]),
+        // A JWT-shaped cursor whose header does not decode as a JWT header.
+        (#"{"next": "eyJvZmZzZXQiOjEwMH0.eyJwYWdlIjoyfQ.c2lnbmF0dXJl"}"#, []),
+        // PKCE: the challenge is public, the verifier is not.
+        (#"{"code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "code_challenge_method": "S256"}"#, []),
+        (#"{"code_verifier": "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"}"#, ["name.pkce-verifier"]),
+        // Material icon names, also ones that name secrets.
+        (#"{"icon": "vpn_key", "icons": ["password", "key", "lock"], "passwordIcon": "visibility_off"}"#, []),
+        // Base64 image data is decoded and found clean; base64 text holding a token is not.
+        (#"{"avatar": "iVBORw0KGgr0Kn2M4Jcb1op+Fd++onCm9EoO304RAxf0t579QPGvXfQ0fv1ZGlTT4Xxyt/S+tTDXSDmqR1R8WEYILcTUNmmhjY7IyVDJvl4T7ndnM5dsX990JrXf/MxQJBU="}"#, []),
+        (#"{"attachment": "R0lUSFVCX1RPS0VOPWdocF9NdUpZVEM1VVp6TTdOYkRpU01yWlF5RTZOMW1vZksyRTZwNnoK"}"#, ["secret.github-token"]),
+        // Labels and prompts under sensitive names.
+        (#"{"confirmPassword": "Confirm password", "passwordHint": "At least 12 characters, one digit."}"#, []),
+    ])
+    func safeShapes(_ text: String, _ expected: [String]) {
+        #expect(Self.ruleIds(text) == expected, "\(text)")
+    }
+
+    @Test func encryptedSecureStorageValuesAreNotScanned() {
+        // Base64.DEFAULT of a 16-byte IV and two AES blocks, with Android's trailing line break.
+        let cipher = "goIeL9TA8YbZ25ST3u2cHM+HnAVmKSvLb1q+cazcg3l2uPxhdB70ZORgK3vK3ce7&#10;"
+        let prefs = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_classly_token\">\(cipher)</string>\n</map>\n"
+        #expect(Self.ruleIds(prefs, name: "FlutterSecureStorage.xml") == [])
+    }
+
+    @Test func entropyIsCalibratedToTheCharacterSet() {
+        #expect(EntropyCalibration.alphabetSize(Array("0123456789".utf8).withUnsafeBytes { $0 }) == 10)
+        #expect(EntropyCalibration.looksRandom("3f786850e387550fdab836ed7e6dc881de23001b"))  // random hex
+        #expect(EntropyCalibration.looksRandom("kqzvmtrhwxbyplsjgdncfaeu"))                  // random lowercase
+        #expect(EntropyCalibration.looksRandom("Q8ZrWm3vTt5xLp2NcH7jK4sD"))                  // random base62
+        #expect(!EntropyCalibration.looksRandom("abababababababababababab"))
+        #expect(!EntropyCalibration.looksRandom("passwordpasswordpassword"))
+        #expect(!EntropyCalibration.looksRandom("aaaaaaaaaaaaaaaaaaaaaaaa"))
+        // A fixed 3.5-bit threshold would call random hex (at most 4 bits) and English alike.
+        #expect(EntropyCalibration.expectedEntropy(length: 40, alphabet: 16) < 4)
+        #expect(EntropyCalibration.expectedEntropy(length: 20, alphabet: 62) < EntropyCalibration.expectedEntropy(length: 200, alphabet: 62))
+    }
+}
