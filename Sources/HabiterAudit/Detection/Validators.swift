@@ -14,14 +14,16 @@ public enum ValidatorVerdict: Sendable, Equatable {
 /// Offline validators that rules name in their `validator` field.
 public enum Validators {
     /// Validator names rule files may use.
-    public static let names: Set<String> = ["jwt", "base62-crc32", "pem", "pgp-armor", "basic-auth"]
+    public static let names: Set<String> = ["jwt", "base62-crc32", "pem", "openssh", "pgp-armor", "basic-auth", "bech32"]
 
     public static func check(_ name: String, _ secret: UnsafeRawBufferPointer) -> ValidatorVerdict {
         switch name {
         case "jwt": return checkJWT(secret)
         case "base62-crc32": return checkBase62CRC32(secret)
         case "pem": return checkPEM(secret)
+        case "openssh": return checkOpenSSH(secret)
         case "pgp-armor": return checkPGPArmor(secret)
+        case "bech32": return checkBech32(secret)
         case "basic-auth": return checkBasicAuth(secret)
         default: return .valid
         }
@@ -64,26 +66,43 @@ public enum Validators {
     /// `-----END X-----` with the same label. Without its END line (a truncated paste) it is
     /// still a key, at low confidence; a body that is not base64 is not a key at all.
     static func checkPEM(_ block: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        guard let pem = pemBlock(block) else { return .notThisFormat }
+        return pem.ended && pem.labelsMatch ? .valid : .invalid
+    }
+
+    /// An OpenSSH private key (`-----BEGIN OPENSSH PRIVATE KEY-----`, PROTOCOL.key): a PEM
+    /// block whose body starts with the `openssh-key-v1` magic. Without it, a key at low
+    /// confidence.
+    static func checkOpenSSH(_ block: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        guard let pem = pemBlock(block) else { return .notThisFormat }
+        guard pem.ended && pem.labelsMatch, pem.body.starts(with: Array("openssh-key-v1\0".utf8)) else { return .invalid }
+        return .valid
+    }
+
+    /// The parts of a PEM block, or nil when it is not one (no BEGIN line, no base64 body of 12
+    /// bytes or more). Line breaks may be real or JSON-escaped (`\n`).
+    static func pemBlock(_ block: UnsafeRawBufferPointer) -> (body: [UInt8], ended: Bool, labelsMatch: Bool)? {
         let text = String(decoding: block, as: UTF8.self)
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .flatMap { $0.replacingOccurrences(of: "\\n", with: "\n").split(separator: "\n").map(String.init) }
-        guard let first = lines.first, first.hasPrefix("-----BEGIN "), first.hasSuffix("-----") else { return .notThisFormat }
+        guard let first = lines.first, first.hasPrefix("-----BEGIN "), first.hasSuffix("-----") else { return nil }
         let label = first.dropFirst("-----BEGIN ".count).dropLast(5)
         var body = ""
         var ended = false
+        var labelsMatch = true
         for line in lines.dropFirst() {
             if line.hasPrefix("-----END ") {
-                guard line == "-----END \(label)-----" else { return .invalid }
                 ended = true
+                labelsMatch = line == "-----END \(label)-----"
                 break
             }
             if line.contains(":") || line.isEmpty { continue }
             body += line
         }
         guard body.count >= 16, let bytes = Base64.decode(Array(body.utf8), alphabet: .standard), bytes.count >= 12 else {
-            return .notThisFormat
+            return nil
         }
-        return ended ? .valid : .invalid
+        return (bytes, ended, labelsMatch)
     }
 
     /// An OpenPGP armored private key (RFC 4880 §6, RFC 9580 §6.2): `-----BEGIN PGP PRIVATE KEY
@@ -138,6 +157,30 @@ public enum Validators {
             }
         }
         return crc & 0xFF_FFFF
+    }
+
+    /// A Bech32 string (BIP 173), as age secret keys are (`AGE-SECRET-KEY-1…`): one case, a
+    /// human-readable part, `1`, data characters, and a 6-character BCH checksum over both.
+    static func checkBech32(_ text: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        let hasUpper = text.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        let hasLower = text.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+        guard !(hasUpper && hasLower), let separator = text.lastIndex(of: UInt8(ascii: "1")), separator >= 1,
+              text.count - separator - 1 >= 6 else { return .notThisFormat }
+        let lower = text.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        let charset = Array("qpzry9x8gf2tvdw0s3jn54khce6mua7l".utf8)
+        var values: [UInt32] = lower[..<separator].map { UInt32($0 >> 5) } + [0] + lower[..<separator].map { UInt32($0 & 31) }
+        for b in lower[(separator + 1)...] {
+            guard let v = charset.firstIndex(of: b) else { return .notThisFormat }
+            values.append(UInt32(v))
+        }
+        let generator: [UInt32] = [0x3B6A_57B2, 0x2650_8E6D, 0x1EA1_19FA, 0x3D42_33DD, 0x2A14_62B3]
+        var checksum: UInt32 = 1
+        for v in values {
+            let top = checksum >> 25
+            checksum = (checksum & 0x1FF_FFFF) << 5 ^ v
+            for i in 0..<5 where (top >> UInt32(i)) & 1 == 1 { checksum ^= generator[i] }
+        }
+        return checksum == 1 ? .valid : .invalid
     }
 
     /// HTTP Basic credentials (RFC 7617): base64 of `user:password` as UTF-8 text without control

@@ -1147,6 +1147,1239 @@ enum BuiltinRuleFiles {
   ]
 }
 """#),
+        ("secrets-ai.json", #"""
+{
+  "$comment": "Pattern rules: AI provider API keys (OpenAI, Anthropic, Hugging Face, Groq, OpenRouter). Google's Gemini keys are secret.google-api-key. Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.openai-api-key",
+      "kind": "pattern",
+      "title": "OpenAI API key",
+      "description": "An OpenAI API key: project (sk-proj-), service account (sk-svcacct-), admin (sk-admin-) or legacy user key (sk-…), each with the T3BlbkFJ marker (base64 of 'openai') in the middle. It bills the organization and reads its files and fine-tunes.",
+      "help": "Revoke the key in the OpenAI platform (API keys page of the project, or Admin keys of the organization) and create a new one; an app must call OpenAI through its own backend rather than ship a key.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})(?![A-Za-z0-9_-])",
+      "keywords": ["T3BlbkFJ"],
+      "minLength": 51,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 3,
+      "examples": [
+        "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",
+        "OPENAI_API_KEY=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",
+        "openai.api_key = \"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\""
+      ],
+      "counterExamples": [
+        "sk-proj-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxT3BlbkFJxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "sk-proj-...",
+        "T3BlbkFJ is base64 for openai",
+        "sk-F3blLT8K944ckZwtcoE3T3BlbkFJe0D7jk7i2"
+      ]
+    },
+    {
+      "id": "secret.anthropic-api-key",
+      "kind": "pattern",
+      "title": "Anthropic API key",
+      "description": "An Anthropic API key (sk-ant-api03-…AA) or Admin API key (sk-ant-admin01-…AA). It bills the organization's Claude API usage; an admin key also manages its members and keys.",
+      "help": "Delete the key in the Anthropic Console (Settings → API keys, or Admin keys) and create a new one; an app must call the API through its own backend rather than ship a key.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA)(?![A-Za-z0-9_-])",
+      "keywords": ["sk-ant-api03-", "sk-ant-admin01-"],
+      "minLength": 108,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "sk-ant-api03-ZTLo-qnRxX_mlaTLwP_HCfY7j1YxSG-HHY_GkGSVzvb3kbe5xW8jbra4mIOgawPBHCQCbWJPd7pHYyRHH5qNCJEFUyRdQAA",
+        "ANTHROPIC_ADMIN_KEY=sk-ant-admin01-NGJ2tBxNVJYhM6uAtHif_i0eZKHmQClPXm-0KSp6dkmHlSJd_B9N7lW8kp2N_SvPQgrjK0gEcfJfoeJEBDEUcIUJbJgZZAA"
+      ],
+      "counterExamples": [
+        "sk-ant-api03-ZTLo-qnRxX_mlaTLwP_HCfY7j1YxSG-HHY_GkGSVzvb3kbe5xW8jbra4mIOgawPBHCQAA",
+        "sk-ant-api03-ZTLo-qnRxX_mlaTLwP_HCfY7j1YxSG-HHY_GkGSVzvb3kbe5xW8jbra4mIOgawPBHCQCbWJPd7pHYyRHH5qNCJEFUyRdQBB",
+        "sk-ant-api03-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxAA",
+        "sk-ant-..."
+      ]
+    },
+    {
+      "id": "secret.huggingface-token",
+      "kind": "pattern",
+      "title": "Hugging Face access token",
+      "description": "A Hugging Face user access token (hf_ + 34 letters) or legacy organization API token (api_org_ + 34 letters). It reads, and with write scope pushes, the owner's models, datasets and Spaces, including private ones.",
+      "help": "Invalidate the token on huggingface.co (Settings → Access Tokens → Invalidate and refresh) and create a fine-grained token with the least scope.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>(?:hf_|api_org_)[A-Za-z]{34})(?![A-Za-z0-9_])",
+      "keywords": ["hf_", "api_org_"],
+      "minLength": 37,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 3,
+      "examples": [
+        "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",
+        "huggingface-cli login --token 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",
+        "HF_ORG_TOKEN=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"
+      ],
+      "counterExamples": [
+        "hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "hf_TOVqtYyulgZIinAVfJRwKdZYFAFdwFVbw",
+        "hf_TOVqtYyulgZIinAVf1RwKdZYFAFdwFVbwQ",
+        "hf_transfer_enabled"
+      ]
+    },
+    {
+      "id": "secret.groq-api-key",
+      "kind": "pattern",
+      "title": "Groq API key",
+      "description": "A Groq API key (gsk_ + 52 characters). It bills the organization's inference usage.",
+      "help": "Delete the key in the GroqCloud console (API Keys) and create a new one; an app must call the API through its own backend.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>gsk_[A-Za-z0-9]{52})(?![A-Za-z0-9_])",
+      "keywords": ["gsk_"],
+      "minLength": 56,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "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",
+        "GROQ_API_KEY=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"
+      ],
+      "counterExamples": [
+        "gsk_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "gsk_Uqv35HRUMrJRNX0wOMVIMw4jPY3vHaVsFXKUBPG0MpyU34ykKfV"
+      ]
+    },
+    {
+      "id": "secret.openrouter-api-key",
+      "kind": "pattern",
+      "title": "OpenRouter API key",
+      "description": "An OpenRouter API key (sk-or-v1- + 64 hex digits). It spends the account's credits on any model OpenRouter routes to.",
+      "help": "Delete the key on openrouter.ai (Settings → Keys) and create a new one with a credit limit.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>sk-or-v1-[a-f0-9]{64})(?![A-Za-z0-9_-])",
+      "keywords": ["sk-or-v1-"],
+      "minLength": 73,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "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",
+        "Authorization: Bearer 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"
+      ],
+      "counterExamples": [
+        "sk-or-v1-0000000000000000000000000000000000000000000000000000000000000000",
+        "sk-or-v1-9f3f0a1d68527c32f941f5bb341d82fe35b28540e60fc3afc89756ce1b0300b",
+        "sk-or-v1-<key>"
+      ]
+    }
+  ]
+}
+"""#),
+        ("secrets-cloud.json", #"""
+{
+  "$comment": "Pattern rules: cloud provider credentials (AWS, Google, Azure, Firebase, DigitalOcean, Databricks, HashiCorp). Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.aws-secret-access-key",
+      "kind": "pattern",
+      "title": "AWS secret access key",
+      "description": "The 40-character secret access key of an AWS access key pair, recognised next to its name (aws_secret_access_key = …, AWS_SECRET_ACCESS_KEY=…, \"SecretAccessKey\": \"…\") in a credentials file, an environment dump, a log line or JSON held as text. On its own the key is 40 base64 characters that nothing distinguishes from other random text, so a key without its name is not reported by this rule; in parsed JSON a key under such a name is judged by the name rules.",
+      "help": "Deactivate and delete the access key in the AWS IAM console (Users → Security credentials, or IAM Identity Center for temporary credentials), create a new one if it is still needed, and review CloudTrail for its use. Never embed AWS keys in an app or its data.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?i)(?<![A-Za-z0-9])(?:aws[_.-]?secret[_.-]?key|(?:aws[_.-]?)?secret[_.-]?access[_.-]?key)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+      "keywords": ["secret_access_key", "secretaccesskey", "secret-access-key", "secret.access.key", "aws_secret_key", "aws-secret-key"],
+      "minLength": 55,
+      "minEntropy": 4.0,
+      "examples": [
+        "[default]\naws_access_key_id = AKIAAAYHDGAVVJEBSK3F\naws_secret_access_key = tKkdqwab+NDdQ29PNI7rK3thtpl/2r8vee1cw2T+\nregion = eu-central-1",
+        "export AWS_SECRET_ACCESS_KEY=TGhKGVmdKc4XQuN6XEMej+tFFg3Nc2W1CdTB0WKS",
+        "STS replied: {\"Credentials\": {\"AccessKeyId\": \"ASIAIPNXGFT2W7JDB2T3\", \"SecretAccessKey\": \"ZrspbW6YBMJHsjHyVX6/ITCKTJHB834L9kno1AUI\", \"SessionToken\": \"…"
+      ],
+      "counterExamples": [
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "aws_secret_access_key = tKkdqwab+NDdQ29PNI7rK3thtpl/2r8vee1cw2T",
+        "aws_secret_access_key = tKkdqwab+NDdQ29PNI7rK3thtpl/2r8vee1cw2T+Q",
+        "AWS_SECRET_ACCESS_KEY=${AWS_SECRET_ACCESS_KEY}",
+        "checksum TGhKGVmdKc4XQuN6XEMej+tFFg3Nc2W1CdTB0WKS of the export",
+        "aws_secret_access_key = 0000000000000000000000000000000000000000",
+        "aws_secret_access_key = 3f786850e387550fdab836ed7e6dc881de23001b",
+        "secretAccessKeyRotatedAt: 2025-12-01T10:22:33.000Z"
+      ]
+    },
+    {
+      "id": "secret.aws-session-token",
+      "kind": "pattern",
+      "title": "AWS session token",
+      "description": "An AWS STS session token (IQoJb3JpZ2luX2Vj…, FwoGZXIvYXdz…, FQoGZXIvYXdz…, AQoDYXdz…): the third part of temporary credentials. With the ASIA… key id and its secret it signs AWS calls until it expires (up to 36 hours, or longer for some roles).",
+      "help": "Revoke the role's active sessions in the AWS IAM console (Roles → the role → Revoke active sessions) or, for an IAM Identity Center user, sign the user out; then find out which code path exported temporary credentials.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9+/])(?<secret>(?:[A-Za-z0-9+/]{2}oJb3JpZ2luX2Vj|[A-Za-z0-9+/]{2}oGZXIvYXdz|AQoDYXdz)[A-Za-z0-9+/]{100,}+={0,2})(?![A-Za-z0-9+/=])",
+      "keywords": ["b3JpZ2luX2Vj", "oGZXIvYXdz", "AQoDYXdz"],
+      "minLength": 120,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "IQoJb3JpZ2luX2VjRFPmoxNWAzEeR83cj8/e/UtmgKhfmOXKTlf4xCX5sCcpvH0RPkrCjfliZhbSnDgnWxA0CMXTsUyKVHgdfSdAv9d1+Dl8hkpkk3xvvAryiGbpzKtiO48iDmi4941PHmbhyyUzzVJwn407L6W87ru1Wji6YV5Iw3idJPUTCAfQYdJMYbh21W9kOg9IMydoa0/7kMiJ+uenOgXJMr0X1F1iK5uA/QFCvu8BAMIveKo0XTw/DEDGFdNIU4GPs0n12VT+f/S7ukwxedmnFmJ2n3haZiqvwBxTAScPU9mG9XADhDSj8M9+QyUUxFBnS1mS8UfQxFad2hHG0ReA7HFWoggwAZPFykmq1AjP12S/77cj8j8aftBwvoQXxcYc5KLwjlZDXh4tlEWhSK64O9OhJDgHk1j3SGV8Jw9j4ILHqopGAm7HU3LHjseziNjOgQatBnYKKskPeTSevmyV9Dmlj6SbcFdhdeMRsTGLaEMnshBwZejnBBuuI7d3EF14sMYmNlMCsFst0gPjm/X5ez8qf7clRz17rw3nEiJTbUtczVxn8hgPwLIiF2zhIrhwijXx7gxs9DxRmenwaEiWgVb8U6Y18RKzMjPlq+KJ098ukwK8nLE1Hfl5e4vdIc8TBVtxb/HA",
+        "aws_session_token = FwoGZXIvYXdzMpNmnb3f9Veg65reo8Wp/LoLST04Vego5wm5p+xfxZ4vZcBDHcIXPVJCUCze8O/q4Ur45rhbxLqLZ45zk9K2Qjd1iEWuNzx9dAsKZ3caJelH+sAtC8utbyTg1o/1xPMJg3eD7VA6j1jfVrIGwttAabddNkoboDwoYbTjJsgLan1NeSz66H2mfx+NOSzMof/POIJx3DrLVVNha8jzpjeSmLb0J4hU7QUzxhMH7XvEu4YTsaAptm6QAjBKEqDdbehK9JQ7Qpnzuuvn5nq+Dw8THqy7+dXn3+SHabnn2YrhHKIyktFJoYHvVp3UildZz3h7qzBcNlsOyheJZX95KhPxjEnrEfmp6F0hZnLmeBE2n8TxdzLDwCZy6quwMuiEPmNryZ34ByOwgqh5WAJh"
+      ],
+      "counterExamples": [
+        "AQoDYXdzEPT//////////wEXAMPLEtc764bNrC9SAPBSM22wDOk4x4HIZ8j4FZTwdQWLWsKWHGBuFqwAeMicRXmxfpSPfIeoIYRqTflfKD8YUuwthAx7mSEI/qkPpKPi/kMcGdQrmGdeehM4IC1NtBmUpp2wUE8phUZampKsburEDy0KPkyQDYwT7WZ0wq5VSXDvp75YU9HFvlRd8Tx6q6fE8YQcHNVXAkiY9q6d+xo0rKwT38xVqr7ZD0u0iPPkUL64lIZbqBAz+scqKmlzm8FDrypNC9Yjc8fPOLn9FX9KSYvKTr4rvx3iSIlTJabIQwj2ICCR/oLxBA==",
+        "IQoJb3JpZ2luX2VjRFPmoxNWAzEeR83cj8/e/UtmgKhfmOXKTlf4xCX5sCcpvH0RPkrCjfliZhbSnDgnWxA0CMXTsU",
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAABHNCSVQICAgIfAhkiAAAAAlwSFlzAAAOxAAADsQBlSsOGwAAABl0RVh0U29mdHdhcmUAd3d3Lmlua3NjYXBlLm9yZ5vuPBoAAA=="
+      ]
+    },
+    {
+      "id": "secret.google-oauth-client-secret",
+      "kind": "pattern",
+      "title": "Google OAuth client secret",
+      "description": "A Google OAuth 2.0 client secret (GOCSPX-…). It authenticates a confidential OAuth client to Google; a mobile or web app is a public client and must not hold one.",
+      "help": "Reset the secret in the Google Cloud console (APIs & Services → Credentials → the OAuth client → Reset secret), then remove the old one. Public clients use PKCE instead of a secret.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>GOCSPX-[A-Za-z0-9_-]{28})(?![A-Za-z0-9_-])",
+      "keywords": ["GOCSPX-"],
+      "minLength": 35,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "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",
+        "{\"installed\":{\"client_id\":\"4815162342-q8v.apps.googleusercontent.com\",\"client_secret\":\"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\""
+      ],
+      "counterExamples": [
+        "GOCSPX-xxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "GOCSPX--TOH-PQmOZ1RzN8Yb3RqH588u__",
+        "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Q",
+        "GOCSPX-<client-secret>"
+      ]
+    },
+    {
+      "id": "secret.google-oauth-access-token",
+      "kind": "pattern",
+      "title": "Google OAuth access token",
+      "description": "A Google OAuth 2.0 access token (ya29.…). It acts for the signed-in user or service account within its scopes until it expires, usually after an hour.",
+      "help": "Revoke the token (https://oauth2.googleapis.com/revoke, or remove the app's access in the Google Account's Security page), and find out which code path logged or stored it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>ya29\\.[0-9A-Za-z_-]{50,}+)",
+      "keywords": ["ya29."],
+      "minLength": 55,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "ya29.a0Be-b4FFNuqHkYs4Xx0-h6bMfcO5j_W6vYXbRXgEwNb596HmtTHi5v3JLLMsFp4jzU3Cv0bSSTyVle2RWbD2c3fNGasBhb2h441Bc1495KG-1GavY6cUjD-HXZYxilSvlDdSuqDT3JWDO-a2wOntUjRBbW2w2oQbFrEwZ_uFxTtfcqn5SuM9x",
+        "GET /drive/v3/files with access_token ya29.a0Be-b4FFNuqHkYs4Xx0-h6bMfcO5j_W6vYXbRXgEwNb596HmtTHi5v3JLLMsFp4jzU3Cv0bSSTyVle2RWbD2c3fNGasBhb2h441Bc1495KG-1GavY6"
+      ],
+      "counterExamples": [
+        "ya29.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "ya29.short-token",
+        "tokens start with ya29. and expire after an hour"
+      ]
+    },
+    {
+      "id": "secret.google-service-account-key",
+      "kind": "pattern",
+      "title": "Google service account key file",
+      "description": "A Google Cloud service account key (the JSON file with \"type\": \"service_account\") held as text: its private_key PEM block, recognised by the client_email of a *.gserviceaccount.com account after it. Whoever has the file acts as the service account. In parsed JSON the private_key value is reported by secret.private-key.",
+      "help": "Delete the key in the Google Cloud console (IAM & Admin → Service accounts → the account → Keys), create a new one only if it is still needed, and prefer workload identity federation over key files.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-321"],
+      "pattern": "\"private_key\"\\s*:\\s*\"(?<secret>-----BEGIN PRIVATE KEY-----(?:\\\\n|[A-Za-z0-9+/=\\s])++-----END PRIVATE KEY-----(?:\\\\n)?)\"\\s*,\\s*\"client_email\"\\s*:\\s*\"[^\"\\s]{1,200}?\\.gserviceaccount\\.com\"",
+      "keywords": ["gserviceaccount.com"],
+      "minLength": 120,
+      "validator": "pem",
+      "examples": [
+        "credentials.json attached: {\"type\": \"service_account\", \"project_id\": \"habiter-prod\", \"private_key_id\": \"c9e74d19c4646c0bc1f9d8b917a23ae20208bb63\", \"private_key\": \"-----BEGIN PRIVATE KEY-----\\nd7L1BzvqhbQY8kB/PjZfyVheTE75kdmV0Z57D/403hNeuX1PbpV7EAB03TFX27dC\\nIqlV/oVEDKhLeEepWbOrxCbSI3MxzEtRhOg9KubjJm0TuGlo30l6c1yhLcr9228k\\naJfqbhQkWQtLyvBeoeeFlAv8PEFKVvf7gSQnyB75oZMZrl/6Vn2eLrl+co0tSGNO\\n-----END PRIVATE KEY-----\\n\", \"client_email\": \"sync-worker@habiter-prod.iam.gserviceaccount.com\", \"client_id\": \"177853310736766049453\", \"auth_uri\": \"https://accounts.google.com/o/oauth2/auth\"",
+        "firebase admin: {\"type\":\"service_account\",\"private_key\":\"-----BEGIN PRIVATE KEY-----\\nqJBeeFkJpiUaGfwIauKKzJKuy/h3e0OnfXPauuQmyLUeOLVhS/NNeqqX3tTiPo4g\\nf/YucgumH4eyd1Y2G9mXmmI74Iz0KmZKnKfQA445pQCQY/30kuEHgy0y7hlWJak6\\n-----END PRIVATE KEY-----\\n\",\"client_email\":\"firebase-adminsdk-q7x2k@habiter-prod.iam.gserviceaccount.com\""
+      ],
+      "counterExamples": [
+        "{\"type\": \"service_account\", \"project_id\": \"habiter-prod\", \"private_key\": \"-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n\", \"client_email\": \"sync-worker@habiter-prod.iam.gserviceaccount.com\"",
+        "key file: {\"type\": \"service_account\", \"private_key\": \"<redacted>\", \"client_email\": \"sync-worker@habiter-prod.iam.gserviceaccount.com\"}",
+        "sync-worker@habiter-prod.iam.gserviceaccount.com is the service account"
+      ]
+    },
+    {
+      "id": "secret.azure-storage-account-key",
+      "kind": "pattern",
+      "title": "Azure storage account key",
+      "description": "An Azure Storage account key (88 base64 characters) after AccountKey=, as storage connection strings hold it (DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…). The key gives full control of every blob, queue, table and file share of the account. The Azurite emulator's published key is not reported. (A space stands for a + in the key: a connection string that is a whole value is read as a form today, which decodes + to a space.)",
+      "help": "Rotate the key in the Azure portal (the storage account → Security + networking → Access keys → Rotate key), update the services that use it, and prefer Microsoft Entra ID or user-delegation SAS over account keys.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?i:AccountKey)\\s*=\\s*(?!Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq\\/K1SZFPTOtr\\/KBHBeksoGMGw==)(?<secret>[A-Za-z0-9+/ ]{86}==)(?![A-Za-z0-9+/=])",
+      "keywords": ["accountkey"],
+      "minLength": 99,
+      "minEntropy": 4.5,
+      "examples": [
+        "DefaultEndpointsProtocol=https;AccountName=habiterbackups;AccountKey=Qw8Nprzl0WKOcjcwnP/luZd3maM21Wh1b2vv94YYDtDhwehn94GueMuw50BkIWv6Dy1ZbB+HNZHeBhfMI8UtZQ==;EndpointSuffix=core.windows.net",
+        "AZURE_STORAGE_CONNECTION_STRING=\"DefaultEndpointsProtocol=https;AccountName=habiterexports;AccountKey=UdRrYs6V/isbEF8NU2qfg8tlhTYtTdo8q/sW+3PnSl28Kdl+MULuV8jsGtbwa6vnE8xS4/+BdxlYyOnMolnsig==;EndpointSuffix=core.windows.net\""
+      ],
+      "counterExamples": [
+        "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;",
+        "UseDevelopmentStorage=true",
+        "DefaultEndpointsProtocol=https;AccountName=habiterbackups;AccountKey=<account-key>;EndpointSuffix=core.windows.net",
+        "AccountKey=Qw8Nprzl0WKOcjcwnP/luZd3maM21Wh1b2vv94YYDtDhwehn94GueMuw50Bk=="
+      ]
+    },
+    {
+      "id": "secret.azure-sas-token",
+      "kind": "pattern",
+      "title": "Azure shared access signature",
+      "description": "An Azure Storage shared access signature: a query with a service version (sv=YYYY-MM-DD) and a signature (sig=…), in a blob URL or on its own. Until it expires (se=) it grants what its permissions (sp=) say to whoever holds the URL.",
+      "help": "A SAS cannot be revoked by itself: rotate the storage account key that signed it (Azure portal → the storage account → Access keys), or revoke the stored access policy or user delegation key it was issued under. Issue short-lived, narrowly scoped SAS URLs and keep them out of logs and data.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9_&%.-])(?=(?:[a-z]{2,6}=[^&\\s\"'<>#]*+&)*?sv=\\d{4}-\\d\\d-\\d\\d(?![^&\\s\"'<>#]))(?:[a-z]{2,6}=[^&\\s\"'<>#]*+&)*?sig=(?<secret>[A-Za-z0-9%+/]{40,}+={0,2})",
+      "keywords": ["sig="],
+      "minLength": 60,
+      "minEntropy": 3.5,
+      "examples": [
+        "https://habiterbackups.blob.core.windows.net/exports/2025-12.json?sv=2022-11-02&ss=b&srt=o&sp=r&se=2025-12-31T23:59:59Z&st=2025-12-01T00:00:00Z&spr=https&sig=yqzanQEnFTBl7ZxHNVLgn1C2qL36XA46Ga7JtQMa1YA%3D",
+        "upload with ?sp=racw&st=2025-12-01T09:00:00Z&se=2025-12-02T09:00:00Z&spr=https&sv=2022-11-02&sr=c&sig=5QmKAIE86AM5sTtI%2BQSc5nARwQq3uu6hkCHHRLlWDvU%3D before noon"
+      ],
+      "counterExamples": [
+        "https://habiterbackups.blob.core.windows.net/exports/2025-12.json?sv=2022-11-02&ss=b&srt=o&sp=r&se=2025-12-31T23:59:59Z",
+        "https://cdn.example.net/a.png?v=3&sig=yqzanQEnFTBl7ZxHNVLgn1C2qL36XA46Ga7JtQMa1YA%3D",
+        "https://habiterbackups.blob.core.windows.net/exports/a.json?sv=2022-11-02&sp=r&sig=<signature>"
+      ]
+    },
+    {
+      "id": "secret.azure-shared-access-key",
+      "kind": "pattern",
+      "title": "Azure Service Bus, Event Hubs or IoT Hub shared access key",
+      "description": "A shared access key (44 base64 characters) after SharedAccessKey=, as Service Bus, Event Hubs, Relay and IoT Hub connection strings hold it (Endpoint=sb://…;SharedAccessKeyName=…;SharedAccessKey=…). With its policy name it signs tokens for everything the policy allows. (A space stands for a + in the key: a connection string that is a whole value is read as a form today, which decodes + to a space.)",
+      "help": "Regenerate the key of the shared access policy in the Azure portal (the namespace or hub → Shared access policies → the policy → Regenerate primary/secondary key) and update its users; prefer Microsoft Entra ID authentication.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?i:SharedAccessKey)\\s*=\\s*(?<secret>[A-Za-z0-9+/ ]{43}=)(?![A-Za-z0-9+/=])",
+      "keywords": ["sharedaccesskey"],
+      "minLength": 60,
+      "minEntropy": 4.0,
+      "examples": [
+        "Endpoint=sb://habiter-events.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=cIJmPM8cZDJk0rLHCy5zDaUf90u9v5scP8+wjRYzISc=",
+        "device conn: HostName=habiter-hub.azure-devices.net;DeviceId=watch-7;SharedAccessKey=ffhV0EoO1T8R0bpVx1hEzAFl6fODuAEI2FXVpVJ0+RY="
+      ],
+      "counterExamples": [
+        "Endpoint=sb://habiter-events.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=<key>",
+        "SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=cIJmPM8cZDJk0rLHCy5zDaUf90u9v5scP8+wjRYz="
+      ]
+    },
+    {
+      "id": "secret.digitalocean-token",
+      "kind": "pattern",
+      "title": "DigitalOcean token",
+      "description": "A DigitalOcean personal access token (dop_v1_), OAuth access token (doo_v1_) or refresh token (dor_v1_).",
+      "help": "Delete the token in the DigitalOcean control panel (API → Tokens, or the OAuth application's authorizations) and create a new one with the least scope it needs.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>do[opr]_v1_[a-f0-9]{64})(?![A-Za-z0-9_])",
+      "keywords": ["dop_v1_", "doo_v1_", "dor_v1_"],
+      "minLength": 71,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "dop_v1_1dbcbdfe43b23b67d5e4170bc52465c9b11b864b515dd2a592b029f2e0d2bef1",
+        "Authorization: Bearer doo_v1_fe4aeef5eb15c51be1a956affdabfcc1db15b44356d4e3ecfc878597820eeb91"
+      ],
+      "counterExamples": [
+        "dop_v1_1dbcbdfe43b23b67d5e4170bc52465c9b11b864b515dd2a592b029f2e0d2bef",
+        "dop_v1_0000000000000000000000000000000000000000000000000000000000000000",
+        "dop_v2_1dbcbdfe43b23b67d5e4170bc52465c9b11b864b515dd2a592b029f2e0d2bef1"
+      ]
+    },
+    {
+      "id": "secret.databricks-token",
+      "kind": "pattern",
+      "title": "Databricks personal access token",
+      "description": "A Databricks personal access token (dapi followed by 32 hex digits, sometimes a -N suffix).",
+      "help": "Revoke the token in the Databricks workspace (User Settings → Developer → Access tokens, or the admin token management page) and create a new one with a short lifetime.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>dapi[a-f0-9]{32}(?:-\\d)?)(?![A-Za-z0-9_-])",
+      "keywords": ["dapi"],
+      "minLength": 36,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": ["dapi019775227b553f4d0b364b1a9c345f91", "DATABRICKS_TOKEN=dapi4982610c8c645f4a6c931bae9b779644-2 databricks fs ls"],
+      "counterExamples": [
+        "dapi019775227b553f4d0b364b1a9c345f9",
+        "dapi00000000000000000000000000000000",
+        "xdapi019775227b553f4d0b364b1a9c345f91",
+        "dapi_version=2"
+      ]
+    },
+    {
+      "id": "secret.firebase-fcm-server-key",
+      "kind": "pattern",
+      "title": "Firebase Cloud Messaging legacy server key",
+      "description": "A Firebase Cloud Messaging legacy server key (AAAA…:APA91b…). It sends push notifications to every device of the project. Device registration tokens (…:APA91b… without the AAAA key prefix) identify one device and are not reported.",
+      "help": "Delete the key in the Firebase console (Project settings → Cloud Messaging) and move to the FCM HTTP v1 API with short-lived OAuth tokens; the legacy API is retired.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134})(?![A-Za-z0-9_-])",
+      "keywords": [":APA91b"],
+      "minLength": 152,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "AAAALW6YiDZ:APA91bgg1KyCbwLB0SFyX97urMwqnHxKwTEHSKkCgAxoveivbGI6hXKB8QT65ELa1DU34BErZLDhif-UonDPwCCaxj3ANenWweUtyGYqlhpZj9_wIRm-tAE0eIjNwYpE1B0krGNLSDVc",
+        "Authorization: key=AAAALW6YiDZ:APA91bgg1KyCbwLB0SFyX97urMwqnHxKwTEHSKkCgAxoveivbGI6hXKB8QT65ELa1DU34BErZLDhif-UonDPwCCaxj3ANenWweUtyGYqlhpZj9_wIRm-tAE0eIjNwYpE1B0krGNLSDVc"
+      ],
+      "counterExamples": [
+        "J3dnGwTPUR4wn5ACwCgxgm:APA91bKH8k7ykILFKiGJoUOwBBYXpWC6sQYzoHXuhK8oMa1xa33o9VbO9WbACz-bF2Wn70tSIjoTg4SLU8d3U78FXXdAT9hGqzOymPSkTFL6WmwtE1D7yBXBu3yPDoWE8AgaS-rG4alP",
+        "AAAALW6YiDZ:APA91bgg1KyCbwLB0SFyX97urMwqnHxKwTEHSKkCgAxoveivbGI6hXKB8QT65ELa1DU34BErZLDhif-UonDPwCCaxj3ANenWweUtyGYqlhpZj9_wIRm-tAE0eIjNwYpE1B0krGNLSDV",
+        "AAAAxxxxxxx:APA91bxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+      ]
+    },
+    {
+      "id": "secret.hashicorp-vault-token",
+      "kind": "pattern",
+      "title": "HashiCorp Vault token",
+      "description": "A HashiCorp Vault service token (hvs.…) or batch token (hvb.…), the formats of Vault 1.10 and later.",
+      "help": "Revoke the token (vault token revoke, or the Vault UI's token tools) and the leases it created, and issue tokens with the shortest TTL that works.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>hv[sb]\\.[A-Za-z0-9_-]{90,}+)",
+      "keywords": ["hvs.", "hvb."],
+      "minLength": 94,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "hvs.CAESIXe63x32C-cl6bFvGPPOIwWF9e4AfOZSU6-x2VlCpguOvsUU1lGLOVfqm6fgw2RWhJzNoOeGVzhePU7GxFpJSgv",
+        "VAULT_TOKEN=hvb.AAAAAQwE7_i4tMzWX0EiCMKh7iCLqGbzN4cWIvC21xPW9MeQJGDxlRKcXIlmE0cvIPAQmxHl_IeS-YNmkfyh_98GgQ6FjexPGLCHR30fGAYIEMOt4gB_upMkt5Qn8iYtjQQcZntb vault kv get secret/habiter"
+      ],
+      "counterExamples": [
+        "hvs.CAESIxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "hvs.CAESIXe63x32C-cl6bFvGPPOIwWF9e4AfOZSU6-x2VlCpguOvsUU1lGL",
+        "s.4n0bTLdsZ2xm3QkNDs5a3hSJ"
+      ]
+    },
+    {
+      "id": "secret.terraform-cloud-token",
+      "kind": "pattern",
+      "title": "HCP Terraform (Terraform Cloud) API token",
+      "description": "An HCP Terraform or Terraform Enterprise API token (<14 characters>.atlasv1.<secret>): a user, team or organization token.",
+      "help": "Revoke the token in HCP Terraform (User or Organization settings → Tokens, or the team's API token) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,70})(?![A-Za-z0-9_-])",
+      "keywords": [".atlasv1."],
+      "minLength": 83,
+      "minEntropy": 4.0,
+      "examples": [
+        "8gE365wg4a6KyZ.atlasv1.k1cqUaSVbXnh5PmPIvciEbghdYUlNFgmCztdHEUUMv01cSMXE3E4cQXLrODvzEwabBB",
+        "credentials \"app.terraform.io\" { token = \"8gE365wg4a6KyZ.atlasv1.k1cqUaSVbXnh5PmPIvciEbghdYUlNFgmCztdHEUUMv01cSMXE3E4cQXLrODvzEwabBB\" }"
+      ],
+      "counterExamples": [
+        "8gE365wg4a6KyZ.atlasv1.k1cqUaSVbXnh5PmPIvciEbghdYUlNFgmCztdHEUUMv01cSM",
+        "xxxxxxxxxxxxxx.atlasv1.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+      ]
+    }
+  ]
+}
+"""#),
+        ("secrets-dev.json", #"""
+{
+  "$comment": "Pattern rules: developer platform tokens (GitLab, npm, PyPI, Sentry, Grafana, Doppler). GitHub tokens are secret.github-token in secrets.json. Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.gitlab-token",
+      "kind": "pattern",
+      "title": "GitLab token",
+      "description": "A GitLab personal, project or group access token (glpat-, legacy or routable), deploy token (gldt-), feed token (glft-), SCIM token (glsoat-), feature-flag client token (glffct-), incoming-mail token (glimt-), Kubernetes agent token (glagent-), OAuth application secret (gloas-), CI/CD job token (glcbt-) or pipeline trigger token (glptt-).",
+      "help": "Revoke the token in GitLab where it was created (User settings → Access tokens; the project's or group's Settings → Access tokens, Repository → Deploy tokens, CI/CD → Pipeline trigger tokens; Applications for OAuth secrets) and create a new one with the least scope.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>glpat-[0-9A-Za-z_-]{27,300}\\.[0-9a-z]{2}(?:\\.[0-9a-z]{2})?[0-9a-z]{7}|glpat-[0-9A-Za-z_-]{20}|gl(?:dt|ft|soat|ffct)-[0-9A-Za-z_-]{20}|glimt-[0-9A-Za-z_-]{25}|glagent-[0-9A-Za-z_-]{50}|gloas-[0-9A-Za-z_-]{64}|glcbt-[0-9A-Za-z]{1,5}_[0-9A-Za-z_-]{20}|glptt-[0-9a-f]{40})(?![A-Za-z0-9_-])",
+      "keywords": ["glpat-", "gldt-", "glft-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "glcbt-", "glptt-"],
+      "minLength": 24,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "glpat-yKp5zGQzmdjQkEfwr4qh",
+        "git clone https://oauth2:glpat-inL7Bj70okUlbMbdhA2QmuSyZyEtNp3oah23u7.01.15f1osiby@gitlab.com/habiter/app.git",
+        "deploy token gldt-aQVc2j2g8ZO2HckzbxJ- for the registry",
+        "curl -X POST -F token=glptt-e3df94039ee09ec42f8e626c62cde3dd51af7e9d -F ref=main https://gitlab.com/api/v4/projects/42/trigger/pipeline"
+      ],
+      "counterExamples": [
+        "glpat-XXXXXXXXXXX-XXXXXXXX",
+        "glpat-yKp5zGQzmdjQkEfwr4q",
+        "glpat-yKp5zGQzmdjQkEfwr4qhx",
+        "glptt-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "glpat-xxxxxxxx-xxxxxxxxxxxxxxxxxx.xxxxxxxxx"
+      ]
+    },
+    {
+      "id": "secret.gitlab-runner-token",
+      "kind": "pattern",
+      "title": "GitLab runner token",
+      "description": "A GitLab runner authentication token (glrt-, legacy or routable) or a deprecated runner registration token (GR1348941…). It lets a machine pick up CI jobs, and with them their variables and secrets.",
+      "help": "Reset the runner's token in GitLab (the project's, group's or instance's CI/CD settings → Runners → the runner → Reset token) and re-register the runner.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>glrt-t\\d_[0-9A-Za-z_-]{27,300}\\.[0-9a-z]{2}(?:\\.[0-9a-z]{2})?[0-9a-z]{7}|glrt-[0-9A-Za-z_-]{20}|GR1348941[0-9A-Za-z_-]{20})(?![A-Za-z0-9_-])",
+      "keywords": ["glrt-", "GR1348941"],
+      "minLength": 25,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "glrt-t1_iND3jgutJAZg4G8tjlsXdl9CslO.01.0w0ucao35",
+        "gitlab-runner register --token glrt-xdoja60GEETaS65Aussg",
+        "registration-token: GR1348941U6iddbRV0kTJ0RQABsd7"
+      ],
+      "counterExamples": [
+        "GR134894112312312312312312312",
+        "GR1348941XXXXXXXXXXXXXXXXXXXX",
+        "glrt-xdoja60GEETaS65Auss",
+        "glrt-tx_xxxxxxxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxx"
+      ]
+    },
+    {
+      "id": "secret.npm-token",
+      "kind": "pattern",
+      "title": "npm access token",
+      "description": "An npm access token (npm_ + 30 base62 characters + a CRC32 checksum). It publishes packages as its owner. The checksum is verified offline: a token whose checksum fails is reported at low confidence.",
+      "help": "Revoke the token on npmjs.com (Access Tokens, or npm token revoke) and create a granular token with the least scope and an expiry.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9_])",
+      "keywords": ["npm_"],
+      "minLength": 40,
+      "minEntropy": 3.5,
+      "validator": "base62-crc32",
+      "previewPrefixLength": 4,
+      "examples": [
+        "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",
+        "//registry.npmjs.org/:_authToken=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",
+        "npm_5n11ue7bThkmWpz5qxsu8ZU1E8aLXt1uvDJP"
+      ],
+      "counterExamples": [
+        "npm_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "npm_RVKjNK5AGekhvQ28g57kun85hEYFG81C2jB",
+        "npm_RVKjNK5AGekhvQ28g57kun85hEYFG81C2jBWZ",
+        "npm_config_registry=https://registry.npmjs.org/"
+      ]
+    },
+    {
+      "id": "secret.pypi-token",
+      "kind": "pattern",
+      "title": "PyPI API token",
+      "description": "A PyPI or TestPyPI API token (pypi-AgEIcHlwaS5vcmc… or pypi-AgENdGVzdC5weXBpLm9yZw…: a macaroon bound to pypi.org or test.pypi.org). It uploads releases of the projects in its scope.",
+      "help": "Remove the token on pypi.org (Account settings → API tokens), create a project-scoped one, and prefer trusted publishing from CI.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}+)(?![A-Za-z0-9_-])",
+      "keywords": ["pypi-AgE"],
+      "minLength": 70,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "pypi-AgEIcHlwaS5vcmcCJGM2YzZjMzY2LWM5ZmYtNDE2MC1hZDIzLTAwOGVhN2ZkYzExZAAABiAXCwr_LqZJ9DNe-NSVfh3e_WDKtAL5deGTXHn8Qtc93PARvygeWNLidDtvwN8GuAA80UJGjwvMze_UpnnRVDw7ws_LhxklePsF9DRlIH0OunGS5_E2Q8jk9iA_GA0LuRO_kob3i15ek8PCFGm-ERh0_3788yLWkR3dnbLtPByKa3Wi",
+        "[testpypi]\nusername = __token__\npassword = pypi-AgENdGVzdC5weXBpLm9yZwIkOWZiOTAyYTEtZmM5MS00MmQ4LThhMDctMTU0NGRlYTM2NDFlAAAGIJy1s0DQ_1c62mQZgQ2VmxhoBLsJg6r4QDS9U3V733rbiVFn3Qnxk-COg-lhbtFzoqU9SSM-Vtt84Ac1Bvn5esbBl-K_b9n9rkHmv0WKiA9tTxYagOi1DMbdTivFv-1pOjk35f4"
+      ],
+      "counterExamples": [
+        "pypi-AgEIcHlwaS5vcmc",
+        "pypi-AgEIcHlwaS5vcmcxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "pypi-token-for-ci"
+      ]
+    },
+    {
+      "id": "secret.sentry-org-token",
+      "kind": "pattern",
+      "title": "Sentry organization auth token",
+      "description": "A Sentry organization auth token (sntrys_<base64 of the org and region>_<secret>), as sentry-cli and the build plugins use to upload source maps and releases.",
+      "help": "Revoke the token in Sentry (Settings → Developer settings → Organization tokens) and create a new one for the CI job only; a DSN is what the app needs.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>sntrys_eyJ[A-Za-z0-9+/]{20,}+={0,2}_[A-Za-z0-9+/]{43})(?![A-Za-z0-9+/=_])",
+      "keywords": ["sntrys_"],
+      "minLength": 80,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "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",
+        "export SENTRY_AUTH_TOKEN=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"
+      ],
+      "counterExamples": [
+        "SENTRY_AUTH_TOKEN=sntrys_...",
+        "sntrys_your-auth-token",
+        "sntrys_eyJpYXQiOjE3NjQ1NDcyMDAuNDgxNTE2LCJ1cmwiOiJodHRwczovL3NlbnRyeS5pbyIsInJlZ2lvbl91cmwiOiJodHRwczovL2RlLnNlbnRyeS5pbyIsIm9yZyI6ImhhYml0ZXIifQ==_t1nMPh8lDIC3O3sX/JrgmKKp18DFu3+jQrkW42zPD",
+        "https://4e6c7a6b9e7347a881c7b9a440a5e531@o4508123.ingest.de.sentry.io/4508123456"
+      ]
+    },
+    {
+      "id": "secret.sentry-user-token",
+      "kind": "pattern",
+      "title": "Sentry user auth token",
+      "description": "A Sentry user auth token: sntryu_ + 64 hex digits, or the older bare 64 hex digits next to a sentry…token name (a bare 64-hex value is a SHA-256 as often as not, so it needs the name). A DSN (https://<public key>@o….ingest.sentry.io/<project>) is public by design and not reported.",
+      "help": "Revoke the token in Sentry (User settings → Personal tokens, or the integration that owns it) and create a new one with the least scope.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9_])(?<secret>sntryu_[0-9a-f]{64})(?![A-Za-z0-9_])|(?i:sentry[_.-]?(?:auth[_.-]?|api[_.-]?|user[_.-]?)?token)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{64})(?![A-Za-z0-9_]))",
+      "keywords": ["sntryu_", "sentry"],
+      "minLength": 64,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 0,
+      "examples": [
+        "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",
+        "SENTRY_AUTH_TOKEN=a503e719a5b245d7eac5a941d2ab0db8bedbc9417c6250cb20a8d89794aae3bc sentry-cli releases new 1.4.2",
+        "[auth]\nsentry_token = a503e719a5b245d7eac5a941d2ab0db8bedbc9417c6250cb20a8d89794aae3bc"
+      ],
+      "counterExamples": [
+        "https://4e6c7a6b9e7347a881c7b9a440a5e531@o4508123.ingest.sentry.io/4508123456",
+        "sha256 a503e719a5b245d7eac5a941d2ab0db8bedbc9417c6250cb20a8d89794aae3bc of habiter-1.4.2.apk",
+        "SENTRY_AUTH_TOKEN=${SENTRY_AUTH_TOKEN}",
+        "sntryu_0000000000000000000000000000000000000000000000000000000000000000"
+      ]
+    },
+    {
+      "id": "secret.grafana-token",
+      "kind": "pattern",
+      "title": "Grafana service account or Cloud access token",
+      "description": "A Grafana service account token (glsa_…_<8 hex>) or Grafana Cloud access policy token (glc_eyJ…).",
+      "help": "Delete the token in Grafana (Administration → Service accounts → the account → tokens) or in the Grafana Cloud portal (Access policies), and create a new one with the least scope.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_eyJ[A-Za-z0-9+/]{40,}+={0,3})(?![A-Za-z0-9_+/=])",
+      "keywords": ["glsa_", "glc_eyJ"],
+      "minLength": 46,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "'Authorization': 'Bearer glsa_mBvIeocUvou1PCGrXMqMfMuJ6NJxcrcU_75d0aaa2'",
+        "loki_key: glc_eyJvIjoiMTA0ODU3NiIsIm4iOiJoYWJpdGVyLW1ldHJpY3Mtd3JpdGUiLCJrIjoiWHNHeGluS1BIT09Md1VZYVhPRmJzaVVkIiwibSI6eyJyIjoicHJvZC1ldS13ZXN0LTIifX0="
+      ],
+      "counterExamples": [
+        "glsa_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX_AAAAAAAA",
+        "glsa_mBvIeocUvou1PCGrXMqMfMuJ6NJxcrcU_75d0aaa",
+        "static void GLC_CreateLightmapTextureArray(void);"
+      ]
+    },
+    {
+      "id": "secret.doppler-token",
+      "kind": "pattern",
+      "title": "Doppler token",
+      "description": "A Doppler personal (dp.pt.), service (dp.st.), service account (dp.sa.), CLI (dp.ct.), SCIM (dp.scim.) or audit (dp.audit.) token. Service tokens read a config's secrets: all of them at once.",
+      "help": "Revoke the token in the Doppler dashboard (the project config's Access tab for service tokens, Team → Service accounts, or your account's tokens) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>dp\\.(?:pt|ct|sa|scim|audit)\\.[A-Za-z0-9]{40,44}|dp\\.st\\.(?:[a-z0-9_-]{2,35}\\.)?[A-Za-z0-9]{40,44})(?![A-Za-z0-9_-])",
+      "keywords": ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
+      "minLength": 46,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "dp.pt.TOly6ACTCi3GGsCDeeOPA5THZKteFK9KrdfwAhxvjT5",
+        "DOPPLER_TOKEN=dp.st.prd.khbT8yoFIVSyY9gGWFQZViugazJ6sOtSLg92EbGwD5U doppler run -- ./serve"
+      ],
+      "counterExamples": [
+        "dp.st.dev.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "dp.pt.TOly6ACTCi3GGsCDeeOPA5THZKteFK9Kr",
+        "dp.pt.<token>"
+      ]
+    }
+  ]
+}
+"""#),
+        ("secrets-saas.json", #"""
+{
+  "$comment": "Pattern rules: SaaS API keys and webhook URLs (Slack, Stripe, Twilio, SendGrid, Mailgun, Shopify, Discord, Telegram, Mapbox, Linear, Postman, New Relic, Supabase). Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.slack-webhook-url",
+      "kind": "pattern",
+      "title": "Slack incoming webhook or workflow trigger URL",
+      "description": "A Slack incoming webhook (hooks.slack.com/services/T…/B…/…) or workflow trigger URL (hooks.slack.com/triggers/… or /workflows/…). Anyone holding the URL can post into the channel it is bound to.",
+      "help": "Revoke the webhook in the Slack app's settings (api.slack.com/apps → the app → Incoming Webhooks → Remove) or regenerate the workflow trigger, then issue a new URL to the server that needs it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<secret>https?://hooks\\.slack\\.com/(?:services/T[A-Z0-9]{8,12}/B[A-Z0-9]{8,12}/[A-Za-z0-9]{24,32}|(?:workflows|triggers)/T[A-Z0-9]{8,12}/[A-Z0-9]{8,20}/[0-9]{6,20}/[A-Za-z0-9]{24,40}|(?:workflows|triggers)/T[A-Z0-9]{8,12}/[0-9]{8,20}/[A-Za-z0-9]{24,40}))(?![A-Za-z0-9])",
+      "keywords": ["hooks.slack.com/"],
+      "minLength": 60,
+      "minEntropy": 3.5,
+      "examples": [
+        "https://hooks.slack.com/services/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",
+        "curl -X POST -d '{\"text\":\"sync failed\"}' https://hooks.slack.com/triggers/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"
+      ],
+      "counterExamples": [
+        "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "https://hooks.slack.com/services/",
+        "https://api.slack.com/messaging/webhooks",
+        "https://hooks.slack.com/services/T2Z8PW3MAPJ/BQ365IJ4RGJ/UW9sjNRpN3sV8ZiAfBYhm"
+      ]
+    },
+    {
+      "id": "secret.stripe-webhook-secret",
+      "kind": "pattern",
+      "title": "Stripe webhook signing secret",
+      "description": "A Stripe webhook endpoint signing secret (whsec_…). With it anyone can forge webhook events that the endpoint accepts as coming from Stripe.",
+      "help": "Roll the signing secret in the Stripe dashboard (Developers → Webhooks → the endpoint → Roll secret) and deploy the new one to the webhook handler only.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>whsec_[A-Za-z0-9]{32,64})(?![A-Za-z0-9_])",
+      "keywords": ["whsec_"],
+      "minLength": 38,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "whsec_JDuFPCv28clmvLCL2OQQfJOsIX5LxPnQ",
+        "STRIPE_WEBHOOK_SECRET=whsec_BZvQPirR5raWSw5yBobZOhLyJD3ZsFph stripe listen --forward-to localhost:8080/hooks"
+      ],
+      "counterExamples": ["whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "whsec_JDuFPCv28clmvLCL2OQQfJOs", "whsec_..."]
+    },
+    {
+      "id": "secret.twilio-api-key",
+      "kind": "pattern",
+      "title": "Twilio API key secret",
+      "description": "The secret of a Twilio API key: 32 characters after the key's SK… sid and a colon (as curl -u and HTTP Basic carry it), or after a twilio…api…secret name. The SK… sid alone is an identifier and is not reported.",
+      "help": "Delete the API key in the Twilio console (Account → API keys & tokens), create a new one, and keep it on servers: a mobile app must call Twilio through its own backend.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}:(?<secret>[A-Za-z0-9]{32})(?![A-Za-z0-9])|(?i:twilio[_.-]?api[_.-]?(?:key[_.-]?)?secret)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[A-Za-z0-9]{32})(?![A-Za-z0-9]))",
+      "keywords": ["twilio"],
+      "minLength": 40,
+      "minEntropy": 3.5,
+      "examples": [
+        "curl -u SKd585a9a4049ee092116813d5657582c2:omJiqr6q6yjSEHUB4T1BfdcTn9kOKyNr https://api.twilio.com/2010-04-01/Accounts.json",
+        "TWILIO_API_SECRET=LEiyjacM1rxULOVXyRKOETce4gDsMKoR\nTWILIO_API_KEY=SKd585a9a4049ee092116813d5657582c2"
+      ],
+      "counterExamples": [
+        "SKd585a9a4049ee092116813d5657582c2",
+        "SKd585a9a4049ee092116813d5657582c2:omJiqr6q6yjSEHUB4T1BfdcTn9kOKyN",
+        "SKd585a9a4049ee092116813d5657582c2:{{TWILIO_API_SECRET}}",
+        "TWILIO_API_SECRET=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+      ]
+    },
+    {
+      "id": "secret.twilio-auth-token",
+      "kind": "pattern",
+      "title": "Twilio auth token",
+      "description": "A Twilio account auth token: 32 hex digits after the account's AC… sid and a colon (curl -u, HTTP Basic), or after a twilio…auth…token name. The AC… account sid alone is an identifier and is not reported.",
+      "help": "Rotate the auth token in the Twilio console (Account → API keys & tokens → Auth tokens → Request a secondary token, then promote it), and move servers to API keys.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])AC[0-9a-f]{32}:(?<secret>[0-9a-f]{32})(?![A-Za-z0-9])|(?i:twilio[_.-]?auth[_.-]?token)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{32})(?![A-Za-z0-9]))",
+      "keywords": ["twilio"],
+      "minLength": 40,
+      "minEntropy": 3.0,
+      "examples": [
+        "curl -X POST https://api.twilio.com/2010-04-01/Accounts/AC2482f893e88ca362ed8d674d2bb2c7a0/Messages.json -u AC2482f893e88ca362ed8d674d2bb2c7a0:851fbe95b3a7f0f1c5ab92d41ac192cf",
+        "twilio_auth_token: 6085c365c482a1adbad0c7660fe3663b"
+      ],
+      "counterExamples": [
+        "AC2482f893e88ca362ed8d674d2bb2c7a0",
+        "https://api.twilio.com/2010-04-01/Accounts/AC2482f893e88ca362ed8d674d2bb2c7a0/Messages.json",
+        "AC2482f893e88ca362ed8d674d2bb2c7a0:$TWILIO_AUTH_TOKEN",
+        "TWILIO_AUTH_TOKEN=your_auth_token"
+      ]
+    },
+    {
+      "id": "secret.sendgrid-api-key",
+      "kind": "pattern",
+      "title": "SendGrid API key",
+      "description": "A Twilio SendGrid API key (SG.<22 characters>.<43 characters>). It sends mail as the account, within its scopes.",
+      "help": "Delete the key in the SendGrid console (Settings → API Keys) and create a new one with only the Mail Send scope it needs.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+      "keywords": ["SG."],
+      "minLength": 69,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 3,
+      "examples": [
+        "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",
+        "SENDGRID_API_KEY='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'"
+      ],
+      "counterExamples": [
+        "SG.xxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "SG.neNg2aow9JV7w917j9zeLm.Q8hmilHTFqJ7L4ny9su2w3nkbQTf8k6bcX97M5Yir",
+        "SG.Habiter.Newsletter"
+      ]
+    },
+    {
+      "id": "secret.mailgun-api-key",
+      "kind": "pattern",
+      "title": "Mailgun API key",
+      "description": "A Mailgun private API key: the key-<32 hex> format in a value that names Mailgun (mailgun, api.mailgun.net) or sends it as the api user (api:key-…), or the newer <32 hex>-<8 hex>-<8 hex> format next to a mailgun name. key-<hex> alone is also how caches and idempotency keys are named, so it needs the context.",
+      "help": "Delete the key in the Mailgun control panel (Account settings → API security) and create a new one; use domain sending keys for servers that only send.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9_-])(?<secret>key-[0-9a-f]{32})(?![A-Za-z0-9_-])|(?i:mailgun)[A-Za-z_.-]{0,20}[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?![A-Za-z0-9_-]))",
+      "keywords": ["mailgun", "api:key-"],
+      "minLength": 36,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 0,
+      "examples": [
+        "curl -s --user 'api:key-dce050199d54e2e40d86a8255c7fe4fd' https://api.mailgun.net/v3/mg.habiter.app/messages",
+        "MAILGUN_API_KEY: 1b36e1cb8e5077db0436a3c6427015ff-d655fd34-65b60359"
+      ],
+      "counterExamples": [
+        "key-value store",
+        "cache entry key-dce050199d54e2e40d86a8255c7fe4fd expired",
+        "mailgun api-key-dce050199d54e2e40d86a8255c7fe4fdx",
+        "mailgun key-dce050199d54e2e40d86a8255c7fe4f",
+        "1b36e1cb8e5077db0436a3c6427015ff-d655fd34-65b60359",
+        "mailgun monkey-dce050199d54e2e40d86a8255c7fe4fd"
+      ]
+    },
+    {
+      "id": "secret.shopify-token",
+      "kind": "pattern",
+      "title": "Shopify access token or shared secret",
+      "description": "A Shopify Admin API access token (shpat_), custom app token (shpca_), private app password (shppa_) or app shared secret (shpss_).",
+      "help": "Uninstall or rotate the app's credentials in the Shopify admin or Partner Dashboard (Apps → the app → API credentials) and reinstall it to get a new token.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})(?![A-Za-z0-9_])",
+      "keywords": ["shpat_", "shpca_", "shppa_", "shpss_"],
+      "minLength": 38,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "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",
+        "X-Shopify-Access-Token: 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",
+        "SHOPIFY_API_SECRET=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"
+      ],
+      "counterExamples": [
+        "shpat_00000000000000000000000000000000",
+        "shpat_78dfb77c52e66ac77e132f57f51380c",
+        "shpat_78dfb77c52e66ac77e132f57f51380cg"
+      ]
+    },
+    {
+      "id": "secret.discord-webhook-url",
+      "kind": "pattern",
+      "title": "Discord webhook URL",
+      "description": "A Discord webhook URL (discord.com/api/webhooks/<id>/<token>). Anyone holding it can post into the channel, as the webhook.",
+      "help": "Delete the webhook in Discord (Server settings → Integrations → Webhooks) and create a new one for the server that needs it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<secret>https://(?:(?:ptb|canary)\\.)?discord(?:app)?\\.com/api/(?:v\\d+/)?webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,80})(?![A-Za-z0-9_-])",
+      "keywords": ["/api/webhooks/", "/webhooks/"],
+      "minLength": 100,
+      "minEntropy": 4.0,
+      "examples": [
+        "https://discord.com/api/webhooks/1074281611720500808/QJy54ep4djFVuExfkVGc7xEL9rZKm2tzufUGSuuUOgygcAgzRseWFfXM82IMwT-j5KIm",
+        "notify: https://discordapp.com/api/webhooks/1074281611720500808/QJy54ep4djFVuExfkVGc7xEL9rZKm2tzufUGSuuUOgygcAgzRseWFfXM82IMwT-j5KIm?wait=true"
+      ],
+      "counterExamples": [
+        "https://discord.com/api/webhooks/123456789012345678/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "https://discord.com/developers/docs/resources/webhook",
+        "https://discord.com/api/webhooks/1074281611720500808/QJy54ep4djFVuExfkVGc7xEL9rZKm2tzufUGSu"
+      ]
+    },
+    {
+      "id": "secret.telegram-bot-token",
+      "kind": "pattern",
+      "title": "Telegram bot token",
+      "description": "A Telegram Bot API token (<bot id>:AA…). It controls the bot: reads its messages and sends as it.",
+      "help": "Revoke the token with @BotFather (/revoke, then /token for a new one) and keep it on the server that runs the bot.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?:(?<=/bot)|(?<![A-Za-z0-9_:-]))(?<secret>[0-9]{8,10}:AA[A-Za-z0-9_-]{32,33})(?![A-Za-z0-9_-])",
+      "keywords": [":AA"],
+      "minLength": 43,
+      "minEntropy": 3.5,
+      "examples": [
+        "3096748281:AABWbNDmUVcNFpL990-Ap8Vv3cIMMAhz_aZ",
+        "https://api.telegram.org/bot3096748281:AABWbNDmUVcNFpL990-Ap8Vv3cIMMAhz_aZ/sendMessage?chat_id=42"
+      ],
+      "counterExamples": [
+        "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11",
+        "3096748281:AABWbNDmUVcNFpL990-Ap8Vv3cIMMAhz",
+        "at 12:AA the meeting starts"
+      ]
+    },
+    {
+      "id": "secret.mapbox-secret-token",
+      "kind": "pattern",
+      "title": "Mapbox secret access token",
+      "description": "A Mapbox secret access token (sk.eyJ…). Public tokens (pk.eyJ…) ship in apps by design and are not reported.",
+      "help": "Delete the token in the Mapbox account (Tokens page) and create a new one; apps use public (pk.) tokens with URL restrictions.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>sk\\.eyJ[A-Za-z0-9_-]{20,}+\\.[A-Za-z0-9_-]{20,}+)",
+      "keywords": ["sk.eyJ"],
+      "minLength": 50,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 3,
+      "examples": [
+        "sk.eyJ1IjoiaGFiaXRlciIsImEiOiI2dzB5czg5NHAxNmplZ3ZyMGMwOHZycG9iIn0.yNaUANjSUPwkaivy29F8BP",
+        "MAPBOX_DOWNLOADS_TOKEN=sk.eyJ1IjoiaGFiaXRlciIsImEiOiI2dzB5czg5NHAxNmplZ3ZyMGMwOHZycG9iIn0.yNaUANjSUPwkaivy29F8BP"
+      ],
+      "counterExamples": [
+        "pk.eyJ1IjoiaGFiaXRlciIsImEiOiJoODdiOXY1YTcwNTJ1c3BrYXp1NXJidzE5In0.f07UusPgCz0i-5_spkghLX",
+        "sk.eyJ1IjoiaGFiaXRlciIsImEiOiI2dzB5czg5NHAxNmplZ3ZyMGMwOHZycG9iIn0"
+      ]
+    },
+    {
+      "id": "secret.linear-api-key",
+      "kind": "pattern",
+      "title": "Linear API key",
+      "description": "A Linear personal API key (lin_api_…). It reads and writes the workspace's issues as its owner.",
+      "help": "Revoke the key in Linear (Settings → Security & access → Personal API keys) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>lin_api_[A-Za-z0-9]{40})(?![A-Za-z0-9_])",
+      "keywords": ["lin_api_"],
+      "minLength": 48,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": ["lin_api_5wQvwsNgzZFPBeixdGTkO3RczzVMnwYpYwiwGOC5", "LINEAR_API_KEY=lin_api_5wQvwsNgzZFPBeixdGTkO3RczzVMnwYpYwiwGOC5"],
+      "counterExamples": [
+        "lin_api_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "lin_api_5wQvwsNgzZFPBeixdGTkO3RczzVMnwYpYwiwGOC",
+        "LINEAR_API_KEY=lin_api_xxx"
+      ]
+    },
+    {
+      "id": "secret.postman-api-key",
+      "kind": "pattern",
+      "title": "Postman API key",
+      "description": "A Postman API key (PMAK-<24 hex>-<34 hex>). It reads and changes the owner's collections and environments, which often hold further credentials.",
+      "help": "Revoke the key in Postman (Settings → API keys) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>PMAK-[a-f0-9]{24}-[a-f0-9]{34})(?![A-Za-z0-9_-])",
+      "keywords": ["PMAK-"],
+      "minLength": 64,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "PMAK-5918caeb9204d97ddd7142b0-d0425c01d07572e3d2efc327e8c99a4148",
+        "X-Api-Key: PMAK-5918caeb9204d97ddd7142b0-d0425c01d07572e3d2efc327e8c99a4148"
+      ],
+      "counterExamples": [
+        "PMAK-000000000000000000000000-0000000000000000000000000000000000",
+        "PMAK-5918caeb9204d97ddd7142b0-d0425c01d07572e3d2efc327e8c99a414",
+        "PMAK-<your-key>"
+      ]
+    },
+    {
+      "id": "secret.new-relic-api-key",
+      "kind": "pattern",
+      "title": "New Relic user API key",
+      "description": "A New Relic user API key (NRAK-…). It queries and configures the accounts its user can reach through NerdGraph.",
+      "help": "Delete the key in New Relic (API keys page) and create a new one; ingest (license) keys are separate and may need rotating too.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>NRAK-[A-Z0-9]{27})(?![A-Za-z0-9_-])",
+      "keywords": ["NRAK-"],
+      "minLength": 32,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": ["NRAK-MQOA4S9N1BBOBEFG2AY1N76XXZE", "API-Key: NRAK-MQOA4S9N1BBOBEFG2AY1N76XXZE"],
+      "counterExamples": ["NRAK-XXXXXXXXXXXXXXXXXXXXXXXXXXX", "NRAK-MQOA4S9N1BBOBEFG2AY1N76XXZ", "NRAK-mqoa4s9n1bbobefg2ay1n76xxze"]
+    },
+    {
+      "id": "secret.supabase-secret-key",
+      "kind": "pattern",
+      "title": "Supabase secret key or access token",
+      "description": "A Supabase secret API key (sb_secret_…, which bypasses row-level security) or a Supabase personal access token for the Management API (sbp_…). Publishable keys (sb_publishable_…) are public and not reported.",
+      "help": "Delete the secret key in the Supabase dashboard (Project settings → API keys) or the access token (Account → Access tokens) and create a new one; apps use the publishable key.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9_])(?<secret>sb_secret_[A-Za-z0-9_-]{31,64}|sbp_[a-f0-9]{40})(?![A-Za-z0-9_-])",
+      "keywords": ["sb_secret_", "sbp_"],
+      "minLength": 41,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": ["sb_secret_f9l0tOB2uCluVs_epsOgZq1xrklOTMV", "supabase login --token sbp_52d274944ac5f4f40185176a5ca633c84507e644"],
+      "counterExamples": [
+        "sb_publishable_f9l0tOB2uCluVs_epsOgZq1xrklOTMV",
+        "sbp_0000000000000000000000000000000000000000",
+        "sbp_52d274944ac5f4f40185176a5ca633c84507e64"
+      ]
+    }
+  ]
+}
+"""#),
+        ("secrets-text.json", ##"""
+{
+  "$comment": "Pattern rules: credentials written out in text: connection strings and URLs with passwords, Basic headers, PKCE verifiers, OpenSSH, PGP and age keys. Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.database-url",
+      "kind": "pattern",
+      "title": "Database connection string with a password",
+      "description": "A PostgreSQL, MySQL, MariaDB, SQL Server, MongoDB, Redis or AMQP connection URL with a password in its userinfo (postgres://user:password@host/db) inside text: a log line, an environment dump, a support message. A value that is nothing but such a URL is opened as a layer and its password judged by the name rules (name.password); a placeholder password (${DB_PASSWORD}, <password>, ****), one shorter than four characters, or a host of a documentation domain (example.com, *.example, *.test, *.invalid) is not reported.",
+      "help": "Change the database user's password (or rotate the managed database's credentials in its console: RDS, Cloud SQL, Azure Database, Atlas, Redis Cloud), then remove the URL from the text; services read connection strings from a secret store, never from app data.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-256"],
+      "pattern": "(?<![A-Za-z0-9+.-])(?i:postgres(?:ql)?|mysql|mariadb|mssql|sqlserver|mongodb(?:\\+srv)?|rediss?|amqps?)://(?:(?i:(?<!\\Apostgres://|\\Apostgresql://|\\Amysql://|\\Amariadb://|\\Amssql://|\\Asqlserver://|\\Amongodb://|\\Amongodb\\+srv://|\\Aredis://|\\Arediss://|\\Aamqp://|\\Aamqps://))|(?=\\S*+\\s))[^\\s:/?#@\"'<>]{0,128}:(?!pass@)(?<secret>[^\\s@/?#\"'<>]{4,256})@(?!(?:[A-Za-z0-9-]+\\.)*(?:example\\.(?:com|net|org)|[A-Za-z0-9-]+\\.(?:example|invalid|test))(?![A-Za-z0-9.-]))[A-Za-z0-9._-]",
+      "keywords": [
+        "postgres://",
+        "postgresql://",
+        "mysql://",
+        "mariadb://",
+        "mssql://",
+        "sqlserver://",
+        "mongodb://",
+        "mongodb+srv://",
+        "redis://",
+        "rediss://",
+        "amqp://",
+        "amqps://"
+      ],
+      "minLength": 14,
+      "examples": [
+        "export DATABASE_URL=postgres://habiter_app:OvnA4Ho6My3RqG!Y81G@db.internal.habiter.app:5432/habiter",
+        "worker crashed: could not connect to postgresql://sync:NHasbQv-A4asRIB_yv5rlTpO@10.0.4.12/sync?sslmode=require (timeout)",
+        "MONGO_URI=\"mongodb+srv://reporting:ll6RX52wDQ27Xzq24oTA@cluster0.ab1cd.mongodb.net/habits?retryWrites=true\"",
+        "cache: redis://:9RiaqVKIASqLnukcNWA7TduKl9HMqrQA@redis.internal:6379/0",
+        "broker amqps://habiter:PfTKR0AsqtqNKJgUgA@mq.internal:5671/%2F is down",
+        "jdbc:mysql://analytics:kR4IstMNA7E4nqBk@mysql.internal:3306/events in the job log"
+      ],
+      "counterExamples": [
+        "export DATABASE_URL=postgres://habiter_app:${DB_PASSWORD}@db.internal.habiter.app:5432/habiter",
+        "DATABASE_URL=postgres://user:<password>@localhost:5432/habiter in the README",
+        "connect with postgresql://user:pass@localhost/db",
+        "redis://localhost:6379/0 is the default",
+        "mongodb://reporting:********@cluster0.mongodb.net/habits failed",
+        "postgres://app@db.internal/habiter has no password",
+        "docs: mysql://root:secret@db.example.com/app",
+        "test fixture mongodb://abc:xyz@mongo.internal/test"
+      ]
+    },
+    {
+      "id": "secret.basic-auth-url",
+      "kind": "pattern",
+      "title": "Password in a web URL",
+      "description": "An http(s), ws(s), ftp(s), sftp or smtp URL with a password in its userinfo (https://user:password@host/…) inside text. A value that is nothing but such a URL is opened as a layer and its password judged by the name rules (name.password); a password that is a vendor token (ghp_…, glpat-…, npm_…) is reported by that token's rule; a placeholder, a password shorter than four characters or a host of a documentation domain (example.com, *.example, *.test, *.invalid) is not reported.",
+      "help": "Change the password (or revoke the token) on the service the URL points to, and send credentials in an Authorization header from a secret store instead of embedding them in URLs, which end up in logs, histories and Referer headers.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9+.-])(?i:https?|wss?|ftps?|sftp|smtps?)://(?:(?i:(?<!\\Ahttp://|\\Ahttps://|\\Aws://|\\Awss://|\\Aftp://|\\Aftps://|\\Asftp://|\\Asmtp://|\\Asmtps://))|(?=\\S*+\\s))[^\\s:/?#@\"'<>]{1,128}:(?!(?:gh[pousr]_|github_pat_|glpat-|npm_|x-oauth-basic@|pass@))(?<secret>[^\\s@/?#\"'<>]{4,256})@(?!(?:[A-Za-z0-9-]+\\.)*(?:example\\.(?:com|net|org)|[A-Za-z0-9-]+\\.(?:example|invalid|test))(?![A-Za-z0-9.-]))[A-Za-z0-9._-]",
+      "keywords": ["http://", "https://", "ws://", "wss://", "ftp://", "ftps://", "sftp://", "smtp://", "smtps://"],
+      "minLength": 14,
+      "examples": [
+        "NAS backup target: https://backup:L19AYfX4i14p.0VOZ@nas.home.arpa:5001/habiter",
+        "curl -s https://metrics:JY5Qw0iOvSbnmJippM@grafana.internal/api/health"
+      ],
+      "counterExamples": [
+        "open https://user:password@example.com/ to test",
+        "curl https://admin:${ADMIN_PASSWORD}@grafana.internal/api/health",
+        "see https://habiter.app:8443/docs#auth",
+        "mailto:support@habiter.app or https://habiter.app/help",
+        "https://www.google.com/maps/@52.5200,13.4050,15z",
+        "urllib test: https://abc:xyz9@example.com/ and http://a:b@xn--g6w251d/",
+        "git clone https://x-access-token:ghs_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx@github.com/habiter/app.git"
+      ]
+    },
+    {
+      "id": "secret.basic-auth-header",
+      "kind": "pattern",
+      "title": "HTTP Basic credentials in text",
+      "description": "An Authorization: Basic <base64 of user:password> header written out in free text: a log line, a curl command, a support message. The base64 must decode to user:password; a documentation pair (user:password, the RFC 6749 client s6BhdRkqt3 and RFC 7617 Aladdin) is not reported. A header value by itself (a HAR or HTTP capture) is opened as a layer and its password judged by the name rules.",
+      "help": "Change the password (or rotate the API key sent as the user name) on the service it belongs to, and stop logging Authorization headers.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-532"],
+      "pattern": "(?i)(?<![A-Za-z0-9_-])(?:proxy-)?authorization[\"']?\\s*[:=]\\s*[\"']?basic\\s+(?!czZCaGRSa3F0MzpnWDFmQmF0M2JW|QWxhZGRpbjpvcGVuIHNlc2FtZQ)(?<secret>[A-Za-z0-9+/_-]{4,}={0,2})(?![A-Za-z0-9+/=_-])",
+      "keywords": ["authorization"],
+      "minLength": 24,
+      "validator": "basic-auth",
+      "examples": [
+        "curl -H \"Authorization: Basic aGFiaXRlci1pbXBvcnQ6WHZ3azRhMm44dFZOcjlSZWMwU0xrNw==\" https://sync.habiter.app/v1/import",
+        "DEBUG request headers={'Authorization': 'Basic b3BzQGhhYml0ZXIuYXBwOlE3cEtKaFRGWWkyVS1SaFU0UjU=', 'Accept': 'application/json'}"
+      ],
+      "counterExamples": [
+        "Authorization: Basic <credentials>",
+        "Authorization: Basic dXNlcjpwYXNzd29yZA==",
+        "Authorization: Basic aGVsbG8gd29ybGQ=",
+        "WWW-Authenticate: Basic realm=\"habiter\"",
+        "authorization: basic auth is disabled",
+        "Authorization: Basic czZCaGRSa3F0MzpnWDFmQmF0M2JW",
+        "Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="
+      ]
+    },
+    {
+      "id": "secret.pkce-code-verifier",
+      "kind": "pattern",
+      "title": "PKCE code verifier in text",
+      "description": "An OAuth PKCE code_verifier (43 to 128 characters of A-Z a-z 0-9 - . _ ~, RFC 7636) written out in free text: a log line of a token request, a curl command, a support message. With the authorization code it yields tokens. A value that is a form body or a URL by itself is opened as a layer and judged by the name rule name.pkce-verifier; the code_challenge is public and not reported.",
+      "help": "Stop logging token requests. The verifier is single-use, but while its authorization code is unredeemed it is a live credential: if it may be, revoke the session that the sign-in created.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-532"],
+      "pattern": "(?:(?<=\\s)|\\A(?=\\S*+\\s))\\S{0,2048}?(?<![A-Za-z0-9_])code_verifier[\"']?\\s*[=:]\\s*[\"']?(?!dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk)(?<secret>[A-Za-z0-9._~-]{43,128})(?![A-Za-z0-9._~-])",
+      "keywords": ["code_verifier"],
+      "minLength": 57,
+      "minEntropy": 4.0,
+      "examples": [
+        "POST /oauth2/token grant_type=authorization_code&code=Pm4x&redirect_uri=habiter%3A%2F%2Fcallback&code_verifier=ZswqGgSqvJwgfOSua0sU5T5Ewh6a2EbW4vQnwmF2CWY",
+        "I/flutter: token request failed, body: {\"code_verifier\": \"WNBVYh-i.ydZtsIk~.C-MtvfeEw4i4U1C8Zz-1pmsiSOpFh1WJaWbsGxiyTHcEQS\", \"client_id\": \"habiter-android\"}",
+        "code_verifier: aQYDEzr5iHnt7Ng1uRXhACHBZPlUvMTvzjonwmLUSNSMk7Sbpegna5xZCxkctqjw"
+      ],
+      "counterExamples": [
+        "GET /authorize?response_type=code&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256 HTTP/1.1",
+        "token request with code_verifier=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk (RFC 7636 appendix B)",
+        "code_verifier=<verifier> must be 43 characters or more",
+        "log: code_verifier=too-short-to-be-one",
+        "log: code_verifier=6f1c2f9e-8d3b-4a7e-9c1d-2b5e8f0a3c4d"
+      ]
+    },
+    {
+      "id": "secret.openssh-private-key",
+      "kind": "pattern",
+      "title": "OpenSSH private key",
+      "description": "An OpenSSH private key block (-----BEGIN OPENSSH PRIVATE KEY-----), as ssh-keygen writes it by default. The key is checked offline: a block whose body is not the openssh-key-v1 format, or that is cut off before its END line, is reported at low confidence.",
+      "help": "Remove the public key from every authorized_keys file, deploy-key list (GitHub, GitLab) and CA it is trusted by, generate a new key pair, and keep private keys out of app data and messages.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-321"],
+      "pattern": "(?<secret>-----BEGIN OPENSSH PRIVATE KEY-----(?:\\s|\\\\[nr])*+(?:[A-Za-z0-9+/=\\s]|\\\\[nr]){40,}+(?:-----END OPENSSH PRIVATE KEY-----)?)",
+      "keywords": ["BEGIN OPENSSH PRIVATE KEY"],
+      "minLength": 80,
+      "validator": "openssh",
+      "examples": [
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACB7VmkYII9I3aADo7jUgqUzi6OvEVP7sdSq/+vGcKPstLvEdJ8TZMpabWQn\nY/yOJGF3xoM7iFCeHdseLc9D8wNGEGok2Hmpo71AokQiXvlEJxvjQfVObC6mhi1Zt8XEQL\nb3cksgQ3BNLaB8WGcmYgx4JMtgU/m0G6cqaVg/W1sVQtOIVJSfUgY3xBf0sr0wkU2bgW6O\ngThkXR48el/CoVk1NPARnCJH8RB+1mng7RtYPVbOH08=\n-----END OPENSSH PRIVATE KEY-----\n",
+        "deploy key: {\"key\": \"-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABIxEqlA04QEYPVgiLoA\\nUp7dFSFgLRCQAWYJaJSnpuB4f1bvDkqtS4+2cvW2lASEwv3oE5xV85hEmpzi+ulkTCqzxC\\nP64vbbzh4U99kLrkdqdgBmCVFzsnbvXS0g8s7ZoaMuuUa+5bOl5rYZUeI1KR3snSQ9RxOI\\nkrC/trN1MPPhZAaJJGIcqg6vuCUJZsaeJQZiZcXX05\\n-----END OPENSSH PRIVATE KEY-----\\n\""
+      ],
+      "counterExamples": [
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n...\n-----END OPENSSH PRIVATE KEY-----",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHq0bP8yZWfE0Yr8Q9mLxJ1m2kz7n3V9cQ6a4s5d6f7g ci@habiter",
+        "paste the -----BEGIN OPENSSH PRIVATE KEY----- block of your deploy key here, then save"
+      ]
+    },
+    {
+      "id": "secret.pgp-private-key",
+      "kind": "pattern",
+      "title": "PGP private key block",
+      "description": "An OpenPGP armored private key (-----BEGIN PGP PRIVATE KEY BLOCK-----). The armor is checked offline (base64 body, secret-key packet, CRC-24 line when present): a block that fails, or that is cut off before its END line, is reported at low confidence.",
+      "help": "Revoke the key (publish its revocation certificate to the keyservers and people that trust it), generate a new key, and re-encrypt what the old one protected.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-321"],
+      "pattern": "(?<secret>-----BEGIN PGP PRIVATE KEY BLOCK-----(?:\\s|\\\\[nr])*+(?:[A-Za-z][A-Za-z0-9-]*+: [^\\r\\n\\\\]*+(?:\\s|\\\\[nr])++)*+(?:[A-Za-z0-9+/=\\s]|\\\\[nr]){40,}+(?:-----END PGP PRIVATE KEY BLOCK-----)?)",
+      "keywords": ["BEGIN PGP PRIVATE KEY BLOCK"],
+      "minLength": 80,
+      "validator": "pgp-armor",
+      "examples": [
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nxRhkHgxDYbCYrVlWxr5gl2A4KWf26pSf5tE78CDuDtM+WFiw6vGWGvUykTW282Vq\ncnuPawwJ829ykAX4k8kjnakmrphwUp2g2NY+w7ntwzUnh0vblfhIkETD5HA5TxEU\nHKkmfrNYO4cTq1vWmSlEFGSyA4xJcte/qm0BJQMU2A2IzhmI+XRAKV2Coalx3DZT\nuiiz9594\n=RiV7\n-----END PGP PRIVATE KEY BLOCK-----",
+        "backup of my signing key -----BEGIN PGP PRIVATE KEY BLOCK-----\\nComment: habiter release signing\\n\\nxeJ4wF3X0LrQUpJwODo1bxfU5P28WeMx9ogTiQnvCs+5tMhnk5AhotI3mgS+OfwO\\nOYjn1evHLRKInlurrIiowq/H9xInfxysWTZF/96fseODxJGXkYq11m2OjVVCAKuf\\nKMKVSNEAIRqyx8tGFtQ5+bzfZM2v6p3q\\n=k7/4\\n-----END PGP PRIVATE KEY BLOCK-----"
+      ],
+      "counterExamples": [
+        "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmDMEZ0qUvhYJKwYBBAHaRw8BAQdAoW3q8Wc8b4QvVhYp1S2f0N6jR7xk3zT5m9uE2l4aYbS0\n=Q2v1\n-----END PGP PUBLIC KEY BLOCK-----",
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n(your exported key goes here)\n-----END PGP PRIVATE KEY BLOCK-----"
+      ]
+    },
+    {
+      "id": "secret.age-secret-key",
+      "kind": "pattern",
+      "title": "age secret key",
+      "description": "An age encryption identity (AGE-SECRET-KEY-1…, Bech32 with a checksum that is verified offline; a failed checksum lowers confidence). It decrypts every file encrypted to its recipient (age1…, which is public and not reported).",
+      "help": "Generate a new identity (age-keygen), re-encrypt the files and secrets (sops, chezmoi, backups) that were encrypted to the old recipient, and remove the old recipient everywhere.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-321"],
+      "pattern": "(?<![A-Za-z0-9-])(?<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})(?![A-Za-z0-9])",
+      "keywords": ["AGE-SECRET-KEY-1"],
+      "minLength": 74,
+      "minEntropy": 3.5,
+      "validator": "bech32",
+      "previewPrefixLength": 4,
+      "examples": [
+        "AGE-SECRET-KEY-13AMGYMKTVWT48ZZC0S4D0AEXWGH3Q6JJHZW4R7YW3EMZ3P2C5WFQENW4FW",
+        "# created: 2025-12-01T10:00:00Z\n# public key: age1tnna5r8408hufagweevmhveg4dplgeua7gkrr0xxx7cmqhx7x3gqwekpvl\nAGE-SECRET-KEY-15X368H39A6ENDPEJK229KFTETTNYUGZMN66FTH0VYAYY6LD395ESCX8S5K"
+      ],
+      "counterExamples": [
+        "age1tnna5r8408hufagweevmhveg4dplgeua7gkrr0xxx7cmqhx7x3gqwekpvl",
+        "AGE-SECRET-KEY-13AMGYMKTVWT48ZZC0S4D0AEXWGH3Q6JJHZW4R7YW3EMZ3P2C5WFQENW4F",
+        "AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ"
+      ]
+    }
+  ]
+}
+"""##),
         ("secrets.json", #"""
 {
   "$comment": "Pattern rules: credential formats in values. Examples are fake but format-valid. See docs/rules.md.",
@@ -1177,22 +2410,28 @@ enum BuiltinRuleFiles {
       "id": "secret.private-key",
       "kind": "pattern",
       "title": "Private key block",
-      "description": "A PEM or OpenSSH private key block (-----BEGIN … PRIVATE KEY-----) with key material after the header.",
-      "help": "Remove the key and treat it as compromised: generate a new key pair and revoke the old public key wherever it is trusted.",
+      "description": "A PEM private key block (PKCS #8 -----BEGIN PRIVATE KEY-----, encrypted PKCS #8, PKCS #1 RSA, SEC1 EC, DSA) with key material after the header, with real or JSON-escaped (\\n) line breaks. The block is checked offline: a body that is not base64 is not reported, a block cut off before its END line or with another label there is reported at low confidence. OpenSSH and PGP keys have rules of their own; a Google service account key file held as text is reported by secret.google-service-account-key.",
+      "help": "Remove the key and treat it as compromised: generate a new key pair, revoke or replace the old certificate or public key wherever it is trusted (a CA, a JWKS, an API console such as Google Cloud IAM or the App Store Connect keys page), and keep private keys in a key store or secret manager.",
       "level": "error",
       "family": "secret",
       "securitySeverity": 9.5,
       "tags": ["security", "secret", "external/cwe/cwe-321"],
-      "pattern": "(?<secret>-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----\\s*(?:[A-Za-z0-9-]+: [^\\n]*\\s*)*[A-Za-z0-9+/=\\s]{40,})",
-      "keywords": ["PRIVATE KEY"],
+      "pattern": "(?<secret>-----BEGIN (?:RSA |EC |DSA |ENCRYPTED )?PRIVATE KEY-----(?:\\s|\\\\[nr])*+(?:[A-Za-z][A-Za-z0-9-]*+: [^\\r\\n\\\\]*+(?:\\s|\\\\[nr])++)*+(?:[A-Za-z0-9+/=\\s]|\\\\[nr]){40,}+(?!-----END PRIVATE KEY-----(?:\\\\n)?\"\\s*,\\s*\"client_email\"\\s*:\\s*\"[^\"\\s]{1,200}?\\.gserviceaccount\\.com\")(?:-----END (?:RSA |EC |DSA |ENCRYPTED )?PRIVATE KEY-----)?)",
+      "keywords": ["PRIVATE KEY-----"],
       "minLength": 70,
+      "validator": "pem",
       "examples": [
         "-----BEGIN PRIVATE KEY-----\nNFI/0Wbq41xwuXHSLK4axTU4tZUJ2CqO1YgWx2LZghrrADIomTo8JtD1V8T+aOjk\n-----END PRIVATE KEY-----\n",
-        "{\"type\":\"service_account\",\"private_key\":\"-----BEGIN RSA PRIVATE KEY-----\nq2YB6q1Oy1EAkw3S5s1lqYgqzEo9QHZ1d6sV+6Ha7lJ8UZkQeK4TCh1mAnzX5Y0W\n-----END RSA PRIVATE KEY-----\"}"
+        "{\"type\":\"service_account\",\"private_key\":\"-----BEGIN RSA PRIVATE KEY-----\nq2YB6q1Oy1EAkw3S5s1lqYgqzEo9QHZ1d6sV+6Ha7lJ8UZkQeK4TCh1mAnzX5Y0W\n-----END RSA PRIVATE KEY-----\"}",
+        "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89B0E1A1B4C1D2E3F4\n\nuvQlOBwI7r/fXc0TFfqzZdrLgOq2DA9pz4B8brd/OMVqaaYn1aKk1fH3MplBr4c7\ncUMV+p8XCCRLu1hyCan68GYUx+OgDbAeTmHhBm8wEJeW4qtQwrnQbMhwohRhIm3p\nfcOvSDvOBddgYJHCl2uUECqzEWZKil/wQkyCgQAFE1xANFvCr4zlokcoG8TRqIRy\n-----END RSA PRIVATE KEY-----",
+        "jwt signing config: {\"alg\": \"RS256\", \"private_key\": \"-----BEGIN PRIVATE KEY-----\\nps1R89ARuabnzThKBxjqZHZxEUw4DBYeZr1sYMSscACZBOKKMRGB5puGt6pBWiPO\\nTcI5Bfwb2TUXE3s0sVrvrdocE6rRis1Nrn16eJn6T/SlXkPjPh/MZU9p+4g0LPXY\\n-----END PRIVATE KEY-----\\n\"}"
       ],
       "counterExamples": [
         "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE6xQfY0Ko9YbJzT5d1pB5w0cQ3hK2\n-----END PUBLIC KEY-----",
-        "Paste your -----BEGIN PRIVATE KEY----- block here"
+        "Paste your -----BEGIN PRIVATE KEY----- block here",
+        "-----BEGIN PRIVATE KEY-----\n<your key here>\n-----END PRIVATE KEY-----",
+        "-----BEGIN PRIVATE KEY-----\nthis is where the key material of the certificate goes, in base64 lines\n-----END PRIVATE KEY-----",
+        "key file: {\"type\": \"service_account\", \"private_key\": \"-----BEGIN PRIVATE KEY-----\\nYJVd9YHelZfxY+nazeP9xGpvHtBvxsogPDdfHrSYuVhZvWQ2Gh4J+5qe6ILiJ63X\\ncBqV6N6HDGku15QpOHazOmriAbJGa4RVthnV+xPHsnufqrnOisY1d5q95s+/xQd3\\n-----END PRIVATE KEY-----\\n\", \"client_email\": \"sync-worker@habiter-prod.iam.gserviceaccount.com\""
       ]
     },
     {
@@ -1200,7 +2439,7 @@ enum BuiltinRuleFiles {
       "kind": "pattern",
       "title": "AWS access key id",
       "description": "An AWS access key id (AKIA… long-term, ASIA… temporary). With its secret access key it signs AWS API calls.",
-      "help": "Deactivate the key in IAM, rotate it, and check CloudTrail for its use. Never embed AWS keys in an app or its data.",
+      "help": "Deactivate the key in the AWS IAM console (Users → Security credentials), rotate it, and check CloudTrail for its use; for an ASIA… key revoke the role's sessions. Never embed AWS keys in an app or its data.",
       "level": "error",
       "family": "secret",
       "securitySeverity": 8.0,
@@ -1217,8 +2456,8 @@ enum BuiltinRuleFiles {
       "id": "secret.github-token",
       "kind": "pattern",
       "title": "GitHub token",
-      "description": "A GitHub personal access, OAuth, user-to-server, server-to-server or refresh token (ghp_, gho_, ghu_, ghs_, ghr_), or a fine-grained personal access token (github_pat_).",
-      "help": "Revoke the token at github.com/settings/tokens (or the owning app) and create a new one with the least scope it needs.",
+      "description": "A GitHub personal access, OAuth, user-to-server, server-to-server or refresh token (ghp_, gho_, ghu_, ghs_, ghr_: 30 random base62 characters and a CRC32 checksum, verified offline; a failed checksum lowers confidence), or a fine-grained personal access token (github_pat_, 82 characters, no published checksum).",
+      "help": "Revoke the token on GitHub (Settings → Developer settings → Personal access tokens for ghp_ and github_pat_; the OAuth or GitHub App's settings for gho_, ghu_, ghs_, ghr_) and create a new one with the least scope and an expiry.",
       "level": "error",
       "family": "secret",
       "securitySeverity": 9.0,
@@ -1227,20 +2466,27 @@ enum BuiltinRuleFiles {
       "keywords": ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
       "minLength": 40,
       "minEntropy": 3.5,
+      "validator": "base62-crc32",
       "previewPrefixLength": 4,
       "examples": [
-        "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY",
-        "token gho_eUXzENOjqnMD8v0OmeHs4Wmld0WpixpxbB4r",
-        "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"
+        "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",
+        "token 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",
+        "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",
+        "git push https://x-access-token:ghs_I5Yu0VPfjeC5saoAL3cp9FefDl96Zt2xD84r@github.com/habiter/app.git",
+        "ghp_B2G30V5eQ2AmvMKlpVFAJyHYxE9e4k4Hzg96"
       ],
-      "counterExamples": ["ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1Aoea", "ghx_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY"]
+      "counterExamples": [
+        "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1Aoea",
+        "ghx_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY"
+      ]
     },
     {
       "id": "secret.google-api-key",
       "kind": "pattern",
       "title": "Google API key",
       "description": "A Google Cloud or Firebase API key (AIza…). Unrestricted keys bill and read data on the owner's project.",
-      "help": "Restrict or delete the key in the Google Cloud console and create a new, restricted one.",
+      "help": "Restrict or delete the key in the Google Cloud console (APIs & Services → Credentials; Firebase keys appear there too) and create a new, restricted one (API and app restrictions).",
       "level": "error",
       "family": "secret",
       "securitySeverity": 7.5,
@@ -1257,29 +2503,31 @@ enum BuiltinRuleFiles {
       "id": "secret.slack-token",
       "kind": "pattern",
       "title": "Slack token",
-      "description": "A Slack bot, user, app or configuration token (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-).",
-      "help": "Revoke the token in the Slack app's settings and rotate it.",
+      "description": "A Slack bot, user, app-level, workspace, refresh or configuration token (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxo-, xoxe-, rotating xoxe.xoxp-, app-level xapp-).",
+      "help": "Revoke the token in the Slack app's settings (api.slack.com/apps → the app → OAuth & Permissions, or Basic Information for app-level tokens) or with auth.revoke, and rotate it.",
       "level": "error",
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9])(?<secret>xox[abeoprs]-[0-9]{8,}-[0-9A-Za-z-]{8,})",
-      "keywords": ["xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-"],
+      "pattern": "(?<![A-Za-z0-9.])(?<secret>(?:xoxe\\.)?xox[abeoprs]-(?:[0-9]{8,}|1)-[0-9A-Za-z-]{8,}|xapp-1-[A-Z0-9]{9,12}-[0-9]{10,16}-[a-f0-9]{32,80})",
+      "keywords": ["xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xoxe.", "xapp-"],
       "minLength": 24,
       "minEntropy": 3.0,
       "previewPrefixLength": 4,
       "examples": [
         "xoxb-223803405610-7695985490486-FXQf1pjwaSyrEGVkOPntkrZe",
-        "SLACK=xoxp-433433702220-077728172504-0442314668975-031770d50970c03490ba324909ffc5be"
+        "SLACK=xoxp-433433702220-077728172504-0442314668975-031770d50970c03490ba324909ffc5be",
+        "xoxe.xoxp-1-Mi0yMDcyNDM0OTk3MTY3LTQ4NDIyMjA1NjkzMjE2qlO6LWpaZyGzbzWwOmsZxEZs08UA7Atz9aMCphmssYqREtkPQqLIv2hvmzl",
+        "SLACK_APP_TOKEN=xapp-1-AVFK61SSJYD-0538081464907-523f77424b7efbb74cd65001af80ead36eb6ce4aa8de7f0b6a5f20ce39b445f5"
       ],
-      "counterExamples": ["xoxb-not-a-token", "xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx"]
+      "counterExamples": ["xoxb-not-a-token", "xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx", "xapp-1-xxxx", "xoxe.xoxp-1-..."]
     },
     {
       "id": "secret.stripe-secret-key",
       "kind": "pattern",
       "title": "Stripe secret or restricted key",
       "description": "A Stripe secret key (sk_live_, sk_test_) or restricted key (rk_live_, rk_test_). Publishable keys (pk_) are public and not reported.",
-      "help": "Roll the key in the Stripe dashboard. Secret keys belong on servers only, never in an app or its data.",
+      "help": "Roll the key in the Stripe dashboard (Developers → API keys → the key → Roll key). Secret and restricted keys belong on servers only, never in an app or its data.",
       "level": "error",
       "family": "secret",
       "securitySeverity": 9.0,

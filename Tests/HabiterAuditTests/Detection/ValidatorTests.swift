@@ -23,6 +23,17 @@ import Testing
         #expect(Self.check("base62-crc32", token) == verdict)
     }
 
+    /// Fine-grained tokens have no published checksum: the structure decides.
+    @Test(arguments: [
+        ("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", ValidatorVerdict.valid),
+        ("github_pat_1zt7PAhr3MN22hy3Wm89mv_hNqBi4iDX9v055Re0YfKnOqqsqtGDAScnB938ol95SfGy3myfAneTXxIk3", .notThisFormat),
+        ("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", .notThisFormat),
+        ("github_pat_1zt7PAhr3MN22hy3Wm89mv_hNqBi4iDX9v055Re0YfKnOqqsqtGDAScnB938ol95SfGy3myfAneTXxIk3-", .notThisFormat),
+    ])
+    func fineGrainedGitHubTokens(_ token: String, _ verdict: ValidatorVerdict) {
+        #expect(Self.check("base62-crc32", token) == verdict)
+    }
+
     @Test func base62DigitsFollowTheDigitsUpperLowerOrder() {
         #expect(Validators.base62Digit(UInt8(ascii: "0")) == 0)
         #expect(Validators.base62Digit(UInt8(ascii: "A")) == 10)
@@ -45,5 +56,70 @@ import Testing
         // A body that is not base64, or none: documentation, not a key.
         #expect(Self.check("pem", "-----BEGIN PRIVATE KEY-----\n...your key here...\n-----END PRIVATE KEY-----") == .notThisFormat)
         #expect(Self.check("pem", "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----") == .notThisFormat)
+    }
+
+    @Test func pemBlocksWithCRLFLineEnds() {
+        let block = "-----BEGIN PRIVATE KEY-----\n\(Self.pemBody)-----END PRIVATE KEY-----".replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(Self.check("pem", block) == .valid)
+    }
+
+    @Test func openSSHKeys() {
+        let body = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUfO+SgfvtJmRWeLVCNuyBASBSTn+FQLktsRdHZp2q2SeRM5IetT2DF+g97qAo="
+        #expect(Self.check("openssh", "-----BEGIN OPENSSH PRIVATE KEY-----\n\(body)\n-----END OPENSSH PRIVATE KEY-----\n") == .valid)
+        #expect(Self.check("openssh", "-----BEGIN OPENSSH PRIVATE KEY-----\\n\(body)\\n-----END OPENSSH PRIVATE KEY-----\\n") == .valid)
+        // Base64 without the openssh-key-v1 magic, or cut off: a key at low confidence.
+        let other = "rq+f6kBA2m1Yx1P6cg+SSJ7fqxB4aKTZ7GPlrbQhelDJzdLyku2VE9WNw2bF+ACskeIwLyJ6Hcn9yEiHIUb6Ig=="
+        #expect(Self.check("openssh", "-----BEGIN OPENSSH PRIVATE KEY-----\n\(other)\n-----END OPENSSH PRIVATE KEY-----") == .invalid)
+        #expect(Self.check("openssh", "-----BEGIN OPENSSH PRIVATE KEY-----\n\(body)\n") == .invalid)
+        #expect(Self.check("openssh", "-----BEGIN OPENSSH PRIVATE KEY-----\n...\n-----END OPENSSH PRIVATE KEY-----") == .notThisFormat)
+    }
+
+    static func pgp(_ body: String, _ checksum: String?, end: Bool = true) -> String {
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\nComment: test\n\n\(body)\n" + (checksum.map { "=\($0)\n" } ?? "")
+            + (end ? "-----END PGP PRIVATE KEY BLOCK-----\n" : "")
+    }
+
+    @Test func pgpArmor() {
+        // A new-format secret-key packet (0xC5) and an old-format one (0x95), with their CRC-24.
+        let body = "xZA6fQm2ulg26SzOnSKMbOKZpOoqsjEPaC2lpSB3P64s0QRu+IYdyGbXBLJdZdCs"
+        #expect(Self.check("pgp-armor", Self.pgp(body, "UKHH")) == .valid)
+        #expect(Self.check("pgp-armor", Self.pgp("lQE6vEhmZX0QF0/wtSvwxqagODYhEP8E+L2aQXeCiSpoKDn6ordP8Ow8SNPJe0Ck", "sX0b")) == .valid)
+        // RFC 9580 makes the checksum optional.
+        #expect(Self.check("pgp-armor", Self.pgp(body, nil)) == .valid)
+        #expect(Self.check("pgp-armor", Self.pgp(body, "UKHH").replacingOccurrences(of: "\n", with: "\\n")) == .valid)
+        // A wrong checksum, a public-key packet (0xC6), no END line: low confidence.
+        #expect(Self.check("pgp-armor", Self.pgp(body, "UKHG")) == .invalid)
+        #expect(Self.check("pgp-armor", Self.pgp("xpA6fQm2ulg26SzOnSKMbOKZpOoqsjEPaC2lpSB3P64s0QRu+IYdyGbXBLJdZdCs", "5GHg")) == .invalid)
+        #expect(Self.check("pgp-armor", Self.pgp(body, "UKHH", end: false)) == .invalid)
+        #expect(Self.check("pgp-armor", Self.pgp("(your exported key goes here)", nil)) == .notThisFormat)
+        #expect(Validators.crc24([]) == 0xB704CE)
+    }
+
+    @Test(arguments: [
+        ("AGE-SECRET-KEY-1AW4SJRVVJNUVU9QHHZ0PKMMFW2FKPCLZH4KLY4SXUWKQ8EMSWVJQGELF8T", ValidatorVerdict.valid),
+        ("age-secret-key-1aw4sjrvvjnuvu9qhhz0pkmmfw2fkpclzh4kly4sxuwkq8emswvjqgelf8t", .valid),
+        // One character changed: the BCH checksum catches it.
+        ("AGE-SECRET-KEY-1AW4SNRVVJNUVU9QHHZ0PKMMFW2FKPCLZH4KLY4SXUWKQ8EMSWVJQGELF8T", .invalid),
+        // Mixed case, or a character outside the Bech32 alphabet: not Bech32.
+        ("AGE-SECRET-KEY-1aw4sjrvvjnuvu9qhhz0pkmmfw2fkpclzh4kly4sxuwkq8emswvjqgelf8t", .notThisFormat),
+        ("AGE-SECRET-KEY-1BW4SJRVVJNUVU9QHHZ0PKMMFW2FKPCLZH4KLY4SXUWKQ8EMSWVJQGELF8T", .notThisFormat),
+        // BIP 173's own test vector.
+        ("A12UEL5L", .valid),
+    ])
+    func bech32(_ text: String, _ verdict: ValidatorVerdict) {
+        #expect(Self.check("bech32", text) == verdict)
+    }
+
+    @Test(arguments: [
+        ("aGFiaXRlci1pbXBvcnQ6ZjE2NWpNNExERjFhdWJtMQ==", ValidatorVerdict.valid),  // habiter-import:…
+        ("a2V5LTQ1ZmFlZjY0OGRlYWY4MWMzMTM0YjUzYTI5MzExOTZjOg==", .valid),  // an API key as the user name, no password
+        ("dXNlcjpwYXNzd29yZA==", .notThisFormat),  // user:password
+        ("Og==", .notThisFormat),  // ":"
+        ("aGVsbG8gd29ybGQ=", .notThisFormat),  // no colon
+        ("/w==", .notThisFormat),  // not text
+        ("not base64!", .notThisFormat),
+    ])
+    func basicCredentials(_ token: String, _ verdict: ValidatorVerdict) {
+        #expect(Self.check("basic-auth", token) == verdict)
     }
 }
