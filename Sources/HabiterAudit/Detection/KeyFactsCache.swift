@@ -96,6 +96,12 @@ struct KeyFactsCache {
 
     /// FNV-1a, 64-bit.
     @inline(__always)
+    static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
+        key.withMemoryRebound(to: UInt8.self) { hash($0) }
+    }
+
+    /// FNV-1a, 64-bit.
+    @inline(__always)
     static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in key { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }

@@ -2225,6 +2225,7 @@ enum BuiltinRuleFiles {
     {
       "id": "secret.basic-auth-url",
       "kind": "pattern",
+      "generic": true,
       "title": "Password in a web URL",
       "description": "An http(s), ws(s), ftp(s), sftp or smtp URL with a password in its userinfo (https://user:password@host/…) inside text. A value that is nothing but such a URL is opened as a layer and its password judged by the name rules (name.password); a password that is a vendor token (ghp_…, glpat-…, npm_…) is reported by that token's rule; a placeholder, a password shorter than four characters or a host of a documentation domain (example.com, *.example, *.test, *.invalid) is not reported.",
       "help": "Change the password (or revoke the token) on the service the URL points to, and send credentials in an Authorization header from a secret store instead of embedding them in URLs, which end up in logs, histories and Referer headers.",
@@ -2566,6 +2567,7 @@ enum BuiltinRuleFiles {
     {
       "id": "secret.bearer-token",
       "kind": "pattern",
+      "generic": true,
       "title": "Bearer token in text",
       "description": "A bearer credential written as 'Bearer <token>' in free text, a log line or a header value.",
       "help": "Remove the token and revoke the session it belongs to. Logs and support messages must not carry Authorization values.",
@@ -2583,6 +2585,7 @@ enum BuiltinRuleFiles {
     {
       "id": "secret.password-in-text",
       "kind": "pattern",
+      "generic": true,
       "title": "Password assignment in text",
       "description": "A password written as password=…, passwd: … or pwd=… in free text, a log line, a URL or a connection string.",
       "help": "Remove the password from the text. If it is real, change it.",

@@ -82,6 +82,9 @@ public struct Rule: Sendable {
     /// How many leading characters of a match the report may show (a public prefix such as
     /// `ghp_`); capped at four.
     public var previewPrefixLength: Int
+    /// Pattern rules: a broad rule (`Bearer …`, `password=…`) that yields to a vendor rule
+    /// matching the same secret.
+    public var isGeneric: Bool
 
     /// Texts the rule must match (pattern rules) or key names it must match (name rules).
     public var examples: [String]
@@ -98,7 +101,7 @@ public struct Rule: Sendable {
                 level: Level, family: Family, securitySeverity: Double, tags: [String],
                 names: [String] = [], valueShape: ValueShape = .human, pattern: String? = nil, keywords: [String] = [],
                 minLength: Int = 0, minEntropy: Double? = nil, validator: String? = nil,
-                previewPrefixLength: Int = 0, examples: [String], counterExamples: [String],
+                previewPrefixLength: Int = 0, isGeneric: Bool = false, examples: [String], counterExamples: [String],
                 source: String, sourceLine: Int? = nil, sourceColumn: Int? = nil) {
         self.id = id
         self.kind = kind
@@ -117,6 +120,7 @@ public struct Rule: Sendable {
         self.minEntropy = minEntropy
         self.validator = validator
         self.previewPrefixLength = previewPrefixLength
+        self.isGeneric = isGeneric
         self.examples = examples
         self.counterExamples = counterExamples
         self.source = source

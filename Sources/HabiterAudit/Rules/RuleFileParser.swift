@@ -3,7 +3,7 @@
 public enum RuleFileParser {
     static let ruleFields: Set<String> = [
         "id", "kind", "title", "description", "help", "level", "family", "securitySeverity", "tags",
-        "names", "valueShape", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength",
+        "names", "valueShape", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength", "generic",
         "examples", "counterExamples",
     ]
     static let fileFields: Set<String> = ["$comment", "rules"]
@@ -88,6 +88,7 @@ public enum RuleFileParser {
             minEntropy: try fields.number("minEntropy", required: false),
             validator: try fields.string("validator", required: false),
             previewPrefixLength: Int(try fields.number("previewPrefixLength", required: false) ?? 0),
+            isGeneric: try fields.bool("generic") ?? false,
             examples: try fields.strings("examples") ?? [],
             counterExamples: try fields.strings("counterExamples") ?? [],
             source: locate.file)
@@ -98,12 +99,13 @@ public enum RuleFileParser {
         case .name:
             if rule.names.isEmpty { throw fields.error(nil, "a name rule needs a non-empty \"names\" array") }
             if rule.pattern != nil { throw fields.error("pattern", "a name rule has no pattern") }
+            if fields.member("generic") != nil { throw fields.error("generic", "a name rule has no generic flag") }
         case .pattern:
             if rule.pattern == nil { throw fields.error(nil, "a pattern rule needs a \"pattern\"") }
             if !rule.names.isEmpty { throw fields.error("names", "a pattern rule has no names") }
             if fields.member("valueShape") != nil { throw fields.error("valueShape", "a pattern rule has no valueShape") }
         case .contract, .inventory:
-            for field in ["pattern", "names", "keywords", "valueShape", "validator"] where fields.member(field) != nil {
+            for field in ["pattern", "names", "keywords", "valueShape", "validator", "generic"] where fields.member(field) != nil {
                 throw fields.error(field, "a \(kind.rawValue) rule's check is built in; it has no \(field)")
             }
         }
@@ -157,6 +159,12 @@ public enum RuleFileParser {
             }
             guard let d = m.value.value.doubleValue else { throw error(name, "'\(name)' must be a number") }
             return d
+        }
+
+        func bool(_ name: String) throws(RuleFileError) -> Bool? {
+            guard let m = member(name) else { return nil }
+            guard let b = m.value.value.boolValue else { throw error(name, "'\(name)' must be true or false") }
+            return b
         }
 
         func strings(_ name: String) throws(RuleFileError) -> [String]? {

@@ -129,7 +129,7 @@ final class ArtifactScan {
             pending.append(PendingHit(
                 detail: .pattern(ruleIndex: hit.ruleIndex, confidence: hit.confidence,
                                  preview: Redaction.preview(secret, publicPrefix: rule.previewPrefixLength)),
-                location: location, position: position))
+                location: location, position: position, secretHash: KeyFactsCache.hash(secret)))
         }
         return hits.count
     }
@@ -165,8 +165,9 @@ final class ArtifactScan {
             detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
                           valueDescription: valueDescription),
             location: location, position: position(of: offset))
-        if credible, let value, rules.nameRules[match.ruleIndex].id == "name.pkce-verifier" {
-            hit.pkceChallenge = PKCEPairing.challenge(of: value)
+        if credible, let value {
+            hit.secretHash = KeyFactsCache.hash(value)
+            if rules.nameRules[match.ruleIndex].id == "name.pkce-verifier" { hit.pkceChallenge = PKCEPairing.challenge(of: value) }
         }
         pending.append(hit)
     }
@@ -211,6 +212,7 @@ final class ArtifactScan {
                 innerPatternHits.insert("\(rule)\u{0}\(hit.position.byteOffset)\u{0}\(outer)")
             }
         }
+        let duplicates = duplicateSecretHits(paths: paths)
         let sortedPaths = paths.sorted()
         /// A hit inside `prefix`: a member of the container there, or a layer of the value there.
         func hasHit(inside prefix: String) -> Bool {
@@ -226,7 +228,7 @@ final class ArtifactScan {
             }
             return false
         }
-        for (hit, path) in zip(pending, paths) {
+        for (index, (hit, path)) in zip(pending, paths).enumerated() where !duplicates.contains(index) {
             let hit = applyingFacts(to: hit)
             let context = options.context ?? hit.location.readerContext ?? context(of: hit.location.ancestry) ?? defaultContext
             switch hit.detail {
@@ -288,6 +290,43 @@ final class ArtifactScan {
                 }
             }
         }
+    }
+
+    /// Hits that repeat a secret another hit of the same value reports better: the same secret
+    /// (by hash) at the same position, found by two rules or in two layers of one value (a
+    /// connection string and its `!form` pair, `Bearer glsa_…` under the bearer and the Grafana
+    /// rule). The kept hit is the innermost (its path says more), then a pattern hit over a name
+    /// hit, then a vendor rule over a generic one, then the earlier rule.
+    private func duplicateSecretHits(paths: [String]) -> Set<Int> {
+        var groups: [[Int]] = []
+        var groupByKey: [SecretKey: Int] = [:]
+        for (index, hit) in pending.enumerated() {
+            guard let hash = hit.secretHash else { continue }
+            let key = SecretKey(offset: hit.position.byteOffset, hash: hash)
+            if let group = groupByKey[key] { groups[group].append(index) } else {
+                groupByKey[key] = groups.count
+                groups.append([index])
+            }
+        }
+        var duplicates = Set<Int>()
+        for group in groups where group.count > 1 {
+            func rank(_ index: Int) -> (Int, Int, Int, Int) {
+                let hit = pending[index]
+                let depth = hit.location.path.layers.count * 1000 + (hit.location.path.layers.last?.tokens.count ?? 0)
+                switch hit.detail {
+                case .pattern(let rule, _, _): return (depth, 1, rules.patterns.rules[rule].isGeneric ? 0 : 1, -rule)
+                default: return (depth, 0, 0, 0)
+                }
+            }
+            let best = group.max { rank($0) < rank($1) }!
+            for index in group where index != best { duplicates.insert(index) }
+        }
+        return duplicates
+    }
+
+    private struct SecretKey: Hashable {
+        var offset: Int
+        var hash: UInt64
     }
 
     /// The context implied by what is known of a hit's ancestors, if any.

@@ -17,6 +17,10 @@ struct PendingHit {
     var position: SourcePosition
     /// For a PKCE code verifier: its S256 challenge, to pair it with one seen in the input.
     var pkceChallenge: [UInt8]? = nil
+    /// A hash of the secret (a pattern's match, or a credible value under a name), so that one
+    /// secret found by several rules or in several layers of one value is reported once. Kept
+    /// in memory only, never written anywhere.
+    var secretHash: UInt64? = nil
 }
 
 /// Where a hit sits, beyond its position.

@@ -1,7 +1,9 @@
 /// An `application/x-www-form-urlencoded` body held in a string, as HTTP logs and HAR files keep
 /// token requests: `grant_type=refresh_token&refresh_token=…&client_id=habiter` gives its pairs,
-/// percent-decoded with `+` as a space. The pairs replace the value: each value is judged by its
-/// name and scanned with the pattern rules on its own.
+/// percent-decoded with `+` as a space. Each value is judged by its name and scanned with the
+/// pattern rules on its own; the text itself is scanned too (a format that spans pairs, such as
+/// an Azure SAS token `sv=…&sig=…`; a base64 secret whose `+` the form decoding turns into a
+/// space), and a secret found both ways is reported once, on its pair.
 ///
 /// Strict, because free text must not be taken for a form (its value would then not be scanned as
 /// text): printable ASCII only, no spaces or line breaks, no quotes, braces, backslashes or
@@ -50,7 +52,7 @@ public struct FormLayerDecoder: LayerDecoder {
         if parts == 1 && !plainNames { return nil }
         // Not a URL: a scheme's `://` cannot be in a name, but `a=1&next=https://…` is a form.
         let pairs = QueryLayerDecoder.pairs(value, separator: UInt8(ascii: "&"))
-        return DecodedLayer(bytes: Array(value), content: .pairs(pairs), replacesValue: true)
+        return DecodedLayer(bytes: Array(value), content: .pairs(pairs), replacesValue: false)
     }
 
     /// Characters of a parameter name: unreserved, `%` escapes, `+` for a space, `[` `]` for
