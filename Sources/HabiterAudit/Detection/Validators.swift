@@ -14,7 +14,7 @@ public enum ValidatorVerdict: Sendable, Equatable {
 /// Offline validators that rules name in their `validator` field.
 public enum Validators {
     /// Validator names rule files may use.
-    public static let names: Set<String> = ["jwt", "base62-crc32", "pem", "openssh", "pgp-armor", "basic-auth", "bech32"]
+    public static let names: Set<String> = ["jwt", "base62-crc32", "pem", "openssh", "pgp-armor", "basic-auth", "bech32", "human-credential"]
 
     public static func check(_ name: String, _ secret: UnsafeRawBufferPointer) -> ValidatorVerdict {
         switch name {
@@ -25,6 +25,7 @@ public enum Validators {
         case "pgp-armor": return checkPGPArmor(secret)
         case "bech32": return checkBech32(secret)
         case "basic-auth": return checkBasicAuth(secret)
+        case "human-credential": return checkHumanCredential(secret)
         default: return .valid
         }
     }
@@ -181,6 +182,30 @@ public enum Validators {
             for i in 0..<5 where (top >> UInt32(i)) & 1 == 1 { checksum ^= generator[i] }
         }
         return checksum == 1 ? .valid : .invalid
+    }
+
+    /// A credential a person wrote into prose ("the wifi password is Sommer2024!", "my pin is
+    /// 4821"): a PIN of 4 to 12 digits, or six characters or more that mix character classes
+    /// (lower, upper, digit, symbol) as chosen passwords do. A plain word ("the password is on
+    /// the fridge", "is required"), a placeholder, a date or time, or a URL is not one.
+    static func checkHumanCredential(_ secret: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        let text = String(decoding: secret, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: ".!?:)"))
+        let bytes = Array(text.utf8)
+        if (4...12).contains(bytes.count) && bytes.allSatisfy({ $0 &- 0x30 < 10 }) { return .valid }
+        guard bytes.count >= 6, !Placeholders.isPlaceholder(text), !SafeShapes.isDateOrTime(text),
+              !text.contains("://"), !text.hasPrefix("www.") else { return .notThisFormat }
+        var classes: UInt8 = 0
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): classes |= 1
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): classes |= 2
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): classes |= 4
+            default: classes |= 8
+            }
+        }
+        // One capital at the start is how words begin sentences, not a second class.
+        if classes == 3 && bytes.dropFirst().allSatisfy({ !($0 &- 0x41 < 26) }) { classes = 1 }
+        return classes.nonzeroBitCount >= 2 ? .valid : .notThisFormat
     }
 
     /// HTTP Basic credentials (RFC 7617): base64 of `user:password` as UTF-8 text without control

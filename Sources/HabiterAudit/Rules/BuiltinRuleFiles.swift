@@ -2175,7 +2175,7 @@ enum BuiltinRuleFiles {
 """#),
         ("secrets-text.json", ##"""
 {
-  "$comment": "Pattern rules: credentials written out in text: connection strings and URLs with passwords, Basic headers, PKCE verifiers, OpenSSH, PGP and age keys. Examples are fake but format-valid. See docs/rules.md.",
+  "$comment": "Pattern rules: credentials written out in text: connection strings and URLs with passwords, Basic headers, PKCE verifiers, credentials people write in prose, OpenSSH, PGP and age keys. Examples are fake but format-valid. See docs/rules.md.",
   "rules": [
     {
       "id": "secret.database-url",
@@ -2186,7 +2186,11 @@ enum BuiltinRuleFiles {
       "level": "error",
       "family": "secret",
       "securitySeverity": 9.0,
-      "tags": ["security", "secret", "external/cwe/cwe-256"],
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-256"
+      ],
       "pattern": "(?<![A-Za-z0-9+.-])(?i:postgres(?:ql)?|mysql|mariadb|mssql|sqlserver|mongodb(?:\\+srv)?|rediss?|amqps?)://(?:(?i:(?<!\\Apostgres://|\\Apostgresql://|\\Amysql://|\\Amariadb://|\\Amssql://|\\Asqlserver://|\\Amongodb://|\\Amongodb\\+srv://|\\Aredis://|\\Arediss://|\\Aamqp://|\\Aamqps://))|(?=\\S*+\\s))[^\\s:/?#@\"'<>]{0,128}:(?!pass@)(?<secret>[^\\s@/?#\"'<>]{4,256})@(?!(?:[A-Za-z0-9-]+\\.)*(?:example\\.(?:com|net|org)|[A-Za-z0-9-]+\\.(?:example|invalid|test))(?![A-Za-z0-9.-]))[A-Za-z0-9._-]",
       "keywords": [
         "postgres://",
@@ -2232,9 +2236,23 @@ enum BuiltinRuleFiles {
       "level": "error",
       "family": "secret",
       "securitySeverity": 8.0,
-      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-522"
+      ],
       "pattern": "(?<![A-Za-z0-9+.-])(?i:https?|wss?|ftps?|sftp|smtps?)://(?:(?i:(?<!\\Ahttp://|\\Ahttps://|\\Aws://|\\Awss://|\\Aftp://|\\Aftps://|\\Asftp://|\\Asmtp://|\\Asmtps://))|(?=\\S*+\\s))[^\\s:/?#@\"'<>]{1,128}:(?!(?:gh[pousr]_|github_pat_|glpat-|npm_|x-oauth-basic@|pass@))(?<secret>[^\\s@/?#\"'<>]{4,256})@(?!(?:[A-Za-z0-9-]+\\.)*(?:example\\.(?:com|net|org)|[A-Za-z0-9-]+\\.(?:example|invalid|test))(?![A-Za-z0-9.-]))[A-Za-z0-9._-]",
-      "keywords": ["http://", "https://", "ws://", "wss://", "ftp://", "ftps://", "sftp://", "smtp://", "smtps://"],
+      "keywords": [
+        "http://",
+        "https://",
+        "ws://",
+        "wss://",
+        "ftp://",
+        "ftps://",
+        "sftp://",
+        "smtp://",
+        "smtps://"
+      ],
       "minLength": 14,
       "examples": [
         "NAS backup target: https://backup:L19AYfX4i14p.0VOZ@nas.home.arpa:5001/habiter",
@@ -2259,9 +2277,15 @@ enum BuiltinRuleFiles {
       "level": "error",
       "family": "secret",
       "securitySeverity": 8.0,
-      "tags": ["security", "secret", "external/cwe/cwe-532"],
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-532"
+      ],
       "pattern": "(?i)(?<![A-Za-z0-9_-])(?:proxy-)?authorization[\"']?\\s*[:=]\\s*[\"']?basic\\s+(?!czZCaGRSa3F0MzpnWDFmQmF0M2JW|QWxhZGRpbjpvcGVuIHNlc2FtZQ)(?<secret>[A-Za-z0-9+/_-]{4,}={0,2})(?![A-Za-z0-9+/=_-])",
-      "keywords": ["authorization"],
+      "keywords": [
+        "authorization"
+      ],
       "minLength": 24,
       "validator": "basic-auth",
       "examples": [
@@ -2287,9 +2311,15 @@ enum BuiltinRuleFiles {
       "level": "error",
       "family": "secret",
       "securitySeverity": 7.0,
-      "tags": ["security", "secret", "external/cwe/cwe-532"],
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-532"
+      ],
       "pattern": "(?:(?<=\\s)|\\A(?=\\S*+\\s))\\S{0,2048}?(?<![A-Za-z0-9_])code_verifier[\"']?\\s*[=:]\\s*[\"']?(?!dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk)(?<secret>[A-Za-z0-9._~-]{43,128})(?![A-Za-z0-9._~-])",
-      "keywords": ["code_verifier"],
+      "keywords": [
+        "code_verifier"
+      ],
       "minLength": 57,
       "minEntropy": 4.0,
       "examples": [
@@ -2314,9 +2344,15 @@ enum BuiltinRuleFiles {
       "level": "error",
       "family": "secret",
       "securitySeverity": 9.5,
-      "tags": ["security", "secret", "external/cwe/cwe-321"],
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-321"
+      ],
       "pattern": "(?<secret>-----BEGIN OPENSSH PRIVATE KEY-----(?:\\s|\\\\[nr])*+(?:[A-Za-z0-9+/=\\s]|\\\\[nr]){40,}+(?:-----END OPENSSH PRIVATE KEY-----)?)",
-      "keywords": ["BEGIN OPENSSH PRIVATE KEY"],
+      "keywords": [
+        "BEGIN OPENSSH PRIVATE KEY"
+      ],
       "minLength": 80,
       "validator": "openssh",
       "examples": [
@@ -2338,9 +2374,15 @@ enum BuiltinRuleFiles {
       "level": "error",
       "family": "secret",
       "securitySeverity": 9.5,
-      "tags": ["security", "secret", "external/cwe/cwe-321"],
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-321"
+      ],
       "pattern": "(?<secret>-----BEGIN PGP PRIVATE KEY BLOCK-----(?:\\s|\\\\[nr])*+(?:[A-Za-z][A-Za-z0-9-]*+: [^\\r\\n\\\\]*+(?:\\s|\\\\[nr])++)*+(?:[A-Za-z0-9+/=\\s]|\\\\[nr]){40,}+(?:-----END PGP PRIVATE KEY BLOCK-----)?)",
-      "keywords": ["BEGIN PGP PRIVATE KEY BLOCK"],
+      "keywords": [
+        "BEGIN PGP PRIVATE KEY BLOCK"
+      ],
       "minLength": 80,
       "validator": "pgp-armor",
       "examples": [
@@ -2361,9 +2403,15 @@ enum BuiltinRuleFiles {
       "level": "error",
       "family": "secret",
       "securitySeverity": 9.0,
-      "tags": ["security", "secret", "external/cwe/cwe-321"],
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-321"
+      ],
       "pattern": "(?<![A-Za-z0-9-])(?<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})(?![A-Za-z0-9])",
-      "keywords": ["AGE-SECRET-KEY-1"],
+      "keywords": [
+        "AGE-SECRET-KEY-1"
+      ],
       "minLength": 74,
       "minEntropy": 3.5,
       "validator": "bech32",
@@ -2376,6 +2424,64 @@ enum BuiltinRuleFiles {
         "age1tnna5r8408hufagweevmhveg4dplgeua7gkrr0xxx7cmqhx7x3gqwekpvl",
         "AGE-SECRET-KEY-13AMGYMKTVWT48ZZC0S4D0AEXWGH3Q6JJHZW4R7YW3EMZ3P2C5WFQENW4F",
         "AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ"
+      ]
+    },
+    {
+      "id": "secret.credential-in-prose",
+      "kind": "pattern",
+      "title": "Credential written in prose",
+      "description": "A password, PIN or door, alarm or Wi-Fi code that a person wrote into free text: a habit description, an entry note, a support message (\"the wifi password is Sommer2024!\", \"my pin is 4821\", \"Alarmcode: 7391\", \"WLAN-Schlüssel: …\"). The value must look chosen: a PIN of 4 to 12 digits, or six characters or more mixing letters with digits, capitals or symbols; prose that only mentions a password (\"Change my password\", \"the wifi password is on the fridge\", \"the password is required\") is not reported. Assignments such as password=… are secret.password-in-text.",
+      "help": "Remove the credential from the text (ask the user to edit the note, or redact the support ticket) and, if it protects anything reachable, have it changed. Habit notes travel with backups and, with Personal Sync, to the server.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-256"
+      ],
+      "pattern": "(?i)(?<![\\p{L}\\p{N}])(?:(?:pass(?:wor[dt]|code)|kennwort|pw)\\s+(?:is|ist|lautet|was)|(?:pin(?:\\s*code)?|passcode|pw|(?:door|gate|alarm|safe|lock|entry|t(?:ü|ue)r|tor|alarm)[\\s-]?code|wi-?fi[\\s-](?:key|code)|wlan(?:[\\s-](?:key|code|schl(?:ü|ue)ssel))?)\\s*(?:is|ist|lautet|[:=]))\\s*[\"'\\x{201C}\\x{201E}]?(?<secret>[^\\s\"'\\x{201C}\\x{201D}\\x{201E},;]{4,64})",
+      "keywords": [
+        "password is",
+        "password was",
+        "passwort ist",
+        "passwort lautet",
+        "passcode",
+        "kennwort",
+        "pw is",
+        "pw:",
+        "pin",
+        "code:",
+        "code is",
+        "code ist",
+        "code =",
+        "wlan",
+        "wifi key",
+        "wi-fi key",
+        "wifi code"
+      ],
+      "minLength": 8,
+      "validator": "human-credential",
+      "generic": true,
+      "previewPrefixLength": 0,
+      "examples": [
+        "Remember: the wifi password is Sommer2024!",
+        "my pin is 4821",
+        "Alarmcode: 7391, Tür hinten",
+        "WLAN-Schlüssel: kX7-mQ2p-Rv9",
+        "Passwort ist Gartenzwerg#12",
+        "door code = 55823"
+      ],
+      "counterExamples": [
+        "Change my password",
+        "the wifi password is on the fridge",
+        "the password is required",
+        "Your password was reset yesterday",
+        "my pin is expired",
+        "code: manual",
+        "the passcode is written down",
+        "pin the habit to the home screen",
+        "Spinning class at 07:30"
       ]
     }
   ]

@@ -122,4 +122,15 @@ import Testing
     func basicCredentials(_ token: String, _ verdict: ValidatorVerdict) {
         #expect(Self.check("basic-auth", token) == verdict)
     }
+
+    @Test(arguments: [
+        ("4821", ValidatorVerdict.valid), ("Sommer2024!", .valid), ("kX7-mQ2p-Rv9", .valid), ("hunter2x", .valid),
+        ("Gartenzwerg#12", .valid), ("123456789012", .valid),
+        ("written", .notThisFormat), ("Fridge", .notThisFormat), ("required", .notThisFormat), ("123", .notThisFormat),
+        ("2025-12-01", .notThisFormat), ("07:30:00", .notThisFormat), ("https://habiter.app/help", .notThisFormat),
+        ("<redacted>", .notThisFormat), ("1234567890123", .notThisFormat),
+    ])
+    func humanCredential(_ text: String, _ verdict: ValidatorVerdict) {
+        #expect(Self.check("human-credential", text) == verdict, "\(text)")
+    }
 }
