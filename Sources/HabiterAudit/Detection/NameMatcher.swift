@@ -8,7 +8,8 @@ public struct NameMatch: Sendable, Equatable {
     public var matchedName: String
     /// The key names metadata about a secret rather than the secret: its last word, after the
     /// match, is one such as `type`, `expiresAt`, `url` or `length` (`tokenType`,
-    /// `passwordUpdatedAt`), or a pagination word precedes it (`nextPageToken`).
+    /// `passwordUpdatedAt`), or a word that makes it an identifier precedes it (`nextPageToken`,
+    /// `twilioAccountSid`).
     public var describesMetadata: Bool
 }
 
@@ -31,9 +32,15 @@ public final class NameMatcher: @unchecked Sendable {
         "screen", "page", "dialog", "visibility", "visible", "hidden", "toggle", "icon", "reset",
     ]
 
-    /// Words that, right before `token`, make it a position in a list rather than a credential:
-    /// `nextPageToken`, `continuation_token`, `cursorToken`, `syncToken`.
-    static let paginationWords: Set<String> = ["page", "pagination", "paging", "continuation", "cursor", "next", "prev", "previous", "resume", "sync"]
+    /// Words that, right before a matched name, make the key name an identifier rather than a
+    /// credential: a position in a list (`nextPageToken`, `continuation_token`, `syncToken`), a
+    /// device's push address (`fcmRegistrationToken`, `pushToken`, `apnsDeviceToken`), a Twilio
+    /// resource id (`twilioAccountSid`, `messagingServiceSid`).
+    static let identifierQualifiers: [String: Set<String>] = [
+        "token": ["page", "pagination", "paging", "continuation", "cursor", "next", "prev", "previous", "resume", "sync",
+                  "push", "fcm", "apns", "registration", "device", "notification"],
+        "sid": ["account", "service", "messaging", "conversation", "call", "message", "workspace", "flow", "verify"],
+    ]
 
     private let lookup: [String: Int]
     private let prefilter: LiteralPrefilter
@@ -114,7 +121,7 @@ public final class NameMatcher: @unchecked Sendable {
         }
         guard let best else { return nil }
         let describesMetadata = (best.end < words.count - 1 && NameMatcher.metadataWords.contains(words[words.count - 1]))
-            || (best.name == "token" && best.start > 0 && NameMatcher.paginationWords.contains(words[best.start - 1]))
+            || (best.start > 0 && NameMatcher.identifierQualifiers[best.name]?.contains(words[best.start - 1]) == true)
         return NameMatch(ruleIndex: best.rule, words: words, matchedName: best.name, describesMetadata: describesMetadata)
     }
 }

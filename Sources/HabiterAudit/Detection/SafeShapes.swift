@@ -29,6 +29,12 @@ public enum SafeShapes {
         return text.split(separator: "/").count >= 2
     }
 
+    /// A token its vendor makes public by design: Mapbox public access tokens (`pk.eyJ…`; secret
+    /// ones are `sk.`), Stripe publishable keys (`pk_live_…`, `pk_test_…`).
+    public static func isPublicToken(_ text: String) -> Bool {
+        text.hasPrefix("pk.eyJ") || text.hasPrefix("pk_live_") || text.hasPrefix("pk_test_")
+    }
+
     /// `Sun, 30 Nov 2026 07:30:00 GMT`.
     static func isHTTPDate(_ text: String) -> Bool {
         guard text.hasSuffix(" GMT") else { return false }

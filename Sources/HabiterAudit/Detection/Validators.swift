@@ -195,16 +195,19 @@ public enum Validators {
         guard bytes.count >= 6, !Placeholders.isPlaceholder(text), !SafeShapes.isDateOrTime(text),
               !text.contains("://"), !text.hasPrefix("www.") else { return .notThisFormat }
         var classes: UInt8 = 0
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): classes |= 1
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): classes |= 2
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): classes |= 4
-            default: classes |= 8
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isLowercase || (scalar.properties.isAlphabetic && !scalar.properties.isUppercase) {
+                classes |= 1
+            } else if scalar.properties.isUppercase {
+                classes |= 2
+            } else if scalar.properties.numericType != nil {
+                classes |= 4
+            } else {
+                classes |= 8
             }
         }
         // One capital at the start is how words begin sentences, not a second class.
-        if classes == 3 && bytes.dropFirst().allSatisfy({ !($0 &- 0x41 < 26) }) { classes = 1 }
+        if classes == 3 && text.unicodeScalars.dropFirst().allSatisfy({ !$0.properties.isUppercase }) { classes = 1 }
         return classes.nonzeroBitCount >= 2 ? .valid : .notThisFormat
     }
 

@@ -2,7 +2,8 @@
 ///
 /// Not credible: placeholders and status words; labels and prompts (text that repeats a word of
 /// its key, like `"confirmPassword": "Confirm"`, or prose of five words or more, or a sentence);
-/// bare URLs without credentials; references (`arn:…`); dates, times and file paths; and, for generated
+/// bare URLs without credentials; references (`arn:…`); dates, times and file paths; tokens that
+/// their vendors publish (Mapbox `pk.…`, Stripe `pk_live_…`); and, for generated
 /// secrets, anything shorter than eight characters or made of one character class. Empty,
 /// boolean, numeric and null values are never credible; in `sync` context they are still policy
 /// findings, because the contract fails closed on the name alone.
@@ -23,11 +24,14 @@ public enum ValueCredibility {
             if keyWords.contains(where: { $0.count >= 3 && lower.containsText($0) }) { return false }
             if words.count >= 5 { return false }
             if let last = lower.last, ".?!:".contains(last), words.count >= 3 { return false }
+            // A question is a label in any language ("Passwort vergessen?").
+            if lower.hasSuffix("?") { return false }
         }
         if (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !lower.containsText("@") && !lower.containsText("?") {
             return false
         }
         if lower.hasPrefix("arn:") || SafeShapes.isDateOrTime(trimmed) || SafeShapes.isFilePath(trimmed) { return false }
+        if SafeShapes.isPublicToken(trimmed) { return false }
         if shape == .generated {
             var material = Substring(trimmed)
             for scheme in ["bearer ", "basic ", "token ", "digest "] where lower.hasPrefix(scheme) {

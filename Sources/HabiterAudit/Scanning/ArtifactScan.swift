@@ -179,6 +179,7 @@ final class ArtifactScan {
             facts.removeAll(keepingCapacity: true)
         }
         guard !pending.isEmpty else { return }
+        let duplicates = duplicateSecretHits()
         let paths = pending.map { $0.location.path.description }
         // A sensitive store outside secure storage is reported by the inventory rule, which says
         // more than the name rule on the same value; in secure storage the name rule judges the
@@ -212,7 +213,6 @@ final class ArtifactScan {
                 innerPatternHits.insert("\(rule)\u{0}\(hit.position.byteOffset)\u{0}\(outer)")
             }
         }
-        let duplicates = duplicateSecretHits(paths: paths)
         let sortedPaths = paths.sorted()
         /// A hit inside `prefix`: a member of the container there, or a layer of the value there.
         func hasHit(inside prefix: String) -> Bool {
@@ -293,11 +293,12 @@ final class ArtifactScan {
     }
 
     /// Hits that repeat a secret another hit of the same value reports better: the same secret
-    /// (by hash) at the same position, found by two rules or in two layers of one value (a
-    /// connection string and its `!form` pair, `Bearer glsa_…` under the bearer and the Grafana
-    /// rule). The kept hit is the innermost (its path says more), then a pattern hit over a name
-    /// hit, then a vendor rule over a generic one, then the earlier rule.
-    private func duplicateSecretHits(paths: [String]) -> Set<Int> {
+    /// (by hash) at the same position, found by two rules or in two layers of one value (an
+    /// environment assignment and its `!form` pair, `Bearer glsa_…` under the bearer and the
+    /// Grafana rule). The kept hit has the best rule (a pattern over a name, a vendor rule over a
+    /// generic one, then the earlier rule) and takes the innermost location of the group, whose
+    /// path and key say most.
+    private func duplicateSecretHits() -> Set<Int> {
         var groups: [[Int]] = []
         var groupByKey: [SecretKey: Int] = [:]
         for (index, hit) in pending.enumerated() {
@@ -310,15 +311,22 @@ final class ArtifactScan {
         }
         var duplicates = Set<Int>()
         for group in groups where group.count > 1 {
-            func rank(_ index: Int) -> (Int, Int, Int, Int) {
-                let hit = pending[index]
-                let depth = hit.location.path.layers.count * 1000 + (hit.location.path.layers.last?.tokens.count ?? 0)
-                switch hit.detail {
-                case .pattern(let rule, _, _): return (depth, 1, rules.patterns.rules[rule].isGeneric ? 0 : 1, -rule)
-                default: return (depth, 0, 0, 0)
+            func ruleRank(_ index: Int) -> (Int, Int, Int) {
+                switch pending[index].detail {
+                case .pattern(let rule, _, _): return (1, rules.patterns.rules[rule].isGeneric ? 0 : 1, -rule)
+                default: return (0, 0, 0)
                 }
             }
-            let best = group.max { rank($0) < rank($1) }!
+            func depth(_ index: Int) -> Int {
+                let path = pending[index].location.path
+                return path.layers.count * 1000 + (path.layers.last?.tokens.count ?? 0)
+            }
+            let best = group.max { ruleRank($0) < ruleRank($1) }!
+            let innermost = group.max { depth($0) < depth($1) }!
+            if depth(innermost) > depth(best) {
+                pending[best].location.path = pending[innermost].location.path
+                pending[best].location.key = pending[innermost].location.key
+            }
             for index in group where index != best { duplicates.insert(index) }
         }
         return duplicates

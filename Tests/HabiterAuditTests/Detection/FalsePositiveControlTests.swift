@@ -57,8 +57,18 @@ import Testing
         // Base64 image data is decoded and found clean; base64 text holding a token is not.
         (#"{"avatar": "iVBORw0KGgr0Kn2M4Jcb1op+Fd++onCm9EoO304RAxf0t579QPGvXfQ0fv1ZGlTT4Xxyt/S+tTDXSDmqR1R8WEYILcTUNmmhjY7IyVDJvl4T7ndnM5dsX990JrXf/MxQJBU="}"#, []),
         (#"{"attachment": "R0lUSFVCX1RPS0VOPWdocF9NdUpZVEM1VVp6TTdOYkRpU01yWlF5RTZOMW1vZksyRTZwNnoK"}"#, ["secret.github-token"]),
-        // Labels and prompts under sensitive names.
+        // Labels and prompts under sensitive names, in any language.
         (#"{"confirmPassword": "Confirm password", "passwordHint": "At least 12 characters, one digit."}"#, []),
+        (#"{"forgotPassword": "Passwort vergessen?"}"#, []),
+        // Identifiers under credential-like names: Twilio resource SIDs, push registration tokens.
+        (#"{"twilioAccountSid": "AC3f9c2b7e1d5a48c6b0e2f4a6c8d0e1f2", "fcmRegistrationToken": "dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx"}"#, []),
+        (#"{"sessionSid": "k3Lp9QzR7mW2xT5v"}"#, ["name.session"]),
+        // Tokens their vendors publish.
+        (#"{"mapboxAccessToken": "pk.eyJ1IjoiaGFiaXRlciIsImEiOiJjbGZ0eTJ0In0.Q8ZrWm3vTt5xLp2NcH7jK4", "stripeKey": "pk_live_51HqLp9QzR7mW2xT5v"}"#, []),
+        (#"{"mapboxAccessToken": "sk.eyJ1IjoiaGFiaXRlciIsImEiOiJjbGZ0eTJ0In0.Q8ZrWm3vTt5xLp2NcH7jK4"}"#, ["secret.mapbox-secret-token"]),
+        // German prose after a trigger phrase: words, not passwords.
+        (#"{"note": "Das Passwort ist geändert. Türcode: übermorgen neu. PIN lautet später."}"#, []),
+        (#"{"note": "Das WLAN-Passwort ist Gartenzwerg#12"}"#, ["secret.credential-in-prose"]),
     ])
     func safeShapes(_ text: String, _ expected: [String]) {
         #expect(Self.ruleIds(text) == expected, "\(text)")

@@ -51,7 +51,9 @@ public struct FormLayerDecoder: LayerDecoder {
         }
         if parts == 1 && !plainNames { return nil }
         // Not a URL: a scheme's `://` cannot be in a name, but `a=1&next=https://…` is a form.
-        let pairs = QueryLayerDecoder.pairs(value, separator: UInt8(ascii: "&"))
+        // A lone `NAME=value` is as likely an environment assignment as a form: its value keeps
+        // its `+` (base64 secrets have them).
+        let pairs = QueryLayerDecoder.pairs(value, separator: UInt8(ascii: "&"), plusAsSpace: parts > 1)
         return DecodedLayer(bytes: Array(value), content: .pairs(pairs), replacesValue: false)
     }
 

@@ -56,17 +56,17 @@ public struct QueryLayerDecoder: LayerDecoder {
 
     /// The `name=value` parts of a form-encoded text, percent-decoded with `+` as a space;
     /// empty parts are skipped, a part without `=` has an empty value.
-    static func pairs(_ text: UnsafeRawBufferPointer, separator: UInt8) -> [DecodedPair] {
+    static func pairs(_ text: UnsafeRawBufferPointer, separator: UInt8, plusAsSpace: Bool = true) -> [DecodedPair] {
         var pairs: [DecodedPair] = []
         var partStart = 0
         for i in 0...text.count where i == text.count || text[i] == separator {
             if i > partStart {
                 let part = text[partStart..<i]
                 if let equals = part.firstIndex(of: UInt8(ascii: "=")) {
-                    pairs.append(DecodedPair(name: LayerBytes.percentDecode(part[partStart..<equals], plusAsSpace: true),
-                                             value: LayerBytes.percentDecode(part[(equals + 1)..<i], plusAsSpace: true)))
+                    pairs.append(DecodedPair(name: LayerBytes.percentDecode(part[partStart..<equals], plusAsSpace: plusAsSpace),
+                                             value: LayerBytes.percentDecode(part[(equals + 1)..<i], plusAsSpace: plusAsSpace)))
                 } else {
-                    pairs.append(DecodedPair(name: LayerBytes.percentDecode(part, plusAsSpace: true), value: []))
+                    pairs.append(DecodedPair(name: LayerBytes.percentDecode(part, plusAsSpace: plusAsSpace), value: []))
                 }
             }
             partStart = i + 1
