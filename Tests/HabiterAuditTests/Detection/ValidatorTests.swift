@@ -133,4 +133,14 @@ import Testing
     func humanCredential(_ text: String, _ verdict: ValidatorVerdict) {
         #expect(Self.check("human-credential", text) == verdict, "\(text)")
     }
+
+    @Test func jwtStructure() {
+        // A JWS whose header names an alg but whose claims are not JSON: a token, low confidence.
+        #expect(Self.check("jwt", "eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.bm90IGpzb24gYXQgYWxs.c2lnbmF0dXJlLWJ5dGVz") == .invalid)
+        // Five parts with a header: a JWE, its body is ciphertext.
+        #expect(Self.check("jwt", "eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.a.b.c.d") == .valid)
+        // Four parts, or a header without alg: not a JWT.
+        #expect(Self.check("jwt", "eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.a.b.c") == .notThisFormat)
+        #expect(Self.check("jwt", "eyJ0eXAiOiAiSldUIn0.eyJzdWIiOiAiMSJ9.c2ln") == .notThisFormat)
+    }
 }
