@@ -67,7 +67,7 @@ private func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stder
 
     @Test(arguments: [
         (["scan"], "missing a path to scan"),
-        (["scan", "--format", "xml", "x"], "invalid value 'xml' for '--format' (expected one of: text, json, sarif)"),
+        (["scan", "--format", "xml", "x"], "invalid value 'xml' for '--format' (expected one of: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")))"),
         (["scan", "--bogus", "x"], "unknown option '--bogus'"),
         (["scan", "--output"], "missing value for '--output'"),
         (["scan", "--jobs", "0", "x"], "invalid value '0' for '--jobs'"),

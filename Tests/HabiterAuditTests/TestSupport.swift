@@ -40,4 +40,5 @@ enum TestSupport {
     }
 
     static func which(_ names: String...) -> String? { names.lazy.compactMap { ProcessRunner.which($0) }.first }
+
 }

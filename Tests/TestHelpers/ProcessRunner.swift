@@ -2,11 +2,14 @@ import Foundation
 
 /// Runs programs for tests: the built binary, python3 for schema checks.
 public enum ProcessRunner {
-    /// Runs `executable` with `arguments` and `stdin`; returns its status and output.
-    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `executable` with `arguments` and `stdin`, in `currentDirectory` when given (never by
+    /// changing this process's directory: tests run in parallel); returns its status and output.
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
+                           currentDirectory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
@@ -31,6 +34,13 @@ public enum ProcessRunner {
         }
         return nil
     }
+
+    /// The built `habiter-audit` binary (`swift build` puts it beside the test bundle).
+    public static let binary: String = {
+        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("habiter-audit").path,
+                          repoRoot.appendingPathComponent(".build/debug/habiter-audit").path]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+    }()
 
     /// The repository root (this file is Tests/TestHelpers/ProcessRunner.swift).
     public static let repoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -10,13 +10,16 @@ public struct CLIEnvironment {
     public var writeOut: (String) -> Void
     public var writeErr: (String) -> Void
     public var stdoutIsTerminal: Bool
+    /// Whether stderr is a terminal (progress is drawn only there).
+    public var stderrIsTerminal: Bool
     public var variables: [String: String]
 
     public init(writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void,
-                stdoutIsTerminal: Bool, variables: [String: String]) {
+                stdoutIsTerminal: Bool, stderrIsTerminal: Bool = false, variables: [String: String]) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
         self.variables = variables
     }
 
@@ -26,6 +29,7 @@ public struct CLIEnvironment {
             writeOut: { text in writeAll(1, text) },
             writeErr: { text in writeAll(2, text) },
             stdoutIsTerminal: isatty(1) == 1,
+            stderrIsTerminal: isatty(2) == 1,
             variables: variables)
     }
 
@@ -66,11 +70,15 @@ public enum CLI {
 
     private static func dispatch(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
         guard let command = arguments.first else {
-            throw UsageError(message: "missing command (scan, rules, inventory)", command: nil)
+            throw UsageError(message: "missing command (scan, baseline, merge, redact, rules, inventory)", command: nil)
         }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "-h", "--help", "help":
+            if command == "help" && rest == ["--man"] {
+                environment.writeOut(ManPage.render())
+                return ExitStatus.pass
+            }
             if let topic = rest.first {
                 return try dispatch([topic, "--help"], environment)
             }
@@ -81,8 +89,14 @@ public enum CLI {
             return ExitStatus.pass
         case "scan":
             return try ScanCommand.run(rest, environment)
+        case "baseline":
+            return try BaselineCommand.run(rest, environment)
+        case "merge":
+            return try MergeCommand.run(rest, environment)
         case "rules":
             return try RulesCommand.run(rest, environment)
+        case "redact":
+            return try RedactCommand.run(rest, environment)
         case "inventory":
             return try InventoryCommand.run(rest, environment)
         default:

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,23 +8,19 @@ import Darwin
 
 /// `habiter-audit scan`.
 enum ScanCommand {
-    static let specs: [OptionSpec] = [
+    static let specs: [OptionSpec] = ScanSetup.specs + [
         OptionSpec(name: "format", short: "f", takesValue: true),
         OptionSpec(name: "output", short: "o", takesValue: true),
         OptionSpec(name: "fail-on", short: nil, takesValue: true),
-        OptionSpec(name: "context", short: nil, takesValue: true),
-        OptionSpec(name: "input-format", short: nil, takesValue: true),
-        OptionSpec(name: "rules", short: nil, takesValue: true, repeatable: true),
-        OptionSpec(name: "no-builtin-rules", short: nil, takesValue: false),
-        OptionSpec(name: "max-depth", short: nil, takesValue: true),
-        OptionSpec(name: "jobs", short: "j", takesValue: true),
+        OptionSpec(name: "baseline", short: nil, takesValue: true),
+        OptionSpec(name: "sarif-omit-suppressed", short: nil, takesValue: false),
+        OptionSpec(name: "sarif-category", short: nil, takesValue: true),
         OptionSpec(name: "color", short: nil, takesValue: true),
         OptionSpec(name: "quiet", short: "q", takesValue: false),
         OptionSpec(name: "help", short: "h", takesValue: false),
     ]
 
     enum ColourChoice: String, CaseIterable { case auto, always, never }
-    enum ContextChoice: String, CaseIterable { case auto, sync, prefs, backup, payload }
 
     static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
         let parsed = try parseArguments(arguments, specs: specs, command: "scan")
@@ -30,46 +28,48 @@ enum ScanCommand {
             environment.writeOut(HelpText.scan + "\n")
             return ExitStatus.pass
         }
-        guard !parsed.positionals.isEmpty else {
-            throw UsageError(message: "missing a path to scan (a file, a directory or - for stdin)", command: "scan")
-        }
-        if parsed.positionals.filter({ $0 == "-" }).count > 1 {
-            throw UsageError(message: "stdin ('-') can be scanned only once", command: "scan")
-        }
         let format: ReportFormat = try choice(parsed.value("format"), option: "format", command: "scan", default: .text)
         let failOn: FailThreshold = try choice(parsed.value("fail-on"), option: "fail-on", command: "scan", default: .error)
-        let context: ContextChoice = try choice(parsed.value("context"), option: "context", command: "scan", default: .auto)
-        let inputFormat: InputFormat = try choice(parsed.value("input-format"), option: "input-format", command: "scan", default: .auto)
         let colour: ColourChoice = try choice(parsed.value("color"), option: "color", command: "scan", default: .auto)
-        let maxDepth = try positiveInteger(parsed.value("max-depth"), option: "max-depth") ?? JSONReader.defaultMaxDepth
-        let jobs = try positiveInteger(parsed.value("jobs"), option: "jobs") ?? 1
         let quiet = parsed.flags.contains("quiet")
+        guard var setup = try ScanSetup.make(parsed, command: "scan", environment) else { return ExitStatus.inputError }
 
-        guard let pack = RulesCommand.loadRules(parsed, environment) else { return ExitStatus.inputError }
-        let options = ScanOptions(context: ScanContext(rawValue: context.rawValue), inputFormat: inputFormat, maxDepth: maxDepth)
-        let result = Scanner(rules: pack, options: options).scan(paths: parsed.positionals, jobs: jobs)
-
-        let exitCode: Int32
-        if !result.errors.isEmpty {
-            exitCode = ExitStatus.inputError
-        } else if result.findings.contains(where: { failOn.fails($0.level) }) {
-            exitCode = ExitStatus.findings
-        } else {
-            exitCode = ExitStatus.pass
+        var baseline: Baseline?
+        if let path = parsed.value("baseline") {
+            do {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw RuleFileError(file: path, reason: "cannot read the baseline")
+                }
+                baseline = try BaselineFile.parse(Array(data), file: path)
+            } catch {
+                environment.writeErr("Error: invalid baseline: \(error)\n")
+                return ExitStatus.inputError
+            }
+            setup.options.valueDigester = ValueDigester(salt: baseline!.salt)
         }
-        let input = ReportInput(result: result, rules: pack.rules, exitCode: exitCode, failOn: failOn)
+        var result = setup.scan(progress: ProgressReporter.forTerminal(setup.items, quiet: quiet, environment: environment))
+        Triage.apply(to: &result, allowlist: setup.configuration?.allowlist, baseline: baseline,
+                     baselineSource: parsed.value("baseline") ?? "", today: Triage.today(environment.variables),
+                     currentDirectory: FileManager.default.currentDirectoryPath)
+        let exitCode = Triage.exitStatus(result, failOn: failOn)
+        let pack = setup.pack
+        var input = ReportInput(result: result, rules: pack.rules, exitCode: exitCode, failOn: failOn)
+        input.sarifOmitSuppressed = parsed.flags.contains("sarif-omit-suppressed")
+        input.sarifCategory = parsed.value("sarif-category")
         let output = parsed.value("output")
         let report: String
         switch format {
         case .sarif: report = SARIFReport.render(input)
         case .json: report = JSONReport.render(input)
+        case .html: report = HTMLReport.render(input)
+        case .github: report = GitHubReport.render(input)
         case .text:
             let useColour = colour == .always || (colour == .auto && output == nil && environment.stdoutIsTerminal
                                                   && environment.variables["NO_COLOR"] == nil)
             report = TextReport.render(input, colour: useColour)
         }
-        // Errors always reach stderr, unless the text report on stdout already lists them.
-        if format != .text || output != nil {
+        // Errors always reach stderr, unless the text or github report on stdout already lists them.
+        if (format != .text && format != .github) || output != nil {
             for error in result.errors { environment.writeErr("error: \(error)\n") }
         }
         if let output {
@@ -82,14 +82,6 @@ enum ScanCommand {
             environment.writeOut(report)
         }
         return exitCode
-    }
-
-    private static func positiveInteger(_ value: String?, option: String) throws(UsageError) -> Int? {
-        guard let value else { return nil }
-        guard let n = Int(value), n >= 1 else {
-            throw UsageError(message: "invalid value '\(value)' for '--\(option)' (expected a positive integer)", command: "scan")
-        }
-        return n
     }
 
     /// Writes `text` to `path`; returns the error text on failure.

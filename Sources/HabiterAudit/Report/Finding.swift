@@ -23,6 +23,28 @@ public struct Finding: Sendable, Equatable {
     public var preview: String
     /// A stable identity derived from rule, artifact and path (not the value, not the line).
     public var fingerprint: String
+    /// A keyed digest of the secret (`ValueDigester`) when the scan was given a baseline salt:
+    /// for matching against the baseline, never written to a report.
+    public var valueDigest: String? = nil
+    /// Against a baseline: new, or unchanged (accepted in it); nil when there is no baseline.
+    public var baselineState: BaselineState? = nil
+    /// Why the finding does not count toward the gate, when it does not.
+    public var suppression: Suppression? = nil
+
+    /// Whether the finding counts toward `--fail-on`.
+    public var isActive: Bool { suppression == nil }
+}
+
+/// A finding's state against a baseline (SARIF `baselineState`).
+public enum BaselineState: String, Sendable, Equatable {
+    case new, unchanged, absent
+}
+
+/// Why a finding is accepted: the baseline, or an allowlist entry with its reason.
+public struct Suppression: Sendable, Equatable {
+    public enum Source: String, Sendable { case baseline, allowlist }
+    public var source: Source
+    public var justification: String
 }
 
 /// Why an input could not be read, parsed or fully scanned. Fails the gate (exit 2).

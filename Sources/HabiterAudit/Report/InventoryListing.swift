@@ -46,19 +46,9 @@ enum InventoryListing {
         }
     }
 
-    private static func valueOutput(_ value: JSONValue) -> JSONOutput {
-        switch value {
-        case .object(let members): return .object(members.map { ($0.key, valueOutput($0.value.value)) })
-        case .array(let elements): return .array(elements.map { valueOutput($0.value) })
-        case .string(let s): return .string(s)
-        case .number(let text): return Int(text).map(JSONOutput.int) ?? .string(text)
-        case .bool(let b): return .bool(b)
-        case .null: return .null
-        }
-    }
 
     private static func valueText(_ value: JSONValue) -> String {
-        valueOutput(value).renderedOnOneLine()
+        JSONOutput(value).renderedOnOneLine()
     }
 
     // MARK: Text
@@ -115,7 +105,7 @@ enum InventoryListing {
                 .object([
                     ("key", .string(setting.key)),
                     ("schema", .string(schemaText(setting.schema))),
-                    ("default", valueOutput(setting.defaultValue)),
+                    ("default", JSONOutput(setting.defaultValue)),
                     ("projection", .string(setting.projection)),
                     ("legacySources", .array(setting.legacySources.map(JSONOutput.string))),
                 ])

@@ -5,6 +5,8 @@ public indirect enum JSONOutput: Equatable, Sendable {
     case array([JSONOutput])
     case string(String)
     case int(Int)
+    /// A number exactly as another JSON text wrote it.
+    case number(String)
     case bool(Bool)
     case null
 
@@ -62,6 +64,7 @@ public indirect enum JSONOutput: Equatable, Sendable {
             out.append(UInt8(ascii: "]"))
         case .string(let s): JSONOutput.writeString(s, to: &out)
         case .int(let i): out += String(i).utf8
+        case .number(let text): out += text.utf8
         case .bool(let b): out += (b ? "true" : "false").utf8
         case .null: out += "null".utf8
         }
@@ -83,5 +86,19 @@ public indirect enum JSONOutput: Equatable, Sendable {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONOutput {
+    /// A parsed JSON value, to write it out again (numbers exactly as they were written).
+    public init(_ value: JSONValue) {
+        switch value {
+        case .object(let members): self = .object(members.map { ($0.key, JSONOutput($0.value.value)) })
+        case .array(let elements): self = .array(elements.map { JSONOutput($0.value) })
+        case .string(let s): self = .string(s)
+        case .number(let n): self = .number(n)
+        case .bool(let b): self = .bool(b)
+        case .null: self = .null
+        }
     }
 }

@@ -15,6 +15,11 @@ public enum JSONReport {
                 .object([("name", .string(a.name)), ("format", a.format.map(JSONOutput.string) ?? .null), ("bytes", .int(a.byteCount))])
             })),
             ("inventory", .array(result.inventory.map(inventoryEntry))),
+            ("absent", .array(result.absent.map { e in
+                .object([("ruleId", .string(e.ruleId)), ("artifact", .string(e.artifact)), ("line", .int(e.line)),
+                         ("path", .string(e.path)), ("fingerprint", .string(e.fingerprint))])
+            })),
+            ("notices", .array(result.notices.map(JSONOutput.string))),
         ]).rendered()
     }
 
@@ -38,6 +43,8 @@ public enum JSONReport {
         }
         return .object([
             ("findings", .int(findings.count)),
+            ("active", .int(findings.filter(\.isActive).count)),
+            ("suppressed", .int(findings.filter { !$0.isActive }.count)),
             ("byLevel", counts(Level.allCases.reversed(), \.level)),
             ("byFamily", counts(Family.allCases, \.family)),
             ("byContext", counts(ScanContext.allCases, \.context)),
@@ -65,6 +72,8 @@ public enum JSONReport {
             ("confidence", .string(f.confidence.rawValue)),
             ("preview", .string(f.preview)),
             ("fingerprint", .string(f.fingerprint)),
+            ("baselineState", f.baselineState.map { .string($0.rawValue) } ?? .null),
+            ("suppression", f.suppression.map { .object([("source", .string($0.source.rawValue)), ("justification", .string($0.justification))]) } ?? .null),
         ])
     }
 

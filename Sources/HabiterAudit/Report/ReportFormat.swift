@@ -1,6 +1,10 @@
 /// The report formats `--format` accepts.
 public enum ReportFormat: String, Sendable, CaseIterable {
     case text, json, sarif
+    /// GitHub Actions workflow commands (inline annotations on a pull request).
+    case github
+    /// One self-contained HTML page (inline CSS, no script, nothing fetched).
+    case html
 }
 
 /// Everything a report writer needs.
@@ -10,6 +14,11 @@ public struct ReportInput: Sendable {
     /// The exit status the scan ends with, recorded in the report.
     public var exitCode: Int32
     public var failOn: FailThreshold
+    /// SARIF: leave out accepted and absent results (GitHub shows suppressed results as open
+    /// alerts).
+    public var sarifOmitSuppressed = false
+    /// SARIF: the run's `automationDetails.id` category, for merging and for code scanning.
+    public var sarifCategory: String?
 
     public init(result: ScanResult, rules: [Rule], exitCode: Int32, failOn: FailThreshold) {
         self.result = result

@@ -9,11 +9,17 @@ public enum SARIFReport {
         for (i, artifact) in input.result.artifacts.enumerated() where artifactIndex[artifact.name] == nil {
             artifactIndex[artifact.name] = i
         }
+        let findings = input.sarifOmitSuppressed ? input.result.activeFindings : input.result.findings
+        var results = findings.map { result($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) }
+        if !input.sarifOmitSuppressed {
+            results += input.result.absent.map { absentResult($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) }
+        }
         let run = JSONOutput.members([
             ("tool", .object([("driver", driver(input.rules))])),
+            ("automationDetails", input.sarifCategory.map { .object([("id", .string($0.hasSuffix("/") ? $0 : $0 + "/"))]) }),
             ("invocations", .array([invocation(input, artifactIndex: artifactIndex)])),
             ("artifacts", .array(input.result.artifacts.map(artifact))),
-            ("results", .array(input.result.findings.map { result($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) })),
+            ("results", .array(results)),
             ("columnKind", .string("utf16CodeUnits")),
             ("newlineSequences", .array([.string("\r\n"), .string("\n"), .string("\r")])),
             ("properties", .object([("inventory", .array(input.result.inventory.map(JSONReport.inventoryEntry)))])),
@@ -75,6 +81,15 @@ public enum SARIFReport {
                 ("primaryLocationLineHash", .string(finding.fingerprint)),
                 ("habiterAuditFingerprint/v1", .string(finding.fingerprint)),
             ])),
+            ("baselineState", finding.baselineState.map { .string($0.rawValue) }),
+            ("suppressions", finding.suppression.map { suppression in
+                .array([.object([
+                    ("kind", .string("external")),
+                    ("status", .string("accepted")),
+                    ("justification", .string(suppression.justification)),
+                    ("properties", .object([("source", .string(suppression.source.rawValue))])),
+                ])])
+            }),
             ("properties", .members([
                 ("family", .string(finding.family.rawValue)),
                 ("key", finding.key.map(JSONOutput.string) ?? .null),
@@ -83,6 +98,26 @@ public enum SARIFReport {
                 ("confidence", .string(finding.confidence.rawValue)),
                 ("preview", .string(finding.preview)),
             ])),
+        ])
+    }
+
+    /// A baseline finding no longer found: `baselineState` absent, kind `pass` (not an alert).
+    static func absentResult(_ entry: Baseline.Entry, ruleIndex: [String: Int], artifactIndex: [String: Int]) -> JSONOutput {
+        .members([
+            ("ruleId", .string(entry.ruleId)),
+            ("ruleIndex", ruleIndex[entry.ruleId].map(JSONOutput.int)),
+            ("kind", .string("pass")),
+            ("level", .string("none")),
+            ("message", .object([("text", .string("No longer found: accepted in the baseline at line \(entry.line), gone now."))])),
+            ("locations", .array([.object([
+                ("physicalLocation", .object([("artifactLocation", .object([("uri", .string(uri(entry.artifact)))]))])),
+                ("logicalLocations", .array([.object([("fullyQualifiedName", .string(entry.path.isEmpty ? "/" : entry.path)), ("kind", .string("value"))])])),
+            ])])),
+            ("partialFingerprints", .object([
+                ("primaryLocationLineHash", .string(entry.fingerprint)),
+                ("habiterAuditFingerprint/v1", .string(entry.fingerprint)),
+            ])),
+            ("baselineState", .string(BaselineState.absent.rawValue)),
         ])
     }
 
@@ -101,7 +136,7 @@ public enum SARIFReport {
     }
 
     static func invocation(_ input: ReportInput, artifactIndex: [String: Int]) -> JSONOutput {
-        let notifications = input.result.errors.map { error -> JSONOutput in
+        var notifications = input.result.errors.map { error -> JSONOutput in
             var location: [JSONOutput] = []
             let position = error.position ?? SourcePosition(line: 1, column: 1, byteOffset: 0)
             location.append(.object([("physicalLocation", physicalLocation(error.artifact, position, artifactIndex: artifactIndex))]))
@@ -111,6 +146,9 @@ public enum SARIFReport {
                 ("locations", .array(location)),
                 ("descriptor", .object([("id", .string("input.\(error.kind.rawValue)"))])),
             ])
+        }
+        notifications += input.result.notices.map { notice in
+            .object([("level", .string("warning")), ("message", .object([("text", .string(notice))]))])
         }
         return .members([
             ("executionSuccessful", .bool(input.result.errors.isEmpty)),

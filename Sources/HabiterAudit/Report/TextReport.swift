@@ -5,7 +5,7 @@ public enum TextReport {
         let style = Style(enabled: colour)
         var out = ""
         var currentArtifact: String?
-        for finding in input.result.findings {
+        for finding in input.result.activeFindings {
             if finding.artifact != currentArtifact {
                 if currentArtifact != nil { out += "\n" }
                 out += style.bold(finding.artifact) + "\n"
@@ -28,6 +28,18 @@ public enum TextReport {
                 for note in entry.notes { out += "  " + String(repeating: " ", count: width + 2) + style.dim(note) + "\n" }
             }
         }
+        let accepted = input.result.findings.filter { !$0.isActive }
+        if !accepted.isEmpty || !input.result.absent.isEmpty || !input.result.notices.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            let byBaseline = accepted.filter { $0.suppression?.source == .baseline }.count
+            if !accepted.isEmpty {
+                out += "Accepted, not shown: \(accepted.count) finding\(accepted.count == 1 ? "" : "s") (\(byBaseline) by the baseline, \(accepted.count - byBaseline) by the allowlist).\n"
+            }
+            if !input.result.absent.isEmpty {
+                out += "Gone since the baseline: \(input.result.absent.count) finding\(input.result.absent.count == 1 ? "" : "s") (fixed, or their input removed).\n"
+            }
+            for notice in input.result.notices { out += style.level(.warning) + "  " + notice + "\n" }
+        }
         if !input.result.errors.isEmpty {
             if !out.isEmpty { out += "\n" }
             out += style.bold("Inputs that could not be scanned") + "\n"
@@ -41,7 +53,7 @@ public enum TextReport {
     }
 
     static func summaryLine(_ input: ReportInput) -> String {
-        let findings = input.result.findings
+        let findings = input.result.activeFindings
         let files = input.result.artifacts.count
         let withFindings = Set(findings.map(\.artifact)).count
         var parts: [String] = []
@@ -51,6 +63,8 @@ public enum TextReport {
         }
         var line = findings.isEmpty ? "No findings" : "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
         line += " in \(withFindings) of \(files) input\(files == 1 ? "" : "s")"
+        let accepted = input.result.findings.count - findings.count
+        if accepted > 0 { line += " (\(accepted) more accepted)" }
         let errors = input.result.errors.count
         if errors > 0 { line += "; \(errors) input error\(errors == 1 ? "" : "s"): the scan is incomplete" }
         switch input.exitCode {

@@ -14,7 +14,8 @@ public final class RulePack: @unchecked Sendable {
     public let inventory: Inventory
 
     /// Loads the built-in pack (unless `builtin` is false) and the rule files in `directories`.
-    public static func load(builtin: Bool = true, directories: [String] = []) throws(RuleFileError) -> RulePack {
+    /// Rules whose ids are in `disabled` are dropped (an id no file defines is an error).
+    public static func load(builtin: Bool = true, directories: [String] = [], disabled: Set<String> = []) throws(RuleFileError) -> RulePack {
         var files: [(name: String, text: [UInt8])] = []
         if builtin {
             files += BuiltinRuleFiles.files.filter { $0.name != InventoryLoader.fileName }
@@ -23,11 +24,11 @@ public final class RulePack: @unchecked Sendable {
         for directory in directories {
             files += try readRuleDirectory(directory)
         }
-        return try RulePack(files: files)
+        return try RulePack(files: files, disabled: disabled)
     }
 
-    /// Builds a pack from rule-file texts, in order.
-    public init(files: [(name: String, text: [UInt8])]) throws(RuleFileError) {
+    /// Builds a pack from rule-file texts, in order, without the rules in `disabled`.
+    public init(files: [(name: String, text: [UInt8])], disabled: Set<String> = []) throws(RuleFileError) {
         var rules: [Rule] = []
         var indexById: [String: Int] = [:]
         var fileById: [String: String] = [:]
@@ -47,6 +48,13 @@ public final class RulePack: @unchecked Sendable {
                 }
                 fileById[rule.id] = file.name
             }
+        }
+        for id in disabled.sorted() where indexById[id] == nil {
+            throw RuleFileError(file: "configuration", reason: "disabledRules names '\(id)', which no rule file defines")
+        }
+        if !disabled.isEmpty {
+            rules.removeAll { disabled.contains($0.id) }
+            indexById = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         }
         self.rules = rules
         self.indexById = indexById

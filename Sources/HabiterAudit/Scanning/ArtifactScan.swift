@@ -129,7 +129,8 @@ final class ArtifactScan {
             pending.append(PendingHit(
                 detail: .pattern(ruleIndex: hit.ruleIndex, confidence: hit.confidence,
                                  preview: Redaction.preview(secret, publicPrefix: rule.previewPrefixLength)),
-                location: location, position: position, secretHash: KeyFactsCache.hash(secret)))
+                location: location, position: position, secretHash: KeyFactsCache.hash(secret),
+                valueDigest: options.valueDigester?.digest(secret)))
         }
         return hits.count
     }
@@ -167,6 +168,7 @@ final class ArtifactScan {
             location: location, position: position(of: offset))
         if credible, let value {
             hit.secretHash = KeyFactsCache.hash(value)
+            hit.valueDigest = options.valueDigester?.digest(value)
             if rules.nameRules[match.ruleIndex].id == "name.pkce-verifier" { hit.pkceChallenge = PKCEPairing.challenge(of: value) }
         }
         pending.append(hit)
@@ -264,7 +266,10 @@ final class ArtifactScan {
                 guard let rule = rules.rule(id: ruleId) else { continue }
                 let classes = store.classes.map(\.rawValue).joined(separator: " / ")
                 let message = "\(store.name) (\(classes)) in \(context.rawValue) data: \(store.reason)"
-                append(rule: rule, family: rule.family, message: message, hit: hit, context: context, confidence: .high,
+                // A store that holds nothing a secret could be (a placeholder, a redacted copy)
+                // is a contract violation, not a leaked secret.
+                let holdsSecret = !hit.storeValueHoldsNothing || exactPatternPaths.contains(path) || hasHit(inside: path)
+                append(rule: rule, family: holdsSecret ? rule.family : .policy, message: message, hit: hit, context: context, confidence: .high,
                        preview: "", level: verdict == .warning ? .warning : nil, inventoryClass: classes)
             case .contract(let ruleId, let message):
                 // The contract governs sync data; a rule the pack lacks cannot be reported.
@@ -375,6 +380,6 @@ final class ArtifactScan {
         findings.append(Finding(
             ruleId: rule.id, level: level, family: family, message: message, key: hit.location.key,
             context: context, inventoryClass: inventoryClass, artifact: artifact, position: hit.position,
-            path: hit.location.path, confidence: confidence, preview: preview, fingerprint: ""))
+            path: hit.location.path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest))
     }
 }

@@ -43,8 +43,12 @@ struct JSONScanVisitor: JSONVisitor {
     private var pendingPayloadField: PayloadField?
     /// A setting's `value` being collected as a tree, with its nesting and its draft.
     private var capture: (builder: JSONTreeBuilder, depth: Int, draft: Int)?
-    /// The inventory hit of the current key, until its value begins.
+    /// The inventory hit of the current key, until its value begins; then until its kind is known.
     private var pendingStoreHit: Int?
+    private var storeHitForValue: Int?
+    /// Stores whose value is an open container: their hit, and the depth of that container. A
+    /// string in one that is not a placeholder means the store holds something.
+    private var openStoreContainers: [(hit: Int, depth: Int)] = []
     /// Keys of the root's `settings` object, listed in the inventory if the root is a backup.
     private var snapshotKeys: [String] = []
     private var unlistedSnapshotKeys = 0
@@ -58,6 +62,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func objectStart(at offset: Int) {
         beginValue(at: offset)
+        noteStoreContainer()
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
         var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count)
         if pendingDocumentKey == .payload, let draft = containers.last?.draft { container.payloadOf = draft }
@@ -73,6 +78,7 @@ struct JSONScanVisitor: JSONVisitor {
         closeCapture()
         let container = containers.last!
         if let draft = container.draft { checkContract(draft) }
+        closeStoreContainer()
         containers.removeLast()
         if container.draft != nil { drafts.removeLast() }
         if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && container.keys.shape(isRoot: true) == .backup {
@@ -89,6 +95,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func arrayStart(at offset: Int) {
         beginValue(at: offset)
+        noteStoreContainer()
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
         containerValue(isObject: false, at: offset)
         containers.append(Container(id: nextId(), isObject: false, elementName: pendingName))
@@ -97,6 +104,7 @@ struct JSONScanVisitor: JSONVisitor {
     mutating func arrayEnd(at offset: Int) {
         capture?.builder.arrayEnd(at: offset)
         closeCapture()
+        closeStoreContainer()
         containers.removeLast()
         endValue()
     }
@@ -172,6 +180,13 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// A string value, unescaped.
     private mutating func stringValue(_ value: UnsafeRawBufferPointer, at offset: Int) {
+        if storeHitForValue != nil || !openStoreContainers.isEmpty {
+            let placeholder = value.withMemoryRebound(to: UInt8.self) { Placeholders.isPlaceholder($0) }
+            noteStoreValue(holdsNothing: placeholder)
+            if !placeholder {
+                for open in openStoreContainers { scan.pending[open.hit].storeValueHoldsNothing = false }
+            }
+        }
         if containers.count == 1 && layer.depth == 0, case .key(let s, let c)? = segments.last,
            keyArena[s..<s + c].elementsEqual("format".utf8), value.elementsEqual("habiter.backup".utf8) {
             containers[0].keys.insert(.backupFormat)
@@ -189,6 +204,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
         beginValue(at: offset)
+        noteStoreValue(holdsNothing: true)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
         if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil {
             capture?.builder.number(raw, at: offset)
@@ -199,6 +215,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func literal(_ value: JSONLiteral, at offset: Int) {
         beginValue(at: offset)
+        noteStoreValue(holdsNothing: true)
         if let name = pendingName {
             recordName(name, credible: false, valueDescription: value == .null ? "null" : "a boolean", at: offset)
         }
@@ -207,6 +224,25 @@ struct JSONScanVisitor: JSONVisitor {
             scalarValue(value == .null ? .null : .bool(value == .true), at: offset, matchedPattern: false)
         }
         endValue()
+    }
+
+    /// Records what the value of the current key's store holds.
+    private mutating func noteStoreValue(holdsNothing: Bool) {
+        guard let hit = storeHitForValue else { return }
+        scan.pending[hit].storeValueHoldsNothing = holdsNothing
+        storeHitForValue = nil
+    }
+
+    /// A store's value that is a container holds nothing until a string in it says otherwise.
+    private mutating func noteStoreContainer() {
+        guard let hit = storeHitForValue else { return }
+        noteStoreValue(holdsNothing: true)
+        openStoreContainers.append((hit, containers.count + 1))
+    }
+
+    /// Forgets a store's container when it closes (call before popping `containers`).
+    private mutating func closeStoreContainer() {
+        if let last = openStoreContainers.last, last.depth == containers.count { openStoreContainers.removeLast() }
     }
 
     // MARK: Contract drafts
@@ -313,6 +349,7 @@ struct JSONScanVisitor: JSONVisitor {
             segments.append(pendingKey!)
             if let hit = pendingStoreHit {
                 scan.pending[hit].position = scan.position(of: layer.outerOffset ?? offset)
+                storeHitForValue = hit
                 pendingStoreHit = nil
             }
         } else {

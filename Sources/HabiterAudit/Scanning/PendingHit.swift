@@ -21,6 +21,11 @@ struct PendingHit {
     /// secret found by several rules or in several layers of one value is reported once. Kept
     /// in memory only, never written anywhere.
     var secretHash: UInt64? = nil
+    /// The baseline digest of the secret, when the scan has a `ValueDigester`.
+    var valueDigest: String? = nil
+    /// For an inventory hit: the store's value holds nothing a secret could be (empty, a
+    /// placeholder, a number, a boolean, null, or a container without a hit inside).
+    var storeValueHoldsNothing = false
 }
 
 /// Where a hit sits, beyond its position.

@@ -19,6 +19,9 @@ public struct ScanOptions: Sendable {
     public var syncPathMarkers: [String]
 
     public static let defaultSyncPathMarkers = ["/v1/sync/"]
+    /// When set, every secret found gets a keyed digest (`Finding.valueDigest`) to match it
+    /// against a baseline made with the same salt.
+    public var valueDigester: ValueDigester?
 
     public init(context: ScanContext? = nil, inputFormat: InputFormat = .auto,
                 maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8,

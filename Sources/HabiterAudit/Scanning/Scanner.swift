@@ -15,6 +15,14 @@ public struct ScanResult: Sendable {
     public var errors: [InputError]
     public var artifacts: [ArtifactSummary]
     public var inventory: [InventoryEntry]
+    /// Baseline entries no finding matched any more (fixed, or gone with their input).
+    public var absent: [Baseline.Entry] = []
+    /// Things the reader must know that are neither findings nor input errors (an expired
+    /// allowlist entry).
+    public var notices: [String] = []
+
+    /// Findings that count toward the gate: not accepted by a baseline or an allowlist.
+    public var activeFindings: [Finding] { findings.filter(\.isActive) }
 }
 
 /// What scanning one input gave.
@@ -45,8 +53,9 @@ public final class Scanner: @unchecked Sendable {
 
     /// Scans inputs, up to `jobs` at a time. The result does not depend on `jobs`: outcomes are
     /// merged in input order.
-    public func scan(_ items: [InputItem], jobs: Int = 1) -> ScanResult {
-        let work = WorkQueue(items: items)
+    /// `progress` is told, from the scanning threads, how many inputs and bytes are done.
+    public func scan(_ items: [InputItem], jobs: Int = 1, progress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)? = nil) -> ScanResult {
+        let work = WorkQueue(items: items, progress: progress)
         let workers = max(1, min(jobs, items.count))
         if workers == 1 {
             scanQueued(work)
@@ -164,9 +173,13 @@ private final class WorkQueue: @unchecked Sendable {
     private let items: [InputItem]
     private var next = 0
     private var results: [Outcome?]
+    private let progress: (@Sendable (Int, Int) -> Void)?
+    private var filesDone = 0
+    private var bytesDone = 0
 
-    init(items: [InputItem]) {
+    init(items: [InputItem], progress: (@Sendable (Int, Int) -> Void)?) {
         self.items = items
+        self.progress = progress
         results = Array(repeating: nil, count: items.count)
     }
 
@@ -181,7 +194,11 @@ private final class WorkQueue: @unchecked Sendable {
     func store(_ outcome: Outcome, at index: Int) {
         lock.lock()
         results[index] = outcome
+        filesDone += 1
+        bytesDone += outcome.summary.byteCount
+        let (files, bytes) = (filesDone, bytesDone)
         lock.unlock()
+        progress?(files, bytes)
     }
 
     /// The outcomes in input order; call after every worker has finished.

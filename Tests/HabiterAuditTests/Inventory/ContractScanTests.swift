@@ -170,8 +170,12 @@ extension ContractScanTests {
         #expect(findings.map { "\($0.ruleId) \($0.family.rawValue) key=\($0.key ?? "-")" } == [
             "inventory.local-data-in-sync policy key=plannedReminders",
             "inventory.unsupported-in-sync policy key=aiInsights",
-            "inventory.sensitive-store secret key=classly_token",
+            "inventory.sensitive-store policy key=classly_token",
         ])
+        // With a value, the store carries a secret.
+        let credential = #", "classly_token": "Fy0rn7CxI4zRMXXHMjlBP8PpTl6qAOl82xka""#
+        #expect(TestSupport.scan(S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: credential))).findings
+            .contains { $0.ruleId == "inventory.sensitive-store" && $0.family == .secret })
         #expect(findings.allSatisfy { $0.inventoryClass != nil && $0.context == .sync })
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestHelpers
 @testable import HabiterAudit
 
 /// Reports of the fixture directory `Fixtures/report-sample`: golden files compared byte for
@@ -8,12 +9,14 @@ import Testing
     static let fixtures = TestSupport.repoRoot.appendingPathComponent("Tests/HabiterAuditTests/Fixtures")
     static let snapshots = TestSupport.repoRoot.appendingPathComponent("Tests/HabiterAuditTests/Snapshots")
 
-    /// Runs the scan from the fixtures directory so that artifact names are relative.
+    /// Runs the built binary in the fixtures directory so that artifact names are relative.
     static func report(_ format: String, extra: [String] = []) -> (status: Int32, stdout: String, stderr: String) {
-        let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(fixtures.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
-        return TestSupport.runCLI(["scan", "--format", format, "report-sample"] + extra)
+        do {
+            return try ProcessRunner.run(ProcessRunner.binary, ["scan", "--no-config", "--format", format, "report-sample"] + extra,
+                                         currentDirectory: fixtures)
+        } catch {
+            return (-1, "", "cannot run \(ProcessRunner.binary): \(error)")
+        }
     }
 
     static func assertSnapshot(_ text: String, named name: String) throws {
@@ -26,14 +29,14 @@ import Testing
         #expect(text == expected, "\(name) differs from the golden file; if the change is intended, run RECORD_SNAPSHOTS=1 swift test")
     }
 
-    @Test(arguments: ["text", "json", "sarif"])
+    @Test(arguments: ["text", "json", "sarif", "html", "github"])
     func goldenReport(_ format: String) throws {
         let run = Self.report(format)
         #expect(run.status == ExitStatus.inputError, "the sample holds a truncated file")
         try Self.assertSnapshot(run.stdout, named: "report-sample.\(format == "text" ? "txt" : format)")
     }
 
-    @Test(arguments: ["text", "json", "sarif"])
+    @Test(arguments: ["text", "json", "sarif", "html", "github"])
     func outputIsByteIdenticalAcrossRunsAndJobs(_ format: String) {
         let first = Self.report(format).stdout
         #expect(Self.report(format).stdout == first)
@@ -46,11 +49,11 @@ import Testing
             print("SKIPPED: ../shared/schemas/sarif-2.1.0.json is absent; SARIF schema validation did not run")
             return
         }
-        try validate(Self.report("sarif").stdout, schema: schema)
+        validate(Self.report("sarif").stdout, schema: schema)
     }
 
     @Test func jsonReportValidatesAgainstItsSchema() throws {
-        try validate(Self.report("json").stdout, schema: TestSupport.repoRoot.appendingPathComponent("docs/report.schema.json"))
+        validate(Self.report("json").stdout, schema: TestSupport.repoRoot.appendingPathComponent("docs/report.schema.json"))
     }
 
     @Test func everySarifResultHasALineAndColumn() throws {
@@ -67,18 +70,12 @@ import Testing
         }
     }
 
-    private func validate(_ document: String, schema: URL) throws {
-        let file = TestSupport.temporaryDirectory().appendingPathComponent("document.json")
-        try document.write(to: file, atomically: true, encoding: .utf8)
-        guard let python = TestSupport.which("python3") else {
-            Issue.record("python3 is needed for schema validation; scripts/test installs what is missing")
-            return
+    /// Validates with the JSON Schema validator; says plainly when it could not run.
+    private func validate(_ document: String, schema: URL) {
+        switch SchemaValidator.validate(document, schema: schema) {
+        case .valid: break
+        case .invalid(let problems): Issue.record("schema validation failed: \(problems)")
+        case .unavailable(let why): Issue.record(Comment(rawValue: why))
         }
-        let run = try TestSupport.run(python, [TestSupport.repoRoot.appendingPathComponent("scripts/validate-json-schema.py").path, schema.path, file.path])
-        if run.status == 3 {
-            Issue.record("the Python package jsonschema is missing; scripts/test installs it (python3 -m pip install jsonschema)")
-            return
-        }
-        #expect(run.status == 0, "schema validation failed: \(run.stderr)")
     }
 }

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+@testable import HabiterAudit
+
+/// Baselines: keyed digests, matching that survives layout changes but not value changes, the
+/// file format, and what reports say.
+@Suite struct BaselineTests {
+    static let salt = Array(repeating: UInt8(7), count: 32)
+    static let token = "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"
+    static let other = "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"
+
+    static func scan(_ text: String, name: String = "input.json", salt: [UInt8] = salt) -> [Finding] {
+        var options = ScanOptions()
+        options.valueDigester = ValueDigester(salt: salt)
+        return TestSupport.scan(text, name: name, options: options).findings
+    }
+
+    @Test func digestsAreKeyedAndNeverABareHash() {
+        let value = Array(Self.token.utf8)
+        let a = value.withUnsafeBytes { ValueDigester(salt: Self.salt).digest($0) }
+        let b = value.withUnsafeBytes { ValueDigester(salt: Array(repeating: 8, count: 32)).digest($0) }
+        #expect(a.count == 32 && b.count == 32)
+        #expect(a != b, "two salts, two digests")
+        #expect(!Hex.encode(SHA256.hash(value)).hasPrefix(a), "not the plain SHA-256 of the value")
+        // RFC 4231 test case 2: HMAC-SHA256("Jefe", "what do ya want for nothing?"), first 16 bytes.
+        let rfc = Array("what do ya want for nothing?".utf8).withUnsafeBytes { ValueDigester(salt: Array("Jefe".utf8)).digest($0) }
+        #expect(rfc == "5bdcc146bf60754e6a042426089575c7")
+        #expect(ValueDigester.randomSalt() != ValueDigester.randomSalt())
+    }
+
+    @Test func matchingSurvivesLayoutButNotValues() {
+        let original = #"{"note": "token \#(Self.token)", "password": ""}"#
+        let baseline = Baseline(salt: Self.salt, findings: Self.scan(original))
+        #expect(baseline.entries.count == 1)
+
+        // Re-indented and shifted: same path, same digest.
+        var shifted = Self.scan("\n\n{\n    \"note\": \"token \(Self.token)\"\n}")
+        #expect(baseline.apply(to: &shifted, source: "b.json").isEmpty)
+        #expect(shifted.map(\.baselineState) == [.unchanged])
+        #expect(shifted.allSatisfy { !$0.isActive })
+
+        // Moved to another key: the path differs, the digest follows it.
+        var moved = Self.scan(#"{"comment": "token \#(Self.token)"}"#)
+        #expect(baseline.apply(to: &moved, source: "b.json").isEmpty)
+        #expect(moved.map(\.baselineState) == [.unchanged])
+
+        // A new value at the same place is new; the old entry is gone.
+        var changed = Self.scan(#"{"note": "token \#(Self.other)"}"#)
+        let absent = baseline.apply(to: &changed, source: "b.json")
+        #expect(changed.map(\.baselineState) == [.new])
+        #expect(changed.allSatisfy { $0.isActive })
+        #expect(absent.map(\.ruleId) == ["secret.github-token"])
+
+        // Another input is another input.
+        var elsewhere = Self.scan(original, name: "other.json")
+        _ = baseline.apply(to: &elsewhere, source: "b.json")
+        #expect(elsewhere.map(\.baselineState) == [.new])
+    }
+
+    @Test func findingsWithoutASecretMatchByPathOrKey() {
+        let sync = #"{"schemaVersion": 1, "entityId": "setting/appearance.theme", "deleted": false, "payload": {"value": "dark", "apiKey": ""}}"#
+        let baseline = Baseline(salt: Self.salt, findings: Self.scan(sync))
+        #expect(baseline.entries.allSatisfy { $0.valueDigest == nil })
+        var again = Self.scan(sync.replacingOccurrences(of: ", ", with: ",\n  "))
+        #expect(baseline.apply(to: &again, source: "b.json").isEmpty)
+        #expect(again.allSatisfy { $0.baselineState == .unchanged })
+    }
+
+    @Test func theFileRoundTripsAndRefusesWhatIsNotOne() throws {
+        let baseline = Baseline(salt: Self.salt, findings: Self.scan(#"{"note": "\#(Self.token)"}"#))
+        let text = BaselineFile.render(baseline)
+        #expect(!text.contains(Self.token))
+        #expect(try BaselineFile.parse(Array(text.utf8), file: "b.json") == baseline)
+        for (bad, reason) in [("{}", "baselineFormat must be 1"), (#"{"baselineFormat": 1, "salt": "zz", "findings": []}"#, "salt must be"),
+                              (#"{"baselineFormat": 1, "salt": "\#(String(repeating: "ab", count: 32))", "findings": [{}]}"#, "finding 1 needs")] {
+            #expect(throws: RuleFileError.self) { _ = try BaselineFile.parse(Array(bad.utf8), file: "b.json") }
+            do { _ = try BaselineFile.parse(Array(bad.utf8), file: "b.json") } catch { #expect(error.description.contains(reason), "\(error)") }
+        }
+    }
+}
+
+/// Configuration files: discovery, strictness, globs, allowlist expiry.
+@Suite struct ConfigurationTests {
+    static func parse(_ text: String) throws(RuleFileError) -> Configuration {
+        try Configuration.parse(Array(text.utf8), file: "c.json", directory: "/project")
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let configuration = try Self.parse("""
+        {"$comment": "gate", "syncPaths": ["/api/sync/"], "rules": ["extra-rules"], "disabledRules": ["secret.jwt"],
+         "allowlist": [{"rule": "secret.*", "path": "fixtures/**", "key": "token", "fingerprint": "ab12", "reason": "test data", "expires": "2027-01-31"}]}
+        """)
+        #expect(configuration.syncPaths == ["/api/sync/"])
+        #expect(configuration.ruleDirectories == ["/project/extra-rules"])
+        #expect(configuration.disabledRules == ["secret.jwt"])
+        #expect(configuration.allowlist.entries.first?.expires == "2027-01-31")
+    }
+
+    @Test(arguments: [
+        (#"{"allowlists": []}"#, "c.json:1:2: unknown configuration key 'allowlists'"),
+        (#"{"allowlist": [{"rule": "secret.jwt"}]}"#, "c.json:1:16: allowlist entry 1 needs a 'reason'"),
+        (#"{"allowlist": [{"reason": "why"}]}"#, "c.json:1:16: allowlist entry 1 needs at least one of rule, path, key or fingerprint"),
+        (#"{"allowlist": [{"rule": "x", "reason": "r", "expires": "2027-02-30"}]}"#, "'expires' must be a date YYYY-MM-DD"),
+        (#"{"allowlist": [{"rule": "x", "reason": "r", "until": "2027-01-01"}]}"#, "allowlist entry 1: unknown key 'until'"),
+        (#"{"syncPaths": "/v1/sync/"}"#, "'syncPaths' must be an array of strings"),
+        (#"{"rules": ["a",]}"#, "c.json:1:16: not valid JSON"),
+    ])
+    func mistakesAreErrorsWithAPosition(_ text: String, _ message: String) {
+        do {
+            _ = try Self.parse(text)
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.description.contains(message), "\(error)")
+        }
+    }
+
+    @Test func globs() {
+        #expect(Glob("captures/*.har").matches("captures/a.har"))
+        #expect(!Glob("captures/*.har").matches("captures/x/a.har"))
+        #expect(Glob("captures/**/*.har").matches("captures/x/y/a.har"))
+        #expect(Glob("captures/**/*.har").matches("captures/a.har"))
+        #expect(Glob("**").matches("a/b/c"))
+        #expect(Glob("secret.*").matches("secret.github-token"))
+        #expect(!Glob("secret.*").matches("name.token"))
+        #expect(Glob("a?c").matches("abc") && !Glob("a?c").matches("a/c"))
+    }
+
+    @Test func anAllowlistEntryAcceptsUntilItExpires() throws {
+        let configuration = try Self.parse(#"{"allowlist": [{"rule": "secret.github-token", "path": "fixtures/*", "reason": "rotated", "expires": "2026-12-31"}]}"#)
+        let token = BaselineTests.token
+        var findings = TestSupport.scan(#"{"note": "\#(token)"}"#, name: "fixtures/a.json").findings
+        #expect(configuration.allowlist.apply(to: &findings, today: "2026-12-31", currentDirectory: "/project").isEmpty)
+        #expect(findings.map(\.suppression?.justification) == ["rotated"])
+        findings = TestSupport.scan(#"{"note": "\#(token)"}"#, name: "fixtures/a.json").findings
+        let notices = configuration.allowlist.apply(to: &findings, today: "2027-01-01", currentDirectory: "/project")
+        #expect(notices == ["allowlist entry 1 (rotated) expired on 2026-12-31: it no longer accepts its findings"])
+        #expect(findings.allSatisfy { $0.isActive })
+        // Outside the path glob, from another working directory.
+        findings = TestSupport.scan(#"{"note": "\#(token)"}"#, name: "fixtures/a.json").findings
+        _ = configuration.allowlist.apply(to: &findings, today: "2026-01-01", currentDirectory: "/elsewhere")
+        #expect(findings.allSatisfy { $0.isActive })
+    }
+
+    @Test func discoveryWalksUp() throws {
+        let root = TestSupport.temporaryDirectory()
+        let nested = root.appendingPathComponent("a/b")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try "{}".write(to: root.appendingPathComponent(".habiter-audit.json"), atomically: true, encoding: .utf8)
+        #expect(Configuration.discover(from: nested.path, currentDirectory: "/") == root.appendingPathComponent(".habiter-audit.json").path)
+        #expect(Configuration.discover(from: "a/b/missing.json", currentDirectory: root.path) == root.appendingPathComponent(".habiter-audit.json").path)
+    }
+
+    @Test func shardsPartitionTheInputs() throws {
+        let paths = (0..<200).map { "captures/session-\($0).har" }
+        let shards = (1...4).map { Shard(index: $0, count: 4) }
+        for path in paths { #expect(shards.filter { $0.contains(path) }.count == 1) }
+        #expect(shards.allSatisfy { shard in paths.contains { shard.contains($0) } })
+        #expect(throws: UsageError.self) { _ = try Shard.parse("5/4", command: "scan") }
+        #expect(throws: UsageError.self) { _ = try Shard.parse("0/4", command: "scan") }
+    }
+
+    @Test func progressLine() {
+        #expect(ProgressReporter.line(filesDone: 12, totalFiles: 40, bytesDone: 120_400_000, totalBytes: 400_000_000, elapsed: 2)
+                == "12/40 inputs, 120.4 of 400.0 MB, 60.2 MB/s, 5 s left")
+        #expect(ProgressReporter.line(filesDone: 0, totalFiles: 1, bytesDone: 0, totalBytes: 0, elapsed: 0) == "0/1 inputs, 0.0 of 0.0 MB")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import HabiterAudit
+
+private typealias F = RedactFixtures
+
+/// Inputs that cannot be read or parsed fail closed: no copy, and an error that names the file,
+/// the position and the reason (never a value).
+@Suite struct RedactFailClosedTests {
+    private func failure(_ bytes: [UInt8], name: String) -> RedactError? {
+        do {
+            _ = try F.redact(bytes, name: name)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aTruncatedJSONInputIsRefusedWithItsPosition() {
+        let input = #"{"note": "\#(F.github)", "more": ["#
+        let error = failure(Array(input.utf8), name: "push.json")
+        guard case .input(let errors)? = error else {
+            Issue.record("a truncated input was redacted")
+            return
+        }
+        #expect(errors.map(\.description) == ["push.json:1:\(input.utf8.count + 1): unexpected end of input"])
+        let leaked = F.holds(error?.description ?? "", F.github)
+        #expect(!leaked)
+    }
+
+    @Test func aTruncatedHARIsRefused() {
+        let input = #"{"log": {"version": "1.2", "creator": {"name": "x"}, "entries": [{"request": {"headers": [{"name": "authorization", "value": "Bearer \#(F.jwt)"}"#
+        guard case .input(let errors)? = failure(Array(input.utf8), name: "session.har") else {
+            Issue.record("a truncated HAR was redacted")
+            return
+        }
+        #expect(errors.first?.description.hasPrefix("session.har:1:") == true)
+    }
+
+    @Test func aTruncatedGzipInputIsRefused() {
+        let gzip = F.gzip(#"{"note": "\#(F.github)"}"#)
+        guard case .input(let errors)? = failure(Array(gzip.dropLast(12)), name: "oplog.ndjson.gz") else {
+            Issue.record("a truncated gzip input was redacted")
+            return
+        }
+        #expect(errors.map(\.description) == ["oplog.ndjson.gz: truncated gzip stream"])
+    }
+
+    @Test func aChunkedBodyCutShortIsRefused() {
+        let input = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n{\"note\": \"\(F.github)"
+        guard case .input(let errors)? = failure(Array(input.utf8), name: "pull.txt") else {
+            Issue.record("a cut chunked body was redacted")
+            return
+        }
+        #expect(errors.first?.description.contains("chunk is shorter than its size") == true)
+    }
+
+    @Test func anUnknownFormatIsRefused() {
+        guard case .input(let errors)? = failure(Array("just some words\n".utf8), name: "notes.txt") else {
+            Issue.record("an input of no known format was redacted")
+            return
+        }
+        #expect(errors.first?.description.hasPrefix("notes.txt:1:1: the input format cannot be determined") == true)
+    }
+
+    @Test func anIncompleteRedactionNamesWhatRemainsWithoutItsValue() {
+        let remaining = Finding(ruleId: "secret.github-token", level: .error, family: .secret, message: "GitHub token (ghp_…, 40 characters).",
+                                key: "note", context: .payload, inventoryClass: nil, artifact: "a.json",
+                                position: SourcePosition(line: 3, column: 12, byteOffset: 40),
+                                path: LayeredPath().appending(.key("note")).entering("base64"), confidence: .high,
+                                preview: "ghp_…", fingerprint: "")
+        let error = RedactError.incomplete(artifact: "a.json", remaining: [remaining], problems: ["the base64 text at /note!base64 could not be decoded again"])
+        #expect(error.lines == [
+            "a.json:3:12: secret.github-token at /note!base64 is still reported after redaction",
+            "a.json: the base64 text at /note!base64 could not be decoded again",
+            "a.json: 1 secret could not be redacted; nothing was written",
+        ])
+    }
+
+    @Test func gzipOutputForGzipInputKeepsTheHeader() throws {
+        // Python's gzip module writes the file name and a modification time; both stay.
+        var input: [UInt8] = [0x1F, 0x8B, 0x08, 0x08, 0x01, 0x02, 0x03, 0x04, 0x02, 0xFF] + Array("oplog.ndjson".utf8) + [0]
+        let compressed = F.gzip("{\"op\": 1, \"note\": \"\(F.github)\"}\n{\"op\": 2}\n")
+        input += compressed[10...]
+        let result = try F.redact(input, name: "oplog.ndjson.gz")
+        #expect(result.format == "ndjson+gzip")
+        #expect(Array(result.output.prefix(23)) == Array(input.prefix(23)))
+        guard case .success(let inflated) = GzipLayerDecoder.inflate(result.output) else {
+            Issue.record("the output is not gzip")
+            return
+        }
+        expectText(inflated, equals: "{\"op\": 1, \"note\": \"[REDACTED:github-token]\"}\n{\"op\": 2}\n")
+        expectClean(result, leaking: [F.github])
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import HabiterAudit
+
+private typealias F = RedactFixtures
+
+/// Decodes a chunked body at the start of `text`; nil when the framing is invalid.
+private func dechunk(_ text: [UInt8]) -> (body: [UInt8], sizes: [Int])? {
+    var i = 0
+    var body: [UInt8] = []
+    var sizes: [Int] = []
+    while true {
+        guard let lf = text[i...].firstIndex(of: 0x0A), lf > i, text[lf - 1] == 0x0D else { return nil }
+        guard let size = Int(String(decoding: text[i..<(lf - 1)], as: UTF8.self), radix: 16) else { return nil }
+        i = lf + 1
+        if size == 0 { return text[i...].starts(with: [0x0D, 0x0A]) ? (body, sizes) : nil }
+        guard i + size + 2 <= text.count, text[i + size] == 0x0D, text[i + size + 1] == 0x0A else { return nil }
+        body += text[i..<i + size]
+        sizes.append(size)
+        i += size + 2
+    }
+}
+
+/// Splits a raw HTTP message at its first blank line.
+private func split(_ message: [UInt8]) -> (head: String, body: [UInt8])? {
+    guard let blank = message.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
+    return (String(decoding: message[..<blank.lowerBound], as: UTF8.self), Array(message[blank.upperBound...]))
+}
+
+/// Raw HTTP keeps its framing: Content-Length follows a changed body, a chunked body stays
+/// valid chunked encoding, header values and request targets are rewritten where they stand.
+@Suite struct RedactHTTPTests {
+    @Test func contentLengthFollowsTheRedactedBody() throws {
+        let body = #"{"operations": [{"document": {"payload": {"note": "key id \#(F.aws) for the backup"}}}]}"#
+        let input = "POST /v1/sync/push HTTP/1.1\r\nHost: sync.example.com\r\nAuthorization: Bearer \(F.jwt)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let result = try F.redact(input, name: "push.txt")
+        #expect(result.format == "http")
+        let message = try #require(split(result.output))
+        let newBody = #"{"operations": [{"document": {"payload": {"note": "key id [REDACTED:aws-access-key-id] for the backup"}}}]}"#
+        expectText(message.body, equals: newBody, "the body")
+        expectText(message.head, equals: "POST /v1/sync/push HTTP/1.1\r\nHost: sync.example.com\r\nAuthorization: Bearer [REDACTED:jwt]\r\nContent-Type: application/json\r\nContent-Length: \(newBody.utf8.count)", "the head")
+        expectClean(result, leaking: [F.aws, F.jwt])
+    }
+
+    @Test func aMessageAfterAContentLengthBodyStillReads() throws {
+        // Two exchanges in one file: the second starts where the corrected length says.
+        let body = #"{"description": "\#(F.stripe)"}"#
+        let first = "POST /a HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let input = first + "\r\n\r\n###\r\n\r\nGET /b?access_token=oQJyIjjetuB3xuiW3FFlnKTsSUsKnXazSnmnCDBp HTTP/1.1\r\nHost: example.com\r\n"
+        let result = try F.redact(input, name: "two.http")
+        expectHolds(result.output, "GET /b?access_token=%5BREDACTED%3Atoken%5D HTTP/1.1\r\n")
+        let redactedBody = #"{"description": "[REDACTED:stripe-secret-key]"}"#
+        expectHolds(result.output, "Content-Length: \(redactedBody.utf8.count)\r\n\r\n\(redactedBody)")
+        expectClean(result, leaking: [F.stripe, "oQJyIjjetuB3xuiW3FFlnKTsSUsKnXazSnmnCDBp"])
+    }
+
+    @Test func aChunkedBodyStaysValidChunkedEncoding() throws {
+        // The secret straddles the two chunks.
+        let json = ##"{"changes": [{"document": {"payload": {"description": "payouts need \##(F.stripe) (read-only)", "color": "#FF9800"}}}]}"##
+        let bytes = Array(json.utf8)
+        let cut = json.utf8.count / 2 + 8
+        let chunks = [bytes[..<cut], bytes[cut...]]
+        var body = ""
+        for chunk in chunks { body += String(chunk.count, radix: 16) + "\r\n" + String(decoding: chunk, as: UTF8.self) + "\r\n" }
+        body += "0\r\n\r\n"
+        let input = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + body
+        let result = try F.redact(input, name: "pull-chunked.txt")
+        let message = try #require(split(result.output))
+        expectText(message.head, equals: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked", "the head")
+        let decoded = try #require(dechunk(message.body), "the body is no longer valid chunked encoding")
+        expectText(decoded.body, equals: json.replacingOccurrences(of: F.stripe, with: "[REDACTED:stripe-secret-key]"), "the body")
+        #expect(decoded.sizes.count == 2)
+        expectClean(result, leaking: [F.stripe])
+    }
+
+    @Test func chunkBoundariesOutsideTheChangeStay() {
+        let old = Array("aaaaSECRETbbbbcccc".utf8)
+        let new = Array("aaaa[X]bbbbcccc".utf8)
+        let framed = Array("2\r\naa\r\n4\r\naaSE\r\n8\r\nCRETbbbb\r\n4\r\ncccc\r\n0\r\n\r\n".utf8)
+        let chunked = framed.withUnsafeBufferPointer { ChunkedBody($0, at: 0) }
+        #expect(chunked?.boundaries == [2, 6, 14, 18])
+        #expect(chunked?.lastChunkStart == framed.count - 5)
+        let written = chunked.map { String(decoding: $0.reencode(old: old, new: new), as: UTF8.self) }
+        #expect(written == "2\r\naa\r\n5\r\naa[X]\r\n4\r\nbbbb\r\n4\r\ncccc\r\n")
+    }
+
+    @Test func aFoldedHeaderIsWrittenBackOnOneLine() throws {
+        let input = "GET /x HTTP/1.1\r\nHost: example.com\r\nAuthorization: Bearer\r\n \(F.jwt)\r\nAccept: */*\r\n\r\n"
+        let result = try F.redact(input, name: "folded.http")
+        expectText(result.output, equals: "GET /x HTTP/1.1\r\nHost: example.com\r\nAuthorization: Bearer [REDACTED:jwt]\r\nAccept: */*\r\n\r\n")
+        expectClean(result, leaking: [F.jwt])
+    }
+
+    @Test func curlVerboseDumpsKeepTheirPrefixesAndNotes() throws {
+        let body = #"{"changes": [{"document": {"payload": {"value": "\#(F.google)"}}}]}"#
+        let input = """
+        * Connected to sync.example.com (203.0.113.7) port 443
+        * [HTTP/2] [1] [authorization: Bearer \(F.jwt)]
+        > GET /v1/sync/pull HTTP/2
+        > Host: sync.example.com
+        > Authorization: Bearer \(F.jwt)
+        >
+        < HTTP/2 200
+        < content-type: application/json
+        < content-length: \(body.utf8.count)
+        <
+        \(body)
+        * Connection #0 left intact
+
+        """
+        let result = try F.redact(input, name: "curl.txt")
+        let text = F.text(result)
+        expectHolds(text, "* [HTTP/2] [1] [authorization: Bearer [REDACTED:jwt]]\n")
+        expectHolds(text, "> Authorization: Bearer [REDACTED:jwt]\n")
+        let newBody = #"{"changes": [{"document": {"payload": {"value": "[REDACTED:google-api-key]"}}}]}"#
+        expectHolds(text, "< content-length: \(newBody.utf8.count)\n<\n\(newBody)\n")
+        expectClean(result, leaking: [F.jwt, F.google])
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+@testable import HabiterAudit
+
+private typealias F = RedactFixtures
+
+/// A HAR 1.2 capture with one entry: `request` and `response` are the JSON members as written.
+private func har(request: String, response: String = #"{"status": 200, "headers": [], "content": {"size": 0, "mimeType": "text/plain", "text": ""}}"#) -> String {
+    """
+    {
+      "log": {
+        "version": "1.2",
+        "creator": {"name": "test", "version": "1"},
+        "entries": [
+          {
+            "startedDateTime": "2025-11-30T10:00:00.000Z",
+            "time": 12,
+            "request": \(request),
+            "response": \(response)
+          }
+        ]
+      }
+    }
+    """
+}
+
+private func request(url: String = "https://api.example.com/v1/things", headers: String = "[]", postData: String? = nil) -> String {
+    let body = postData.map { #", "postData": \#($0)"# } ?? ""
+    return #"{"method": "POST", "url": "\#(url)", "httpVersion": "HTTP/1.1", "headers": \#(headers), "queryString": [], "cookies": []\#(body)}"#
+}
+
+/// Embedded layers: each is opened, redacted inside and encoded again the way it was written.
+@Suite struct RedactLayerTests {
+    @Test func base64BodyIsRedactedInsideAndReencoded() throws {
+        let body = #"{"note": "deploy key \#(F.github)", "n": 1}"#
+        let encoded = F.base64(body)
+        let response = #"{"status": 200, "headers": [], "content": {"size": \#(body.utf8.count), "mimeType": "application/octet-stream", "encoding": "base64", "text": "\#(encoded)"}}"#
+        let result = try F.redact(har(request: request(), response: response), name: "capture.har")
+        #expect(result.format == "har")
+        let text = try #require(F.jsonString(result.output, at: "/log/entries/0/response/content/text"))
+        expectText(F.decodeBase64(text), equals: #"{"note": "deploy key [REDACTED:github-token]", "n": 1}"#, "the decoded body")
+        expectClean(result, leaking: [F.github])
+    }
+
+    @Test func gzipInsideBase64IsDecompressedRedactedRecompressedAndReencoded() throws {
+        let document = #"{"documents": [{"payload": {"description": "webhook \#(F.slack)"}}]}"#
+        let encoded = Data(F.gzip(document)).base64EncodedString()
+        let response = #"{"status": 200, "headers": [], "content": {"size": 10, "mimeType": "application/gzip", "encoding": "base64", "text": "\#(encoded)"}}"#
+        let result = try F.redact(har(request: request(), response: response), name: "export.har")
+        let text = try #require(F.jsonString(result.output, at: "/log/entries/0/response/content/text"))
+        let gzip = try #require(Data(base64Encoded: text))
+        #expect(GzipLayerDecoder.hasMagic(Array(gzip)))
+        guard case .success(let inflated) = GzipLayerDecoder.inflate(Array(gzip)) else {
+            Issue.record("the re-encoded body is not gzip")
+            return
+        }
+        expectText(inflated, equals: #"{"documents": [{"payload": {"description": "webhook [REDACTED:slack-token]"}}]}"#, "the inflated body")
+        expectClean(result, leaking: [F.slack])
+    }
+
+    @Test func base64KeepsItsAlphabetPaddingAndLineLength() {
+        let wrapped = Array("QUJDREVGR0hJSktMTU5PUFFSU1RVVldY\r\nWVo=\r\n".utf8)
+        let style = Base64Style(of: wrapped)
+        #expect(style.lineLength == 32)
+        #expect(style.lineBreak == [0x0D, 0x0A])
+        #expect(style.finalLineBreak)
+        #expect(style.encode(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)) == wrapped)
+        let url = Base64Style(of: Array("eyJhIjoiPz8_In0".utf8))
+        #expect(url.alphabet == .url && !url.padded)
+        #expect(url.encode(Array(#"{"a":"??~"}"#.utf8)) == Array("eyJhIjoiPz9-In0".utf8))
+    }
+
+    @Test func queryParameterIsReplacedWithThePlaceholderPercentEncoded() throws {
+        let url = "https://sync.example.com/v1/sync/pull?cursor=eyJyZXYiOjQxfQ&access_token=oQJyIjjetuB3xuiW3FFlnKTsSUsKnXazSnmnCDBp&limit=100"
+        let result = try F.redact(#"{"breadcrumb": {"url": "\#(url)"}}"#)
+        expectText(result.output, equals: #"{"breadcrumb": {"url": "https://sync.example.com/v1/sync/pull?cursor=eyJyZXYiOjQxfQ&access_token=%5BREDACTED%3Atoken%5D&limit=100"}}"#)
+        expectClean(result, leaking: ["oQJyIjjetuB3xuiW3FFlnKTsSUsKnXazSnmnCDBp"])
+    }
+
+    @Test func formParameterIsReplacedWithThePlaceholderPercentEncoded() throws {
+        let refresh = "RXvgCf4JEiwXid5WKMESxkcS3RmO8eRZXwBHN-BbQINpOjEv6-AUh8Te-68W0rAV"
+        let body = "grant_type=refresh_token&refresh_token=\(refresh)&client_id=habiter+android"
+        let result = try F.redact(#"{"tokenRequest": "\#(body)"}"#)
+        expectText(result.output, equals: #"{"tokenRequest": "grant_type=refresh_token&refresh_token=%5BREDACTED%3Arefresh-token%5D&client_id=habiter+android"}"#)
+        expectClean(result, leaking: [refresh])
+    }
+
+    @Test func aLoneAssignmentKeepsItsValueReadable() throws {
+        // `NAME=value` in an environment dump: the placeholder is written as it reads.
+        let result = try F.redact(#"{"environment": ["HOME=/root", "STRIPE_KEY=\#(F.stripe)"]}"#)
+        expectText(result.output, equals: #"{"environment": ["HOME=/root", "STRIPE_KEY=[REDACTED:stripe-secret-key]"]}"#)
+        expectClean(result, leaking: [F.stripe])
+    }
+
+    @Test func urlUserinfoPasswordIsReplaced() throws {
+        let result = try F.redact(#"{"db": {"replicaUrl": "postgres://habiter:Kiwi-LcKgKX-649!@db.internal:5432/habits"}}"#)
+        expectText(result.output, equals: #"{"db": {"replicaUrl": "postgres://habiter:%5BREDACTED%3Apassword%5D@db.internal:5432/habits"}}"#)
+        expectClean(result, leaking: ["Kiwi-LcKgKX-649!"])
+    }
+
+    @Test func basicCredentialsAreDecodedRedactedAndReencoded() throws {
+        let credentials = F.base64("habiter-import:dV4LwJKZMcoO6DAFUKA4")
+        let headers = #"[{"name": "Authorization", "value": "Basic \#(credentials)"}]"#
+        let result = try F.redact(har(request: request(headers: headers)), name: "basic.har")
+        let value = try #require(F.jsonString(result.output, at: "/log/entries/0/request/headers/0/value"))
+        let scheme = value.hasPrefix("Basic ")
+        #expect(scheme)
+        expectText(F.decodeBase64(String(value.dropFirst(6))), equals: "habiter-import:[REDACTED:password]", "the credentials")
+        expectClean(result, leaking: ["dV4LwJKZMcoO6DAFUKA4"])
+    }
+
+    @Test func cookieValuesInAHeaderAreReplacedOneByOne() throws {
+        let session = "6IqU5ScbqE6Ibba2sPUtgER17657Q8O6Rem3gZjV"
+        let headers = #"[{"name": "cookie", "value": "theme=dark; __Secure-habiter.session-token=\#(session); lang=de"}]"#
+        let result = try F.redact(har(request: request(headers: headers)), name: "cookies.har")
+        let value = try #require(F.jsonString(result.output, at: "/log/entries/0/request/headers/0/value"))
+        expectText(value, equals: "theme=dark; __Secure-habiter.session-token=[REDACTED:session]; lang=de", "the cookie header")
+        expectClean(result, leaking: [session])
+    }
+
+    @Test func aHARStaysTheSameStructure() throws {
+        let headers = #"[{"name": "authorization", "value": "Bearer \#(F.jwt)"}, {"name": "accept", "value": "application/json"}]"#
+        let postData = #"{"mimeType": "application/json", "text": "{\"note\": \"\#(F.aws)\"}"}"#
+        let input = har(request: request(headers: headers, postData: postData))
+        let result = try F.redact(input, name: "session.har")
+        let before = try JSONSerialization.jsonObject(with: Data(input.utf8)) as? NSDictionary
+        let after = try JSONSerialization.jsonObject(with: Data(result.output)) as? NSDictionary
+        #expect(before?.allKeys.count == after?.allKeys.count)
+        expectText(F.jsonString(result.output, at: "/log/entries/0/request/headers/0/value"), equals: "Bearer [REDACTED:jwt]", "the authorization header")
+        expectText(F.jsonString(result.output, at: "/log/entries/0/request/headers/1/value"), equals: "application/json", "the accept header")
+        expectText(F.jsonString(result.output, at: "/log/entries/0/request/postData/text"), equals: #"{"note": "[REDACTED:aws-access-key-id]"}"#, "the body")
+        #expect(F.format(result.output) == "har")
+        expectClean(result, leaking: [F.jwt, F.aws])
+    }
+
+    @Test func flutterListsAreReencodedInTheirOwnEncoding() throws {
+        // A JSON string list and a legacy Java-serialized list behind their prefixes.
+        let jsonList = FlutterPrefsEncoding.jsonListPrefix
+            + #"[&quot;sign-in ok&quot;,&quot;retry headers: {authorization: Bearer \#(F.jwt)}&quot;]"#
+        let feeds = ["https://classly.example.edu/ical/crs_2201.ics", "https://classly.example.edu/ical/personal.ics?token=Zk9pQ2xhc3NseVRva2VuMjAyNQAbc"]
+        let legacy = FlutterPrefsEncoding.listPrefix
+            + Base64Style(alphabet: .standard, padded: true, lineLength: 76).encode(JavaStringListWriter.serialize(feeds.map { Array($0.utf8) }))
+                .map { $0 == 0x0A ? "&#10;" : String(UnicodeScalar($0)) }.joined()
+        let input = """
+        <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+        <map>
+            <string name="flutter.habiter_sync_debug_log">\(jsonList)</string>
+            <string name="flutter.classly_calendar_feeds">\(legacy)</string>
+        </map>
+        """
+        let result = try F.redact(input, name: "prefs.xml")
+        #expect(result.format == "prefs-xml")
+        #expect(result.replacements["secret.jwt"] == 1)
+        #expect(result.replacements["name.token"] == 1)
+        // The legacy list reads back as a list whose second feed lost its token only.
+        let reader = try PrefsEntries(result.output)
+        guard case .legacyStringList(let strings) = FlutterPrefsEncoding.decode(reader.values["flutter.classly_calendar_feeds"] ?? []) else {
+            Issue.record("the legacy list no longer decodes")
+            return
+        }
+        #expect(strings.count == 2)
+        expectText(strings.first, equals: feeds[0], "the first feed")
+        expectText(strings.last, equals: "https://classly.example.edu/ical/personal.ics?token=%5BREDACTED%3Atoken%5D", "the second feed")
+        expectClean(result, leaking: [F.jwt, "Zk9pQ2xhc3NseVRva2VuMjAyNQAbc"])
+    }
+
+    @Test func javaListWriterMatchesWhatJavaWrites() {
+        // The first bytes of the corpus's legacy list, as ObjectOutputStream wrote them.
+        let serialized = JavaStringListWriter.serialize([Array("a".utf8), Array("b".utf8)])
+        #expect(Data(serialized.prefix(51)).base64EncodedString() == "rO0ABXNyABNqYXZhLnV0aWwuQXJyYXlMaXN0eIHSHZnHYZ0DAAFJAARzaXpleHAAAAAC")
+        guard case .success(let strings) = JavaStringList.strings(in: serialized) else {
+            Issue.record("the written list does not read back")
+            return
+        }
+        #expect(strings == [Array("a".utf8), Array("b".utf8)])
+        #expect(JavaStringListWriter.modifiedUTF8([0x00, 0xF0, 0x9F, 0x98, 0x80]) == [0xC0, 0x80, 0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80])
+    }
+}
+
+/// The string values of a prefs export by entry name (for checking a redacted copy).
+struct PrefsEntries: PrefsXMLVisitor {
+    var values: [String: [UInt8]] = [:]
+
+    init(_ bytes: [UInt8]) throws {
+        var visitor = Collector()
+        try bytes.withUnsafeBytes { buffer in
+            var reader = PrefsXMLReader(buffer)
+            try reader.read(&visitor)
+        }
+        values = visitor.values
+    }
+
+    mutating func entry(_ entry: PrefsEntry) {}
+
+    private struct Collector: PrefsXMLVisitor {
+        var values: [String: [UInt8]] = [:]
+        mutating func entry(_ entry: PrefsEntry) {
+            if case .string(let text) = entry.value { values[entry.name] = text.bytes }
+        }
+    }
+}

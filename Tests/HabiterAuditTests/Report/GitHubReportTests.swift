@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import HabiterAudit
+
+/// `--format github`: GitHub Actions workflow commands. The golden output of the report sample
+/// is in ReportTests, the binary's output in CLITests/GitHubFormatTests; these pin the escaping (a message or a path can never end a command early
+/// or start another one) and the command for each level and input.
+@Suite struct GitHubReportTests {
+    @Test func messagesEscapePercentCarriageReturnAndLineFeed() {
+        #expect(GitHubReport.escapeData("100% sure\r\nnext: a, b") == "100%25 sure%0D%0Anext: a, b")
+        // `%` first: a sequence that looks encoded stays literal.
+        #expect(GitHubReport.escapeData("%0A") == "%250A")
+        #expect(GitHubReport.escapeData("::error::x") == "::error::x", "a message cannot start a command: it is not at the start of a line")
+        #expect(GitHubReport.escapeData("ghp_…, 40 characters") == "ghp_…, 40 characters")
+    }
+
+    @Test func propertiesAlsoEscapeColonAndComma() {
+        #expect(GitHubReport.escapeProperty("a:b,c%d\re\nf") == "a%3Ab%2Cc%25d%0De%0Af")
+        #expect(GitHubReport.escapeProperty("%3A") == "%253A")
+        #expect(GitHubReport.escapeProperty("captures/session 1.har") == "captures/session 1.har")
+    }
+
+    @Test func oneLinePerFindingWhateverTheTextHolds() {
+        let line = GitHubReport.command("error", artifact: "odd,name:1.json", position: SourcePosition(line: 3, column: 7, byteOffset: 40),
+                                        title: "secret.github-token", message: "first\nsecond\r\nthird 50%")
+        #expect(line == "::error file=odd%2Cname%3A1.json,line=3,col=7,title=secret.github-token::first%0Asecond%0D%0Athird 50%25\n")
+        #expect(line.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func levelsMapToGitHubCommands() {
+        #expect(GitHubReport.command(for: .error) == "error")
+        #expect(GitHubReport.command(for: .warning) == "warning")
+        #expect(GitHubReport.command(for: .note) == "notice")
+    }
+
+    @Test func stdinHasNoFileAndAPositionInTheMessage() {
+        let line = GitHubReport.command("warning", artifact: "-", position: SourcePosition(line: 1, column: 2, byteOffset: 1),
+                                        title: "transport.authorization-header", message: "m")
+        #expect(line == "::warning title=transport.authorization-header::stdin:1:2: m\n")
+        #expect(GitHubReport.command("error", artifact: "-", position: nil, title: "input.read", message: "m") == "::error title=input.read::stdin: m\n")
+    }
+
+    @Test func pathsAreWorkspaceRelativeWithoutDotSlash() {
+        #expect(GitHubReport.fileProperty("./captures/a.har") == "captures/a.har")
+        #expect(GitHubReport.fileProperty(".//a.json") == "a.json")
+        #expect(GitHubReport.fileProperty("captures/./a.har") == "captures/./a.har")
+        #expect(GitHubReport.fileProperty("a.json") == "a.json")
+        let line = GitHubReport.command("error", artifact: "./a.json", position: nil, title: "input.parse", message: "m")
+        #expect(line == "::error file=a.json,title=input.parse::m\n")
+    }
+}
