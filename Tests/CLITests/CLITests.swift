@@ -17,11 +17,7 @@ private func write(_ text: String, _ name: String, in directory: URL) -> String 
 }
 
 private func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
-    final class Box: @unchecked Sendable { var text = "" }
-    let out = Box(), err = Box()
-    let status = CLI.run(arguments, environment: CLIEnvironment(writeOut: { out.text += $0 }, writeErr: { err.text += $0 },
-                                                                stdoutIsTerminal: false, variables: [:]))
-    return (status, out.text, err.text)
+    TestSupport.cli(arguments)
 }
 
 /// The command line in-process: every exit code, option spellings, usage errors.

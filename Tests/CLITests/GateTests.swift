@@ -9,11 +9,7 @@ import TestHelpers
     static let corpus = ProcessRunner.repoRoot.appendingPathComponent("corpus").path
 
     static func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
-        final class Box: @unchecked Sendable { var text = "" }
-        let out = Box(), err = Box()
-        let status = CLI.run(arguments, environment: CLIEnvironment(writeOut: { out.text += $0 }, writeErr: { err.text += $0 },
-                                                                    stdoutIsTerminal: false, variables: ["HABITER_AUDIT_TODAY": "2026-11-30"]))
-        return (status, out.text, err.text)
+        TestSupport.cli(arguments)
     }
 
     static func expectValidSARIF(_ text: String) {

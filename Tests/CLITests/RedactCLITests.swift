@@ -26,11 +26,7 @@ private func holds(_ bytes: [UInt8]?, _ needle: String) -> Bool {
 }
 
 private func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
-    final class Box: @unchecked Sendable { var text = "" }
-    let out = Box(), err = Box()
-    let status = CLI.run(arguments, environment: CLIEnvironment(writeOut: { out.text += $0 }, writeErr: { err.text += $0 },
-                                                                stdoutIsTerminal: false, variables: [:]))
-    return (status, out.text, err.text)
+    TestSupport.cli(arguments)
 }
 
 private let leakyJSON = Array(#"{"note": "token \#(githubToken)", "auth": "Bearer \#(jwtToken)"}"#.utf8)
