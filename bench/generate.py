@@ -1,20 +1,43 @@
 #!/usr/bin/env python3
-"""Deterministic generator of large, realistic habiter-audit inputs.
+"""Deterministic generator of large, realistic habiter-audit inputs, and of adversarial ones.
 
-Usage: generate.py KIND SIZE_MB OUTPUT
-KIND: json (a 2-space indented push body of entity documents), compact (the same on one line),
-      ndjson (one push operation per line), har (a browser-style HAR capture of sync calls with
-      JSON bodies, headers, base64 response bodies and WebSocket frames), prefs (an Android
-      FlutterSharedPreferences.xml export with every Flutter encoding).
-The same arguments always give the same bytes. About one document in 20,000 carries a planted,
-fake secret (a GitHub token in a description, an API key in a payload, a password in a note
-that holds JSON), so every run has findings to report.
+Usage: generate.py KIND SIZE_MB OUTPUT [--seed N]
+
+Realistic kinds:
+  json      a 2-space indented push body of entity documents
+  compact   the same on one line
+  ndjson    one push operation per line
+  har       a browser-style HAR capture of sync calls: request bodies are JSON held in a JSON
+            string, every other response body is base64 of JSON (`"encoding": "base64"`), the rest
+            JSON in a string; `Authorization: Bearer` headers; a WebSocket frame every 50 entries
+  prefs     an Android FlutterSharedPreferences.xml export with every Flutter encoding
+About one document in 20,000 carries a planted, fake secret (a GitHub token in a description, an
+API key in a payload, a password in a note that holds JSON), so every 100 MB run has findings.
+
+Adversarial kinds (JSON; same size as asked, to compare with `json` of that size):
+  huge-string     one document whose single string value fills the file (prose with JSON escapes;
+                  a planted GitHub token in the middle and one near the end)
+  many-keys       objects of 1,000,000 short keys each (every key in the file distinct), one per line
+                  in a top-level array
+  deep-nesting    a top-level array of blocks nested 500 arrays deep (depth 502 with the top array
+                  and the innermost object, under the default --max-depth 512); a planted GitHub
+                  token in the innermost object of one block in 20,000
+  near-miss       indented records whose values almost match the pattern rules: ghp_ + 35 chars,
+                  AKIA + 15, sk_live_ too short, xoxb- broken, a BEGIN PRIVATE KEY header with too
+                  little key and no END, eyJ that is no JWT, AIza + 34, npm_ + 35, glpat- short,
+                  sk-...T3BlbkF, Bearer short, a Slack hook too short, SG. short, a bot token short,
+                  a database URL without credentials, password: + 3 chars; none should be a finding
+  sensitive-keys  indented records of sensitive names (token, apiKey, password, secret, ...) holding
+                  values that are no credential (empty, null, placeholders, booleans, masks)
+The same arguments always give the same bytes; --seed changes them (bench/run uses it to make the
+files of its --jobs directory differ).
 """
 import base64
 import json
 import random
 import sys
 
+DEFAULT_SEED = 20261130
 BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 TITLES = ["Morning run", "Read 20 pages", "Drink water", "Meditate", "Stretch", "No sugar", "Journal",
           "Practice German", "Walk the dog", "Floss", "Sleep by 23:00", "Call mum", "Piano", "Cold shower"]
@@ -22,14 +45,22 @@ DESCRIPTIONS = ["Small steps every day.", "Track it even when it is hard.", "", 
                 "Streak goal: 30 days. Übung macht den Meister ✨", "Keep the phone in another room."]
 ICONS = ["directions_run", "menu_book", "local_drink", "self_improvement", "fitness_center", "edit_note"]
 
+REALISTIC_KINDS = ("json", "compact", "ndjson", "har", "prefs")
+ADVERSARIAL_KINDS = ("huge-string", "many-keys", "deep-nesting", "near-miss", "sensitive-keys")
+EXTENSIONS = {"ndjson": "ndjson", "har": "har", "prefs": "xml"}
+
+
+def extension(kind):
+    return EXTENSIONS.get(kind, "json")
+
 
 def uuid(r):
     h = "%032x" % r.getrandbits(128)
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-a{h[17:20]}-{h[20:32]}"
 
 
-def token(r, n):
-    return "".join(r.choice(BASE62) for _ in range(n))
+def token(r, n, alphabet=BASE62):
+    return "".join(r.choice(alphabet) for _ in range(n))
 
 
 def habit_document(r, i):
@@ -106,55 +137,222 @@ def prefs_entries(r, i):
     return items
 
 
-def main():
-    kind, size_mb, output = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+# --- realistic kinds ------------------------------------------------------------------------------
+
+def write_har(f, r, target):
+    head = '{\n  "log": {\n    "version": "1.2",\n    "creator": {"name": "WebInspector", "version": "537.36"},\n    "pages": [],\n    "entries": ['
+    f.write(head)
+    written, i = len(head), 0
+    while written < target:
+        chunk = ("," if i else "") + "\n      " + json.dumps(har_entry(r, i), ensure_ascii=False)
+        f.write(chunk)
+        written += len(chunk.encode())
+        i += 1
+    f.write("\n    ]\n  }\n}\n")
+
+
+def write_prefs(f, r, target):
+    head = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n"
+    f.write(head)
+    written, i = len(head), 0
+    while written < target:
+        chunk = "\n".join(prefs_entries(r, i)) + "\n"
+        f.write(chunk)
+        written += len(chunk.encode())
+        i += 1
+    f.write("</map>\n")
+
+
+def write_ndjson(f, r, target):
+    written, i = 0, 0
+    while written < target:
+        line = json.dumps(operation(r, i), ensure_ascii=False, separators=(",", ":")) + "\n"
+        f.write(line)
+        written += len(line.encode())
+        i += 1
+
+
+def write_push_body(f, r, target, indent):
+    separators = (",", ": ") if indent else (",", ":")
+    head = '{\n  "protocolVersion": 1,\n  "deviceId": "device-bench",\n  "operations": [' if indent else '{"protocolVersion":1,"deviceId":"device-bench","operations":['
+    f.write(head)
+    written, i = len(head), 0
+    while written < target:
+        text = json.dumps(operation(r, i), ensure_ascii=False, indent=indent, separators=separators)
+        if indent:
+            text = "\n" + "\n".join("    " + line for line in text.split("\n"))
+        chunk = ("," if i else "") + text
+        f.write(chunk)
+        written += len(chunk.encode())
+        i += 1
+    f.write("\n  ]\n}\n" if indent else "]}")
+
+
+# --- adversarial kinds ----------------------------------------------------------------------------
+
+WORDS = ("the habit streak was kept for days and the app synced every entry to the server while the "
+         "phone stayed offline for a week then came back with a backlog of pushes Übung macht den "
+         "Meister café naïve résumé ✨ 🚀 note remember to stretch before the morning run").split()
+ESCAPES = ["\\n", "\\t", "\\\"", "\\\\", "\\u00fc", "\\u2728", "\\/"]
+
+
+def write_huge_string(f, r, target):
+    head = '{"protocolVersion": 1, "deviceId": "device-bench", "description": "'
+    tail = '"}\n'
+    f.write(head)
+    written = len(head.encode())
+    plants = [target // 2, target - 200_000]
+    planted = 0
+    while written < target - len(tail):
+        # ~64 KiB of prose at a time: words, punctuation and JSON escapes (never a bare quote or
+        # backslash), so the file stays one valid document; the last chunk may overshoot by < 64 KiB.
+        parts = []
+        for word in r.choices(WORDS, k=9000):
+            parts.append(word)
+            roll = r.random()
+            parts.append(r.choice(ESCAPES) if roll < 0.03 else (". " if roll < 0.1 else " "))
+        chunk = "".join(parts)
+        if planted < len(plants) and written >= plants[planted]:
+            chunk += " export GITHUB_TOKEN=ghp_" + token(r, 36) + " "
+            planted += 1
+        f.write(chunk)
+        written += len(chunk.encode())
+    f.write(tail)
+
+
+def base36(n):
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = digits[d] + out
+        if n == 0:
+            return out
+
+
+def write_many_keys(f, r, target, keys_per_object=1_000_000):
+    f.write("[")
+    written, n, first_object = 1, 0, True
+    while written < target:
+        f.write("\n" if first_object else ",\n")
+        f.write("{")
+        written += 2
+        parts = []
+        for k in range(keys_per_object):
+            if written >= target:
+                break
+            value = r.choice(("0", "1", "true", "null", '"v"', '"on"', "42"))
+            pair = f'"k{base36(n)}":{value}'
+            parts.append(pair)
+            written += len(pair) + 1
+            n += 1
+            if len(parts) >= 10000:
+                f.write(",".join(parts) + ",")
+                parts = []
+        f.write(",".join(parts) + ',"end":0}' if parts else '"end":0}')
+        written += 8
+        first_object = False
+    f.write("\n]\n")
+
+
+def write_deep_nesting(f, r, target, depth=500):
+    f.write("[")
+    written, i = 1, 0
+    while written < target:
+        secret = ("ghp_" + token(r, 36)) if i % 20000 == 9999 else ("x" + token(r, 8))
+        block = ("\n" if i == 0 else ",\n") + "[" * depth + '{"note":"' + secret + '","n":' + str(i) + "}" + "]" * depth
+        f.write(block)
+        written += len(block)
+        i += 1
+    f.write("\n]\n")
+
+
+def near_miss_values(r):
+    return {
+        "github": "ghp_" + token(r, 35),
+        "aws": "AKIA" + token(r, 15, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"),
+        "stripe": "sk_live_" + token(r, 12),
+        "slack": "xoxb-" + token(r, 7, "0123456789") + "-" + token(r, 5),
+        "pem": "-----BEGIN RSA PRIVATE KEY-----\n" + token(r, 30) + "\n...",
+        "jwtish": "eyJ" + token(r, 24) + "." + token(r, 12) + "-notajwt",
+        "google": "AIza" + token(r, 34),
+        "npm": "npm_" + token(r, 35),
+        "gitlab": "glpat-" + token(r, 12),
+        "openai": "sk-" + token(r, 20) + "T3BlbkF",
+        "bearer": "Bearer " + token(r, 10),
+        "hook": "https://hooks.slack.com/services/T" + token(r, 4, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") + "/B12/x",
+        "sendgrid": "SG." + token(r, 22) + "." + token(r, 20),
+        "telegram": token(r, 7, "0123456789") + ":AA" + token(r, 20),
+        "database": "postgres://db.internal:5432/habits",
+        "prose": "the password: " + token(r, 3) + " was too short, see ghp_" + token(r, 20) + " and AKIA" + token(r, 10, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"),
+    }
+
+
+def write_records(f, r, target, make):
+    head = '{\n  "protocolVersion": 1,\n  "deviceId": "device-bench",\n  "records": ['
+    f.write(head)
+    written, i = len(head), 0
+    while written < target:
+        text = json.dumps(make(r, i), ensure_ascii=False, indent=2)
+        chunk = ("," if i else "") + "\n" + "\n".join("    " + line for line in text.split("\n"))
+        f.write(chunk)
+        written += len(chunk.encode())
+        i += 1
+    f.write("\n  ]\n}\n")
+
+
+def near_miss_record(r, i):
+    return {"id": uuid(r), "n": i, "values": near_miss_values(r)}
+
+
+SENSITIVE_NAMES = ["token", "apiKey", "api_key", "password", "passwd", "secret", "clientSecret", "accessToken",
+                   "refreshToken", "id_token", "authorization", "auth", "sessionId", "privateKey", "credentials",
+                   "x-api-key", "code_verifier", "secretKey", "bearer", "pin"]
+NON_CREDIBLE = ["", "null", "none", "n/a", "<redacted>", "REDACTED", "***", "********", "xxxxxxxx", "${API_KEY}",
+                "{{token}}", "your-api-key-here", "changeme", "example", "test", "true", "false", "0", "-", "TODO"]
+NON_STRING = [None, False, True, 0, 1, [], {}]
+
+
+def sensitive_record(r, i):
+    values = {}
+    for name in SENSITIVE_NAMES:
+        roll = r.random()
+        values[name] = r.choice(NON_STRING) if roll < 0.25 else r.choice(NON_CREDIBLE)
+    return {"id": uuid(r), "n": i, "settings": values}
+
+
+def generate(kind, size_mb, output, seed=DEFAULT_SEED):
     target = int(size_mb * 1024 * 1024)
-    r = random.Random(20261130)
+    r = random.Random(seed)
+    writers = {
+        "json": lambda f: write_push_body(f, r, target, 2),
+        "compact": lambda f: write_push_body(f, r, target, None),
+        "ndjson": lambda f: write_ndjson(f, r, target),
+        "har": lambda f: write_har(f, r, target),
+        "prefs": lambda f: write_prefs(f, r, target),
+        "huge-string": lambda f: write_huge_string(f, r, target),
+        "many-keys": lambda f: write_many_keys(f, r, target),
+        "deep-nesting": lambda f: write_deep_nesting(f, r, target),
+        "near-miss": lambda f: write_records(f, r, target, near_miss_record),
+        "sensitive-keys": lambda f: write_records(f, r, target, sensitive_record),
+    }
+    if kind not in writers:
+        raise SystemExit(f"generate.py: unknown kind {kind!r}; kinds: {', '.join(writers)}")
     with open(output, "w", encoding="utf-8") as f:
-        if kind == "har":
-            head = '{\n  "log": {\n    "version": "1.2",\n    "creator": {"name": "WebInspector", "version": "537.36"},\n    "pages": [],\n    "entries": ['
-            f.write(head)
-            written, i = len(head), 0
-            while written < target:
-                chunk = ("," if i else "") + "\n      " + json.dumps(har_entry(r, i), ensure_ascii=False)
-                f.write(chunk)
-                written += len(chunk.encode())
-                i += 1
-            f.write("\n    ]\n  }\n}\n")
-            return
-        if kind == "prefs":
-            head = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n"
-            f.write(head)
-            written, i = len(head), 0
-            while written < target:
-                chunk = "\n".join(prefs_entries(r, i)) + "\n"
-                f.write(chunk)
-                written += len(chunk.encode())
-                i += 1
-            f.write("</map>\n")
-            return
-        if kind == "ndjson":
-            written, i = 0, 0
-            while written < target:
-                line = json.dumps(operation(r, i), ensure_ascii=False, separators=(",", ":")) + "\n"
-                f.write(line)
-                written += len(line.encode())
-                i += 1
-            return
-        indent = 2 if kind == "json" else None
-        separators = (",", ": ") if kind == "json" else (",", ":")
-        head = '{\n  "protocolVersion": 1,\n  "deviceId": "device-bench",\n  "operations": [' if indent else '{"protocolVersion":1,"deviceId":"device-bench","operations":['
-        f.write(head)
-        written, i = len(head), 0
-        while written < target:
-            text = json.dumps(operation(r, i), ensure_ascii=False, indent=indent, separators=separators)
-            if indent:
-                text = "\n" + "\n".join("    " + line for line in text.split("\n"))
-            chunk = ("," if i else "") + text
-            f.write(chunk)
-            written += len(chunk.encode())
-            i += 1
-        f.write("\n  ]\n}\n" if indent else "]}")
+        writers[kind](f)
+
+
+def main():
+    args = sys.argv[1:]
+    seed = DEFAULT_SEED
+    if "--seed" in args:
+        at = args.index("--seed")
+        seed = int(args[at + 1])
+        del args[at:at + 2]
+    if len(args) != 3:
+        raise SystemExit(__doc__.split("\n\n")[1])
+    kind, size_mb, output = args[0], float(args[1]), args[2]
+    generate(kind, size_mb, output, seed)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@ struct KeyFacts: Equatable {
     var payloadField: PayloadField?
     /// A SharedPreferences key (`flutter.…`, the secure-storage prefix).
     var isPrefsKey = false
+    /// Some pattern rule matches the key itself (a secret used as a key): only such keys are
+    /// scanned with the pattern rules again where they occur.
+    var matchesPattern = false
 
     static let none = KeyFacts()
     var isEmpty: Bool { self == .none }

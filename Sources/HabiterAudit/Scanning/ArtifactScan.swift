@@ -79,9 +79,23 @@ final class ArtifactScan {
             let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true
             let facts = KeyFacts(
                 storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), payloadField: PayloadField.named(key),
-                isPrefsKey: key.starts(with: "flutter.".utf8) || key.starts(with: FlutterPrefsEncoding.secureStoragePrefix.utf8))
+                isPrefsKey: key.starts(with: "flutter.".utf8) || key.starts(with: FlutterPrefsEncoding.secureStoragePrefix.utf8),
+                matchesPattern: keyMatchesPattern(key))
             return (facts, judgedByName ? rules.names.match(key, scratch: &keyScratch) : nil)
         }
+    }
+
+    /// Whether a pattern rule matches `key` (a limit reached counts as a match: the scan where
+    /// the key occurs then reports it).
+    private func keyMatchesPattern(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard key.count >= rules.patterns.minimumValueLength else { return false }
+        var found = false
+        do {
+            try rules.patterns.scan(UnsafeRawBufferPointer(key), matcher: matcher, scratch: &patternScratch) { _ in found = true }
+        } catch {
+            return true
+        }
+        return found
     }
 
     /// The name rule a key matches, if any.

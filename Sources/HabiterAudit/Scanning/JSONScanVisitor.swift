@@ -163,7 +163,7 @@ struct JSONScanVisitor: JSONVisitor {
             pendingStoreHit = scan.pending.count
             scan.pending.append(PendingHit(detail: .inventory(store: store), location: location, position: SourcePosition(line: 0, column: 0, byteOffset: 0)))
         }
-        if key.count >= scan.rules.patterns.minimumValueLength {
+        if facts.matchesPattern {
             let found = scan.scanPatterns(UnsafeRawBufferPointer(key), offset: layer.outerOffset ?? offset) {
                 HitLocation(key: nil, path: currentPath().appending(.key(Redaction.maskedKey)), ancestry: ancestry(),
                             readerContext: layer.readerContext, carrier: layer.carrier)

@@ -24,9 +24,12 @@ public struct Base64LayerDecoder: LayerDecoder {
     static func isUUIDOrHex(_ value: UnsafeRawBufferPointer) -> Bool {
         let isUUID = value.count == 36 && value[8] == UInt8(ascii: "-") && value[13] == UInt8(ascii: "-")
             && value[18] == UInt8(ascii: "-") && value[23] == UInt8(ascii: "-")
-        for (i, b) in value.enumerated() {
-            if isUUID && (i == 8 || i == 13 || i == 18 || i == 23) { continue }
-            guard hexValue(b) != nil else { return false }
+        let dash = UInt8(ascii: "-")
+        for i in 0..<value.count {
+            let b = value[i]
+            if b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 6 { continue }
+            if isUUID && b == dash && (i == 8 || i == 13 || i == 18 || i == 23) { continue }
+            return false
         }
         return true
     }
