@@ -1,13 +1,31 @@
 #!/usr/bin/env python3
-"""Benchmarks `habiter-audit scan` on generated inputs: median MB/s and peak RSS over several runs.
+"""The performance suite (issue 7): throughput against the grep floor and a peer, adversarial
+inputs, --jobs scaling, linearity and memory. Medians of several runs; every ratio is measured
+in the same run, so the machine's noise hits both sides alike.
 
-Usage: bench/run.py [--size MB] [--runs N] [--kinds json,compact,ndjson,har,prefs] [--binary PATH]
-Builds nothing: run `swift build -c release` first (bench/run does both).
-Inputs are generated once into bench-data/ by bench/generate.py (deterministic).
+Usage: bench/run.py [--size MB] [--runs N] [--sections LIST] [--kinds LIST] [--peer-size MB]
+                    [--big] [--markdown] [--binary PATH]
+Sections (default: all but big; --big adds it):
+  throughput   each realistic kind (json, compact, ndjson, har, prefs) at --size MB: MB/s, peak
+               RSS, findings, and the floor `grep -cE 'AKIA[A-Z0-9]{16}|ghp_[A-Za-z0-9]{36}' FILE`
+               (output to a file: GNU grep stops at the first match when writing to /dev/null)
+  peer         detect-secrets 1.5.0 (PyPI, in .build/peers-venv/) and habiter-audit on the same
+               --peer-size MB file of each kind (default 4: detect-secrets runs at ~0.15 MB/s,
+               so 100 MB would take 11 minutes a kind); one run each
+  adversarial  each adversarial kind of bench/generate.py at --size MB against `json` of that size;
+               sensitive-keys with --max-document-hits 100000000 (its one document holds millions
+               of hits, which the default limit stops at 250,000 with exit status 2)
+  jobs         a directory of 100 files (json, ndjson, har, prefs; --size MB in all) with --jobs 1
+               and --jobs 2
+  linearity    json at --size/10 MB and at --size MB
+  big          a 1 GB json file, scanned as a file and on stdin: peak RSS
+Builds nothing: bench/run builds the release binary first. Inputs are generated once into
+bench-data/ (deterministic; git-ignored).
 """
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -15,85 +33,257 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "bench-data")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import generate as generator  # noqa: E402
+import peers  # noqa: E402
+
+GNU_TIME = "/usr/bin/time"
+FLOOR_PATTERN = "AKIA[A-Z0-9]{16}|ghp_[A-Za-z0-9]{36}"
+TARGET_MBPS = {"json": 400, "compact": 400, "ndjson": 400, "har": 250, "prefs": 250}
+SECTIONS = ("throughput", "peer", "adversarial", "jobs", "linearity", "big")
 
 
-def generate(kind, size_mb):
-    os.makedirs(os.path.join(ROOT, "bench-data"), exist_ok=True)
-    extension = {"ndjson": "ndjson", "har": "har", "prefs": "xml"}.get(kind, "json")
-    path = os.path.join(ROOT, "bench-data", f"{kind}-{size_mb:g}mb.{extension}")
+def input_file(kind, size_mb, seed=None, directory=DATA):
+    """The generated input of `kind` and size (made once, then reused)."""
+    os.makedirs(directory, exist_ok=True)
+    suffix = "" if seed is None else f"-seed{seed}"
+    path = os.path.join(directory, f"{kind}-{size_mb:g}mb{suffix}.{generator.extension(kind)}")
     if not os.path.exists(path):
-        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "generate.py"), kind, str(size_mb), path], check=True)
+        partial = path + ".partial"
+        generator.generate(kind, size_mb, partial, **({} if seed is None else {"seed": seed}))
+        os.replace(partial, path)
     return path
 
 
 def warm(path):
-    with open(path, "rb") as f:
-        while f.read(1 << 24):
-            pass
-
-
-GNU_TIME = "/usr/bin/time"
+    paths = [path] if os.path.isfile(path) else [os.path.join(path, name) for name in sorted(os.listdir(path))]
+    for p in paths:
+        with open(p, "rb") as f:
+            while f.read(1 << 24):
+                pass
 
 
 def run_once(command, stdin_path=None):
-    """Wall time in seconds, peak RSS in KiB, exit status.
+    """Wall time in seconds, peak RSS in KiB and exit status of one run.
 
-    The peak RSS comes from GNU time, which forks the scanner from its own small process: a
-    child forked from this Python process would inherit Python's peak RSS (Linux keeps the
-    high-water mark across exec), which grows with the reports this script reads.
+    The peak RSS comes from GNU time, which forks the command from its own small process: a child
+    forked from this Python process would inherit Python's peak RSS (Linux keeps the high-water
+    mark across exec).
     """
-    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     with tempfile.NamedTemporaryFile(mode="r", suffix=".rss") as rss:
+        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
         start = time.perf_counter()
         status = subprocess.run([GNU_TIME, "-f", "%M", "-o", rss.name] + command, stdin=stdin,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
         elapsed = time.perf_counter() - start
+        if stdin_path:
+            stdin.close()
         peak = int(rss.read().strip().splitlines()[-1])
-    if stdin_path:
-        stdin.close()
     return elapsed, peak, status
+
+
+def grep_floor(path):
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        subprocess.run(["grep", "-cE", FLOOR_PATTERN, path], stdout=out)
+        return time.perf_counter() - start
+
+
+class Suite:
+    def __init__(self, args):
+        self.args = args
+        self.binary = args.binary
+        self.rows = {}
+
+    def scan(self, target, *options, stdin_path=None):
+        """One scan: (seconds, peak KiB, findings). Exit statuses other than 0/1 stop the suite."""
+        with tempfile.NamedTemporaryFile(suffix=".json") as report:
+            command = [self.binary, "scan", "--quiet", "--no-config", "--format", "json", "--output", report.name,
+                       *options, target]
+            elapsed, peak, status = run_once(command, stdin_path)
+            if status not in (0, 1):
+                sys.exit(f"bench/run: {' '.join(command[1:])} failed with exit status {status}")
+            with open(report.name) as f:
+                findings = json.load(f)["summary"]["findings"]
+        return elapsed, peak, findings
+
+    def median_scan(self, target, *options, runs=None, stdin_path=None, floor=False):
+        """Medians over runs: seconds, peak KiB, findings, and the grep floor's seconds if asked."""
+        times, peaks, floors, findings = [], [], [], 0
+        for _ in range(runs or self.args.runs):
+            elapsed, peak, findings = self.scan(target, *options, stdin_path=stdin_path)
+            times.append(elapsed)
+            peaks.append(peak)
+            if floor:
+                floors.append(grep_floor(target))
+        return (statistics.median(times), statistics.median(peaks), findings,
+                statistics.median(floors) if floor else None)
+
+    def add(self, section, header, row):
+        self.rows.setdefault(section, (header, []))[1].append(row)
+        if not self.args.markdown:
+            print("  " + "  ".join(str(cell) for cell in row), flush=True)
+
+    def heading(self, section, text):
+        if not self.args.markdown:
+            print(f"\n{section}: {text}", flush=True)
+
+    # Sections
+
+    def throughput(self):
+        size = self.args.size
+        self.heading("throughput", f"{size:g} MB inputs, medians of {self.args.runs} runs")
+        header = ["input", "MB", "MB/s", "grep MB/s", "time / grep", "target MB/s", "peak RSS MiB", "findings"]
+        for kind in self.args.kinds:
+            path = input_file(kind, size)
+            warm(path)
+            mb = os.path.getsize(path) / 1e6
+            t, peak, findings, g = self.median_scan(path, floor=True)
+            self.add("throughput", header, [os.path.basename(path), f"{mb:.1f}", f"{mb / t:.0f}", f"{mb / g:.0f}",
+                                            f"{t / g:.1f}×", TARGET_MBPS[kind], f"{peak / 1024:.0f}", findings])
+
+    def peer(self):
+        size = self.args.peer_size
+        detect_secrets = next(p for p in peers.PEERS if p.name == "detect-secrets")
+        problem = peers.install(detect_secrets)
+        if problem:
+            print(f"bench/run: peer section skipped: {problem}", file=sys.stderr)
+            return
+        self.heading("peer", f"detect-secrets {detect_secrets.version} and habiter-audit on {size:g} MB inputs, one run each")
+        header = ["input", "MB", "detect-secrets MB/s", "habiter-audit MB/s", "habiter-audit / detect-secrets"]
+        for kind in self.args.kinds:
+            path = input_file(kind, size)
+            warm(path)
+            mb = os.path.getsize(path) / 1e6
+            with tempfile.TemporaryFile() as out:
+                start = time.perf_counter()
+                status = subprocess.run([detect_secrets.binary, "scan", "--all-files", path], stdout=out,
+                                        stderr=subprocess.DEVNULL, cwd=os.path.dirname(path)).returncode
+                peer_seconds = time.perf_counter() - start
+            if status != 0:
+                sys.exit(f"bench/run: detect-secrets failed on {path} with exit status {status}")
+            ours, _, _, _ = self.median_scan(path, runs=1)
+            self.add("peer", header, [os.path.basename(path), f"{mb:.1f}", f"{mb / peer_seconds:.2f}", f"{mb / ours:.0f}",
+                                      f"{peer_seconds / ours:.0f}×"])
+
+    def adversarial(self):
+        size = self.args.size
+        self.heading("adversarial", f"{size:g} MB adversarial inputs against json of the same size (target ≤ 3×)")
+        header = ["input", "MB", "MB/s", "time / json", "peak RSS MiB", "findings"]
+        normal = input_file("json", size)
+        warm(normal)
+        for kind in generator.ADVERSARIAL_KINDS:
+            path = input_file(kind, size)
+            warm(path)
+            mb = os.path.getsize(path) / 1e6
+            options = ["--max-document-hits", "100000000"] if kind == "sensitive-keys" else []
+            times, normal_times, peaks, findings = [], [], [], 0
+            for _ in range(self.args.runs):  # interleaved with the normal input
+                t, peak, findings = self.scan(path, *options)
+                times.append(t)
+                peaks.append(peak)
+                normal_times.append(self.scan(normal)[0])
+            t, n = statistics.median(times), statistics.median(normal_times)
+            self.add("adversarial", header, [os.path.basename(path), f"{mb:.1f}", f"{mb / t:.0f}", f"{t / n:.2f}×",
+                                             f"{statistics.median(peaks) / 1024:.0f}", findings])
+
+    def jobs(self):
+        size = self.args.size
+        directory = os.path.join(DATA, f"jobs-{size:g}mb")
+        kinds = ("json", "ndjson", "har", "prefs")
+        for i in range(100):
+            input_file(kinds[i % 4], size / 100, seed=1000 + i, directory=directory)
+        warm(directory)
+        mb = sum(os.path.getsize(os.path.join(directory, n)) for n in os.listdir(directory)) / 1e6
+        self.heading("jobs", f"a directory of 100 files, {mb:.0f} MB in all (target: --jobs 2 ≥ 1.8× --jobs 1)")
+        header = ["jobs", "MB", "MB/s", "speed-up", "peak RSS MiB", "findings"]
+        times = {1: [], 2: []}
+        peaks = {1: [], 2: []}
+        findings = 0
+        for _ in range(self.args.runs):  # interleaved
+            for jobs in (1, 2):
+                t, peak, findings = self.scan(directory, "--jobs", str(jobs))
+                times[jobs].append(t)
+                peaks[jobs].append(peak)
+        one = statistics.median(times[1])
+        for jobs in (1, 2):
+            t = statistics.median(times[jobs])
+            self.add("jobs", header, [jobs, f"{mb:.1f}", f"{mb / t:.0f}", f"{one / t:.2f}×",
+                                      f"{statistics.median(peaks[jobs]) / 1024:.0f}", findings])
+
+    def linearity(self):
+        size = self.args.size
+        self.heading("linearity", f"json at {size / 10:g} MB and {size:g} MB (target: 10× the input ≤ 11× the time)")
+        header = ["input", "MB", "seconds", "MB/s", "time / smaller"]
+        small, large = input_file("json", size / 10), input_file("json", size)
+        warm(small)
+        warm(large)
+        times = {small: [], large: []}
+        for _ in range(self.args.runs):
+            for path in (small, large):
+                times[path].append(self.scan(path)[0])
+        base = statistics.median(times[small])
+        for path in (small, large):
+            t = statistics.median(times[path])
+            mb = os.path.getsize(path) / 1e6
+            self.add("linearity", header, [os.path.basename(path), f"{mb:.1f}", f"{t:.2f}", f"{mb / t:.0f}", f"{t / base:.2f}×"])
+
+    def big(self):
+        path = input_file("json", 1000)
+        warm(path)
+        mb = os.path.getsize(path) / 1e6
+        self.heading("big", f"a {mb:.0f} MB json file (targets: RSS ≤ size + 64 MB as a file, < 128 MB on stdin)")
+        header = ["input", "MB", "MB/s", "peak RSS MiB", "findings"]
+        runs = min(self.args.runs, 3)
+        for label, target, stdin_path in (("file", path, None), ("stdin", "-", path)):
+            t, peak, findings, _ = self.median_scan(target, runs=runs, stdin_path=stdin_path)
+            self.add("big", header, [f"{os.path.basename(path)} ({label})", f"{mb:.0f}", f"{mb / t:.0f}", f"{peak / 1024:.0f}", findings])
+
+    def print_markdown(self):
+        for section in SECTIONS:
+            if section not in self.rows:
+                continue
+            header, rows = self.rows[section]
+            print(f"\n{section}:\n")
+            print("| " + " | ".join(header) + " |")
+            print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
+            for row in rows:
+                print("| " + " | ".join(str(cell) for cell in row) + " |")
 
 
 def main():
     if not os.path.exists(GNU_TIME):
         sys.exit("bench/run needs GNU time for peak memory: apt-get install -y time")
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=float, default=100)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--kinds", default="json")
+    parser.add_argument("--sections", default=",".join(s for s in SECTIONS if s != "big"))
+    parser.add_argument("--kinds", default=",".join(generator.REALISTIC_KINDS))
+    parser.add_argument("--peer-size", type=float, default=4)
+    parser.add_argument("--big", action="store_true", help="add the 1 GB memory section")
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables at the end, nothing before")
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "habiter-audit"))
     args = parser.parse_args()
+    args.kinds = args.kinds.split(",")
+    for kind in args.kinds:
+        if kind not in TARGET_MBPS:
+            sys.exit(f"bench/run: unknown kind {kind!r} (one of {', '.join(TARGET_MBPS)})")
+    sections = args.sections.split(",") + (["big"] if args.big else [])
+    for section in sections:
+        if section not in SECTIONS:
+            sys.exit(f"bench/run: unknown section {section!r} (one of {', '.join(SECTIONS)})")
+    if not os.path.exists(args.binary):
+        sys.exit(f"bench/run: no binary at {args.binary}: run bench/run (it builds one) or pass --binary")
 
-    print(f"habiter-audit scan, {args.runs} runs each, medians; {os.cpu_count()} CPUs; release build")
-    print("floor: grep -cE 'AKIA[A-Z0-9]{16}|ghp_[A-Za-z0-9]{36}' FILE > out (cache warm), same runs")
-    print(f"{'input':<28}{'MB':>8}{'MB/s':>9}{'peak RSS MiB':>14}{'RSS/size':>10}{'findings':>10}{'grep MB/s':>11}{'time/grep':>11}")
-    for kind in args.kinds.split(","):
-        path = generate(kind, args.size)
-        size = os.path.getsize(path)
-        warm(path)
-        report = tempfile.NamedTemporaryFile(suffix=".json", delete=False).name
-        command = [args.binary, "scan", "--quiet", "--format", "json", "--output", report, path]
-        times, rss, floor = [], [], []
-        grep_out = tempfile.NamedTemporaryFile(delete=False).name
-        for _ in range(args.runs):
-            elapsed, peak, status = run_once(command)
-            if status not in (0, 1):
-                sys.exit(f"scan of {path} failed with exit status {status}")
-            times.append(elapsed)
-            rss.append(peak)
-            # GNU grep stops at the first match when its output is /dev/null: write to a file.
-            start = time.perf_counter()
-            with open(grep_out, "w") as out:
-                subprocess.run(["grep", "-cE", "AKIA[A-Z0-9]{16}|ghp_[A-Za-z0-9]{36}", path], stdout=out)
-            floor.append(time.perf_counter() - start)
-        os.unlink(grep_out)
-        with open(report) as f:
-            findings = json.load(f)["summary"]["findings"]
-        os.unlink(report)
-        t, r, g = statistics.median(times), statistics.median(rss), statistics.median(floor)
-        mb = size / 1e6
-        print(f"{os.path.basename(path):<28}{mb:>8.1f}{mb / t:>9.1f}{r / 1024:>14.1f}{r * 1024 / size:>10.2f}{findings:>10}"
-              f"{mb / g:>11.1f}{t / g:>11.2f}")
+    suite = Suite(args)
+    if not args.markdown:
+        print(f"habiter-audit scan (release build, default rule pack); {os.cpu_count()} CPUs; medians of {args.runs} runs")
+    for section in SECTIONS:
+        if section in sections:
+            getattr(suite, section)()
+    if args.markdown:
+        suite.print_markdown()
 
 
 if __name__ == "__main__":

@@ -97,6 +97,9 @@ enum HelpText {
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.
       --max-depth <n>         Maximum nesting of JSON arrays and objects. (default: 512)
+      --max-document-hits <n> Maximum hits waiting for the end of one JSON document or HAR
+                              entry (a hit's context depends on what follows it); beyond,
+                              the scan of that input stops with an error. (default: 250000)
       -j, --jobs <n>          Scan up to <n> inputs in parallel; the report is the same
                               for every <n>. (default: 1)
       --color <when>          Colour the text report: auto, always or never. (default: auto:
@@ -138,7 +141,7 @@ enum HelpText {
     OPTIONS:
       -o, --output <file>     Where to write the baseline (JSON).
       --context, --input-format, --rules, --no-builtin-rules, --config, --no-config,
-      --max-depth, --jobs, --shard
+      --max-depth, --max-document-hits, --jobs, --shard
                               As for scan; use the same ones for the scans that read
                               the baseline.
       -q, --quiet             Print nothing on stderr except errors.

@@ -11,6 +11,7 @@ struct ScanSetup {
         OptionSpec(name: "config", short: nil, takesValue: true),
         OptionSpec(name: "no-config", short: nil, takesValue: false),
         OptionSpec(name: "max-depth", short: nil, takesValue: true),
+        OptionSpec(name: "max-document-hits", short: nil, takesValue: true),
         OptionSpec(name: "jobs", short: "j", takesValue: true),
         OptionSpec(name: "shard", short: nil, takesValue: true),
     ]
@@ -36,6 +37,8 @@ struct ScanSetup {
         let context: ContextChoice = try choice(parsed.value("context"), option: "context", command: command, default: .auto)
         let inputFormat: InputFormat = try choice(parsed.value("input-format"), option: "input-format", command: command, default: .auto)
         let maxDepth = try positiveInteger(parsed.value("max-depth"), option: "max-depth", command: command) ?? JSONReader.defaultMaxDepth
+        let maxDocumentHits = try positiveInteger(parsed.value("max-document-hits"), option: "max-document-hits", command: command)
+            ?? ScanOptions.defaultMaxDocumentHits
         let jobs = try positiveInteger(parsed.value("jobs"), option: "jobs", command: command) ?? 1
         let shard = try parsed.value("shard").map { value throws(UsageError) in try Shard.parse(value, command: command) }
         if parsed.flags.contains("no-config") && parsed.value("config") != nil {
@@ -65,6 +68,7 @@ struct ScanSetup {
             return nil
         }
         var options = ScanOptions(context: ScanContext(rawValue: context.rawValue), inputFormat: inputFormat, maxDepth: maxDepth)
+        options.maxDocumentHits = maxDocumentHits
         if let syncPaths = configuration?.syncPaths { options.syncPathMarkers = syncPaths }
         var (items, collectErrors) = InputCollector.collect(parsed.positionals)
         if let shard {

@@ -119,6 +119,12 @@ final class ArtifactScan {
 
     var errorCount: Int { errors.count }
 
+    /// Stops an input-level reader when the hits waiting for the end of the document exceed
+    /// `options.maxDocumentHits`.
+    func checkDocumentHits(at offset: Int) throws(DocumentHitLimit) {
+        if pending.count > options.maxDocumentHits { throw DocumentHitLimit(offset: offset, limit: options.maxDocumentHits) }
+    }
+
     /// Drops errors recorded after `count` (a layer that turned out not to be one).
     func rollBackErrors(to count: Int) {
         errors.removeSubrange(count...)
@@ -204,12 +210,13 @@ final class ArtifactScan {
         var pathsWithPatternHits = Set<String>()
         var placeholderPaths = Set<String>()
         var storesByPath: [String: Int] = [:]
+        let hasStores = pending.contains { if case .inventory = $0.detail { true } else { false } }
         for (hit, path) in zip(pending, paths) {
             switch hit.detail {
             case .inventory(let store):
                 storesByPath[path] = store
                 if rules.inventory.stores[store].isSensitive && !hit.location.isSecureStorage { pathsWithPatternHits.insert(path) }
-            case .name(_, let credible, _, _) where !credible:
+            case .name(_, let credible, _, _) where !credible && hasStores:
                 placeholderPaths.insert(path)
             default:
                 break
@@ -293,16 +300,18 @@ final class ArtifactScan {
                 // A pattern rule on the same value says more than the name does; so does a hit
                 // inside the value (a member of an object or array, or a decoded layer, such as
                 // the password of `Authorization: Basic …`).
+                let isSecret = credible && !describesMetadata
+                guard isSecret || (context == .sync && !hit.location.isProtocolField) else { continue }
                 if pathsWithPatternHits.contains(path) || hasHit(inside: path) { continue }
                 let rule = rules.nameRules[ruleIndex]
                 let key = hit.location.key ?? "?"
-                if credible && !describesMetadata {
+                if isSecret {
                     let paired = hit.pkceChallenge.map(pkce.isPaired) ?? false
                     let pairing = paired ? " It pairs with a code_challenge (S256) in this input: the capture holds a complete PKCE exchange." : ""
                     append(rule: rule, family: hit.location.carrier ?? rule.family,
                            message: "\(rule.title): \(valueDescription) under '\(key)'.\(pairing)",
                            hit: hit, context: context, confidence: paired ? .high : .medium, preview: valueDescription)
-                } else if context == .sync && !hit.location.isProtocolField {
+                } else {
                     append(rule: rule, family: .policy,
                            message: "Sensitive-looking name '\(key)' in sync data (here \(valueDescription)): \"names resembling token, secret, password, apiKey, or credential fail closed at the entity and setting boundaries\".",
                            hit: hit, context: context, confidence: .high, preview: valueDescription)

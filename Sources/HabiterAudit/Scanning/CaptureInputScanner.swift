@@ -12,6 +12,8 @@ enum CaptureInputScanner {
                 let kind: InputError.Kind = if case .nestingTooDeep = error.reason { .limit } else { .parse }
                 scan.fail(kind, at: error.offset, error.reason.message)
             }
+        } catch let limit as DocumentHitLimit {
+            scan.fail(.limit, at: limit.offset, limit.message)
         } catch {
             scan.fail(.parse, at: nil, "cannot read the HAR capture")
         }

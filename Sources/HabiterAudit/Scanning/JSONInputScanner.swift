@@ -93,6 +93,8 @@ struct JSONInputScanner {
         } else if let error = error as? JSONSyntaxError {
             let kind: InputError.Kind = if case .nestingTooDeep = error.reason { .limit } else { .parse }
             scan.fail(kind, at: error.offset, error.reason.message)
+        } else if let limit = error as? DocumentHitLimit {
+            scan.fail(.limit, at: limit.offset, limit.message)
         } else {
             scan.fail(.parse, at: nil, "cannot read the JSON input")
         }

@@ -109,13 +109,14 @@ struct JSONScanVisitor: JSONVisitor {
         endValue()
     }
 
-    mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+    mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
         let start = keyArena.count
         unescaping(raw, escaped) { visitor, key in
             visitor.keyValue(key, at: offset)
             visitor.keyArena.append(contentsOf: key)
         }
         pendingKey = .key(start: start, count: keyArena.count - start)
+        if layer.outerOffset == nil { try scan.checkDocumentHits(at: offset) }
     }
 
     /// Calls `body` with the string content unescaped: the raw bytes when there is no escape,
@@ -172,10 +173,11 @@ struct JSONScanVisitor: JSONVisitor {
         }
     }
 
-    mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+    mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
         beginValue(at: offset)
         unescaping(raw, escaped) { visitor, value in visitor.stringValue(UnsafeRawBufferPointer(value), at: offset) }
         endValue()
+        if layer.outerOffset == nil { try scan.checkDocumentHits(at: offset) }
     }
 
     /// A string value, unescaped.

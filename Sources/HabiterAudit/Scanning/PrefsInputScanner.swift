@@ -24,6 +24,8 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     let scan: ArtifactScan
 
     mutating func entry(_ entry: PrefsEntry) {
+        // Entries are independent documents: what one holds never changes how another is judged.
+        defer { scan.finishDocument(defaultContext: .prefs) }
         let name = entry.name
         if FlutterPrefsEncoding.isEncryptedPrefsKeyset(name) { return }
         let secureKey = FlutterPrefsEncoding.secureStorageUserKey(name)

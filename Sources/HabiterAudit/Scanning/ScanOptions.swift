@@ -14,6 +14,10 @@ public struct ScanOptions: Sendable {
     public var maxDepth: Int
     /// Maximum number of nested embedded layers (JSON in a string in JSON …).
     public var maxLayerDepth: Int
+    /// Maximum number of hits that wait for the end of their document (a hit's context depends
+    /// on what follows it in the document): bounds the memory one huge document can take.
+    public var maxDocumentHits = ScanOptions.defaultMaxDocumentHits
+    public static let defaultMaxDocumentHits = 250_000
     /// Request paths that belong to the sync API: a captured call whose path contains one is in
     /// `sync` context.
     public var syncPathMarkers: [String]

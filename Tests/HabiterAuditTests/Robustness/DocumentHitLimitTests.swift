@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import HabiterAudit
+
+/// Hits wait for the end of their document; `--max-document-hits` bounds how many may wait, and
+/// reaching it fails the scan with a `limit` error at the value where it was reached.
+@Suite struct DocumentHitLimitTests {
+    private func options(limit: Int) -> ScanOptions {
+        var options = ScanOptions()
+        options.maxDocumentHits = limit
+        return options
+    }
+
+    private func records(_ count: Int) -> String {
+        (0..<count).map { _ in #"{"token": "-", "password": ""}"# }.joined(separator: ",\n")
+    }
+
+    @Test func oneJSONDocumentWithTooManyHitsFailsWithAPosition() {
+        let text = "{\"records\": [\n" + records(30) + "\n]}"
+        let outcome = TestSupport.scan(text, options: options(limit: 10))
+        let limit = outcome.errors.filter { $0.kind == .limit }
+        #expect(limit.count == 1)
+        #expect(limit.first?.position?.line == 7)  // the 11th hit: the first value of record 6
+        #expect(limit.first?.reason.contains("--max-document-hits") == true)
+    }
+
+    @Test func underTheLimitNothingChanges() {
+        let text = "{\"records\": [\n" + records(30) + "\n]}"
+        #expect(TestSupport.scan(text, options: options(limit: 60)).errors.isEmpty)
+    }
+
+    @Test func eachNDJSONLineIsItsOwnDocument() {
+        let text = (0..<8).map { _ in #"{"records": ["# + records(4).replacingOccurrences(of: "\n", with: "") + "]}" }.joined(separator: "\n")
+        #expect(TestSupport.scan(text, name: "ops.ndjson", options: options(limit: 10)).errors.isEmpty)
+    }
+
+    @Test func eachPrefsEntryIsItsOwnDocument() {
+        let entries = (0..<40).map { #"<string name="flutter.token_\#($0)">-</string>"# }.joined(separator: "\n")
+        let text = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n\(entries)\n</map>\n"
+        let outcome = TestSupport.scan(text, name: "FlutterSharedPreferences.xml", options: options(limit: 10))
+        #expect(outcome.errors.isEmpty)
+    }
+
+    @Test func theCommandLineTakesTheLimitAndFailsClosed() throws {
+        let directory = TestSupport.temporaryDirectory()
+        let file = directory.appendingPathComponent("records.json")
+        try Data(("{\"records\": [\n" + records(30) + "\n]}").utf8).write(to: file)
+        let refused = TestSupport.runCLI(["scan", "--no-config", "--max-document-hits", "0", file.path])
+        #expect(refused.status == ExitStatus.usage)
+        #expect(refused.stderr.contains("max-document-hits"))
+        let stopped = TestSupport.runCLI(["scan", "--no-config", "--max-document-hits", "10", file.path])
+        #expect(stopped.status == 2)
+        #expect(stopped.stdout.contains("records.json:7:") || stopped.stderr.contains("records.json:7:"))
+        #expect(TestSupport.runCLI(["scan", "--no-config", file.path]).status == 0)
+    }
+}
