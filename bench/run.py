@@ -95,6 +95,8 @@ class Suite:
         self.args = args
         self.binary = args.binary
         self.rows = {}
+        # With --markdown, stdout gets only the tables at the end; the rows go to stderr as they come.
+        self.progress = sys.stderr if args.markdown else sys.stdout
 
     def scan(self, target, *options, stdin_path=None):
         """One scan: (seconds, peak KiB, findings). Exit statuses other than 0/1 stop the suite."""
@@ -122,12 +124,10 @@ class Suite:
 
     def add(self, section, header, row):
         self.rows.setdefault(section, (header, []))[1].append(row)
-        if not self.args.markdown:
-            print("  " + "  ".join(str(cell) for cell in row), flush=True)
+        print("  " + "  ".join(str(cell) for cell in row), file=self.progress, flush=True)
 
     def heading(self, section, text):
-        if not self.args.markdown:
-            print(f"\n{section}: {text}", flush=True)
+        print(f"\n{section}: {text}", file=self.progress, flush=True)
 
     # Sections
 
@@ -262,7 +262,7 @@ def main():
     parser.add_argument("--kinds", default=",".join(generator.REALISTIC_KINDS))
     parser.add_argument("--peer-size", type=float, default=4)
     parser.add_argument("--big", action="store_true", help="add the 1 GB memory section")
-    parser.add_argument("--markdown", action="store_true", help="print Markdown tables at the end, nothing before")
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables at the end (progress on stderr)")
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "habiter-audit"))
     args = parser.parse_args()
     args.kinds = args.kinds.split(",")

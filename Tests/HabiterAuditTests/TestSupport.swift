@@ -15,18 +15,26 @@ enum TestSupport {
     /// Scans `text` as an input named `name` with the built-in pack.
     static func scan(_ text: String, name: String = "input.json", options: ScanOptions = ScanOptions())
         -> (findings: [Finding], errors: [InputError], inventory: [InventoryEntry]) {
+        scan(bytes: Array(text.utf8), name: name, options: options)
+    }
+
+    /// Scans `bytes` (any bytes, valid UTF-8 or not) as an input named `name` with the built-in pack.
+    static func scan(bytes: [UInt8], name: String = "input.json", options: ScanOptions = ScanOptions())
+        -> (findings: [Finding], errors: [InputError], inventory: [InventoryEntry]) {
         let scanner = Scanner(rules: builtinPack, options: options)
-        var bytes = Array(text.utf8)
+        var bytes = bytes
         let outcome = bytes.withUnsafeMutableBytes { scanner.scan(bytes: UnsafeRawBufferPointer($0), name: name) }
         return (Scanner.finalize(outcome.findings), outcome.errors, InventoryEntry.summarize(outcome.sightings))
     }
 
-    /// Runs the CLI in-process and captures stdout and stderr.
-    static func runCLI(_ arguments: [String], variables: [String: String] = [:]) -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs the CLI in-process and captures stdout and stderr; `terminal` makes both look like
+    /// a terminal (colour, progress).
+    static func runCLI(_ arguments: [String], variables: [String: String] = [:], terminal: Bool = false)
+        -> (status: Int32, stdout: String, stderr: String) {
         let out = Capture()
         let err = Capture()
         let environment = CLIEnvironment(writeOut: { out.text += $0 }, writeErr: { err.text += $0 },
-                                         stdoutIsTerminal: false, variables: variables)
+                                         stdoutIsTerminal: terminal, stderrIsTerminal: terminal, variables: variables)
         let status = CLI.run(arguments, environment: environment)
         return (status, out.text, err.text)
     }

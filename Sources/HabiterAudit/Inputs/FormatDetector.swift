@@ -26,11 +26,13 @@ public enum FormatDetector {
         if n >= 4 && bytes[0] == UInt8(ascii: "A") && bytes[1] == UInt8(ascii: "B") && bytes[2] == UInt8(ascii: "X") && bytes[3] == 0 {
             return .failure(FormatError(reason: "Android binary XML (ABX) is not supported; export the preferences as text XML", offset: 0))
         }
+        // UTF-32 first: its little-endian mark begins with UTF-16's.
+        if n >= 4 && ((bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0xFE && bytes[3] == 0xFF)
+                      || (bytes[0] == 0xFF && bytes[1] == 0xFE && bytes[2] == 0 && bytes[3] == 0)) {
+            return .failure(FormatError(reason: "UTF-32 input is not supported; inputs must be UTF-8", offset: 0))
+        }
         if n >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)) {
             return .failure(FormatError(reason: "UTF-16 input is not supported; inputs must be UTF-8", offset: 0))
-        }
-        if n >= 4 && bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0xFE && bytes[3] == 0xFF {
-            return .failure(FormatError(reason: "UTF-32 input is not supported; inputs must be UTF-8", offset: 0))
         }
         var i = n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         while i < n && (bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09) { i += 1 }

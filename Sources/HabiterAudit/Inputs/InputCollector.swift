@@ -6,8 +6,10 @@ import Darwin
 
 /// Expands the paths of a command line into inputs: files as given, directories walked
 /// recursively in byte order of names (so the order never depends on the file system), `-` for
-/// standard input. `.git` directories are not entered; symbolic links to directories are not
-/// followed (no cycles), symbolic links to files are scanned.
+/// standard input. `.git` directories are not entered. Symbolic links are followed; a directory
+/// reached twice is walked once, and a link back to a directory being walked (a loop) is an
+/// error. In a walk, FIFOs, sockets and devices are errors (reading one could block or never
+/// end); named on the command line they are read, like `<(zcat capture.har.gz)`.
 public enum InputCollector {
     public static func collect(_ paths: [String]) -> (items: [InputItem], errors: [InputError]) {
         var items: [InputItem] = []
@@ -32,8 +34,22 @@ public enum InputCollector {
     }
 
     private static func walk(_ root: String, into items: inout [InputItem], errors: inout [InputError]) {
+        /// Directories walked so far, by identity, with the path they were walked under.
+        var walked: [DirectoryIdentity: String] = [:]
         var pending = [root]
         while let directory = pending.popLast() {
+            var info = stat()
+            if stat(directory, &info) == 0 {
+                let identity = DirectoryIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+                if let first = walked[identity] {
+                    if directory.hasPrefix(first.hasSuffix("/") ? first : first + "/") {
+                        errors.append(InputError(kind: .read, artifact: InputItem.normalizedName(directory),
+                                                 reason: "symbolic link loop: leads back to \(InputItem.normalizedName(first))"))
+                    }
+                    continue  // otherwise already walked under its first path
+                }
+                walked[identity] = directory
+            }
             guard let handle = opendir(directory) else {
                 errors.append(InputError(kind: .read, artifact: InputItem.normalizedName(directory), reason: "cannot read the directory: \(String(cString: strerror(errno)))"))
                 continue
@@ -51,23 +67,28 @@ public enum InputCollector {
             for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 var info = stat()
-                guard lstat(path, &info) == 0 else {
+                // A dangling link or a link loop fails here, and is reported when it is opened.
+                guard stat(path, &info) == 0 || lstat(path, &info) == 0 else {
                     errors.append(InputError(kind: .read, artifact: InputItem.normalizedName(path), reason: "cannot open: \(String(cString: strerror(errno)))"))
                     continue
                 }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
                     if name != ".git" { subdirectories.append(path) }
-                case S_IFLNK:
-                    var target = stat()
-                    if stat(path, &target) == 0 && target.st_mode & S_IFMT == S_IFDIR { continue }
+                case S_IFREG, S_IFLNK:
                     items.append(.file(path))
                 default:
-                    items.append(.file(path))
+                    errors.append(InputError(kind: .read, artifact: InputItem.normalizedName(path),
+                                             reason: "not a regular file (a FIFO, socket or device): not read in a directory walk; name it to read it"))
                 }
             }
             // Depth-first, in name order: push in reverse so the first name is walked first.
             pending.append(contentsOf: subdirectories.reversed())
         }
+    }
+
+    private struct DirectoryIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
     }
 }

@@ -11,6 +11,7 @@ struct HTTPMessageRedactor {
             var reader = HTTPMessageReader(window: window, start: 0, rootPath: root)
             var redactor = HTTPMessageRedactor(session: session, input: bytes)
             while let exchange = try reader.nextExchange() {
+                if let truncation = reader.truncation { throw truncation }
                 redactor.redact(exchange)
                 window.unpin()
             }

@@ -112,6 +112,11 @@ public final class RulePack: @unchecked Sendable {
                 throw fail(error.message)
             }
             if regex.captureCount == 0 { throw fail("the pattern needs a capture group (named 'secret', or group 1) for the secret") }
+            // The built-in patterns pass the probe in a test; user patterns are probed here.
+            if !rule.source.hasPrefix("builtin:"),
+               let input = BacktrackingProbe.firstLimit(regex, pattern: pattern, examples: rule.examples, keywords: rule.keywords, matcher: matcher) {
+                throw fail("the pattern backtracks catastrophically: on \(input) it reached the match limit")
+            }
         }
     }
 

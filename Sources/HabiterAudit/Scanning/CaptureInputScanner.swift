@@ -24,12 +24,21 @@ enum CaptureInputScanner {
     static func scanHTTP(_ scan: ArtifactScan, start: Int) {
         var reader = HTTPMessageReader(window: scan.window, start: start, rootPath: scan.rootPath)
         let exchanges = ExchangeScanner(scan: scan)
+        var count = 0
         while true {
             do {
-                guard let exchange = try reader.nextExchange() else { break }
+                guard let exchange = try reader.nextExchange() else {
+                    if count == 0 { scan.fail(.parse, at: start, "empty input: no HTTP message") }
+                    break
+                }
+                count += 1
                 exchanges.scan(exchange)
                 scan.finishDocument(defaultContext: .payload)
                 scan.window.unpin()
+                if let truncation = reader.truncation {
+                    if scan.window.failure == nil { scan.fail(.parse, at: truncation.offset, truncation.reason) }
+                    return
+                }
             } catch {
                 scan.window.unpin()
                 if scan.window.failure == nil { scan.fail(.parse, at: error.offset, error.reason) }

@@ -45,9 +45,11 @@ struct JSONInputScanner {
     }
 
     /// Scans NDJSON lines from absolute offset `from`: one document per line, blank lines
-    /// allowed. The window keeps only the current line.
+    /// allowed, at least one document. The window keeps only the current line.
     private func scanLines(from: Int) {
         var lineStart = from
+        var documents = 0
+        defer { if documents == 0 { scan.fail(.parse, at: from, "empty input: no JSON document") } }
         if lineStart == 0 && window.ensure(2, keeping: 0) && window[0] == 0xEF && window[1] == 0xBB && window[2] == 0xBF {
             lineStart = 3
         }
@@ -56,6 +58,7 @@ struct JSONInputScanner {
             var reader = JSONReader(window: window, start: lineStart, limit: lineEnd, maxDepth: scan.options.maxDepth)
             try? reader.skipWhitespace()
             if !reader.atEnd {
+                documents += 1
                 var visitor = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
                 do {
                     try reader.readValue(&visitor)

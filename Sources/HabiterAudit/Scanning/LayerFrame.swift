@@ -36,9 +36,13 @@ extension ArtifactScan {
     /// `offset` is the position to report (the outermost string's); `locate` gives the value's
     /// location and is asked only when a decoder accepts the value. A layer that turns out not to
     /// be one (text that starts like JSON but is not) is forgotten, hits and errors included: a
-    /// decoder failure inside a valid input is not an error, the value is scanned as text.
+    /// decoder failure inside a valid input is not an error, the value is scanned as text. A
+    /// layer beyond `options.maxLayerDepth` is a limit error: what it holds is not checked.
     func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, locate: () -> HitLocation) -> Bool {
-        guard depth < options.maxLayerDepth else { return false }
+        guard depth < options.maxLayerDepth else {
+            reportLayerBeyondLimit(value, at: offset)
+            return false
+        }
         var candidates = layerDecoders.candidates(value)
         if candidates == 0 { return false }
         var replaced = false
@@ -56,6 +60,19 @@ extension ArtifactScan {
             if scanLayer(layer.content, bytes: layer.bytes, frame: frame) && layer.replacesValue { replaced = true }
         }
         return replaced
+    }
+
+    /// Records a limit error when a decoder would open a layer in `value`, one too deep to scan.
+    private func reportLayerBeyondLimit(_ value: UnsafeRawBufferPointer, at offset: Int) {
+        var candidates = layerDecoders.candidates(value)
+        while candidates != 0 {
+            let decoder = layerDecoders.decoders[candidates.trailingZeroBitCount]
+            candidates &= candidates - 1
+            if decoder.decode(value) != nil {
+                fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(decoder.name) layer inside is not checked")
+                return
+            }
+        }
     }
 
     /// Scans decoded bytes as `content` in `frame`; false when they are not that content after
@@ -122,6 +139,10 @@ extension ArtifactScan {
         } catch {
             pending.removeSubrange(hitMark...)
             rollBackErrors(to: errorMark)
+            // JSON too deep to read is JSON all the same: its keys are not checked.
+            if let syntax = error as? JSONSyntaxError, case .nestingTooDeep = syntax.reason {
+                fail(.limit, at: frame.outerOffset, "JSON in a string nested deeper than the limit of \(options.maxDepth): its keys are not checked")
+            }
             return false
         }
     }

@@ -20,8 +20,8 @@ struct PlantedSecret {
 enum SecretFactory {
     static let base62 = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
-    static func random(_ n: Int, from alphabet: [Character] = base62) -> String {
-        String((0..<n).map { _ in alphabet.randomElement()! })
+    static func random<G: RandomNumberGenerator>(_ n: Int, from alphabet: [Character] = base62, using generator: inout G) -> String {
+        String((0..<n).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
     static func base64url(_ text: String) -> String {
@@ -31,19 +31,25 @@ enum SecretFactory {
 
     /// One fresh secret of each kind the starter pack knows.
     static func all() -> [String: PlantedSecret] {
+        var generator = SystemRandomNumberGenerator()
+        return all(using: &generator)
+    }
+
+    /// One secret of each kind, drawn from `generator` (seeded, for a reproducible property test).
+    static func all<G: RandomNumberGenerator>(using g: inout G) -> [String: PlantedSecret] {
         [
-            "github": PlantedSecret(publicPrefix: "ghp_", material: random(36)),
-            "aws": PlantedSecret(publicPrefix: "AKIA", material: random(16, from: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"))),
-            "google": PlantedSecret(publicPrefix: "AIza", material: random(35)),
-            "slack": PlantedSecret(publicPrefix: "xoxb-", material: random(12, from: Array("0123456789")) + "-" + random(13, from: Array("0123456789")) + "-" + random(24)),
-            "stripe": PlantedSecret(publicPrefix: "sk_live_", material: random(28)),
+            "github": PlantedSecret(publicPrefix: "ghp_", material: random(36, using: &g)),
+            "aws": PlantedSecret(publicPrefix: "AKIA", material: random(16, from: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), using: &g)),
+            "google": PlantedSecret(publicPrefix: "AIza", material: random(35, using: &g)),
+            "slack": PlantedSecret(publicPrefix: "xoxb-", material: random(12, from: Array("0123456789"), using: &g) + "-" + random(13, from: Array("0123456789"), using: &g) + "-" + random(24, using: &g)),
+            "stripe": PlantedSecret(publicPrefix: "sk_live_", material: random(28, using: &g)),
             "jwt": PlantedSecret(publicPrefix: base64url(#"{"alg":"HS256","typ":"JWT"}"#) + ".",
-                                 material: base64url(#"{"sub":"\#(random(12))","iat":1764547200}"#) + "." + random(43)),
-            "pem": PlantedSecret(publicPrefix: "-----BEGIN PRIVATE KEY-----\n", material: random(64)),
-            "password": PlantedSecret(publicPrefix: "", material: random(6) + "-" + random(7)),
-            "bearer": PlantedSecret(publicPrefix: "", material: random(32)),
-            "textPassword": PlantedSecret(publicPrefix: "", material: random(14)),
-            "keySecret": PlantedSecret(publicPrefix: "ghp_", material: random(36)),
+                                 material: base64url(#"{"sub":"\#(random(12, using: &g))","iat":1764547200}"#) + "." + random(43, using: &g)),
+            "pem": PlantedSecret(publicPrefix: "-----BEGIN PRIVATE KEY-----\n", material: random(64, using: &g)),
+            "password": PlantedSecret(publicPrefix: "", material: random(6, using: &g) + "-" + random(7, using: &g)),
+            "bearer": PlantedSecret(publicPrefix: "", material: random(32, using: &g)),
+            "textPassword": PlantedSecret(publicPrefix: "", material: random(14, using: &g)),
+            "keySecret": PlantedSecret(publicPrefix: "ghp_", material: random(36, using: &g)),
         ]
     }
 }

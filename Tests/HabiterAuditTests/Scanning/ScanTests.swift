@@ -34,9 +34,11 @@ private func summary(_ f: Finding) -> String {
             let escaped = String(JSONOutput.string(inner).rendered().dropLast())
             inner = "{\"x\": \(escaped)}"
         }
-        // Past the cap the string is scanned as text: no crash, and no name finding that deep.
+        // Past the cap the string is scanned as text and the check is reported incomplete: no
+        // crash, no name finding that deep, never a silent pass.
         let result = TestSupport.scan(inner, options: ScanOptions(maxLayerDepth: 8))
-        #expect(result.errors.isEmpty)
+        #expect(result.errors.map(\.description) == ["input.json:1:7: encoded layers nested deeper than the limit of 8: the json layer inside is not checked"])
+        #expect(result.errors.map(\.kind) == [.limit])
         #expect(result.findings.allSatisfy { $0.path.layers.count <= 9 })
     }
 }
@@ -141,7 +143,7 @@ private func summary(_ f: Finding) -> String {
     @Test func forcedFormats() {
         #expect(TestSupport.scan("{\"a\":1}\n{\"b\":2}", options: ScanOptions(inputFormat: .json)).errors.map(\.description)
                 == ["input.json:2:1: unexpected content after the JSON value"])
-        #expect(TestSupport.scan("", options: ScanOptions(inputFormat: .ndjson)).errors.isEmpty)
+        #expect(TestSupport.scan("", options: ScanOptions(inputFormat: .ndjson)).errors.map(\.description) == ["input.json:1:1: empty input: no JSON document"])
         #expect(TestSupport.scan("42", options: ScanOptions(inputFormat: .json)).errors.isEmpty)
     }
 }

@@ -96,6 +96,10 @@ struct HTTPMessageReader {
         return isRequestLine(line) || isStatusLine(line)
     }
 
+    /// Set when an exchange's body ended before its `Content-Length`: the exchange is returned
+    /// with what there is, and the caller reports this error and stops.
+    private(set) var truncation: HTTPSyntaxError?
+
     /// The next exchange, or nil at the end. The window is pinned at the exchange's start; the
     /// caller unpins once it has scanned the exchange.
     mutating func nextExchange() throws(HTTPSyntaxError) -> HTTPExchange? {
@@ -111,7 +115,7 @@ struct HTTPMessageReader {
                     window.pin(at: line.start)
                     pinned = true
                 }
-                notes.append(HTTPExchange.Text(bytes: Array(line.bytes.dropFirst(2)), offset: line.start + 2,
+                notes.append(HTTPExchange.Text(bytes: Array(line.bytes.dropFirst(2)), offset: line.start + min(2, line.bytes.count),
                                                path: base.appending(.key("notes")).appending(.index(notes.count))))
                 next = line.following
                 continue
@@ -224,14 +228,20 @@ struct HTTPMessageReader {
         let gzip = header("content-encoding", message)?.lowercased().containsText("gzip") ?? false
         let bodyStart = next
         if let length = header("content-length", message).flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), prefix == .none {
-            guard window.ensure(bodyStart + length - 1, keeping: window.start) || length == 0 else {
-                throw HTTPSyntaxError(reason: "the body is shorter than its Content-Length", offset: window.end)
+            if length > 0 && !window.ensure(bodyStart + length - 1, keeping: window.start) {
+                // What there is of the body is scanned; the reader stops after this exchange.
+                truncation = HTTPSyntaxError(reason: "the body is shorter than its Content-Length", offset: window.end)
+                let available = bodyStart..<max(bodyStart, window.end)
+                message.body = HTTPExchange.Body(bytes: Array(bytes(available)), offset: bodyStart, path: bodyPath,
+                                                 mimeType: mime, gzip: gzip, inPlace: gzip ? nil : available)
+                next = available.upperBound
+            } else {
+                if length > 0 {
+                    message.body = HTTPExchange.Body(bytes: Array(bytes(bodyStart..<bodyStart + length)), offset: bodyStart, path: bodyPath,
+                                                     mimeType: mime, gzip: gzip, inPlace: gzip ? nil : bodyStart..<bodyStart + length)
+                }
+                next = bodyStart + length
             }
-            if length > 0 {
-                message.body = HTTPExchange.Body(bytes: Array(bytes(bodyStart..<bodyStart + length)), offset: bodyStart, path: bodyPath,
-                                                 mimeType: mime, gzip: gzip, inPlace: gzip ? nil : bodyStart..<bodyStart + length)
-            }
-            next = bodyStart + length
         } else if header("transfer-encoding", message)?.lowercased().containsText("chunked") == true && prefix == .none {
             let decoded = try readChunked()
             message.body = HTTPExchange.Body(bytes: decoded, offset: bodyStart, path: bodyPath, mimeType: mime, gzip: gzip)
