@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+// libFuzzer targets for habiter-audit (issue 8, fuzzing). A package of its own, so that the main
+// build and tests never see it. Build and run with `scripts/fuzz` (docs/robustness.md): it builds
+// with `--sanitize fuzzer --sanitize address` and `-enable-testing` (two readers are internal).
+import Foundation
+import PackageDescription
+
+/// SwiftPM names a path dependency after its directory: the checkout's name, whatever it is.
+let mainPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().lastPathComponent.lowercased()
+
+/// One executable per fuzz target (the libFuzzer norm), in `Targets/<name>/`.
+let fuzzTargets = [
+    "json", "ndjson", "prefs-xml", "har", "http", "scan", "layers",
+    "layer-base64", "layer-basic", "layer-form", "layer-gzip", "layer-json", "layer-jwt",
+    "layer-query", "layer-userinfo",
+]
+
+let library = Target.Dependency.product(name: "HabiterAudit", package: mainPackage)
+
+let package = Package(
+    name: "habiter-audit-fuzz",
+    dependencies: [.package(path: "..")],
+    targets: [
+        .target(name: "FuzzSupport", dependencies: [library]),
+    ] + fuzzTargets.map { name in
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", library], path: "Targets/\(name)")
+    },
+    swiftLanguageModes: [.v5]
+)

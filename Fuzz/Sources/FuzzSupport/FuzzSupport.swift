@@ -1,0 +1,258 @@
+// What every fuzz target shares: invariant checks, a streaming byte source, event recorders and
+// the scanners. A failed invariant traps with a message naming the invariant, never input bytes
+// (fuzz inputs grow from seeds that hold fake secrets, and reports must not echo values).
+@testable import HabiterAudit
+
+public enum Fuzz {
+    /// The input as a buffer (libFuzzer may pass a null pointer with size 0).
+    public static func buffer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: size > 0 ? data : nil, count: size)
+    }
+
+    /// Traps when an invariant does not hold: libFuzzer records the input as a crash.
+    public static func check(_ condition: @autoclosure () -> Bool, _ invariant: @autoclosure () -> String,
+                             file: StaticString = #file, line: UInt = #line) {
+        if !condition() { fatalError("fuzz invariant violated: \(invariant())", file: file, line: line) }
+    }
+
+    /// A chunk size for the streaming copy of an input, derived from its bytes so that a crash
+    /// reproduces from the input alone: mostly tiny chunks (every token crosses a boundary).
+    public static func chunkSize(for bytes: UnsafeRawBufferPointer) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes.prefix(64) { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
+        let sizes = [1, 2, 3, 5, 7, 16, 64, 4096]
+        return sizes[Int(hash % UInt64(sizes.count))]
+    }
+
+    /// A window that reads `bytes` `chunkSize` at a time, as a file or stdin is read.
+    public static func streamingWindow(_ bytes: UnsafeRawBufferPointer, chunkSize: Int) -> ByteWindow {
+        ByteWindow(source: MemorySource(Array(bytes), readSize: chunkSize), chunkSize: chunkSize)
+    }
+
+    // MARK: Scanners
+
+    /// The built-in rule pack, loaded once per process.
+    public static let rules: RulePack = {
+        do { return try RulePack.load() } catch { fatalError("the built-in rule pack does not load: \(error)") }
+    }()
+
+    nonisolated(unsafe) private static var scanners: [String: Scanner] = [:]
+    nonisolated(unsafe) public static let matcher = RegexMatcher()
+
+    /// A scanner with the built-in rules reading every input as `format`.
+    public static func scanner(_ format: InputFormat, context: ScanContext? = nil) -> Scanner {
+        let key = "\(format.rawValue)/\(context.map { "\($0)" } ?? "auto")"
+        if let scanner = scanners[key] { return scanner }
+        let scanner = Scanner(rules: rules, options: ScanOptions(context: context, inputFormat: format))
+        scanners[key] = scanner
+        return scanner
+    }
+
+    /// Scans `bytes` whole and again streamed in small chunks, and checks what every scan must
+    /// give: positions inside the input, and the same findings and errors either way. Gzip input
+    /// is scanned streamed only: decompression happens in the byte source, which a whole-buffer
+    /// window does not have.
+    @discardableResult
+    public static func scan(_ bytes: UnsafeRawBufferPointer, with scanner: Scanner) -> ArtifactOutcome {
+        let gzip = bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B  // as FormatDetector sees it
+        let streamed = scanner.scan(streamingWindow(bytes, chunkSize: chunkSize(for: bytes)), name: "fuzz", matcher: matcher)
+        checkPositions(streamed, inputSize: gzip ? Int.max : bytes.count)
+        if gzip { return streamed }
+        let whole = scanner.scan(bytes: bytes, name: "fuzz", matcher: matcher)
+        checkPositions(whole, inputSize: bytes.count)
+        check(whole.findings == streamed.findings, "the same findings whole and streamed")
+        check(whole.errors == streamed.errors, "the same input errors whole and streamed")
+        check(whole.summary == streamed.summary, "the same summary whole and streamed")
+        return whole
+    }
+
+    static func checkPositions(_ outcome: ArtifactOutcome, inputSize: Int) {
+        for finding in outcome.findings {
+            let p = finding.position
+            check(p.line >= 1 && p.column >= 1 && p.byteOffset >= 0 && p.byteOffset <= inputSize, "a finding's position is in the input")
+        }
+        for error in outcome.errors {
+            guard let p = error.position else { continue }
+            check(p.line >= 1 && p.column >= 1 && p.byteOffset >= 0 && p.byteOffset <= inputSize, "an error's position is in the input")
+        }
+    }
+}
+
+/// An input held in memory, handed out at most `readSize` bytes per read.
+final class MemorySource: ByteSource {
+    private let bytes: [UInt8]
+    private let readSize: Int
+    private var next = 0
+
+    init(_ bytes: [UInt8], readSize: Int) {
+        self.bytes = bytes
+        self.readSize = max(1, readSize)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        guard next < bytes.count else { return .end }
+        let n = min(readSize, buffer.count, bytes.count - next)
+        buffer.copyBytes(from: bytes[next..<(next + n)])
+        next += n
+        return .bytes(n)
+    }
+}
+
+// MARK: JSON events
+
+/// One token the JSON reader reported, with copies of its bytes.
+public enum JSONEvent: Equatable {
+    case objectStart(Int), objectEnd(Int), arrayStart(Int), arrayEnd(Int)
+    case key([UInt8], escaped: Bool, Int)
+    case string([UInt8], escaped: Bool, Int)
+    case number([UInt8], Int)
+    case literal(String, Int)
+
+    var offset: Int {
+        switch self {
+        case .objectStart(let o), .objectEnd(let o), .arrayStart(let o), .arrayEnd(let o): o
+        case .key(_, _, let o), .string(_, _, let o), .number(_, let o), .literal(_, let o): o
+        }
+    }
+}
+
+/// Records every token, touching every byte it is handed (ASan sees any read outside the input).
+public struct JSONRecorder: JSONVisitor {
+    public var events: [JSONEvent] = []
+
+    public init(events: [JSONEvent] = []) {
+        self.events = events
+    }
+
+    public mutating func objectStart(at offset: Int) throws { events.append(.objectStart(offset)) }
+    public mutating func objectEnd(at offset: Int) throws { events.append(.objectEnd(offset)) }
+    public mutating func arrayStart(at offset: Int) throws { events.append(.arrayStart(offset)) }
+    public mutating func arrayEnd(at offset: Int) throws { events.append(.arrayEnd(offset)) }
+    public mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+        events.append(.key(Array(raw), escaped: escaped, offset))
+    }
+    public mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+        events.append(.string(Array(raw), escaped: escaped, offset))
+    }
+    public mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
+        events.append(.number(Array(raw), offset))
+    }
+    public mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
+        events.append(.literal("\(value)", offset))
+    }
+
+    /// Checks that the tokens of an accepted text form one well-nested value in increasing order
+    /// inside `size` bytes, with keys exactly where an object expects them.
+    public func checkWellFormed(size: Int, maxDepth: Int) {
+        var stack: [Bool] = []  // true: object
+        var expectKey = false
+        var last = -1
+        var values = 0
+        for event in events {
+            Fuzz.check(event.offset > last && event.offset < size, "JSON token offsets increase inside the input")
+            last = event.offset
+            switch event {
+            case .key:
+                Fuzz.check(stack.last == true && expectKey, "a key only where an object expects one")
+                expectKey = false
+                continue
+            case .objectEnd, .arrayEnd:
+                let isObject: Bool
+                if case .objectEnd = event { isObject = true } else { isObject = false }
+                Fuzz.check(stack.last == isObject, "containers close in order")
+                Fuzz.check(!isObject || expectKey, "an object closes after a value, not after a key")
+                stack.removeLast()
+            default:
+                Fuzz.check(!(stack.last == true && expectKey), "an object member starts with a key")
+                if stack.isEmpty { values += 1 }
+                switch event {
+                case .objectStart: stack.append(true)
+                case .arrayStart: stack.append(false)
+                default: break
+                }
+                Fuzz.check(stack.count <= maxDepth, "nesting stays within the limit")
+            }
+            expectKey = stack.last == true
+        }
+        Fuzz.check(stack.isEmpty && values == 1, "one complete value")
+    }
+}
+
+// MARK: Prefs entries and HTTP exchanges as comparable text
+
+/// Every offset of a prefs entry.
+public func offsets(of entry: PrefsEntry) -> [Int] {
+    var offsets = [entry.nameOffset]
+    switch entry.value {
+    case .null: break
+    case .set(let members): offsets += members.map(\.offset)
+    case .other(_, let content, let texts): offsets += [content.offset] + texts.map(\.offset)
+    case .string(let t), .boolean(let t), .int(let t), .long(let t), .float(let t), .double(let t): offsets.append(t.offset)
+    }
+    return offsets
+}
+
+/// An exchange as lines of text (parts, paths, offsets, byte counts), to compare two reads.
+func describe(_ exchange: HTTPExchange) -> [String] {
+    var lines = ["method \(exchange.method ?? "-")"]
+    func text(_ t: HTTPExchange.Text?, _ label: String) {
+        guard let t else { return }
+        lines.append("\(label) \(t.path) @\(t.offset) \(t.bytes)")
+    }
+    func fields(_ fs: [HTTPExchange.Field], _ label: String) {
+        for f in fs { lines.append("\(label) \(f.name) \(f.path) @\(f.offset) \(f.value)") }
+    }
+    func body(_ b: HTTPExchange.Body?, _ label: String) {
+        guard let b else { return }
+        lines.append("\(label) \(b.path) @\(b.offset) \(b.bytes) \(b.mimeType ?? "-") \(b.base64) \(b.gzip) \(String(describing: b.inPlace))")
+    }
+    text(exchange.url, "url")
+    fields(exchange.queryString, "query")
+    for (label, message) in [("request", exchange.request), ("response", exchange.response)] {
+        fields(message.headers, "\(label) header")
+        fields(message.cookies, "\(label) cookie")
+        fields(message.params, "\(label) param")
+        body(message.body, "\(label) body")
+    }
+    text(exchange.redirectURL, "redirect")
+    for b in exchange.webSocketMessages { body(b, "websocket") }
+    for n in exchange.notes { text(n, "note") }
+    return lines
+}
+
+/// Every offset an exchange reports.
+func offsets(of exchange: HTTPExchange) -> [Int] {
+    var offsets: [Int] = []
+    offsets += [exchange.url?.offset, exchange.redirectURL?.offset].compactMap { $0 }
+    offsets += exchange.queryString.map(\.offset) + exchange.notes.map(\.offset) + exchange.webSocketMessages.map(\.offset)
+    for message in [exchange.request, exchange.response] {
+        offsets += (message.headers + message.cookies + message.params).map(\.offset)
+        if let body = message.body { offsets.append(body.offset) }
+    }
+    return offsets
+}
+
+/// Reads every exchange of raw HTTP text through `window`: the exchanges as text, or the error.
+public func readHTTP(_ window: ByteWindow, size: Int) -> (exchanges: [String], error: String?) {
+    var reader = HTTPMessageReader(window: window, start: 0, rootPath: LayeredPath())
+    var lines: [String] = []
+    var exchanges = 0
+    do {
+        while let exchange = try reader.nextExchange() {
+            exchanges += 1
+            Fuzz.check(exchanges <= size + 1, "an exchange consumes input")
+            for offset in offsets(of: exchange) {
+                Fuzz.check(offset >= 0 && offset <= size, "exchange offset \(offset) is in the input of \(size) bytes")
+            }
+            if let body = exchange.request.body, let range = body.inPlace {
+                Fuzz.check(range.lowerBound >= 0 && range.upperBound <= size, "an in-place body \(range) is in the input of \(size) bytes")
+            }
+            lines += describe(exchange)
+            window.unpin()
+        }
+        return (lines, nil)
+    } catch {
+        Fuzz.check(error.offset >= 0 && error.offset <= size, "an HTTP error's offset \(error.offset) is in the input of \(size) bytes")
+        return (lines, "\(error.reason) @\(error.offset)")
+    }
+}

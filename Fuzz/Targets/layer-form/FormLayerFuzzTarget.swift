@@ -1,0 +1,16 @@
+// The form body decoder: a layer holds the whole value, has one pair per `&`-separated part,
+// each with a non-empty name.
+import FuzzSupport
+import HabiterAudit
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzFormLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let value = Fuzz.buffer(data, size)
+    guard let layer = Fuzz.decodeLayer(FormLayerDecoder(), value) else { return 0 }
+    guard case .pairs(let pairs) = layer.content else { Fuzz.check(false, "a form layer is pairs"); return 0 }
+    Fuzz.check(layer.bytes == Array(value), "a form layer holds the value")
+    Fuzz.check(pairs.count == value.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).count, "one pair per part")
+    Fuzz.check(pairs.allSatisfy { !$0.name.isEmpty }, "names are not empty")
+    Fuzz.check(value.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "printable ASCII without blanks")
+    return 0
+}
