@@ -1,0 +1,37 @@
+import Testing
+@testable import HabiterAudit
+
+/// Inputs the fuzz targets in `Fuzz/` found (docs/robustness.md, "Crashes found"), each reduced to
+/// the bytes that matter.
+@Suite struct FuzzRegressionTests {
+    /// The notes of every exchange of raw HTTP text.
+    static func httpNotes(_ bytes: [UInt8]) throws -> [HTTPExchange.Text] {
+        try bytes.withUnsafeBytes { buffer in
+            var reader = HTTPMessageReader(window: ByteWindow(whole: buffer), start: 0, rootPath: LayeredPath())
+            var notes: [HTTPExchange.Text] = []
+            while let exchange = try reader.nextExchange() { notes += exchange.notes }
+            return notes
+        }
+    }
+
+    /// fuzz-http, `exchange offset 3494 is in the input of 3493 bytes`: a `curl -v` note line of
+    /// one character (`*`, `{` or `}` with nothing after it, as a response body ending in `}`
+    /// leaves) gave its note the offset two bytes on: past the end of the input, or the start of
+    /// the next line. The note now starts at the end of its own line.
+    @Test(arguments: ["}", "*", "{", "}\n", "}\r\nGET /v1/sync/pull HTTP/1.1\r\n\r\n", "* note\n{\nHTTP/1.1 200 OK\r\n\r\n"])
+    func oneCharacterCurlNoteStaysOnItsLine(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let notes = try Self.httpNotes(bytes)
+        #expect(!notes.isEmpty)
+        for note in notes {
+            try #require(note.offset <= bytes.count, "note offset \(note.offset) past the end of \(bytes.count) bytes")
+            #expect(note.offset == 0 || bytes[note.offset - 1] != 0x0A, "note offset \(note.offset) on the next line")
+        }
+    }
+
+    @Test func curlNoteContentStartsAfterItsMarker() throws {
+        let notes = try Self.httpNotes(Array("* Connected\n}\n".utf8))
+        #expect(notes.map(\.offset) == [2, 13])
+        #expect(notes.map { String(decoding: $0.bytes, as: UTF8.self) } == ["Connected", ""])
+    }
+}
