@@ -16,6 +16,13 @@ public enum Redaction {
 
     /// "a 9-character value", for values found by their name.
     public static func describeValue(length: Int) -> String {
+        length < shortDescriptions.count ? shortDescriptions[length] : formatDescription(length: length)
+    }
+
+    /// The descriptions of the lengths most values have, made once.
+    private static let shortDescriptions = (0..<256).map(formatDescription)
+
+    private static func formatDescription(length: Int) -> String {
         let digits = String(length)
         let article = digits.hasPrefix("8") || digits == "11" || digits == "18" ? "an" : "a"
         return "\(article) \(length)-character value"

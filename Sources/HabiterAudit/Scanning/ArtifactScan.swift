@@ -167,10 +167,11 @@ final class ArtifactScan {
         }
         if let name {
             // JSON text under the name is judged like an object: by what it holds.
-            let text = replaced ? "" : String(decoding: value, as: UTF8.self)
             let shape = rules.nameRules[name.ruleIndex].valueShape
-            let credible = !replaced && ValueCredibility.isCredible(text, keyWords: [name.matchedName] + name.words, shape: shape)
-            let description = replaced ? "JSON text" : text.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
+            // Fewer bytes than the shortest credible value: decided without building a String.
+            let credible = !replaced && value.count >= ValueCredibility.minimumLength
+                && ValueCredibility.isCredible(String(decoding: value, as: UTF8.self), keyWords: [name.matchedName] + name.words, shape: shape)
+            let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
             if known == nil { known = locate() }
             recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known!, value: value)
         }
@@ -202,7 +203,15 @@ final class ArtifactScan {
         }
         guard !pending.isEmpty else { return }
         let duplicates = duplicateSecretHits()
-        let paths = pending.map { $0.location.path.description }
+        // Paths are rendered only for the hits that need them: a document can hold millions of
+        // name hits that nothing reports (placeholders under sensitive names outside sync).
+        var paths = [String?](repeating: nil, count: pending.count)
+        func path(_ index: Int) -> String {
+            if let rendered = paths[index] { return rendered }
+            let rendered = pending[index].location.path.description
+            paths[index] = rendered
+            return rendered
+        }
         // A sensitive store outside secure storage is reported by the inventory rule, which says
         // more than the name rule on the same value; in secure storage the name rule judges the
         // plaintext value. Outside sync, a store whose value a name rule judged empty or a
@@ -211,13 +220,13 @@ final class ArtifactScan {
         var placeholderPaths = Set<String>()
         var storesByPath: [String: Int] = [:]
         let hasStores = pending.contains { if case .inventory = $0.detail { true } else { false } }
-        for (hit, path) in zip(pending, paths) {
+        for (index, hit) in pending.enumerated() {
             switch hit.detail {
             case .inventory(let store):
-                storesByPath[path] = store
-                if rules.inventory.stores[store].isSensitive && !hit.location.isSecureStorage { pathsWithPatternHits.insert(path) }
+                storesByPath[path(index)] = store
+                if rules.inventory.stores[store].isSensitive && !hit.location.isSecureStorage { pathsWithPatternHits.insert(path(index)) }
             case .name(_, let credible, _, _) where !credible && hasStores:
-                placeholderPaths.insert(path)
+                placeholderPaths.insert(path(index))
             default:
                 break
             }
@@ -226,19 +235,20 @@ final class ArtifactScan {
         // again in its query parameter): keep the inner, more precise one.
         var innerPatternHits = Set<String>()
         var exactPatternPaths = Set<String>()
-        for (hit, path) in zip(pending, paths) {
+        for (index, hit) in pending.enumerated() {
             guard case .pattern(let rule, _, _) = hit.detail else { continue }
-            pathsWithPatternHits.insert(path)
-            exactPatternPaths.insert(path)
+            pathsWithPatternHits.insert(path(index))
+            exactPatternPaths.insert(path(index))
             var outer = hit.location.path
             while outer.layers.count > 1 {
                 outer.layers.removeLast()
                 innerPatternHits.insert("\(rule)\u{0}\(hit.position.byteOffset)\u{0}\(outer)")
             }
         }
-        let sortedPaths = paths.sorted()
+        var sortedPaths: [String] = []
         /// A hit inside `prefix`: a member of the container there, or a layer of the value there.
         func hasHit(inside prefix: String) -> Bool {
+            if sortedPaths.isEmpty { sortedPaths = pending.indices.map(path).sorted() }
             var low = 0, high = sortedPaths.count
             while low < high {
                 let mid = (low + high) / 2
@@ -251,15 +261,15 @@ final class ArtifactScan {
             }
             return false
         }
-        for (index, (hit, path)) in zip(pending, paths).enumerated() where !duplicates.contains(index) {
-            let hit = applyingFacts(to: hit)
+        for index in pending.indices where !duplicates.contains(index) {
+            let hit = applyingFacts(to: pending[index])
             let context = options.context ?? hit.location.readerContext ?? context(of: hit.location.ancestry) ?? defaultContext
             switch hit.detail {
             case .pattern(let ruleIndex, let confidence, let preview):
-                if innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(path)") { continue }
+                if innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(path(index))") { continue }
                 let rule = rules.patterns.rules[ruleIndex]
                 let under = hit.location.key.map { " under '\($0)'" } ?? ""
-                let classes = storesByPath[path].map { rules.inventory.stores[$0].classes.map(\.rawValue).joined(separator: " / ") }
+                let classes = storesByPath[path(index)].map { rules.inventory.stores[$0].classes.map(\.rawValue).joined(separator: " / ") }
                 append(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title)\(under) (\(preview)).",
                        hit: hit, context: context, confidence: confidence, preview: preview, inventoryClass: classes)
             case .inventory(let storeIndex):
@@ -269,8 +279,8 @@ final class ArtifactScan {
                 if hit.location.isSecureStorage {
                     verdict = .allowed
                     note = "in secure storage, where it belongs"
-                } else if store.isSensitive && context != .sync && placeholderPaths.contains(path)
-                            && !exactPatternPaths.contains(path) && !hasHit(inside: path) {
+                } else if store.isSensitive && context != .sync && placeholderPaths.contains(path(index))
+                            && !exactPatternPaths.contains(path(index)) && !hasHit(inside: path(index)) {
                     verdict = min(verdict, .note)
                     note = "the value is empty or a placeholder"
                 } else if !store.isSensitive && hit.location.key.map({ rules.names.match($0) != nil }) == true {
@@ -281,7 +291,7 @@ final class ArtifactScan {
                 recordSighting(InventorySighting(storeId: store.id, name: store.name, classes: store.classes, context: context,
                                                    verdict: verdict, artifact: artifact, note: note))
                 // A secret rule on the same value reports it more precisely (with the store's class).
-                guard verdict >= .warning, !exactPatternPaths.contains(path) else { continue }
+                guard verdict >= .warning, !exactPatternPaths.contains(path(index)) else { continue }
                 let ruleId = store.isSensitive ? "inventory.sensitive-store"
                     : store.classes.contains(.unsupported) && context == .sync ? "inventory.unsupported-in-sync" : "inventory.local-data-in-sync"
                 guard let rule = rules.rule(id: ruleId) else { continue }
@@ -289,7 +299,7 @@ final class ArtifactScan {
                 let message = "\(store.name) (\(classes)) in \(context.rawValue) data: \(store.reason)"
                 // A store that holds nothing a secret could be (a placeholder, a redacted copy)
                 // is a contract violation, not a leaked secret.
-                let holdsSecret = !hit.storeValueHoldsNothing || exactPatternPaths.contains(path) || hasHit(inside: path)
+                let holdsSecret = !hit.storeValueHoldsNothing || exactPatternPaths.contains(path(index)) || hasHit(inside: path(index))
                 append(rule: rule, family: holdsSecret ? rule.family : .policy, message: message, hit: hit, context: context, confidence: .high,
                        preview: "", level: verdict == .warning ? .warning : nil, inventoryClass: classes)
             case .contract(let ruleId, let message):
@@ -302,7 +312,7 @@ final class ArtifactScan {
                 // the password of `Authorization: Basic …`).
                 let isSecret = credible && !describesMetadata
                 guard isSecret || (context == .sync && !hit.location.isProtocolField) else { continue }
-                if pathsWithPatternHits.contains(path) || hasHit(inside: path) { continue }
+                if pathsWithPatternHits.contains(path(index)) || hasHit(inside: path(index)) { continue }
                 let rule = rules.nameRules[ruleIndex]
                 let key = hit.location.key ?? "?"
                 if isSecret {

@@ -392,10 +392,11 @@ struct JSONScanVisitor: JSONVisitor {
     /// The JSON Pointer of the current value, across layers.
     private func currentPath() -> LayeredPath {
         var path = layer.path
+        path.layers[path.layers.count - 1].tokens.reserveCapacity(path.layers[path.layers.count - 1].tokens.count + segments.count)
         for segment in segments {
             switch segment {
-            case .key: path = path.appending(.key(keyText(segment)))
-            case .index(let i): path = path.appending(.index(i))
+            case .key: path.append(.key(keyText(segment)))
+            case .index(let i): path.append(.index(i))
             }
         }
         return path

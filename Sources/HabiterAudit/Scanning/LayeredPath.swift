@@ -35,8 +35,13 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
     /// This path with `token` appended to the innermost layer.
     public func appending(_ token: PathToken) -> LayeredPath {
         var copy = self
-        copy.layers[copy.layers.count - 1].tokens.append(token)
+        copy.append(token)
         return copy
+    }
+
+    /// Appends `token` to the innermost layer, in place.
+    public mutating func append(_ token: PathToken) {
+        layers[layers.count - 1].tokens.append(token)
     }
 
     public var description: String {
