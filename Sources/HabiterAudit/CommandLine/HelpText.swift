@@ -66,7 +66,9 @@ enum HelpText {
 
     ARGUMENTS:
       <path>                  A file, a directory (walked recursively in name order; .git is
-                              skipped, links to directories are not followed) or - for stdin.
+                              skipped; links are followed, each directory walked once, a
+                              loop is an error; FIFOs and devices only when named) or -
+                              for stdin.
 
     OPTIONS:
       -f, --format <format>   Report format: text, json, sarif, html or github
