@@ -16,7 +16,7 @@ import Testing
 
     @Test func noOutputHoldsAPieceOfAPlantedSecret() throws {
         let seed = ProcessInfo.processInfo.environment["HABITER_LEAK_SEED"].flatMap(UInt64.init) ?? 0x5EED_2026_1130
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let directory = TestSupport.temporaryDirectory()
         var whole = 0
         for trial in 0..<Self.trials {
@@ -139,20 +139,5 @@ import Testing
             case .quoteInside: return Array(bytes[..<inside]) + [0x22] + Array(bytes[inside...])
             }
         }
-    }
-}
-
-/// A small, seedable generator (SplitMix64), so that a failing trial can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
