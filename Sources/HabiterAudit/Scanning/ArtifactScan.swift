@@ -307,11 +307,13 @@ final class ArtifactScan {
                 guard context == .sync, let rule = rules.rule(id: ruleId) else { continue }
                 append(rule: rule, family: rule.family, message: message, hit: hit, context: context, confidence: .high, preview: "")
             case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription):
+                // A credible value is a secret; any other is reported only in sync data, as a
+                // fail-closed name.
+                let isSecret = credible && !describesMetadata
+                guard isSecret || (context == .sync && !hit.location.isProtocolField) else { continue }
                 // A pattern rule on the same value says more than the name does; so does a hit
                 // inside the value (a member of an object or array, or a decoded layer, such as
                 // the password of `Authorization: Basic …`).
-                let isSecret = credible && !describesMetadata
-                guard isSecret || (context == .sync && !hit.location.isProtocolField) else { continue }
                 if pathsWithPatternHits.contains(path(index)) || hasHit(inside: path(index)) { continue }
                 let rule = rules.nameRules[ruleIndex]
                 let key = hit.location.key ?? "?"
