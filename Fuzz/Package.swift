@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // libFuzzer targets for habiter-audit (issue 8, fuzzing). A package of its own, so that the main
 // build and tests never see it. Build and run with `scripts/fuzz` (docs/robustness.md): it builds
-// with `--sanitize fuzzer --sanitize address` and `-enable-testing` (two readers are internal).
+// with `-Xswiftc -sanitize=fuzzer,address` and `-Xswiftc -enable-testing` (the HTTP reader is
+// internal).
 import Foundation
 import PackageDescription
 
