@@ -32,7 +32,8 @@ def instructions(binary, path):
     """Instructions executed by one scan of `path`, as callgrind counts them."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                binary, "scan", "--quiet", "--no-config", "--format", "json", "--output", "/dev/null", path]
-    result = subprocess.run(command, capture_output=True, text=True)
+    # Swift seeds its hashing per process; fixed, dictionary probes (and counts) repeat exactly.
+    result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "SWIFT_DETERMINISTIC_HASHING": "1"})
     if result.returncode not in (0, 1):
         sys.exit(f"bench/guard: {' '.join(command)} failed with exit status {result.returncode}:\n{result.stderr[-2000:]}")
     match = re.search(r"Collected : (\d+)", result.stderr)

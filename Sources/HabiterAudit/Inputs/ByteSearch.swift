@@ -35,3 +35,11 @@ extension String {
         Array(utf8).containsBytes(other)
     }
 }
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// Whether the bytes start with `prefix` (one length check and a `memcmp`).
+    func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
+        guard count >= prefix.count, let base = baseAddress else { return prefix.isEmpty }
+        return prefix.withUnsafeBufferPointer { memcmp(base, $0.baseAddress!, prefix.count) == 0 }
+    }
+}

@@ -78,11 +78,18 @@ enum PayloadField: Int, CaseIterable {
          archivedAt, restoredAt, notificationEnabled, notificationTime, source, reminderPolicy,
          habitId, date, completed, count, timestamp, value
 
-    private static let names: [([UInt8], PayloadField)] = allCases.map { (Array(String(describing: $0).utf8), $0) }
+    /// The fields' names as bytes, by length: a key is compared only with names of its length.
+    private static let namesByLength: [[([UInt8], PayloadField)]] = {
+        let names = allCases.map { (Array(String(describing: $0).utf8), $0) }
+        var byLength = [[([UInt8], PayloadField)]](repeating: [], count: names.map(\.0.count).max()! + 1)
+        for (name, field) in names { byLength[name.count].append((name, field)) }
+        return byLength
+    }()
 
     /// The field a key names, if any.
     static func named(_ key: UnsafeBufferPointer<UInt8>) -> PayloadField? {
-        for (name, field) in names where name.count == key.count && name.elementsEqual(key) { return field }
+        guard key.count < namesByLength.count else { return nil }
+        for (name, field) in namesByLength[key.count] where key.hasBytePrefix(name) { return field }
         return nil
     }
 }

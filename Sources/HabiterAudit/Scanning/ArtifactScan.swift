@@ -72,18 +72,22 @@ final class ArtifactScan {
     func keyFacts(_ key: UnsafeBufferPointer<UInt8>) -> KeyFacts {
         keyCache.facts(key) {
             // A prefs key carried in JSON (a SharedPreferences dump) names its store too.
-            let name = String(decoding: key, as: UTF8.self)
-            let store = rules.inventory.store(jsonField: name.hasPrefix("flutter.") ? String(name.dropFirst("flutter.".count)) : name)
+            let isFlutterKey = key.hasBytePrefix(ArtifactScan.flutterPrefix)
+            let field = isFlutterKey ? UnsafeBufferPointer(rebasing: key[ArtifactScan.flutterPrefix.count...]) : key
+            let store = rules.inventory.store(jsonField: String(decoding: field, as: UTF8.self))
             // A known store whose name merely looks sensitive is classified by the inventory,
             // not judged by the name rules.
             let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true
             let facts = KeyFacts(
                 storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), payloadField: PayloadField.named(key),
-                isPrefsKey: key.starts(with: "flutter.".utf8) || key.starts(with: FlutterPrefsEncoding.secureStoragePrefix.utf8),
+                isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
                 matchesPattern: keyMatchesPattern(key))
             return (facts, judgedByName ? rules.names.match(key, scratch: &keyScratch) : nil)
         }
     }
+
+    private static let flutterPrefix = Array("flutter.".utf8)
+    private static let secureStoragePrefix = Array(FlutterPrefsEncoding.secureStoragePrefix.utf8)
 
     /// Whether a pattern rule matches `key` (a limit reached counts as a match: the scan where
     /// the key occurs then reports it).
