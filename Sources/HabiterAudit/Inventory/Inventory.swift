@@ -66,6 +66,9 @@ public final class Inventory: Sendable {
     private let byJSONField: [String: Int]
     private let bySecureStorageKey: [String: Int]
     private let settingsByKey: [String: Int]
+    /// Bit `n` is set when some JSON field name is `n` bytes long (bit 63: 63 or longer): most
+    /// keys are ruled out by their length, before a `String` is made and hashed.
+    private let jsonFieldLengths: UInt64
 
     public init(stores: [Store], settings: [SettingDefinition], verdicts: [DataClass: [ScanContext: Verdict]]) {
         self.stores = stores
@@ -81,6 +84,7 @@ public final class Inventory: Sendable {
         }
         self.byPrefsKey = byPrefsKey
         self.byJSONField = byJSONField
+        jsonFieldLengths = byJSONField.keys.reduce(0) { $0 | 1 << UInt64(min($1.utf8.count, 63)) }
         self.bySecureStorageKey = bySecureStorageKey
         settingsByKey = Dictionary(settings.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -90,6 +94,12 @@ public final class Inventory: Sendable {
 
     /// The store a JSON field name names (a runtime field, a prefs store name, a secure key).
     public func store(jsonField name: String) -> Int? { byJSONField[name] }
+
+    /// The store a JSON field name, as UTF-8 bytes, names.
+    func store(jsonField name: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard jsonFieldLengths & 1 << UInt64(min(name.count, 63)) != 0 else { return nil }
+        return byJSONField[String(decoding: name, as: UTF8.self)]
+    }
 
     /// The store a secure-storage key belongs to.
     public func store(secureStorageKey key: String) -> Int? { bySecureStorageKey[key] }

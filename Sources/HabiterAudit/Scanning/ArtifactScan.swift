@@ -74,7 +74,7 @@ final class ArtifactScan {
             // A prefs key carried in JSON (a SharedPreferences dump) names its store too.
             let isFlutterKey = key.hasBytePrefix(ArtifactScan.flutterPrefix)
             let field = isFlutterKey ? UnsafeBufferPointer(rebasing: key[ArtifactScan.flutterPrefix.count...]) : key
-            let store = rules.inventory.store(jsonField: String(decoding: field, as: UTF8.self))
+            let store = rules.inventory.store(jsonField: field)
             // A known store whose name merely looks sensitive is classified by the inventory,
             // not judged by the name rules.
             let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true
