@@ -13,8 +13,9 @@ struct JSONScanVisitor: JSONVisitor {
         var isObject: Bool
         var nextIndex = 0
         var keys: ShapeKeys = []
-        /// For an array under a sensitive name: every element is judged by that name.
-        var elementName: NameMatch?
+        /// For an array under a sensitive name: every element is judged by that name (an index
+        /// into `elementNames`, so that a container holds plain values only).
+        var elementName: Int32 = -1
         /// Pending hits when the container opened: its shape matters only if hits followed.
         var hitsAtOpen = 0
         /// The object's draft for the contract checks, once a document key appeared in it.
@@ -32,6 +33,8 @@ struct JSONScanVisitor: JSONVisitor {
     /// bytes do not outlive the token, so keys are copied here.
     private var keyArena: [UInt8] = []
     private var containers: [Container] = []
+    /// The names of the open arrays under a sensitive name, innermost last.
+    private var elementNames: [NameMatch] = []
     private var pendingKey: Segment?
     private var pendingName: NameMatch?
     private var unescaped: [UInt8] = []
@@ -98,14 +101,19 @@ struct JSONScanVisitor: JSONVisitor {
         noteStoreContainer()
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
         containerValue(isObject: false, at: offset)
-        containers.append(Container(id: nextId(), isObject: false, elementName: pendingName))
+        var container = Container(id: nextId(), isObject: false)
+        if let name = pendingName {
+            container.elementName = Int32(elementNames.count)
+            elementNames.append(name)
+        }
+        containers.append(container)
     }
 
     mutating func arrayEnd(at offset: Int) {
         capture?.builder.arrayEnd(at: offset)
         closeCapture()
         closeStoreContainer()
-        containers.removeLast()
+        if containers.removeLast().elementName >= 0 { elementNames.removeLast() }
         endValue()
     }
 
@@ -160,9 +168,11 @@ struct JSONScanVisitor: JSONVisitor {
             let name = String(decoding: key, as: UTF8.self)
             location.path = location.path.appending(.key(name))
             location.key = name
-            // Positioned at the value, when it begins.
+            // Positioned at the value when it begins; at the key until then (a document that
+            // ends or breaks after the key still reports the store, at a real position).
             pendingStoreHit = scan.pending.count
-            scan.pending.append(PendingHit(detail: .inventory(store: store), location: location, position: SourcePosition(line: 0, column: 0, byteOffset: 0)))
+            scan.pending.append(PendingHit(detail: .inventory(store: store), location: location,
+                                           position: scan.position(of: layer.outerOffset ?? offset)))
         }
         if facts.matchesPattern {
             let found = scan.scanPatterns(UnsafeRawBufferPointer(key), offset: layer.outerOffset ?? offset) {
@@ -357,7 +367,7 @@ struct JSONScanVisitor: JSONVisitor {
         } else {
             segments.append(.index(top.nextIndex))
             containers[containers.count - 1].nextIndex += 1
-            pendingName = top.elementName
+            pendingName = top.elementName >= 0 ? elementNames[Int(top.elementName)] : nil
         }
     }
 
