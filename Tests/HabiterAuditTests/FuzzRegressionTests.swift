@@ -34,4 +34,26 @@ import Testing
         #expect(notes.map(\.offset) == [2, 13])
         #expect(notes.map { String(decoding: $0.bytes, as: UTF8.self) } == ["Connected", ""])
     }
+
+    /// fuzz-ndjson, `a finding's position is in the input: inventory.sensitive-store at 0:0`: a
+    /// store key whose value never began (the document ends or breaks right after the key) was
+    /// reported at line 0, column 0, which SARIF refuses (`startLine` is at least 1). The store is
+    /// now positioned at its key until its value begins.
+    @Test(arguments: [
+        (#"{"migratedAt""#, InputFormat.auto),
+        (#"{"migratedAt":"#, .json),
+        (#"{"migratedAt":"a\q"}"#, .json),
+        (#"{"document":{"migratedAt":"a\q"}}"# + "\n", .ndjson),
+    ])
+    func storeKeyWithoutAValueIsPositionedAtTheKey(_ text: String, _ format: InputFormat) {
+        let scan = TestSupport.scan(text, options: ScanOptions(inputFormat: format))
+        #expect(!scan.errors.isEmpty)
+        let stores = scan.findings.filter { $0.ruleId == "inventory.sensitive-store" }
+        #expect(!stores.isEmpty)
+        for finding in scan.findings {
+            #expect(finding.position.line >= 1 && finding.position.column >= 1, "\(finding.ruleId) at \(finding.position.line):\(finding.position.column)")
+        }
+        let key = text.utf8.distance(from: text.utf8.startIndex, to: text.range(of: #""migratedAt""#)!.lowerBound)
+        #expect(stores.map(\.position.byteOffset) == [key])
+    }
 }
