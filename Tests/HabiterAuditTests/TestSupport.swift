@@ -1,5 +1,6 @@
 import Foundation
 import TestHelpers
+import Testing
 @testable import HabiterAudit
 
 /// Paths and helpers shared by the tests.
@@ -42,6 +43,14 @@ enum TestSupport {
     final class Capture: @unchecked Sendable { var text = "" }
 
     static func temporaryDirectory() -> URL { ProcessRunner.temporaryDirectory() }
+
+    /// `body`'s result, with an issue recorded when it took `bound` seconds or more.
+    static func withinSeconds<T>(_ bound: Double, _ body: () throws -> T) rethrows -> T {
+        let started = Date()
+        let result = try body()
+        #expect(Date().timeIntervalSince(started) < bound, "took longer than \(bound) s")
+        return result
+    }
 
     static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         try ProcessRunner.run(executable, arguments, stdin: stdin)

@@ -69,32 +69,25 @@ public enum GitHubReport {
     /// A command's message: `%`, CR and LF are percent-encoded (`%` first, so that an encoded
     /// sequence in the text stays literal).
     public static func escapeData(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": out += "%25"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        percentEncode(text, also: [])
     }
 
     /// A property value: as a message, and also `:` (which would end the properties) and `,`
     /// (which would start the next one).
     public static func escapeProperty(_ text: String) -> String {
+        percentEncode(text, also: [":", ","])
+    }
+
+    /// `text` with `%`, CR, LF and the scalars of `also` written as `%XX` (uppercase hex).
+    private static func percentEncode(_ text: String, also: Set<Unicode.Scalar>) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": out += "%25"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            case ":": out += "%3A"
-            case ",": out += "%2C"
-            default: out.unicodeScalars.append(scalar)
+            if scalar == "%" || scalar == "\r" || scalar == "\n" || also.contains(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += hex.count < 2 ? "%0" + hex : "%" + hex
+            } else {
+                out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -98,16 +98,13 @@ public enum HTMLReport {
             page.line("<p>Every input was read, parsed and scanned.</p>")
         } else {
             page.line("<p>\(count(result.errors.count, "input")) could not be read, parsed or fully scanned: the scan is incomplete and the gate fails.</p>")
-            page.scrollingTable(caption: "Inputs that could not be scanned", id: "errors-caption")
-            page.line("<thead><tr><th scope=\"col\">Input</th><th scope=\"col\">Line:column</th><th scope=\"col\">Kind</th><th scope=\"col\">Reason</th></tr></thead>")
-            page.line("<tbody>")
+            page.scrollingTable(caption: "Inputs that could not be scanned", id: "errors-caption",
+                               head: "<tr><th scope=\"col\">Input</th><th scope=\"col\">Line:column</th><th scope=\"col\">Kind</th><th scope=\"col\">Reason</th></tr>")
             for error in result.errors {
                 let position = error.position.map { "\($0.line):\($0.column)" } ?? "—"
                 page.line("<tr><th scope=\"row\"><code>\(escape(error.artifact))</code></th><td>\(position)</td><td>\(escape(error.kind.rawValue))</td><td>\(escape(error.reason))</td></tr>")
             }
-            page.line("</tbody>")
-            page.line("</table>")
-            page.line("</div>")
+            page.endScrollingTable()
         }
         page.line("</section>")
 
@@ -134,15 +131,12 @@ public enum HTMLReport {
         if !result.absent.isEmpty {
             page.section("absent", "Gone since the baseline")
             page.line("<p>\(count(result.absent.count, "baseline entry", plural: "baseline entries")) no finding matched any more: fixed, or their input removed.</p>")
-            page.scrollingTable(caption: "Baseline entries not found", id: "absent-caption")
-            page.line("<thead><tr><th scope=\"col\">Input</th><th scope=\"col\">Line</th><th scope=\"col\">Rule</th><th scope=\"col\">Path</th></tr></thead>")
-            page.line("<tbody>")
+            page.scrollingTable(caption: "Baseline entries not found", id: "absent-caption",
+                               head: "<tr><th scope=\"col\">Input</th><th scope=\"col\">Line</th><th scope=\"col\">Rule</th><th scope=\"col\">Path</th></tr>")
             for entry in result.absent {
                 page.line("<tr><th scope=\"row\"><code>\(escape(entry.artifact))</code></th><td>\(entry.line)</td><td><code>\(escape(entry.ruleId))</code></td><td><code>\(escape(entry.path.isEmpty ? "/" : entry.path))</code></td></tr>")
             }
-            page.line("</tbody>")
-            page.line("</table>")
-            page.line("</div>")
+            page.endScrollingTable()
             page.line("</section>")
         }
 
@@ -152,9 +146,8 @@ public enum HTMLReport {
             page.line("<p>No store of the inventory and no unknown storage key was seen.</p>")
         } else {
             page.line("<p>What was observed, not acted on; a verdict of warning or error also produced a finding.</p>")
-            page.scrollingTable(caption: "Stores and storage keys seen", id: "inventory-caption")
-            page.line("<thead><tr><th scope=\"col\">Store</th><th scope=\"col\">Classes</th><th scope=\"col\">Contexts</th><th scope=\"col\">Verdict</th><th scope=\"col\">Seen in</th><th scope=\"col\">Notes</th></tr></thead>")
-            page.line("<tbody>")
+            page.scrollingTable(caption: "Stores and storage keys seen", id: "inventory-caption",
+                               head: "<tr><th scope=\"col\">Store</th><th scope=\"col\">Classes</th><th scope=\"col\">Contexts</th><th scope=\"col\">Verdict</th><th scope=\"col\">Seen in</th><th scope=\"col\">Notes</th></tr>")
             for entry in result.inventory {
                 page.line("<tr>")
                 if let store = entry.storeId {
@@ -170,9 +163,7 @@ public enum HTMLReport {
                 page.line("<td>\(entry.notes.map(escape).joined(separator: "<br>"))</td>")
                 page.line("</tr>")
             }
-            page.line("</tbody>")
-            page.line("</table>")
-            page.line("</div>")
+            page.endScrollingTable()
         }
         page.line("</section>")
 
@@ -181,15 +172,12 @@ public enum HTMLReport {
         if result.artifacts.isEmpty {
             page.line("<p>No input was scanned.</p>")
         } else {
-            page.scrollingTable(caption: "Inputs scanned", id: "inputs-caption")
-            page.line("<thead><tr><th scope=\"col\">Input</th><th scope=\"col\">Format</th><th scope=\"col\" class=\"num\">Bytes</th></tr></thead>")
-            page.line("<tbody>")
+            page.scrollingTable(caption: "Inputs scanned", id: "inputs-caption",
+                               head: "<tr><th scope=\"col\">Input</th><th scope=\"col\">Format</th><th scope=\"col\" class=\"num\">Bytes</th></tr>")
             for artifact in result.artifacts {
                 page.line("<tr><th scope=\"row\"><code>\(escape(artifact.name))</code></th><td>\(artifact.format.map(escape) ?? "not determined")</td><td class=\"num\">\(artifact.byteCount)</td></tr>")
             }
-            page.line("</tbody>")
-            page.line("</table>")
-            page.line("</div>")
+            page.endScrollingTable()
         }
         page.line("</section>")
 
@@ -306,10 +294,19 @@ public enum HTMLReport {
         mutating func fact(_ term: String, _ html: String) { line("<dt>\(term)</dt><dd>\(html)</dd>") }
         /// A table that scrolls sideways when too wide: a focusable, labelled region, so that
         /// a keyboard can scroll it too.
-        mutating func scrollingTable(caption: String, id: String) {
+        /// Opens a table in a focusable scrolling region, through its header row `head` and
+        /// `<tbody>`; `endScrollingTable` closes it.
+        mutating func scrollingTable(caption: String, id: String, head: String) {
             line("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-labelledby=\"\(id)\">")
             line("<table>")
             line("<caption id=\"\(id)\">\(caption)</caption>")
+            line("<thead>\(head)</thead>")
+            line("<tbody>")
+        }
+        mutating func endScrollingTable() {
+            line("</tbody>")
+            line("</table>")
+            line("</div>")
         }
         mutating func section(_ id: String, _ heading: String) {
             line("<section id=\"\(id)\" aria-labelledby=\"\(id)-heading\">")

@@ -10,9 +10,9 @@ enum BacktrackingProbe {
         var inputs: [[UInt8]] = []
         // Letters and digits written in the pattern, as runs of their own: `(x+x+)+y` explodes on x.
         var literals: [String] = []
-        for scalar in pattern.unicodeScalars where scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+        for scalar in pattern.unicodeScalars where scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
             let unit = String(scalar)
-            if scalar.isASCII && !literals.contains(unit) && literals.count < 16 { literals.append(unit) }
+            if !literals.contains(unit) && literals.count < 16 { literals.append(unit) }
         }
         for unit in ["a", "A", "0", " ", "a ", "-", "=", "\\", "/", "aA0", "_."] + literals {
             let run = Array(String(repeating: unit, count: runLength / unit.utf8.count).utf8)

@@ -39,10 +39,6 @@ extension ArtifactScan {
     /// decoder failure inside a valid input is not an error, the value is scanned as text. A
     /// layer beyond `options.maxLayerDepth` is a limit error: what it holds is not checked.
     func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, locate: () -> HitLocation) -> Bool {
-        guard depth < options.maxLayerDepth else {
-            reportLayerBeyondLimit(value, at: offset)
-            return false
-        }
         var candidates = layerDecoders.candidates(value)
         if candidates == 0 { return false }
         var replaced = false
@@ -52,6 +48,10 @@ extension ArtifactScan {
             candidates &= candidates - 1
             let decoder = layerDecoders.decoders[index]
             guard let layer = decoder.decode(value) else { continue }
+            guard depth < options.maxLayerDepth else {
+                fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(decoder.name) layer inside is not checked")
+                return false
+            }
             if location == nil { location = locate() }
             let frame = LayerFrame(path: location!.path.entering(decoder.name), outerOffset: offset,
                                    outerKey: location!.key, ancestry: location!.ancestry,
@@ -60,19 +60,6 @@ extension ArtifactScan {
             if scanLayer(layer.content, bytes: layer.bytes, frame: frame) && layer.replacesValue { replaced = true }
         }
         return replaced
-    }
-
-    /// Records a limit error when a decoder would open a layer in `value`, one too deep to scan.
-    private func reportLayerBeyondLimit(_ value: UnsafeRawBufferPointer, at offset: Int) {
-        var candidates = layerDecoders.candidates(value)
-        while candidates != 0 {
-            let decoder = layerDecoders.decoders[candidates.trailingZeroBitCount]
-            candidates &= candidates - 1
-            if decoder.decode(value) != nil {
-                fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(decoder.name) layer inside is not checked")
-                return
-            }
-        }
     }
 
     /// Scans decoded bytes as `content` in `frame`; false when they are not that content after

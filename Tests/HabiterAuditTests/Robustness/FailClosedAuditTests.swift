@@ -25,11 +25,6 @@ import Testing
     static func har(_ content: String) -> [UInt8] {
         Array(#"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [{"startedDateTime": "2026-11-30T07:00:00Z", "time": 1, "request": {"method": "GET", "url": "https://api.example.com/", "httpVersion": "HTTP/1.1", "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0}, "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "headers": [], "cookies": [], "content": \#(content), "redirectURL": "", "headersSize": -1, "bodySize": -1}, "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 1}}]}}"#.utf8)
     }
-    static func base64Layers(_ count: Int) -> String {
-        var value = #"{"password": "Tr0ub4dor&3xK9q"}"#
-        for _ in 0..<count { value = Data(value.utf8).base64EncodedString() }
-        return value
-    }
 
     static let cases: [Case] = [
         // Readers
@@ -54,7 +49,7 @@ import Testing
              bytes: [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0xFF] + Array("not deflate data at all".utf8), kind: .read, reason: "gzip"),
         // Decoders and limits
         Case(description: "base64 layer: nested beyond the layer limit", file: "blob.json",
-             bytes: Array(#"{"blob": "\#(base64Layers(9))"}"#.utf8), kind: .limit, reason: "encoded layers nested deeper"),
+             bytes: Array(#"{"blob": "\#(HostileInputTests.base64Layers(9))"}"#.utf8), kind: .limit, reason: "encoded layers nested deeper"),
         Case(description: "JSON-in-string layer: nested beyond the depth limit", file: "note.json",
              bytes: Array(#"{"note": "\#(String(repeating: "[", count: 600))1\#(String(repeating: "]", count: 600))"}"#.utf8),
              kind: .limit, reason: "JSON in a string nested deeper"),
