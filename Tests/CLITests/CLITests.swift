@@ -1,14 +1,11 @@
 import Foundation
 import Testing
 @testable import HabiterAudit
+import TestHelpers
 
 private let github = "ghp_Wm3kP8qTz2Lx7Rv5Nc9Hb4Jd6Fs1Ya0UeQoX"
 
-private func temp() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("habiter-cli-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+private func temp() -> URL { ProcessRunner.temporaryDirectory() }
 
 private func write(_ text: String, _ name: String, in directory: URL) -> String {
     let url = directory.appendingPathComponent(name)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HabiterAudit
+import TestHelpers
 
 /// `scan --format github` from the binary, run in a directory of its own (as in a GitHub Actions
 /// step at the checkout root): workflow commands with workspace-relative paths, the exit codes
@@ -8,8 +9,7 @@ import Testing
 @Suite struct GitHubFormatTests {
     @Test func annotationsAndExitCodes() throws {
         let binary = try #require(BinaryTests.binary, "the habiter-audit binary is built by swift build / swift test")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("habiter-github-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = ProcessRunner.temporaryDirectory()
         let token = "ghp_" + "Wm3kP8qTz2Lx7Rv5Nc9Hb4Jd6Fs1Ya0UeQoX"
         try #"{"note": "deploy, with \#(token)"}"#.write(to: directory.appendingPathComponent("leak.json"), atomically: true, encoding: .utf8)
         try "{\"a\":".write(to: directory.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)

@@ -45,10 +45,23 @@ public enum ProcessRunner {
     /// The repository root (this file is Tests/TestHelpers/ProcessRunner.swift).
     public static let repoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// A fresh temporary directory.
+    /// A fresh temporary directory inside this test process's scratch directory, which is removed
+    /// when the process exits (a test run makes thousands of them).
     public static func temporaryDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("habiter-audit-tests-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent(UUID().uuidString)
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// `$TMPDIR/habiter-audit-tests-PID`, made on first use and removed at exit.
+    private static let scratchRoot: URL = {
+        let root = scratchRootURL()
+        try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: scratchRootURL()) }
+        return root
+    }()
+
+    private static func scratchRootURL() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("habiter-audit-tests-\(getpid())")
     }
 }
