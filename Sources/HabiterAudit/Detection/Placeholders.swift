@@ -50,12 +50,19 @@ public enum Placeholders {
         if instructionPrefixes.contains(where: { lower.starts(with: $0.utf8) }) { return true }
         // One character repeated ("aaaaaaaa"), a mask ("********", "xxxx-xxxx", "•••"), or
         // mostly x or * ("sk_live_xxxxxxxxxxxxxxxx").
-        let scalars = Array(String(decoding: trimmed, as: UTF8.self).unicodeScalars)
-        if scalars.count >= 3 && scalars.allSatisfy({ $0 == scalars[0] }) { return true }
+        if trimmed.allSatisfy({ $0 < 0x80 }) { return isMask(trimmed.lazy.map { Unicode.Scalar($0) }) }
+        return isMask(Array(String(decoding: trimmed, as: UTF8.self).unicodeScalars))
+    }
+
+    /// One character repeated, only mask characters, or mostly x or *.
+    private static func isMask<S: Collection>(_ scalars: S) -> Bool where S.Element == Unicode.Scalar {
+        guard let first = scalars.first else { return false }
+        let count = scalars.count
+        if count >= 3 && scalars.allSatisfy({ $0 == first }) { return true }
         if scalars.allSatisfy({ maskCharacters.contains($0) }) { return true }
-        if scalars.count >= 6 {
-            let masked = scalars.filter { $0 == "x" || $0 == "X" || $0 == "*" || $0 == "\u{2022}" }.count
-            if masked * 10 >= scalars.count * 6 { return true }
+        if count >= 6 {
+            let masked = scalars.reduce(0) { $0 + ($1 == "x" || $1 == "X" || $1 == "*" || $1 == "\u{2022}" ? 1 : 0) }
+            if masked * 10 >= count * 6 { return true }
         }
         return false
     }

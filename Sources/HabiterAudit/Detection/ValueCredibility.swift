@@ -14,16 +14,17 @@ public enum ValueCredibility {
     /// `keyWords` are the words of the key (and the matched name), lowercased.
     public static func isCredible(_ value: String, keyWords: [String], shape: ValueShape) -> Bool {
         let trimmed = value.trimmingASCIIWhitespace()
-        if trimmed.unicodeScalars.count < minimumLength { return false }
+        // Counting scalars only when the bytes could be too few (a scalar is at most 4 bytes).
+        if trimmed.utf8.count < 4 * minimumLength && trimmed.unicodeScalars.count < minimumLength { return false }
         if Placeholders.isPlaceholder(trimmed) { return false }
         let lower = trimmed.lowercased()
         if keyWords.contains(lower) { return false }
-        let words = lower.split(separator: " ")
-        if words.count > 1 {
+        let words = wordCount(lower)
+        if words > 1 {
             // A label or prompt: prose that names what it asks for, a long phrase, a sentence.
             if keyWords.contains(where: { $0.count >= 3 && lower.containsText($0) }) { return false }
-            if words.count >= 5 { return false }
-            if let last = lower.last, ".?!:".contains(last), words.count >= 3 { return false }
+            if words >= 5 { return false }
+            if let last = lower.utf8.last, ".?!:".utf8.contains(last), words >= 3 { return false }
             // A question is a label in any language ("Passwort vergessen?").
             if lower.hasSuffix("?") { return false }
         }
@@ -40,6 +41,21 @@ public enum ValueCredibility {
             return looksGenerated(material)
         }
         return true
+    }
+
+    /// The number of space-separated words (runs of spaces count as one separator).
+    private static func wordCount(_ text: String) -> Int {
+        var count = 0
+        var inWord = false
+        for b in text.utf8 {
+            if b == UInt8(ascii: " ") {
+                inWord = false
+            } else if !inWord {
+                inWord = true
+                count += 1
+            }
+        }
+        return count
     }
 
     /// At least eight characters, no spaces, and two character classes (or, in one class, long

@@ -38,13 +38,16 @@ public enum JSONReport {
 
     static func summary(_ input: ReportInput) -> JSONOutput {
         let findings = input.result.findings
-        func counts<T: RawRepresentable>(_ cases: [T], _ key: (Finding) -> T) -> JSONOutput where T.RawValue == String, T: Equatable {
-            .object(cases.map { c in (c.rawValue, .int(findings.filter { key($0) == c }.count)) })
+        func counts<T: RawRepresentable>(_ cases: [T], _ key: (Finding) -> T) -> JSONOutput where T.RawValue == String, T: Hashable {
+            var tally: [T: Int] = [:]
+            for finding in findings { tally[key(finding), default: 0] += 1 }
+            return .object(cases.map { c in (c.rawValue, .int(tally[c] ?? 0)) })
         }
+        let active = findings.reduce(0) { $0 + ($1.isActive ? 1 : 0) }
         return .object([
             ("findings", .int(findings.count)),
-            ("active", .int(findings.filter(\.isActive).count)),
-            ("suppressed", .int(findings.filter { !$0.isActive }.count)),
+            ("active", .int(active)),
+            ("suppressed", .int(findings.count - active)),
             ("byLevel", counts(Level.allCases.reversed(), \.level)),
             ("byFamily", counts(Family.allCases, \.family)),
             ("byContext", counts(ScanContext.allCases, \.context)),

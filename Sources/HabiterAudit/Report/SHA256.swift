@@ -54,12 +54,12 @@ public struct SHA256 {
         return h.finalize()
     }
 
-    /// The digest of `text` as lowercase hex.
-    public static func hexDigest(_ text: String) -> String {
+    /// The digest of `text` as lowercase hex, of its first `byteCount` bytes when given.
+    public static func hexDigest(_ text: String, byteCount: Int = 32) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)
-        for byte in hash(Array(text.utf8)) {
+        for byte in hash(Array(text.utf8)).prefix(byteCount) {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 15)])
         }
@@ -67,11 +67,18 @@ public struct SHA256 {
     }
 
     private mutating func compress(_ block: ArraySlice<UInt8>) {
+        block.withUnsafeBufferPointer { bytes in
+            state.withUnsafeMutableBufferPointer { state in
+                SHA256.k.withUnsafeBufferPointer { k in SHA256.compress(bytes, into: state, k: k) }
+            }
+        }
+    }
+
+    private static func compress(_ block: UnsafeBufferPointer<UInt8>, into state: UnsafeMutableBufferPointer<UInt32>,
+                                 k: UnsafeBufferPointer<UInt32>) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            let start = block.startIndex
             for i in 0..<16 {
-                w[i] = UInt32(block[start + 4 * i]) << 24 | UInt32(block[start + 4 * i + 1]) << 16
-                    | UInt32(block[start + 4 * i + 2]) << 8 | UInt32(block[start + 4 * i + 3])
+                w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
             }
             for i in 16..<64 {
                 let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
@@ -83,7 +90,7 @@ public struct SHA256 {
             for i in 0..<64 {
                 let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
                 let ch = (e & f) ^ (~e & g)
-                let t1 = h &+ s1 &+ ch &+ SHA256.k[i] &+ w[i]
+                let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
                 let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
                 let maj = (a & b) ^ (a & c) ^ (b & c)
                 let t2 = s0 &+ maj
@@ -97,7 +104,7 @@ public struct SHA256 {
 }
 
 extension UInt32 {
-    @inline(__always) func rotatedRight(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
+    @inline(__always) func rotatedRight(_ n: UInt32) -> UInt32 { (self &>> n) | (self &<< (32 &- n)) }
 }
 
 extension String {

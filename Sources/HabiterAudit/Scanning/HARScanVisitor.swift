@@ -234,7 +234,7 @@ struct HARScanVisitor: JSONVisitor {
     /// A response body that claims base64 must be base64.
     private mutating func closeContent() {
         guard contentEncoding == "base64", let text = contentText else { return }
-        if case .failure = Base64LayerDecoder.decodeForced(text.bytes) {
+        if case .failure = Base64LayerDecoder.checkForced(text.bytes) {
             scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
         }
     }

@@ -45,17 +45,43 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = ""
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
         for layer in layers {
-            if let decoder = layer.decoder { text += "!" + decoder }
+            if let decoder = layer.decoder {
+                text.append(UInt8(ascii: "!"))
+                text.append(contentsOf: decoder.utf8)
+            }
             for token in layer.tokens {
+                text.append(UInt8(ascii: "/"))
                 switch token {
-                case .index(let i): text += "/\(i)"
-                case .key(let k): text += "/" + LayeredPath.escape(k)
+                case .index(let i): text.append(contentsOf: String(i).utf8)
+                case .key(let k): LayeredPath.appendEscaped(k, to: &text)
                 }
             }
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `key` as a pointer token: RFC 6901 escaping, `~` as `~0`, `/` as `~1`.
+    static func escape(_ key: String) -> String {
+        var text: [UInt8] = []
+        appendEscaped(key, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func appendEscaped(_ key: String, to text: inout [UInt8]) {
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            text.append(contentsOf: key.utf8)
+            return
+        }
+        for b in key.utf8 {
+            switch b {
+            case UInt8(ascii: "~"): text += "~0".utf8
+            case UInt8(ascii: "/"): text += "~1".utf8
+            default: text.append(b)
+            }
+        }
     }
 
     /// The last token's name: the key, or the index as text.
@@ -69,12 +95,6 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
             }
         }
         return nil
-    }
-
-    /// RFC 6901 escaping: `~` as `~0`, `/` as `~1`.
-    static func escape(_ key: String) -> String {
-        guard key.containsText("~") || key.containsText("/") else { return key }
-        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }
 

@@ -151,15 +151,19 @@ public final class Scanner: @unchecked Sendable {
         }
         var result: [Finding] = []
         result.reserveCapacity(keyed.count)
-        var seen = Set<String>()
-        var occurrences: [String: Int] = [:]
+        /// A finding's identity: what its fingerprint is made of, less the occurrence number.
+        struct Identity: Hashable { var ruleId: String, artifact: String, path: String }
+        struct Site: Hashable { var identity: Identity, byteOffset: Int }
+        var seen = Set<Site>()
+        var occurrences: [Identity: Int] = [:]
         for (finding, path) in keyed {
-            guard seen.insert("\(finding.ruleId)\u{0}\(finding.artifact)\u{0}\(finding.position.byteOffset)\u{0}\(path)").inserted else { continue }
-            let identity = "\(finding.ruleId)\u{0}\(finding.artifact)\u{0}\(path)"
+            let identity = Identity(ruleId: finding.ruleId, artifact: finding.artifact, path: path)
+            guard seen.insert(Site(identity: identity, byteOffset: finding.position.byteOffset)).inserted else { continue }
             let occurrence = occurrences[identity, default: 0]
             occurrences[identity] = occurrence + 1
             var fingerprinted = finding
-            fingerprinted.fingerprint = String(SHA256.hexDigest("habiter-audit/v1\u{0}\(identity)\u{0}\(occurrence)").prefix(32))
+            fingerprinted.fingerprint = SHA256.hexDigest(
+                "habiter-audit/v1\u{0}\(identity.ruleId)\u{0}\(identity.artifact)\u{0}\(path)\u{0}\(occurrence)", byteCount: 16)
             result.append(fingerprinted)
         }
         return result

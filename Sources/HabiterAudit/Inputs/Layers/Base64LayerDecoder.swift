@@ -139,6 +139,31 @@ public struct Base64LayerDecoder: LayerDecoder {
     /// ignored, non-zero trailing bits ignored. Fails on a character outside the alphabet, data
     /// after padding, a lone final character, or a decoded size beyond `maxBytes`.
     public static func decodeForced<C: Collection>(_ text: C, maxBytes: Int = 256 << 20) -> Result<[UInt8], Base64Error> where C.Element == UInt8 {
+        let symbols: Int
+        switch checkForced(text, maxBytes: maxBytes) {
+        case .success(let count): symbols = count
+        case .failure(let error): return .failure(error)
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(symbols * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits: UInt32 = 0
+        for c in text {
+            guard let v = forcedValue(c) else { continue }
+            accumulator = accumulator << 6 | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> bits))
+                accumulator &= (1 << bits) - 1
+            }
+        }
+        return .success(output)
+    }
+
+    /// Whether `decodeForced` would succeed, without decoding: the number of base64 symbols, or
+    /// why the text is not base64.
+    public static func checkForced<C: Collection>(_ text: C, maxBytes: Int = 256 << 20) -> Result<Int, Base64Error> where C.Element == UInt8 {
         var symbols = 0
         var paddingAt = -1
         var offset = 0
@@ -155,21 +180,7 @@ public struct Base64LayerDecoder: LayerDecoder {
         }
         if symbols % 4 == 1 { return .failure(.truncated) }
         guard symbols / 4 * 3 + max(0, symbols % 4 - 1) <= maxBytes else { return .failure(.tooLarge(limit: maxBytes)) }
-        var output: [UInt8] = []
-        output.reserveCapacity(symbols * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits: UInt32 = 0
-        for c in text {
-            guard let v = forcedValue(c) else { continue }
-            accumulator = accumulator << 6 | UInt32(v)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> bits))
-                accumulator &= (1 << bits) - 1
-            }
-        }
-        return .success(output)
+        return .success(symbols)
     }
 
     @inline(__always)

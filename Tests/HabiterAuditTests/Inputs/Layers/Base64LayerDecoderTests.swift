@@ -207,6 +207,12 @@ import Testing
         #expect(Base64LayerDecoder.decodeForced(Array("ZmFrZ".utf8)) == .failure(.truncated))
         #expect(Base64LayerDecoder.decodeForced(Array("ZmFrZmFr".utf8), maxBytes: 5) == .failure(.tooLarge(limit: 5)))
         #expect(Base64LayerDecoder.decodeForced(Array("ZmFrZmFr".utf8), maxBytes: 6) == .success(Array("fakfak".utf8)))
+        // The check without decoding agrees, and counts the symbols.
+        #expect(Base64LayerDecoder.checkForced(Array("ZmFr*ZQ==".utf8)) == .failure(.invalidCharacter(offset: 4)))
+        #expect(Base64LayerDecoder.checkForced(Array("ZmE=ZQ==".utf8)) == .failure(.dataAfterPadding(offset: 4)))
+        #expect(Base64LayerDecoder.checkForced(Array("ZmFrZ".utf8)) == .failure(.truncated))
+        #expect(Base64LayerDecoder.checkForced(Array("ZmFrZmFr".utf8), maxBytes: 5) == .failure(.tooLarge(limit: 5)))
+        #expect(Base64LayerDecoder.checkForced(Array("ZmFr\r\nZQ==".utf8)) == .success(6))
         #expect(Base64Error.invalidCharacter(offset: 4).message == "invalid base64: the character at offset 4 is not in the base64 alphabet")
         #expect(Base64Error.dataAfterPadding(offset: 4).message == "invalid base64: data after the padding, at offset 4")
         #expect(Base64Error.truncated.message == "invalid base64: truncated (one character after the last full group)")
