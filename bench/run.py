@@ -200,17 +200,37 @@ class Suite:
         header = ["jobs", "MB", "MB/s", "speed-up", "peak RSS MiB", "findings"]
         times = {1: [], 2: []}
         peaks = {1: [], 2: []}
+        pairs = []
         findings = 0
         for _ in range(self.args.runs):  # interleaved
             for jobs in (1, 2):
                 t, peak, findings = self.scan(directory, "--jobs", str(jobs))
                 times[jobs].append(t)
                 peaks[jobs].append(peak)
+            pairs.append(self.two_at_once(directory))
         one = statistics.median(times[1])
         for jobs in (1, 2):
             t = statistics.median(times[jobs])
             self.add("jobs", header, [jobs, f"{mb:.1f}", f"{mb / t:.0f}", f"{one / t:.2f}×",
                                       f"{statistics.median(peaks[jobs]) / 1024:.0f}", findings])
+        # Two whole single-job scans at once do twice the work of one: 2 × one / pair is what two
+        # busy cores give this workload here, with no serial part and nothing shared.
+        pair = statistics.median(pairs)
+        self.add("jobs", header, ["ceiling: two `--jobs 1` scans at once", f"{2 * mb:.1f}", f"{2 * mb / pair:.0f}",
+                                  f"{2 * one / pair:.2f}×", "", ""])
+
+    def two_at_once(self, directory):
+        """Wall time of two `--jobs 1` scans of `directory` started together."""
+        with tempfile.TemporaryDirectory() as reports:
+            commands = [[self.binary, "scan", "--quiet", "--no-config", "--jobs", "1", "--format", "json",
+                         "--output", os.path.join(reports, f"{i}.json"), directory] for i in range(2)]
+            start = time.perf_counter()
+            processes = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in commands]
+            statuses = [p.wait() for p in processes]
+            elapsed = time.perf_counter() - start
+        if any(status not in (0, 1) for status in statuses):
+            sys.exit(f"bench/run: a --jobs 1 scan of {directory} failed with exit status {max(statuses)}")
+        return elapsed
 
     def linearity(self):
         size = self.args.size

@@ -1,7 +1,16 @@
 /// Byte tests on eight bytes at once ("SIMD within a register"). Each returns a word whose high
 /// bit is set in some byte when, and only when, some byte of `w` passes the test (bits above the
-/// first passing byte may be set spuriously, so use the result only as "any byte passes").
+/// first passing byte may be set spuriously, so use the result only as "any byte passes" or, with
+/// `firstMarked`, "which byte passes first").
 enum SWAR {
+    /// The index (in memory order, little-endian) of the first byte whose high bit is set in
+    /// `marks`, or nil when none is: exact for the tests below, whose spurious bits lie only
+    /// above a byte that truly passes.
+    @inline(__always)
+    static func firstMarked(_ marks: UInt64) -> Int? {
+        marks == 0 ? nil : marks.trailingZeroBitCount &>> 3
+    }
+
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let highBits: UInt64 = 0x8080_8080_8080_8080
 

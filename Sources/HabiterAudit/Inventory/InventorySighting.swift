@@ -13,6 +13,16 @@ public struct InventorySighting: Sendable, Hashable {
 }
 
 extension InventorySighting {
+    /// Hashes the fields that tell sightings apart in practice (equal sightings still hash
+    /// equally): a prefs export checks a sighting per unknown key.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storeId)
+        hasher.combine(name)
+        hasher.combine(context)
+    }
+}
+
+extension InventorySighting {
     /// A key of a backup's settings snapshot. The contract: "backup export settings remain an
     /// inspection snapshot and are not applied on import"; each key is listed with the registry
     /// key its legacy value maps to, the store it names, or as unsupported.

@@ -112,12 +112,12 @@ struct HARScanVisitor: JSONVisitor {
     // MARK: Events
 
     mutating func objectStart(at offset: Int) throws {
-        try plain.objectStart(at: offset)
+        plain.objectStart(at: offset)
         opened(isObject: true, at: offset)
     }
 
     mutating func arrayStart(at offset: Int) throws {
-        try plain.arrayStart(at: offset)
+        plain.arrayStart(at: offset)
         opened(isObject: false, at: offset)
     }
 
@@ -132,13 +132,13 @@ struct HARScanVisitor: JSONVisitor {
             scan.window.unpin()
         default: break
         }
-        try plain.objectEnd(at: offset)
+        plain.objectEnd(at: offset)
         if frame.role == .entry { closeEntry() }
     }
 
     mutating func arrayEnd(at offset: Int) throws {
         frames.removeLast()
-        try plain.arrayEnd(at: offset)
+        plain.arrayEnd(at: offset)
     }
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
@@ -158,12 +158,12 @@ struct HARScanVisitor: JSONVisitor {
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
         pendingKey = nil
-        try plain.number(raw, at: offset)
+        plain.number(raw, at: offset)
     }
 
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
         pendingKey = nil
-        try plain.literal(value, at: offset)
+        plain.literal(value, at: offset)
     }
 
     /// Strings the structure needs: the URL, field names and values, bodies and their encoding.

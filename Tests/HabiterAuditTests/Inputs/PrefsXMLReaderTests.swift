@@ -156,6 +156,33 @@ private let androidPrefsSample = """
         ])
     }
 
+    @Test func entitiesAtEveryAlignmentAndEnd() {
+        // Each predefined entity right at the end of a value and at every offset of an 8-byte word.
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"), ("&quot;", "\""), ("&apos;", "'")] {
+            for padding in 0..<9 {
+                let lead = String(repeating: "x", count: padding)
+                let text = "<map><string name=\"a\">\(lead)\(entity)\(lead)\(entity)</string></map>"
+                let decoded = try? entries(text)
+                #expect(decoded?.first?.text?.bytes == Array("\(lead)\(character)\(lead)\(character)".utf8), "\(entity) after \(padding)")
+            }
+        }
+    }
+
+    @Test func specialByteDetectionFindsTheFirst() {
+        func isSpecial(_ b: Int) -> Bool { b == 0x26 || b == 0x3C || b == 0x5D || b < 0x20 || b >= 0x80 }
+        for b in 0...255 {
+            for position in 0..<8 {
+                for later in [Int(UInt8(ascii: "a")), 0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                    bytes[position] = UInt8(b)
+                    for k in position + 1..<8 where k % 2 == 1 { bytes[k] = UInt8(later) }
+                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    #expect(PrefsXMLReader.firstSpecialByte(word) == bytes.firstIndex { isSpecial(Int($0)) }, "byte \(b) at \(position), then \(later)")
+                }
+            }
+        }
+    }
+
     @Test func quotesAttributeOrderAndWhitespace() {
         let text = "<map>\n<int value = '12'\n  name\t=\"n'1\"/>\n<string name='s\"q' >v</string >\n</map >"
         #expect(outcome(text) == [
@@ -249,6 +276,14 @@ private let androidPrefsSample = """
         ("<map><string name=\"a\">x &xxe; y</string></map>", "undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)", "1:25"),
         ("<map><string name=\"a&nbsp;\">x</string></map>", "undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)", "1:21"),
         ("<map><string name=\"a\">AT&T</string></map>", "malformed entity or character reference", "1:25"),
+        // Near-spellings of the predefined entities, which the reader matches as whole words.
+        ("<map><string name=\"a\">&QUOT;</string></map>", "undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)", "1:23"),
+        ("<map><string name=\"a\">&quotx;</string></map>", "undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)", "1:23"),
+        ("<map><string name=\"a\">&ampx;</string></map>", "undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)", "1:23"),
+        ("<map><string name=\"a\">&ltx;</string></map>", "undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)", "1:23"),
+        ("<map><string name=\"a\">&quot</string></map>", "malformed entity or character reference", "1:23"),
+        ("<map><string name=\"a\">&am</string></map>", "malformed entity or character reference", "1:23"),
+        ("<map><string name=\"a\">&l</string></map>", "malformed entity or character reference", "1:23"),
         ("<map><string name=\"a\">& b;</string></map>", "malformed entity or character reference", "1:23"),
         ("<map><string name=\"a\">&#0;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:23"),
         ("<map><string name=\"a\">x&#xD800;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:24"),

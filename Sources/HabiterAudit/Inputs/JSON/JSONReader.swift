@@ -279,7 +279,10 @@ public struct JSONReader {
             // Eight bytes at a time while none is a quote, backslash, control or non-ASCII byte.
             while i &+ 8 <= end {
                 let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if JSONReader.hasSpecialByte(w) { break }
+                if let first = JSONReader.firstSpecialByte(w) {
+                    i &+= first
+                    break
+                }
                 i &+= 8
             }
             guard i < end else {
@@ -319,10 +322,11 @@ public struct JSONReader {
         }
     }
 
-    /// True when a byte of `w` is '"', '\\', below 0x20 or at least 0x80.
+    /// The index of the first byte of `w` (in memory order) that is '"', '\\', below 0x20 or at
+    /// least 0x80, or nil when there is none.
     @inline(__always)
-    static func hasSpecialByte(_ w: UInt64) -> Bool {
-        (SWAR.bytesEqual(w, 0x22) | SWAR.bytesEqual(w, 0x5C) | SWAR.bytesBelow(w, 0x20) | w) & SWAR.highBits != 0
+    static func firstSpecialByte(_ w: UInt64) -> Int? {
+        SWAR.firstMarked((SWAR.bytesEqual(w, 0x22) | SWAR.bytesEqual(w, 0x5C) | SWAR.bytesBelow(w, 0x20) | w) & SWAR.highBits)
     }
 
     /// Validates the escape at `i` (a backslash); returns the offset after it, or nil when the

@@ -520,18 +520,48 @@ public struct PrefsXMLReader {
 
     /// Validates the character data in `[from, to)` (all visible) and, with `collect`, appends
     /// its decoded bytes to `out`: references resolved (text and attributes), line ends
-    /// normalised to LF (attribute whitespace to spaces, as XML specifies). Runs without
-    /// references or CR are appended in one copy.
+    /// normalised to LF (attribute whitespace to spaces, as XML specifies).
     private func decode(from: Int, to: Int, mode: CharMode, collect: Bool, into out: inout [UInt8]) throws {
-        if collect { out.reserveCapacity(out.count + (to - from)) }
+        guard collect else {
+            _ = try decode(from: from, to: to, mode: mode, writingTo: nil)
+            return
+        }
+        // Decoded text is never longer than its source (references and CR LF only shrink): the
+        // source is copied, which is the result when it holds nothing to decode, then rewritten
+        // in place and trimmed.
+        let start = out.count
+        out.append(contentsOf: UnsafeBufferPointer(start: origin + from, count: to - from))
+        let length = try out.withUnsafeMutableBufferPointer { buffer in
+            try decode(from: from, to: to, mode: mode, writingTo: buffer.baseAddress! + start)
+        }
+        out.removeLast(to - from - length)
+    }
+
+    /// Validates `[from, to)` and writes its decoded bytes to `destination` (which holds a copy
+    /// of the source; only what moves is written), or only validates when it is nil. Returns
+    /// the decoded length.
+    private func decode(from: Int, to: Int, mode: CharMode, writingTo destination: UnsafeMutablePointer<UInt8>?) throws -> Int {
         let p = origin
         var i = from
-        var run = from
+        var run = from  // The first source byte not yet accounted for in the output.
+        var length = 0
+        /// Accounts for the source bytes up to `end`, copying them when earlier ones shrank.
+        @inline(__always) func keep(upTo end: Int) {
+            if let destination, length != run - from { (destination + length).update(from: p + run, count: end - run) }
+            length += end - run
+        }
+        @inline(__always) func put(_ byte: UInt8) {
+            destination?[length] = byte
+            length += 1
+        }
         while i < to {
             // Eight bytes at a time while none is '&', '<', ']', a control or a non-ASCII byte.
             while i &+ 8 <= to {
                 let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                if PrefsXMLReader.mayHoldSpecial(w) { break }
+                if let first = PrefsXMLReader.firstSpecialByte(w) {
+                    i &+= first
+                    break
+                }
                 i &+= 8
             }
             guard i < to else { break }
@@ -544,8 +574,17 @@ public struct PrefsXMLReader {
             }
             switch b {
             case UInt8(ascii: "&") where mode == .text || mode == .attribute:
-                if collect && i > run { out.append(contentsOf: UnsafeBufferPointer(start: p + run, count: i - run)) }
-                i = try reference(at: i, to: to, collect: collect, into: &out)
+                keep(upTo: i)
+                if let (replacement, count) = predefinedEntity(at: i + 1, to: to) {
+                    put(replacement)
+                    i += 1 + count
+                } else {
+                    let (next, scalar) = try characterReference(at: i, to: to)
+                    var encoded: [UInt8] = []
+                    JSONString.appendUTF8(scalar, to: &encoded)
+                    for byte in encoded { put(byte) }
+                    i = next
+                }
                 run = i
             case UInt8(ascii: "<") where mode == .attribute:
                 throw PrefsXMLError(.lessThanInAttributeValue, at: i)
@@ -555,17 +594,15 @@ public struct PrefsXMLReader {
                 }
                 i += 1
             case 0x0D:
-                if collect {
-                    if i > run { out.append(contentsOf: UnsafeBufferPointer(start: p + run, count: i - run)) }
-                    out.append(mode == .attribute ? 0x20 : 0x0A)
-                }
+                keep(upTo: i)
+                put(mode == .attribute ? 0x20 : 0x0A)
                 i += 1
                 if i < to && p[i] == 0x0A { i += 1 }
                 run = i
             case 0x09, 0x0A:
-                if mode == .attribute && collect {
-                    if i > run { out.append(contentsOf: UnsafeBufferPointer(start: p + run, count: i - run)) }
-                    out.append(0x20)
+                if mode == .attribute {
+                    keep(upTo: i)
+                    put(0x20)
                     run = i + 1
                 }
                 i += 1
@@ -577,11 +614,14 @@ public struct PrefsXMLReader {
                 i += 1
             }
         }
-        if collect && to > run { out.append(contentsOf: UnsafeBufferPointer(start: p + run, count: to - run)) }
+        keep(upTo: to)
+        return length
     }
 
-    /// Resolves the reference at `i` (an `&`) within `[i, to)`; returns the offset after `;`.
-    private func reference(at i: Int, to: Int, collect: Bool, into out: inout [UInt8]) throws -> Int {
+    /// Resolves the reference at `i` (an `&`) within `[i, to)` that is not one of the five
+    /// predefined entities' usual spellings: a character reference, or an error. Returns the
+    /// offset after `;` and the character.
+    private func characterReference(at i: Int, to: Int) throws -> (Int, UInt32) {
         let p = origin
         var j = i + 1
         if j < to && p[j] == UInt8(ascii: "#") {
@@ -602,24 +642,38 @@ public struct PrefsXMLReader {
             guard (1...0xD7FF).contains(value) || (0xE000...0x10FFFF).contains(value) else {
                 throw PrefsXMLError(.invalidCharacterReference, at: i)
             }
-            if collect { JSONString.appendUTF8(value, to: &out) }
-            return j + 1
+            return (j + 1, value)
         }
         guard j < to, isNameStart(p[j]) else { throw PrefsXMLError(.malformedReference, at: i) }
         while j < to && isNameByte(p[j]) { j += 1 }
         guard j < to, p[j] == UInt8(ascii: ";") else { throw PrefsXMLError(.malformedReference, at: i) }
-        let replacement: UInt8
-        if nameIs(i + 1, j, "lt") { replacement = UInt8(ascii: "<") } else if nameIs(i + 1, j, "gt") { replacement = UInt8(ascii: ">") } else if nameIs(i + 1, j, "amp") { replacement = UInt8(ascii: "&") } else if nameIs(i + 1, j, "quot") { replacement = UInt8(ascii: "\"") } else if nameIs(i + 1, j, "apos") { replacement = UInt8(ascii: "'") } else {
-            throw PrefsXMLError(.undefinedEntity, at: i)
-        }
-        if collect { out.append(replacement) }
-        return j + 1
+        throw PrefsXMLError(.undefinedEntity, at: i)
     }
 
-    /// True when a byte of `w` is '&', '<', ']', below 0x20 or at least 0x80.
+    /// The five predefined entities, `quot;` … `gt;` at `j` (after the `&`): the character and the
+    /// length up to and including `;`. Found by whole-word compares, since escaped JSON holds one
+    /// every few bytes; anything else takes the general path.
     @inline(__always)
-    static func mayHoldSpecial(_ w: UInt64) -> Bool {
-        (SWAR.bytesEqual(w, 0x26) | SWAR.bytesEqual(w, 0x3C) | SWAR.bytesEqual(w, 0x5D) | SWAR.bytesBelow(w, 0x20) | w) & SWAR.highBits != 0
+    private func predefinedEntity(at j: Int, to: Int) -> (UInt8, Int)? {
+        guard to - j >= 3 else { return nil }
+        let p = UnsafeRawPointer(origin + j)
+        let three = UInt32(p.loadUnaligned(fromByteOffset: 0, as: UInt16.self)) | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 16
+        if three == 0x3B_74_6C { return (UInt8(ascii: "<"), 3) }  // "lt;"
+        if three == 0x3B_74_67 { return (UInt8(ascii: ">"), 3) }  // "gt;"
+        guard to - j >= 4 else { return nil }
+        let four = p.loadUnaligned(as: UInt32.self)
+        if four == 0x3B_70_6D_61 { return (UInt8(ascii: "&"), 4) }  // "amp;"
+        guard to - j >= 5, p.load(fromByteOffset: 4, as: UInt8.self) == UInt8(ascii: ";") else { return nil }
+        if four == 0x74_6F_75_71 { return (UInt8(ascii: "\""), 5) }  // "quot"
+        if four == 0x73_6F_70_61 { return (UInt8(ascii: "'"), 5) }  // "apos"
+        return nil
+    }
+
+    /// The index of the first byte of `w` (in memory order) that is '&', '<', ']', below 0x20 or
+    /// at least 0x80, or nil when there is none.
+    @inline(__always)
+    static func firstSpecialByte(_ w: UInt64) -> Int? {
+        SWAR.firstMarked((SWAR.bytesEqual(w, 0x26) | SWAR.bytesEqual(w, 0x3C) | SWAR.bytesEqual(w, 0x5D) | SWAR.bytesBelow(w, 0x20) | w) & SWAR.highBits)
     }
 
     // MARK: - Window access
