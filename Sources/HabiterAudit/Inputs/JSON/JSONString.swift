@@ -2,25 +2,29 @@
 public enum JSONString {
     /// Appends the UTF-8 bytes that the validated string content `raw` denotes to `output`.
     public static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        var i = 0
+        guard !raw.isEmpty else { return }
+        // Unescaped text is never longer than its escaped form: the content is copied, which is
+        // the result up to the first backslash, and rewritten in place from there.
+        let start = output.count
+        output.append(contentsOf: raw)
+        let length = output.withUnsafeMutableBufferPointer { unescape(raw, to: $0.baseAddress! + start) }
+        output.removeLast(raw.count - length)
+    }
+
+    /// Writes the unescaped `raw` to `destination`, which holds a copy of `raw`; returns its length.
+    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         let n = raw.count
+        let base = raw.baseAddress!
+        var i = nextBackslash(base, from: 0, count: n)
+        var w = i
         while i < n {
-            let b = raw[i]
-            if b != UInt8(ascii: "\\") {
-                // Copy the run up to the next backslash in one go.
-                var j = i + 1
-                while j < n && raw[j] != UInt8(ascii: "\\") { j += 1 }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: raw[i..<j]))
-                i = j
-                continue
-            }
             let e = raw[i + 1]
             switch e {
-            case UInt8(ascii: "b"): output.append(0x08); i += 2
-            case UInt8(ascii: "f"): output.append(0x0C); i += 2
-            case UInt8(ascii: "n"): output.append(0x0A); i += 2
-            case UInt8(ascii: "r"): output.append(0x0D); i += 2
-            case UInt8(ascii: "t"): output.append(0x09); i += 2
+            case UInt8(ascii: "b"): destination[w] = 0x08; w += 1; i += 2
+            case UInt8(ascii: "f"): destination[w] = 0x0C; w += 1; i += 2
+            case UInt8(ascii: "n"): destination[w] = 0x0A; w += 1; i += 2
+            case UInt8(ascii: "r"): destination[w] = 0x0D; w += 1; i += 2
+            case UInt8(ascii: "t"): destination[w] = 0x09; w += 1; i += 2
             case UInt8(ascii: "u"):
                 var scalar = hex4(raw, i + 2)
                 i += 6
@@ -29,10 +33,22 @@ public enum JSONString {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     i += 6
                 }
-                appendUTF8(scalar, to: &output)
-            default: output.append(e); i += 2
+                w += writeUTF8(scalar, to: destination + w)
+            default: destination[w] = e; w += 1; i += 2
             }
+            // The run up to the next backslash, moved down over what the escapes saved.
+            let next = nextBackslash(base, from: i, count: n)
+            (destination + w).update(from: base + i, count: next - i)
+            w += next - i
+            i = next
         }
+        return w
+    }
+
+    @inline(__always)
+    private static func nextBackslash(_ base: UnsafePointer<UInt8>, from i: Int, count n: Int) -> Int {
+        guard i < n, let found = memchr(base + i, Int32(UInt8(ascii: "\\")), n - i) else { return n }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The string content `raw` as a Swift string.
@@ -52,21 +68,41 @@ public enum JSONString {
 
     /// Appends the UTF-8 encoding of a Unicode scalar value.
     static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { buffer in
+            let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            output.append(contentsOf: UnsafeBufferPointer(start: p, count: writeUTF8(scalar, to: p)))
+        }
+    }
+
+    /// Writes the UTF-8 encoding of a Unicode scalar value (1 to 4 bytes) to `p`; returns its length.
+    @inline(__always)
+    static func writeUTF8(_ scalar: UInt32, to p: UnsafeMutablePointer<UInt8>) -> Int {
         switch scalar {
         case 0..<0x80:
-            output.append(UInt8(scalar))
+            p[0] = UInt8(scalar)
+            return 1
         case 0x80..<0x800:
-            output.append(UInt8(0xC0 | scalar >> 6))
-            output.append(UInt8(0x80 | scalar & 0x3F))
+            p[0] = UInt8(0xC0 | scalar >> 6)
+            p[1] = UInt8(0x80 | scalar & 0x3F)
+            return 2
         case 0x800..<0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
+            p[0] = UInt8(0xE0 | scalar >> 12)
+            p[1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            p[2] = UInt8(0x80 | scalar & 0x3F)
+            return 3
         default:
-            output.append(UInt8(0xF0 | scalar >> 18))
-            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
+            p[0] = UInt8(0xF0 | scalar >> 18)
+            p[1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+            p[2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            p[3] = UInt8(0x80 | scalar & 0x3F)
+            return 4
         }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -522,7 +522,7 @@ public struct PrefsXMLReader {
     /// its decoded bytes to `out`: references resolved (text and attributes), line ends
     /// normalised to LF (attribute whitespace to spaces, as XML specifies).
     private func decode(from: Int, to: Int, mode: CharMode, collect: Bool, into out: inout [UInt8]) throws {
-        guard collect else {
+        guard collect, to > from else {
             _ = try decode(from: from, to: to, mode: mode, writingTo: nil)
             return
         }
@@ -580,9 +580,11 @@ public struct PrefsXMLReader {
                     i += 1 + count
                 } else {
                     let (next, scalar) = try characterReference(at: i, to: to)
-                    var encoded: [UInt8] = []
-                    JSONString.appendUTF8(scalar, to: &encoded)
-                    for byte in encoded { put(byte) }
+                    if let destination {
+                        length += JSONString.writeUTF8(scalar, to: destination + length)
+                    } else {
+                        length += 1
+                    }
                     i = next
                 }
                 run = i
