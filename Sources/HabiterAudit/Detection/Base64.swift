@@ -6,35 +6,53 @@ public enum Base64 {
     /// length, misplaced padding or non-zero trailing bits. `ignoringLineBreaks` skips CR and LF
     /// (MIME and Android's `Base64.DEFAULT` wrap lines).
     public static func decode<C: Collection>(_ text: C, alphabet: Alphabet, ignoringLineBreaks: Bool = false) -> [UInt8]? where C.Element == UInt8 {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
+        if let decoded = text.withContiguousStorageIfAvailable({ decode(UnsafeRawBufferPointer($0), alphabet: alphabet, ignoringLineBreaks: ignoringLineBreaks) }) {
+            return decoded
+        }
+        return Array(text).withUnsafeBytes { decode($0, alphabet: alphabet, ignoringLineBreaks: ignoringLineBreaks) }
+    }
+
+    /// The same, on bytes in memory: a table lookup per character, the output written in place.
+    public static func decode(_ text: UnsafeRawBufferPointer, alphabet: Alphabet, ignoringLineBreaks: Bool = false) -> [UInt8]? {
         var padding = 0
         var symbols = 0
-        for c in text {
-            if ignoringLineBreaks && (c == 0x0A || c == 0x0D) { continue }
-            if c == UInt8(ascii: "=") {
-                padding += 1
-                continue
-            }
-            if padding > 0 { return nil }
-            guard let v = value(c, alphabet) else { return nil }
-            accumulator = accumulator << 6 | UInt32(v)
-            bits += 6
-            symbols += 1
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                accumulator &= (1 << UInt32(bits)) - 1
+        var accumulator: UInt32 = 0
+        var valid = true
+        let output = values(alphabet).withUnsafeBufferPointer { values in
+            [UInt8](unsafeUninitializedCapacity: text.count * 3 / 4 + 1) { out, count in
+                var bits: UInt32 = 0
+                for c in text {
+                    let v = values[Int(c)]
+                    if v < 64 {
+                        if padding > 0 { valid = false; break }
+                        accumulator = accumulator << 6 | UInt32(v)
+                        bits += 6
+                        symbols += 1
+                        if bits >= 8 {
+                            bits -= 8
+                            out[count] = UInt8(truncatingIfNeeded: accumulator >> bits)
+                            count += 1
+                            accumulator &= (1 << bits) - 1
+                        }
+                    } else if c == UInt8(ascii: "=") {
+                        padding += 1
+                    } else if !(ignoringLineBreaks && (c == 0x0A || c == 0x0D)) {
+                        valid = false
+                        break
+                    }
+                }
             }
         }
-        if symbols % 4 == 1 { return nil }
-        if padding > 0 && (symbols + padding) % 4 != 0 { return nil }
-        if padding > 2 { return nil }
-        if accumulator != 0 { return nil }
+        guard valid, symbols % 4 != 1, padding <= 2, padding == 0 || (symbols + padding) % 4 == 0, accumulator == 0 else { return nil }
         return output
     }
+
+    /// Each byte's value in `alphabet`, or 0xFF.
+    @inline(__always)
+    static func values(_ alphabet: Alphabet) -> [UInt8] { alphabet == .standard ? standardValues : urlValues }
+
+    private static let standardValues: [UInt8] = (0...255).map { value(UInt8($0), .standard) ?? 0xFF }
+    private static let urlValues: [UInt8] = (0...255).map { value(UInt8($0), .url) ?? 0xFF }
 
     @inline(__always)
     static func value(_ c: UInt8, _ alphabet: Alphabet) -> UInt8? {

@@ -33,6 +33,31 @@ public struct Base64LayerDecoder: LayerDecoder {
         }
         return true
     }
+    /// Pass 1's character classes.
+    private enum CharacterClass {
+        /// Letters and digits, in both alphabets.
+        static let common: UInt8 = 0
+        /// `+` and `/`, of the standard alphabet only.
+        static let standard: UInt8 = 1
+        /// `-` and `_`, of the URL-safe alphabet only.
+        static let url: UInt8 = 2
+        static let padding: UInt8 = 3
+        static let lineBreak: UInt8 = 4
+        static let other: UInt8 = 0xFF
+    }
+
+    private static let characterClasses: [UInt8] = (0...255).map { b in
+        switch UInt8(b) {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            CharacterClass.common
+        case UInt8(ascii: "+"), UInt8(ascii: "/"): CharacterClass.standard
+        case UInt8(ascii: "-"), UInt8(ascii: "_"): CharacterClass.url
+        case UInt8(ascii: "="): CharacterClass.padding
+        case 0x0A, 0x0D: CharacterClass.lineBreak
+        default: CharacterClass.other
+        }
+    }
+
     /// Decoded sizes beyond this are not opened as layers.
     public static let maxDecodedBytes = 16 << 20
 
@@ -45,31 +70,30 @@ public struct Base64LayerDecoder: LayerDecoder {
         var padding = 0
         var standard = false
         var url = false
-        var last: UInt8 = 0
+        let classes = Self.characterClasses
         for b in value {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                break
-            case UInt8(ascii: "+"), UInt8(ascii: "/"):
+            switch classes[Int(b)] {
+            case CharacterClass.common:
+                if padding > 0 { return nil }
+                symbols += 1
+            case CharacterClass.standard:
+                if padding > 0 || url { return nil }
                 standard = true
-                if url { return nil }
-            case UInt8(ascii: "-"), UInt8(ascii: "_"):
+                symbols += 1
+            case CharacterClass.url:
+                if padding > 0 || standard { return nil }
                 url = true
-                if standard { return nil }
-            case UInt8(ascii: "="):
+                symbols += 1
+            case CharacterClass.padding:
                 padding += 1
-                continue
-            case 0x0A, 0x0D:
+            case CharacterClass.lineBreak:
                 continue
             default:
                 return nil
             }
-            if padding > 0 { return nil }
-            symbols += 1
-            last = b
         }
-        guard symbols + padding >= Self.minLength, !(standard && url), padding <= 2,
-              padding == 0 || (symbols + padding) % 4 == 0 else { return nil }
+        guard symbols + padding >= Self.minLength, padding <= 2, padding == 0 || (symbols + padding) % 4 == 0,
+              let last = value.last(where: { classes[Int($0)] <= CharacterClass.url }) else { return nil }
         let alphabet: Base64.Alphabet = url ? .url : .standard
         guard let lastValue = Base64.value(last, alphabet) else { return nil }
         switch symbols % 4 {
@@ -148,8 +172,10 @@ public struct Base64LayerDecoder: LayerDecoder {
         output.reserveCapacity(symbols * 3 / 4)
         var accumulator: UInt32 = 0
         var bits: UInt32 = 0
+        let values = forcedValues
         for c in text {
-            guard let v = forcedValue(c) else { continue }
+            let v = values[Int(c)]
+            guard v < 64 else { continue }
             accumulator = accumulator << 6 | UInt32(v)
             bits += 6
             if bits >= 8 {
@@ -167,26 +193,25 @@ public struct Base64LayerDecoder: LayerDecoder {
         var symbols = 0
         var paddingAt = -1
         var offset = 0
+        let values = forcedValues
         for c in text {
             defer { offset += 1 }
-            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
-            if c == UInt8(ascii: "=") {
+            if values[Int(c)] < 64 {
+                if paddingAt >= 0 { return .failure(.dataAfterPadding(offset: offset)) }
+                symbols += 1
+            } else if c == UInt8(ascii: "=") {
                 if paddingAt < 0 { paddingAt = offset }
-                continue
+            } else if !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) {
+                return .failure(.invalidCharacter(offset: offset))
             }
-            guard forcedValue(c) != nil else { return .failure(.invalidCharacter(offset: offset)) }
-            if paddingAt >= 0 { return .failure(.dataAfterPadding(offset: offset)) }
-            symbols += 1
         }
         if symbols % 4 == 1 { return .failure(.truncated) }
         guard symbols / 4 * 3 + max(0, symbols % 4 - 1) <= maxBytes else { return .failure(.tooLarge(limit: maxBytes)) }
         return .success(symbols)
     }
 
-    @inline(__always)
-    private static func forcedValue(_ c: UInt8) -> UInt8? {
-        Base64.value(c, .standard) ?? Base64.value(c, .url)
-    }
+    /// Each byte's value in either alphabet, or 0xFF.
+    private static let forcedValues: [UInt8] = (0...255).map { Base64.value(UInt8($0), .standard) ?? Base64.value(UInt8($0), .url) ?? 0xFF }
 }
 
 /// Why a value known to be base64 could not be decoded. Messages name the position and the kind
