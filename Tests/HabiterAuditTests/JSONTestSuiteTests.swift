@@ -93,7 +93,7 @@ import Testing
             let data = Array(try Data(contentsOf: fixtures.appendingPathComponent(name)))
             let whole = data.withUnsafeBytes { scanner.scan(bytes: $0, name: name) }
             for chunkSize in [1, 2, 5, 64] {
-                let streamed = scanner.scan(Self.window(over: data, chunkSize: chunkSize), name: name, matcher: RegexMatcher())
+                let streamed = scanner.scan(Self.window(over: data, chunkSize: chunkSize), name: name, rules: scanner.rules, matcher: RegexMatcher())
                 #expect(streamed.findings == whole.findings, "\(name) with \(chunkSize)-byte chunks")
                 #expect(streamed.errors == whole.errors, "\(name) with \(chunkSize)-byte chunks")
             }

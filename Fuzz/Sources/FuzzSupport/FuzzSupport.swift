@@ -55,7 +55,7 @@ public enum Fuzz {
     @discardableResult
     public static func scan(_ bytes: UnsafeRawBufferPointer, with scanner: Scanner) -> ArtifactOutcome {
         let gzip = bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B  // as FormatDetector sees it
-        let streamed = scanner.scan(streamingWindow(bytes, chunkSize: chunkSize(for: bytes)), name: "fuzz", matcher: matcher)
+        let streamed = scanner.scan(streamingWindow(bytes, chunkSize: chunkSize(for: bytes)), name: "fuzz", rules: scanner.rules, matcher: matcher)
         checkPositions(streamed, inputSize: gzip ? Int.max : bytes.count)
         if gzip { return streamed }
         let whole = scanner.scan(bytes: bytes, name: "fuzz", matcher: matcher)

@@ -58,9 +58,9 @@ public final class Scanner: @unchecked Sendable {
         let work = WorkQueue(items: items, progress: progress)
         let workers = max(1, min(jobs, items.count))
         if workers == 1 {
-            scanQueued(work)
+            scanQueued(work, rules: rules)
         } else {
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in scanQueued(work) }
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in scanQueued(work, rules: rules.independentCopy()) }
         }
         let outcomes = work.outcomes
         var findings: [Finding] = []
@@ -78,31 +78,31 @@ public final class Scanner: @unchecked Sendable {
     }
 
     /// Takes inputs from `work` until none is left.
-    private func scanQueued(_ work: WorkQueue) {
+    private func scanQueued(_ work: WorkQueue, rules: RulePack) {
         let matcher = RegexMatcher()
         while let (index, item) = work.take() {
-            work.store(scan(item, matcher: matcher), at: index)
+            work.store(scan(item, rules: rules, matcher: matcher), at: index)
         }
     }
 
-    private func scan(_ item: InputItem, matcher: RegexMatcher) -> ArtifactOutcome {
+    private func scan(_ item: InputItem, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
         switch InputLoader.open(item) {
         case .failure(let error):
             return ArtifactOutcome(findings: [], errors: [error], summary: ArtifactSummary(name: item.name, format: nil, byteCount: 0), sightings: [])
         case .success(let window):
-            return scan(window, name: item.name, matcher: matcher)
+            return scan(window, name: item.name, rules: rules, matcher: matcher)
         }
     }
 
     /// Scans one input held in memory.
     public func scan(bytes: UnsafeRawBufferPointer, name: String, matcher: RegexMatcher = RegexMatcher())
         -> ArtifactOutcome {
-        scan(ByteWindow(whole: bytes), name: name, matcher: matcher)
+        scan(ByteWindow(whole: bytes), name: name, rules: rules, matcher: matcher)
     }
 
     /// Scans the input a window reads: detects its format (undoing gzip first), then reads it
     /// with the reader for that format.
-    func scan(_ window: ByteWindow, name: String, matcher: RegexMatcher) -> ArtifactOutcome {
+    func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
         let scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
         var detected = FormatDetector.detect(window)
         if case .success(.gzip) = detected {

@@ -96,7 +96,7 @@ private func summary(_ f: Finding) -> String {
         let url = TestSupport.temporaryDirectory().appendingPathComponent("big.har")
         try text.write(to: url, atomically: true, encoding: .utf8)
         let window = ByteWindow(descriptor: open(url.path, O_RDONLY), expectedSize: text.utf8.count, chunkSize: 64 * 1024)
-        let outcome = Scanner(rules: TestSupport.builtinPack).scan(window, name: "big.har", matcher: RegexMatcher())
+        let outcome = Scanner(rules: TestSupport.builtinPack).scan(window, name: "big.har", rules: TestSupport.builtinPack, matcher: RegexMatcher())
         #expect(outcome.errors.isEmpty)
         #expect(outcome.summary.format == "har")
         #expect(window.capacityForTests <= 256 * 1024)

@@ -11,7 +11,9 @@
 /// allocating. Decoded sizes beyond `maxDecodedBytes` are not opened.
 public struct Base64LayerDecoder: LayerDecoder {
     public let name = "base64"
-    public let gate = LayerGate(minimumLength: Base64LayerDecoder.minLength, firstBytes: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")
+    // Computed, so that the decoder holds nothing reference-counted: scans on several threads copy
+    // it without contending for one string's reference count.
+    public var gate: LayerGate { LayerGate(minimumLength: Base64LayerDecoder.minLength, firstBytes: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_") }
 
     /// Fewer characters are too short to hold a layer worth opening (and too likely to decode to
     /// a few printable bytes by chance).

@@ -12,7 +12,9 @@
 /// most URL libraries do. The URL is still scanned as text.
 public struct UserinfoLayerDecoder: LayerDecoder {
     public let name = "userinfo"
-    public let gate = LayerGate(minimumLength: 8, firstBytes: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", requiredByte: UInt8(ascii: "@"))
+    // Computed, so that the decoder holds nothing reference-counted: scans on several threads copy
+    // it without contending for one string's reference count.
+    public var gate: LayerGate { LayerGate(minimumLength: 8, firstBytes: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", requiredByte: UInt8(ascii: "@")) }
 
     public init() {}
 
