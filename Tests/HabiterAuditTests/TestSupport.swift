@@ -25,7 +25,7 @@ enum TestSupport {
         let scanner = Scanner(rules: builtinPack, options: options)
         var bytes = bytes
         let outcome = bytes.withUnsafeMutableBytes { scanner.scan(bytes: UnsafeRawBufferPointer($0), name: name) }
-        return (Scanner.finalize(outcome.findings), outcome.errors, InventoryEntry.summarize(outcome.sightings))
+        return (outcome.findings, outcome.errors, InventoryEntry.summarize(outcome.sightings))
     }
 
     /// Runs the CLI in-process and captures stdout and stderr; `terminal` makes both look like

@@ -27,6 +27,7 @@ public struct ScanResult: Sendable {
 
 /// What scanning one input gave.
 public struct ArtifactOutcome: Sendable {
+    /// In report order, duplicates dropped, fingerprints assigned (`Scanner.finalize`).
     public var findings: [Finding]
     public var errors: [InputError]
     public var summary: ArtifactSummary
@@ -68,13 +69,20 @@ public final class Scanner: @unchecked Sendable {
         var artifacts: [ArtifactSummary] = []
         var sightings: [InventorySighting] = []
         for outcome in outcomes {
-            findings += outcome.findings
             errors += outcome.errors
             artifacts.append(outcome.summary)
             sightings += outcome.sightings
         }
-        return ScanResult(findings: Scanner.finalize(findings), errors: errors, artifacts: artifacts,
-                          inventory: InventoryEntry.summarize(sightings))
+        // Each worker put its artifact's findings in report order, with their fingerprints (which
+        // depend on nothing outside the artifact); report order is by artifact first. An input
+        // named twice is one artifact: its findings are finalized together, duplicates dropped.
+        let names = outcomes.map(\.summary.name)
+        if Set(names).count == names.count {
+            findings = outcomes.sorted { $0.summary.name < $1.summary.name }.flatMap(\.findings)
+        } else {
+            findings = Scanner.finalize(outcomes.flatMap(\.findings))
+        }
+        return ScanResult(findings: findings, errors: errors, artifacts: artifacts, inventory: InventoryEntry.summarize(sightings))
     }
 
     /// Takes inputs from `work` until none is left.
@@ -134,7 +142,7 @@ public final class Scanner: @unchecked Sendable {
             scan.fail(.read, at: nil, failure)
         }
         let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
-        return ArtifactOutcome(findings: scan.findings, errors: scan.errors,
+        return ArtifactOutcome(findings: Scanner.finalize(scan.findings), errors: scan.errors,
                                summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end), sightings: scan.inventorySightings)
     }
 
