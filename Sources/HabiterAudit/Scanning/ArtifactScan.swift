@@ -7,6 +7,8 @@ final class ArtifactScan {
     let options: ScanOptions
     let window: ByteWindow
     let layerDecoders = LayerDecoderSet(LayerDecoders.standard)
+    /// The JSON visitors' cache of the innermost container's path (see `ContainerPlace`).
+    let containerPlace = ContainerPlace()
     /// The path of the input's own layer: empty, or `!gzip` for a compressed input.
     var rootPath = LayeredPath()
 

@@ -164,10 +164,8 @@ struct JSONScanVisitor: JSONVisitor {
         }
         pendingName = facts.nameIndex < 0 ? nil : scan.nameMatch(of: facts)
         if let store = facts.store {
-            var location = location()
             let name = String(decoding: key, as: UTF8.self)
-            location.path = location.path.appending(.key(name))
-            location.key = name
+            let location = memberLocation(.key(name), key: name)
             // Positioned at the value when it begins; at the key until then (a document that
             // ends or breaks after the key still reports the store, at a real position).
             pendingStoreHit = scan.pending.count
@@ -176,8 +174,7 @@ struct JSONScanVisitor: JSONVisitor {
         }
         if facts.matchesPattern {
             let found = scan.scanPatterns(UnsafeRawBufferPointer(key), offset: layer.outerOffset ?? offset) {
-                HitLocation(key: nil, path: currentPath().appending(.key(Redaction.maskedKey)), ancestry: ancestry(),
-                            readerContext: layer.readerContext, carrier: layer.carrier)
+                memberLocation(.key(Redaction.maskedKey), key: nil)
             }
             if found > 0 { scan.maskedKeys.insert(Array(key)) }
         }
@@ -395,21 +392,16 @@ struct JSONScanVisitor: JSONVisitor {
 
     private func keyText(_ segment: Segment) -> String {
         guard case .key(let start, let count) = segment else { return "" }
-        let bytes = Array(keyArena[start..<start + count])
-        return scan.maskedKeys.contains(bytes) ? Redaction.maskedKey : String(decoding: bytes, as: UTF8.self)
+        let bytes = keyArena[start..<start + count]
+        if !scan.maskedKeys.isEmpty && scan.maskedKeys.contains(Array(bytes)) { return Redaction.maskedKey }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The JSON Pointer of the current value, across layers.
-    private func currentPath() -> LayeredPath {
-        var path = layer.path
-        path.layers[path.layers.count - 1].tokens.reserveCapacity(path.layers[path.layers.count - 1].tokens.count + segments.count)
-        for segment in segments {
-            switch segment {
-            case .key: path.append(.key(keyText(segment)))
-            case .index(let i): path.append(.index(i))
-            }
+    private func token(_ segment: Segment) -> PathToken {
+        switch segment {
+        case .key: .key(keyText(segment))
+        case .index(let i): .index(i)
         }
-        return path
     }
 
     /// The nearest object key enclosing the current value.
@@ -420,14 +412,50 @@ struct JSONScanVisitor: JSONVisitor {
         return layer.outerKey
     }
 
-    /// The location of the current value.
+    /// The path of the innermost open container and the ids of the open containers (root: the
+    /// input or layer itself).
+    private func currentPlace() -> (containerPath: LayeredPath, ancestry: [Int]) {
+        guard let container = containers.last?.id else { return (layer.path, layer.ancestry) }
+        let place = scan.containerPlace
+        if place.container != container {
+            // The root container has no segment; each one inside it has the segment it began with.
+            var path = layer.path
+            for segment in segments.prefix(containers.count - 1) { path.append(token(segment)) }
+            place.container = container
+            place.containerPath = path
+            place.ancestry = ancestry()
+        }
+        return (place.containerPath, place.ancestry)
+    }
+
+    /// The location of the current value: a value of the innermost container once it has begun,
+    /// else the container itself.
     func location() -> HitLocation {
-        HitLocation(key: nearestKey(), path: currentPath(), ancestry: ancestry(), readerContext: layer.readerContext,
-                    carrier: layer.carrier)
+        let place = currentPlace()
+        let leaf = segments.count >= containers.count ? segments.last.map(token) : nil
+        let key: String? = if case .key(let name)? = leaf { name } else { nearestKey() }
+        return HitLocation(key: key, containerPath: place.containerPath, token: leaf, ancestry: place.ancestry,
+                           readerContext: layer.readerContext, carrier: layer.carrier)
+    }
+
+    /// The location of a member of the innermost container that has not begun yet (at its key).
+    private func memberLocation(_ token: PathToken, key: String?) -> HitLocation {
+        let place = currentPlace()
+        return HitLocation(key: key, containerPath: place.containerPath, token: token, ancestry: place.ancestry,
+                           readerContext: layer.readerContext, carrier: layer.carrier)
     }
 
     private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int) {
         scan.recordNameHit(match, credible: credible, valueDescription: valueDescription,
                            at: layer.outerOffset ?? offset, location: location())
     }
+}
+
+/// The path and ancestry of one open container, the same for every value it holds: a document
+/// with millions of hits makes them once per container, not per hit (see `HitLocation`). One per
+/// artifact scan, shared by its JSON visitors: container ids are unique within the scan.
+final class ContainerPlace {
+    var container = -1
+    var containerPath = LayeredPath()
+    var ancestry: [Int] = []
 }

@@ -32,7 +32,17 @@ struct PendingHit {
 struct HitLocation {
     /// The nearest name of the value.
     var key: String?
-    var path: LayeredPath
+    /// The path, kept as the path of the value's container (shared by the hits of one container)
+    /// and the value's own token: a document can hold millions of hits, few of which are reported.
+    private var containerPath: LayeredPath
+    private var token: PathToken?
+    var path: LayeredPath {
+        get { token.map { containerPath.appending($0) } ?? containerPath }
+        set {
+            containerPath = newValue
+            token = nil
+        }
+    }
     /// Ids of the open containers, outermost first, across layers.
     var ancestry: [Int]
     /// A context the reader fixed for this value (e.g. a HAR entry to the sync API).
@@ -45,4 +55,22 @@ struct HitLocation {
     var isProtocolField = false
     /// A value in a flutter_secure_storage dump, where sensitive stores belong.
     var isSecureStorage = false
+
+    init(key: String?, path: LayeredPath, ancestry: [Int], readerContext: ScanContext? = nil, carrier: Family? = nil,
+         isProtocolField: Bool = false) {
+        self.init(key: key, containerPath: path, token: nil, ancestry: ancestry, readerContext: readerContext, carrier: carrier,
+                  isProtocolField: isProtocolField)
+    }
+
+    /// The location of a value with `token` in the container at `containerPath`.
+    init(key: String?, containerPath: LayeredPath, token: PathToken?, ancestry: [Int], readerContext: ScanContext?,
+         carrier: Family?, isProtocolField: Bool = false) {
+        self.key = key
+        self.containerPath = containerPath
+        self.token = token
+        self.ancestry = ancestry
+        self.readerContext = readerContext
+        self.carrier = carrier
+        self.isProtocolField = isProtocolField
+    }
 }
