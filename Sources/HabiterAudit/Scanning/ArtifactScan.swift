@@ -174,8 +174,10 @@ final class ArtifactScan {
         if let name {
             // JSON text under the name is judged like an object: by what it holds.
             let shape = rules.nameRules[name.ruleIndex].valueShape
-            // Fewer bytes than the shortest credible value: decided without building a String.
+            // Fewer bytes than the shortest credible value, or a placeholder: decided without
+            // building a String.
             let credible = !replaced && value.count >= ValueCredibility.minimumLength
+                && !Placeholders.isPlaceholder(value.assumingMemoryBound(to: UInt8.self))
                 && ValueCredibility.isCredible(String(decoding: value, as: UTF8.self), keyWords: [name.matchedName] + name.words, shape: shape)
             let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
             if known == nil { known = locate() }
@@ -268,8 +270,15 @@ final class ArtifactScan {
             return false
         }
         for index in pending.indices where !duplicates.contains(index) {
+            let context = options.context ?? pending[index].location.readerContext ?? context(of: pending[index].location.ancestry)
+                ?? defaultContext
+            // A name hit on a value that is no secret counts in sync data only: outside it, the
+            // hit is dropped before it is copied (a document can hold millions).
+            if context != .sync, case .name(_, let credible, let describesMetadata, _) = pending[index].detail,
+               !credible || describesMetadata {
+                continue
+            }
             let hit = applyingFacts(to: pending[index])
-            let context = options.context ?? hit.location.readerContext ?? context(of: hit.location.ancestry) ?? defaultContext
             switch hit.detail {
             case .pattern(let ruleIndex, let confidence, let preview):
                 if innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(path(index))") { continue }
