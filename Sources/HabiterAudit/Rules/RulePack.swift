@@ -76,7 +76,8 @@ public final class RulePack: @unchecked Sendable {
     /// The same rules, built again from their sources: no object, array or string shared with
     /// this pack. Each scan thread works on its own copy, because threads that retain and release
     /// the same objects (every value touches the pattern engine and its rules) contend for their
-    /// reference counts and lose a fifth of their speed.
+    /// reference counts (with two threads on one pack, retain and release took 9 % of the samples
+    /// instead of 4 %).
     public func independentCopy() -> RulePack {
         (try? RulePack(files: sources.files, disabled: sources.disabled)) ?? self
     }

@@ -64,7 +64,6 @@ public final class Scanner: @unchecked Sendable {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in scanQueued(work, rules: rules.independentCopy()) }
         }
         let outcomes = work.outcomes
-        var findings: [Finding] = []
         var errors: [InputError] = []
         var artifacts: [ArtifactSummary] = []
         var sightings: [InventorySighting] = []
@@ -77,11 +76,9 @@ public final class Scanner: @unchecked Sendable {
         // depend on nothing outside the artifact); report order is by artifact first. An input
         // named twice is one artifact: its findings are finalized together, duplicates dropped.
         let names = outcomes.map(\.summary.name)
-        if Set(names).count == names.count {
-            findings = outcomes.sorted { $0.summary.name < $1.summary.name }.flatMap(\.findings)
-        } else {
-            findings = Scanner.finalize(outcomes.flatMap(\.findings))
-        }
+        let findings = Set(names).count == names.count
+            ? outcomes.sorted { $0.summary.name < $1.summary.name }.flatMap(\.findings)
+            : Scanner.finalize(outcomes.flatMap(\.findings))
         return ScanResult(findings: findings, errors: errors, artifacts: artifacts, inventory: InventoryEntry.summarize(sightings))
     }
 

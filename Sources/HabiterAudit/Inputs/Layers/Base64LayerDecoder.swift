@@ -35,30 +35,6 @@ public struct Base64LayerDecoder: LayerDecoder {
         }
         return true
     }
-    /// Pass 1's character classes.
-    private enum CharacterClass {
-        /// Letters and digits, in both alphabets.
-        static let common: UInt8 = 0
-        /// `+` and `/`, of the standard alphabet only.
-        static let standard: UInt8 = 1
-        /// `-` and `_`, of the URL-safe alphabet only.
-        static let url: UInt8 = 2
-        static let padding: UInt8 = 3
-        static let lineBreak: UInt8 = 4
-        static let other: UInt8 = 0xFF
-    }
-
-    private static let characterClasses: [UInt8] = (0...255).map { b in
-        switch UInt8(b) {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            CharacterClass.common
-        case UInt8(ascii: "+"), UInt8(ascii: "/"): CharacterClass.standard
-        case UInt8(ascii: "-"), UInt8(ascii: "_"): CharacterClass.url
-        case UInt8(ascii: "="): CharacterClass.padding
-        case 0x0A, 0x0D: CharacterClass.lineBreak
-        default: CharacterClass.other
-        }
-    }
 
     /// Decoded sizes beyond this are not opened as layers.
     public static let maxDecodedBytes = 16 << 20
@@ -72,30 +48,31 @@ public struct Base64LayerDecoder: LayerDecoder {
         var padding = 0
         var standard = false
         var url = false
-        let classes = Self.characterClasses
+        var last: UInt8 = 0
         for b in value {
-            switch classes[Int(b)] {
-            case CharacterClass.common:
-                if padding > 0 { return nil }
-                symbols += 1
-            case CharacterClass.standard:
-                if padding > 0 || url { return nil }
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                break
+            case UInt8(ascii: "+"), UInt8(ascii: "/"):
                 standard = true
-                symbols += 1
-            case CharacterClass.url:
-                if padding > 0 || standard { return nil }
+                if url { return nil }
+            case UInt8(ascii: "-"), UInt8(ascii: "_"):
                 url = true
-                symbols += 1
-            case CharacterClass.padding:
+                if standard { return nil }
+            case UInt8(ascii: "="):
                 padding += 1
-            case CharacterClass.lineBreak:
+                continue
+            case 0x0A, 0x0D:
                 continue
             default:
                 return nil
             }
+            if padding > 0 { return nil }
+            symbols += 1
+            last = b
         }
-        guard symbols + padding >= Self.minLength, padding <= 2, padding == 0 || (symbols + padding) % 4 == 0,
-              let last = value.last(where: { classes[Int($0)] <= CharacterClass.url }) else { return nil }
+        guard symbols + padding >= Self.minLength, !(standard && url), padding <= 2,
+              padding == 0 || (symbols + padding) % 4 == 0 else { return nil }
         let alphabet: Base64.Alphabet = url ? .url : .standard
         guard let lastValue = Base64.value(last, alphabet) else { return nil }
         switch symbols % 4 {
