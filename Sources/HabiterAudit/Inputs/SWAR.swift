@@ -30,6 +30,22 @@ enum SWAR {
         return ~(((x & low7) &+ low7) | x | low7)
     }
 
+    /// The high bit of exactly the bytes of `w` that are ASCII hex digits (`0-9`, `a-f`, `A-F`).
+    @inline(__always)
+    static func hexDigits(_ w: UInt64) -> UInt64 {
+        let low7 = w & (ones &* 0x7F)
+        let lower = low7 | (ones &* 0x20)
+        return (exactInRange(low7, 0x30, 0x39) | exactInRange(lower, 0x61, 0x66)) & ~w & highBits
+    }
+
+    /// The high bit of exactly the bytes of `x` (all below 0x80) from `low` to `high`: adding
+    /// `0x80 - low` sets a byte's high bit when it is at least `low`, adding `0x7F - high` when it
+    /// is above `high`, and neither sum carries into the next byte.
+    @inline(__always)
+    static func exactInRange(_ x: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+        (x &+ ones &* UInt64(0x80 - low)) & ~(x &+ ones &* UInt64(0x7F - high)) & highBits
+    }
+
     /// A byte of `w` is below `limit` (at most 0x80), counting only bytes below 0x80.
     @inline(__always)
     static func bytesBelow(_ w: UInt64, _ limit: UInt8) -> UInt64 {

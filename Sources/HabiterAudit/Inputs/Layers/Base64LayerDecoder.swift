@@ -26,14 +26,32 @@ public struct Base64LayerDecoder: LayerDecoder {
     static func isUUIDOrHex(_ value: UnsafeRawBufferPointer) -> Bool {
         let isUUID = value.count == 36 && value[8] == UInt8(ascii: "-") && value[13] == UInt8(ascii: "-")
             && value[18] == UInt8(ascii: "-") && value[23] == UInt8(ascii: "-")
-        let dash = UInt8(ascii: "-")
-        for i in 0..<value.count {
+        // Eight bytes at a time: every byte a hex digit, or one of the UUID's dashes.
+        var i = 0
+        while i &+ 8 <= value.count {
+            let w = value.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let dashes = isUUID ? SWAR.exactBytesEqual(w, UInt8(ascii: "-")) & ~w & uuidDashes(inWordAt: i) : 0
+            if SWAR.hexDigits(w) | dashes != SWAR.highBits { return false }
+            i &+= 8
+        }
+        // The last few bytes (a UUID's last four are hex digits).
+        while i < value.count {
             let b = value[i]
-            if b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 6 { continue }
-            if isUUID && b == dash && (i == 8 || i == 13 || i == 18 || i == 23) { continue }
-            return false
+            guard b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 6 else { return false }
+            i += 1
         }
         return true
+    }
+
+    /// The high bits of the bytes where a UUID has its dashes (8, 13, 18, 23), in the word at
+    /// `offset` (a multiple of 8).
+    @inline(__always)
+    private static func uuidDashes(inWordAt offset: Int) -> UInt64 {
+        switch offset {
+        case 8: 0x80 | 0x80 << 40  // bytes 8 and 13
+        case 16: 0x80 << 16 | 0x80 << 56  // bytes 18 and 23
+        default: 0
+        }
     }
 
     /// Decoded sizes beyond this are not opened as layers.

@@ -185,6 +185,46 @@ import Testing
         #expect(total == 0)
     }
 
+    // MARK: UUIDs and hex
+
+    /// The check byte by byte, as the word-at-a-time one must decide.
+    static func referenceIsUUIDOrHex(_ bytes: [UInt8]) -> Bool {
+        let dashes = [8, 13, 18, 23]
+        let isUUID = bytes.count == 36 && dashes.allSatisfy { bytes[$0] == UInt8(ascii: "-") }
+        return bytes.indices.allSatisfy { i in
+            let b = bytes[i]
+            return b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 6 || (isUUID && dashes.contains(i))
+        }
+    }
+
+    @Test func uuidAndHexCheckAgreesWithTheBytewiseCheck() {
+        var generator = SeededGenerator(seed: 36)
+        // Hex digits, their neighbours in ASCII, dashes, and bytes with the high bit set.
+        let alphabet = Array("0123456789abcdefABCDEF/:@`gG-_ ".utf8) + [0x80, 0xAD, 0xB0, 0xE1, 0xFF]
+        let hex = Array("0123456789abcdefABCDEF".utf8)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            var bytes: [UInt8]
+            if Bool.random(using: &generator) {
+                // A UUID with zero to two bytes replaced anywhere.
+                bytes = (0..<36).map { [8, 13, 18, 23].contains($0) ? UInt8(ascii: "-") : hex.randomElement(using: &generator)! }
+                for _ in 0..<Int.random(in: 0...2, using: &generator) {
+                    bytes[Int.random(in: 0..<36, using: &generator)] = alphabet.randomElement(using: &generator)!
+                }
+            } else {
+                // Hex of any length, mostly clean.
+                bytes = (0..<Int.random(in: 0...70, using: &generator)).map { _ in hex.randomElement(using: &generator)! }
+                if !bytes.isEmpty && Bool.random(using: &generator) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = alphabet.randomElement(using: &generator)!
+                }
+            }
+            let expected = Self.referenceIsUUIDOrHex(bytes)
+            if expected { accepted += 1 }
+            #expect(bytes.withUnsafeBytes { Base64LayerDecoder.isUUIDOrHex($0) } == expected, "\(bytes)")
+        }
+        #expect(accepted > 5_000 && accepted < 15_000, "both answers are exercised")
+    }
+
     // MARK: decodeForced
 
     @Test func forcedDecodingIsLenient() {
