@@ -36,38 +36,81 @@ public indirect enum JSONOutput: Equatable, Sendable {
     /// Writes the value, pretty with `indent`, on one line when it is nil.
     private func write(to out: inout [UInt8], indent: Int?) {
         let inner = indent.map { $0 + 2 }
-        let open = indent == nil ? "" : "\n"
-        func newline(last: Bool) { out += (indent == nil ? (last ? "" : ", ") : (last ? "\n" : ",\n")).utf8 }
-        func pad(_ n: Int?) { if let n { out += repeatElement(0x20, count: n) } }
         switch self {
         case .object(let members):
-            if members.isEmpty { out += "{}".utf8; return }
-            out += ("{" + open).utf8
+            out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in members.enumerated() {
-                pad(inner)
+                JSONOutput.beginElement(i, indent: inner, in: &out)
                 JSONOutput.writeString(key, to: &out)
-                out += ": ".utf8
+                out.append(UInt8(ascii: ":"))
+                out.append(0x20)
                 value.write(to: &out, indent: inner)
-                newline(last: i + 1 == members.count)
             }
-            pad(indent)
+            if !members.isEmpty { JSONOutput.endContainer(indent: indent, in: &out) }
             out.append(UInt8(ascii: "}"))
         case .array(let elements):
-            if elements.isEmpty { out += "[]".utf8; return }
-            out += ("[" + open).utf8
+            out.append(UInt8(ascii: "["))
             for (i, value) in elements.enumerated() {
-                pad(inner)
+                JSONOutput.beginElement(i, indent: inner, in: &out)
                 value.write(to: &out, indent: inner)
-                newline(last: i + 1 == elements.count)
             }
-            pad(indent)
+            if !elements.isEmpty { JSONOutput.endContainer(indent: indent, in: &out) }
             out.append(UInt8(ascii: "]"))
         case .string(let s): JSONOutput.writeString(s, to: &out)
-        case .int(let i): out += String(i).utf8
-        case .number(let text): out += text.utf8
-        case .bool(let b): out += (b ? "true" : "false").utf8
-        case .null: out += "null".utf8
+        case .int(let i): JSONOutput.writeDecimal(i, to: &out)
+        case .number(let text): out.append(contentsOf: text.utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .null: out.append(contentsOf: "null".utf8)
         }
+    }
+
+    /// What comes before element `index` of a container: a comma after the first, then a new line
+    /// indented to `indent` (pretty) or a space (one line).
+    @inline(__always)
+    private static func beginElement(_ index: Int, indent: Int?, in out: inout [UInt8]) {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        if let indent {
+            out.append(0x0A)
+            appendSpaces(indent, to: &out)
+        } else if index > 0 {
+            out.append(0x20)
+        }
+    }
+
+    /// What comes before the closing bracket of a non-empty container.
+    @inline(__always)
+    private static func endContainer(indent: Int?, in out: inout [UInt8]) {
+        guard let indent else { return }
+        out.append(0x0A)
+        appendSpaces(indent, to: &out)
+    }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
+
+    private static func appendSpaces(_ count: Int, to out: inout [UInt8]) {
+        var left = count
+        while left > 0 {
+            let run = min(left, spaces.count)
+            out.append(contentsOf: spaces[0..<run])
+            left -= run
+        }
+    }
+
+    /// Appends `value` in decimal, digit by digit (no `String` for the counts, lines and offsets
+    /// of every finding).
+    private static func writeDecimal(_ value: Int, to out: inout [UInt8]) {
+        guard value >= 0 else {
+            out.append(contentsOf: String(value).utf8)
+            return
+        }
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        } while divisor > 0
     }
 
     /// Appends `s` as a JSON string: quotes, backslashes and control characters escaped, the
