@@ -29,10 +29,20 @@ public final class LiteralPrefilter: @unchecked Sendable {
         pairMembers = pairs.flatMap { $0 }
     }
 
-    deinit { bitmap.deallocate() }
+    deinit {
+        bitmap.deallocate()
+        lowercase.deallocate()
+    }
 
     @inline(__always)
     static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
+
+    /// `lower` of every byte, looked up in the scan loop.
+    private let lowercase: UnsafeMutablePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for b in 0..<256 { table[b] = lower(UInt8(b)) }
+        return table
+    }()
 
     /// Whether some literal starts with the (lowercased) byte pair.
     @inline(__always)
@@ -46,16 +56,16 @@ public final class LiteralPrefilter: @unchecked Sendable {
     public func scan(_ bytes: UnsafeRawBufferPointer, _ found: (Int) -> Void) {
         let n = bytes.count
         guard n >= 2, let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var previous = LiteralPrefilter.lower(start[0])
+        var previous = UInt(LiteralPrefilter.lower(start[0]))
         var i = 1
         while i < n {
-            let current = LiteralPrefilter.lower(start[i])
-            let pair = UInt16(previous) << 8 | UInt16(current)
-            if bitmap[Int(pair >> 6)] & (1 << UInt64(pair & 63)) != 0 {
-                verify(pair: pair, at: i - 1, in: start, count: n, found)
+            let current = UInt(lowercase[Int(start[i])])
+            let pair = previous &<< 8 | current
+            if bitmap[Int(pair &>> 6)] & (1 &<< UInt64(pair & 63)) != 0 {
+                verify(pair: UInt16(pair), at: i - 1, in: start, count: n, found)
             }
             previous = current
-            i += 1
+            i &+= 1
         }
     }
 

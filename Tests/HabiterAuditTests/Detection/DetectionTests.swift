@@ -137,6 +137,27 @@ import Testing
         #expect(found.isEmpty)
     }
 
+    @Test func prefilterAgreesWithANaiveSearch() {
+        let literals = ["ghp_", "Bearer", "xy", "AKIA", "-----begin", "sk_live_", "\u{E9}t\u{E9}"]
+        let filter = LiteralPrefilter(literals: literals)
+        let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
+        var generator = SeededGenerator(seed: 131)
+        let pieces = literals + ["GHP_", "bEaReR", "XY", "akia", "-----BEGIN", "SK_LIVE_", "x", "y", "_", " ", "\u{C9}T\u{C9}", "\u{FF}", "\0"]
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let bytes = Array(text.utf8)
+            var found: [Int] = []
+            bytes.withUnsafeBytes { filter.scan($0) { found.append($0) } }
+            // Every occurrence, by start position, then literal order (the order of the scan).
+            let lower = bytes.map(LiteralPrefilter.lower)
+            var expected: [Int] = []
+            for start in lower.indices {
+                for (index, literal) in lowered.enumerated() where lower[start...].starts(with: literal) { expected.append(index) }
+            }
+            #expect(found == expected, "\(text)")
+        }
+    }
+
     @Test func base64() {
         #expect(Base64.decode(Array("aGVsbG8=".utf8), alphabet: .standard) == Array("hello".utf8))
         #expect(Base64.decode(Array("aGVsbG8".utf8), alphabet: .standard) == Array("hello".utf8))
