@@ -4,7 +4,8 @@
 public final class LiteralPrefilter: @unchecked Sendable {
     /// Lowercased literals.
     public let literals: [[UInt8]]
-    /// Bit `b0 << 8 | b1` is set when some literal starts with the (lowercased) pair.
+    /// Bit `b1 << 8 | b0` (two bytes as a little-endian word) is set when some literal starts
+    /// with the pair `b0 b1` in any letter case.
     private let bitmap: UnsafeMutablePointer<UInt64>
     /// Literal indices grouped by first (lowercased) byte pair: the literals starting with pair
     /// `p` are `pairMembers[pairStart[p]..<pairStart[p + 1]]`.
@@ -18,10 +19,15 @@ public final class LiteralPrefilter: @unchecked Sendable {
         bitmap = .allocate(capacity: 1024)
         bitmap.initialize(repeating: 0, count: 1024)
         var pairs = [[Int32]](repeating: [], count: 65536)
+        func cases(_ b: UInt8) -> [UInt8] { b &- 0x61 < 26 ? [b, b & ~0x20] : [b] }
         for (index, literal) in lowered.enumerated() {
-            let pair = UInt16(literal[0]) << 8 | UInt16(literal[1])
-            bitmap[Int(pair >> 6)] |= 1 << UInt64(pair & 63)
-            pairs[Int(pair)].append(Int32(index))
+            for first in cases(literal[0]) {
+                for second in cases(literal[1]) {
+                    let word = Int(second) << 8 | Int(first)
+                    bitmap[word >> 6] |= 1 << UInt64(word & 63)
+                }
+            }
+            pairs[Int(literal[0]) << 8 | Int(literal[1])].append(Int32(index))
         }
         var start = [Int32](repeating: 0, count: 65537)
         for pair in 0..<65536 { start[pair + 1] = start[pair] + Int32(pairs[pair].count) }
@@ -29,42 +35,33 @@ public final class LiteralPrefilter: @unchecked Sendable {
         pairMembers = pairs.flatMap { $0 }
     }
 
-    deinit {
-        bitmap.deallocate()
-        lowercase.deallocate()
-    }
+    deinit { bitmap.deallocate() }
 
     @inline(__always)
     static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
 
-    /// `lower` of every byte, looked up in the scan loop.
-    private let lowercase: UnsafeMutablePointer<UInt8> = {
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-        for b in 0..<256 { table[b] = lower(UInt8(b)) }
-        return table
-    }()
-
-    /// Whether some literal starts with the (lowercased) byte pair.
+    /// Whether some literal starts with the byte pair (in any letter case).
     @inline(__always)
     func mayStartLiteral(_ first: UInt8, _ second: UInt8) -> Bool {
-        let pair = UInt16(first) << 8 | UInt16(second)
-        return bitmap[Int(pair >> 6)] & (1 << UInt64(pair & 63)) != 0
+        let word = Int(second) << 8 | Int(first)
+        return bitmap[word >> 6] & (1 << UInt64(word & 63)) != 0
     }
 
     /// Calls `found` with the index of each literal that occurs in `bytes` (once per occurrence).
     @inline(__always)
     public func scan(_ bytes: UnsafeRawBufferPointer, _ found: (Int) -> Void) {
         let n = bytes.count
-        guard n >= 2, let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var previous = UInt(LiteralPrefilter.lower(start[0]))
-        var i = 1
-        while i < n {
-            let current = UInt(lowercase[Int(start[i])])
-            let pair = previous &<< 8 | current
-            if bitmap[Int(pair &>> 6)] & (1 &<< UInt64(pair & 63)) != 0 {
-                verify(pair: UInt16(pair), at: i - 1, in: start, count: n, found)
+        guard n >= 2, let base = bytes.baseAddress else { return }
+        let start = base.assumingMemoryBound(to: UInt8.self)
+        // Each pair of neighbouring bytes, read as one little-endian word: no case folding here,
+        // the bitmap holds every case of each literal's first two bytes.
+        var i = 0
+        while i &+ 1 < n {
+            let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
+            if bitmap[word &>> 6] & (1 &<< UInt64(word & 63)) != 0 {
+                let pair = UInt16(LiteralPrefilter.lower(start[i])) << 8 | UInt16(LiteralPrefilter.lower(start[i &+ 1]))
+                verify(pair: pair, at: i, in: start, count: n, found)
             }
-            previous = current
             i &+= 1
         }
     }
