@@ -98,11 +98,14 @@ class Suite:
         # With --markdown, stdout gets only the tables at the end; the rows go to stderr as they come.
         self.progress = sys.stderr if args.markdown else sys.stdout
 
+    def scan_command(self, target, report, *options):
+        """The command line of one scan of `target` with a JSON report written to `report`."""
+        return [self.binary, "scan", "--quiet", "--no-config", "--format", "json", "--output", report, *options, target]
+
     def scan(self, target, *options, stdin_path=None):
         """One scan: (seconds, peak KiB, findings). Exit statuses other than 0/1 stop the suite."""
         with tempfile.NamedTemporaryFile(suffix=".json") as report:
-            command = [self.binary, "scan", "--quiet", "--no-config", "--format", "json", "--output", report.name,
-                       *options, target]
+            command = self.scan_command(target, report.name, *options)
             elapsed, peak, status = run_once(command, stdin_path)
             if status not in (0, 1):
                 sys.exit(f"bench/run: {' '.join(command[1:])} failed with exit status {status}")
@@ -222,8 +225,7 @@ class Suite:
     def two_at_once(self, directory):
         """Wall time of two `--jobs 1` scans of `directory` started together."""
         with tempfile.TemporaryDirectory() as reports:
-            commands = [[self.binary, "scan", "--quiet", "--no-config", "--jobs", "1", "--format", "json",
-                         "--output", os.path.join(reports, f"{i}.json"), directory] for i in range(2)]
+            commands = [self.scan_command(directory, os.path.join(reports, f"{i}.json"), "--jobs", "1") for i in range(2)]
             start = time.perf_counter()
             processes = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in commands]
             statuses = [p.wait() for p in processes]

@@ -18,7 +18,7 @@ public enum Base64 {
         var symbols = 0
         var accumulator: UInt32 = 0
         var valid = true
-        let output = values(alphabet).withUnsafeBufferPointer { values in
+        let output = values(in: alphabet).withUnsafeBufferPointer { values in
             [UInt8](unsafeUninitializedCapacity: text.count * 3 / 4 + 1) { out, count in
                 var bits: UInt32 = 0
                 for c in text {
@@ -47,12 +47,19 @@ public enum Base64 {
         return output
     }
 
-    /// Each byte's value in `alphabet`, or 0xFF.
+    /// Each byte's value in `alphabet` (in either alphabet when it is nil), or 0xFF.
     @inline(__always)
-    static func values(_ alphabet: Alphabet) -> [UInt8] { alphabet == .standard ? standardValues : urlValues }
+    static func values(in alphabet: Alphabet?) -> [UInt8] {
+        switch alphabet {
+        case .standard?: standardValues
+        case .url?: urlValues
+        case nil: eitherValues
+        }
+    }
 
     private static let standardValues: [UInt8] = (0...255).map { value(UInt8($0), .standard) ?? 0xFF }
     private static let urlValues: [UInt8] = (0...255).map { value(UInt8($0), .url) ?? 0xFF }
+    private static let eitherValues: [UInt8] = (0...255).map { value(UInt8($0), .standard) ?? value(UInt8($0), .url) ?? 0xFF }
 
     @inline(__always)
     static func value(_ c: UInt8, _ alphabet: Alphabet) -> UInt8? {

@@ -13,10 +13,16 @@ public enum ValueCredibility {
 
     /// `keyWords` are the words of the key (and the matched name), lowercased.
     public static func isCredible(_ value: String, keyWords: [String], shape: ValueShape) -> Bool {
-        let trimmed = value.trimmingASCIIWhitespace()
+        var value = value
+        return value.withUTF8 { isCredible($0, keyWords: keyWords, shape: shape) }
+    }
+
+    /// The same, on UTF-8 bytes: a placeholder is ruled out before any `String` is made.
+    public static func isCredible(_ value: UnsafeBufferPointer<UInt8>, keyWords: [String], shape: ValueShape) -> Bool {
+        if Placeholders.isPlaceholder(value) { return false }
+        let trimmed = String(decoding: value, as: UTF8.self).trimmingASCIIWhitespace()
         // Counting scalars only when the bytes could be too few (a scalar is at most 4 bytes).
         if trimmed.utf8.count < 4 * minimumLength && trimmed.unicodeScalars.count < minimumLength { return false }
-        if Placeholders.isPlaceholder(trimmed) { return false }
         let lower = trimmed.lowercased()
         if keyWords.contains(lower) { return false }
         let words = wordCount(lower)

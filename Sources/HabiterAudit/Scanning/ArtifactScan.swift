@@ -174,11 +174,9 @@ final class ArtifactScan {
         if let name {
             // JSON text under the name is judged like an object: by what it holds.
             let shape = rules.nameRules[name.ruleIndex].valueShape
-            // Fewer bytes than the shortest credible value, or a placeholder: decided without
-            // building a String.
+            // Fewer bytes than the shortest credible value: decided without a look at them.
             let credible = !replaced && value.count >= ValueCredibility.minimumLength
-                && !Placeholders.isPlaceholder(value.assumingMemoryBound(to: UInt8.self))
-                && ValueCredibility.isCredible(String(decoding: value, as: UTF8.self), keyWords: [name.matchedName] + name.words, shape: shape)
+                && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: [name.matchedName] + name.words, shape: shape)
             let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
             if known == nil { known = locate() }
             recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known!, value: value)

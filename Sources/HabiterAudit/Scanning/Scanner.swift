@@ -52,8 +52,8 @@ public final class Scanner: @unchecked Sendable {
         return result
     }
 
-    /// Scans inputs, up to `jobs` at a time. The result does not depend on `jobs`: outcomes are
-    /// merged in input order.
+    /// Scans inputs, up to `jobs` at a time. The result does not depend on `jobs`: errors and
+    /// inputs are merged in input order, findings in report order.
     /// `progress` is told, from the scanning threads, how many inputs and bytes are done.
     public func scan(_ items: [InputItem], jobs: Int = 1, progress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)? = nil) -> ScanResult {
         let work = WorkQueue(items: items, progress: progress)

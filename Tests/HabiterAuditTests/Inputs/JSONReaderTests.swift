@@ -134,18 +134,8 @@ private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntax
     @Test func specialByteDetectionAgreesWithBytewiseCheck() {
         // The 8-byte fast path must find exactly the first special byte of a word, whatever
         // follows it (a later special byte of any kind, or none).
-        func isSpecial(_ b: Int) -> Bool { b == 0x22 || b == 0x5C || b < 0x20 || b >= 0x80 }
-        for b in 0...255 {
-            for position in 0..<8 {
-                for later in [Int(UInt8(ascii: "a")), 0x00, 0x22, 0x5C, 0x1F, 0x80, 0xFF] {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
-                    bytes[position] = UInt8(b)
-                    for k in position + 1..<8 where k % 2 == 1 { bytes[k] = UInt8(later) }
-                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                    let expected = bytes.firstIndex { isSpecial(Int($0)) }
-                    #expect(JSONReader.firstSpecialByte(word) == expected, "byte \(b) at \(position), then \(later)")
-                }
-            }
+        TestSupport.expectFirstSpecialByte(JSONReader.firstSpecialByte, later: [0x00, 0x22, 0x5C, 0x1F, 0x80, 0xFF]) {
+            $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80
         }
     }
 }

@@ -169,17 +169,8 @@ private let androidPrefsSample = """
     }
 
     @Test func specialByteDetectionFindsTheFirst() {
-        func isSpecial(_ b: Int) -> Bool { b == 0x26 || b == 0x3C || b == 0x5D || b < 0x20 || b >= 0x80 }
-        for b in 0...255 {
-            for position in 0..<8 {
-                for later in [Int(UInt8(ascii: "a")), 0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF] {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
-                    bytes[position] = UInt8(b)
-                    for k in position + 1..<8 where k % 2 == 1 { bytes[k] = UInt8(later) }
-                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                    #expect(PrefsXMLReader.firstSpecialByte(word) == bytes.firstIndex { isSpecial(Int($0)) }, "byte \(b) at \(position), then \(later)")
-                }
-            }
+        TestSupport.expectFirstSpecialByte(PrefsXMLReader.firstSpecialByte, later: [0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF]) {
+            $0 == 0x26 || $0 == 0x3C || $0 == 0x5D || $0 < 0x20 || $0 >= 0x80
         }
     }
 

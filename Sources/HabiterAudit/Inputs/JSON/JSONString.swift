@@ -2,13 +2,7 @@
 public enum JSONString {
     /// Appends the UTF-8 bytes that the validated string content `raw` denotes to `output`.
     public static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        guard !raw.isEmpty else { return }
-        // Unescaped text is never longer than its escaped form: the content is copied, which is
-        // the result up to the first backslash, and rewritten in place from there.
-        let start = output.count
-        output.append(contentsOf: raw)
-        let length = output.withUnsafeMutableBufferPointer { unescape(raw, to: $0.baseAddress! + start) }
-        output.removeLast(raw.count - length)
+        output.appendDecoded(raw) { unescape(raw, to: $0) }
     }
 
     /// Writes the unescaped `raw` to `destination`, which holds a copy of `raw`; returns its length.

@@ -169,7 +169,7 @@ public struct Base64LayerDecoder: LayerDecoder {
         output.reserveCapacity(symbols * 3 / 4)
         var accumulator: UInt32 = 0
         var bits: UInt32 = 0
-        let values = forcedValues
+        let values = Base64.values(in: nil)  // either alphabet
         for c in text {
             let v = values[Int(c)]
             guard v < 64 else { continue }
@@ -190,7 +190,7 @@ public struct Base64LayerDecoder: LayerDecoder {
         var symbols = 0
         var paddingAt = -1
         var offset = 0
-        let values = forcedValues
+        let values = Base64.values(in: nil)  // either alphabet
         for c in text {
             defer { offset += 1 }
             if values[Int(c)] < 64 {
@@ -206,9 +206,6 @@ public struct Base64LayerDecoder: LayerDecoder {
         guard symbols / 4 * 3 + max(0, symbols % 4 - 1) <= maxBytes else { return .failure(.tooLarge(limit: maxBytes)) }
         return .success(symbols)
     }
-
-    /// Each byte's value in either alphabet, or 0xFF.
-    private static let forcedValues: [UInt8] = (0...255).map { Base64.value(UInt8($0), .standard) ?? Base64.value(UInt8($0), .url) ?? 0xFF }
 }
 
 /// Why a value known to be base64 could not be decoded. Messages name the position and the kind

@@ -522,19 +522,13 @@ public struct PrefsXMLReader {
     /// its decoded bytes to `out`: references resolved (text and attributes), line ends
     /// normalised to LF (attribute whitespace to spaces, as XML specifies).
     private func decode(from: Int, to: Int, mode: CharMode, collect: Bool, into out: inout [UInt8]) throws {
-        guard collect, to > from else {
+        guard collect else {
             _ = try decode(from: from, to: to, mode: mode, writingTo: nil)
             return
         }
-        // Decoded text is never longer than its source (references and CR LF only shrink): the
-        // source is copied, which is the result when it holds nothing to decode, then rewritten
-        // in place and trimmed.
-        let start = out.count
-        out.append(contentsOf: UnsafeBufferPointer(start: origin + from, count: to - from))
-        let length = try out.withUnsafeMutableBufferPointer { buffer in
-            try decode(from: from, to: to, mode: mode, writingTo: buffer.baseAddress! + start)
+        try out.appendDecoded(UnsafeBufferPointer(start: origin + from, count: to - from)) {
+            try decode(from: from, to: to, mode: mode, writingTo: $0)
         }
-        out.removeLast(to - from - length)
     }
 
     /// Validates `[from, to)` and writes its decoded bytes to `destination` (which holds a copy
