@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-extension Array where Element == UInt8 {
+extension UnsafeRawBufferPointer {
     /// Whether the bytes contain `needle` (`memchr` for its first byte, then `memcmp`).
     /// Foundation's `String.contains` bridges to NSString on Linux and costs a copy and a slow
     /// search per call; this is neither.
@@ -12,20 +12,28 @@ extension Array where Element == UInt8 {
         var needle = needle
         return needle.withUTF8 { n in
             guard let first = n.first else { return true }
-            return withUnsafeBytes { h in
-                guard h.count >= n.count, let base = h.baseAddress else { return false }
-                var i = 0
-                let last = h.count - n.count
-                while i <= last {
-                    guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return false }
-                    i = UnsafeRawPointer(hit) - base
-                    if memcmp(base + i, n.baseAddress!, n.count) == 0 { return true }
-                    i += 1
-                }
-                return false
+            guard count >= n.count, let base = baseAddress else { return false }
+            var i = 0
+            let last = count - n.count
+            while i <= last {
+                guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return false }
+                i = UnsafeRawPointer(hit) - base
+                if memcmp(base + i, n.baseAddress!, n.count) == 0 { return true }
+                i += 1
             }
+            return false
         }
     }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
+    func containsBytes(_ needle: String) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
+    func containsBytes(_ needle: String) -> Bool { withUnsafeBytes { $0.containsBytes(needle) } }
 }
 
 extension String {

@@ -23,7 +23,7 @@ struct ExchangeScanner {
     static let tokenRequestMarkers = ["grant_type", "code_verifier"]
 
     /// Whether a response body to a `/token` URL issues an access token.
-    static func issuesAccessToken(_ body: [UInt8]) -> Bool {
+    static func issuesAccessToken(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
         body.containsBytes("\"access_token\"") || body.containsBytes("access_token=")
     }
 
@@ -33,7 +33,7 @@ struct ExchangeScanner {
         if let body = exchange.request.body?.bytes, markers.contains(where: { body.containsBytes($0) }) { return true }
         if exchange.request.params.contains(where: { markers.contains($0.name) }) { return true }
         guard urlPath.hasSuffix("/token"), let response = exchange.response.body?.bytes else { return false }
-        return ExchangeScanner.issuesAccessToken(response)
+        return response.withUnsafeBufferPointer { ExchangeScanner.issuesAccessToken($0) }
     }
 
     /// Scans everything the exchange holds.

@@ -47,9 +47,23 @@ struct HARScanVisitor: JSONVisitor {
         var bodyIds: [Int] = []
     }
 
+    /// The keys the HAR structure is read by.
+    private enum StructureKey: CaseIterable {
+        case log, entries, request, response, headers, queryString, cookies, postData, content, params
+        case url, name, value, text, encoding
+
+        private static let spellings = allCases.map { (Array(String(describing: $0).utf8), $0) }
+
+        init?(_ key: UnsafeBufferPointer<UInt8>) {
+            guard let known = Self.spellings.first(where: { $0.0.elementsEqual(key) }) else { return nil }
+            self = known.1
+        }
+    }
+
     private var frames: [Frame] = []
-    /// The key of the value about to be read, when its container matters to the structure.
-    private var pendingKey: [UInt8]?
+    /// The key of the value about to be read, when its container matters to the structure and
+    /// the key is one the structure is read by.
+    private var pendingKey: StructureKey?
     private var field = Field()
     private var entry: Entry?
     /// The `content` object being read: its `encoding`, and its text if that is base64-shaped.
@@ -65,21 +79,20 @@ struct HARScanVisitor: JSONVisitor {
 
     private func role(opening isObject: Bool) -> Role {
         guard let parent = frames.last else { return isObject ? .root : .other }
-        let key = pendingKey.map { String(decoding: $0, as: UTF8.self) }
-        switch (parent.role, key) {
-        case (.root, "log"?): return .log
-        case (.log, "entries"?): return .entries
+        switch (parent.role, pendingKey) {
+        case (.root, .log?): return .log
+        case (.log, .entries?): return .entries
         case (.entries, _): return isObject ? .entry : .other
-        case (.entry, "request"?): return .request
-        case (.entry, "response"?): return .response
-        case (.request, "headers"?): return .fieldList(.requestHeaders)
-        case (.request, "queryString"?): return .fieldList(.queryString)
-        case (.request, "cookies"?): return .fieldList(.requestCookies)
-        case (.request, "postData"?): return .postData
-        case (.response, "headers"?): return .fieldList(.responseHeaders)
-        case (.response, "cookies"?): return .fieldList(.responseCookies)
-        case (.response, "content"?): return .content
-        case (.postData, "params"?): return .fieldList(.params)
+        case (.entry, .request?): return .request
+        case (.entry, .response?): return .response
+        case (.request, .headers?): return .fieldList(.requestHeaders)
+        case (.request, .queryString?): return .fieldList(.queryString)
+        case (.request, .cookies?): return .fieldList(.requestCookies)
+        case (.request, .postData?): return .postData
+        case (.response, .headers?): return .fieldList(.responseHeaders)
+        case (.response, .cookies?): return .fieldList(.responseCookies)
+        case (.response, .content?): return .content
+        case (.postData, .params?): return .fieldList(.params)
         case (.fieldList(let list), _): return isObject ? .field(list) : .other
         default: return .other
         }
@@ -143,7 +156,8 @@ struct HARScanVisitor: JSONVisitor {
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
         if let top = frames.last, keysMatter(top.role) {
-            pendingKey = escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw)
+            pendingKey = escaped ? Array(JSONString.decode(raw, escaped: true).utf8).withUnsafeBufferPointer { StructureKey($0) }
+                                 : StructureKey(raw)
         }
         try plain.key(raw, escaped: escaped, at: offset)
     }
@@ -167,33 +181,28 @@ struct HARScanVisitor: JSONVisitor {
     }
 
     /// Strings the structure needs: the URL, field names and values, bodies and their encoding.
-    private mutating func observe(string raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int, key: [UInt8], in role: Role) {
+    private mutating func observe(string raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int, key: StructureKey, in role: Role) {
         func bytes() -> [UInt8] { escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw) }
-        func keyIs(_ name: StaticString) -> Bool {
-            key.count == name.utf8CodeUnitCount && key.withUnsafeBufferPointer { memcmp($0.baseAddress!, name.utf8Start, key.count) == 0 }
-        }
-        switch role {
-        case .request where keyIs("url"):
+        switch (role, key) {
+        case (.request, .url):
             entry?.url = bytes()
-        case .field where keyIs("name"):
+        case (.field, .name):
             field.name = String(decoding: bytes(), as: UTF8.self)
-        case .field where keyIs("value"):
+        case (.field, .value):
             field.value = bytes()
             field.valueOffset = offset
-        case .postData where keyIs("text"):
+        case (.postData, .text):
             // The markers are plain ASCII: an escape inside one would be deliberate.
-            let text = Array(raw)
-            if ExchangeScanner.tokenRequestMarkers.contains(where: { text.containsBytes($0) }) { entry?.requestHasTokenMarkers = true }
-        case .content where keyIs("text"):
-            let text = Array(raw)
-            if ExchangeScanner.issuesAccessToken(text) { entry?.responseIssuesToken = true }
+            if ExchangeScanner.tokenRequestMarkers.contains(where: { raw.containsBytes($0) }) { entry?.requestHasTokenMarkers = true }
+        case (.content, .text):
+            if ExchangeScanner.issuesAccessToken(raw) { entry?.responseIssuesToken = true }
             // Kept only when it may be what `encoding: "base64"` will claim.
             if let first = raw.first, Base64.value(first, .standard) != nil || Base64.value(first, .url) != nil {
-                contentText = (escaped ? bytes() : text, offset)
+                contentText = (bytes(), offset)
             } else {
                 contentText = (Array(raw.prefix(1)), offset)
             }
-        case .content where keyIs("encoding"):
+        case (.content, .encoding):
             contentEncoding = String(decoding: bytes(), as: UTF8.self).lowercased()
         default:
             break

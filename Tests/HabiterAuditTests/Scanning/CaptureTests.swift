@@ -101,6 +101,21 @@ private func summary(_ f: Finding) -> String {
         #expect(outcome.summary.format == "har")
         #expect(window.capacityForTests <= 256 * 1024)
     }
+
+    /// The path that decides an entry's context: no scheme, host, query or fragment, lowercased
+    /// (beyond ASCII too).
+    @Test(arguments: [
+        ("https://Sync.Habiter.app/V1/Sync/Push?trace=1#top", "/v1/sync/push"),
+        ("https://sync.habiter.app", "/"),
+        ("https://host?next=/v1/sync/", "/v1/sync/"),
+        ("/v1/sync/pull?cursor=2", "/v1/sync/pull"),
+        ("/oauth/token#x", "/oauth/token"),
+        ("https://host/ÄPFEL/Straße?q", "/äpfel/straße"),
+        ("", ""),
+    ])
+    func urlPath(_ url: String, _ path: String) {
+        #expect(HTTPExchange.path(ofURL: Array(url.utf8)) == path)
+    }
 }
 
 /// Raw HTTP messages: `.http` files, proxy saves, curl dumps.

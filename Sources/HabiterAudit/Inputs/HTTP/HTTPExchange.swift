@@ -57,6 +57,20 @@ struct HTTPExchange {
 
     /// The path of a URL (absolute, or a request target), lowercased.
     static func path(ofURL url: [UInt8]) -> String {
+        guard url.allSatisfy({ $0 < 0x80 }) else { return path(ofUnicodeURL: url) }
+        var start = 0
+        var end = url.count
+        // The first `://` (a generic `firstRange(of:)` costs thousands of instructions here).
+        if let colon = url.indices.dropLast(2).first(where: { url[$0] == UInt8(ascii: ":") && url[$0 + 1] == UInt8(ascii: "/") && url[$0 + 2] == UInt8(ascii: "/") }) {
+            start = url[(colon + 3)...].firstIndex(of: UInt8(ascii: "/")) ?? end
+            if start == end { return "/" }
+        }
+        if let cut = url[start..<end].firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = cut }
+        return String(decoding: url[start..<end].lazy.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// `path(ofURL:)` for a URL with non-ASCII bytes, which lowercase beyond ASCII.
+    private static func path(ofUnicodeURL url: [UInt8]) -> String {
         var text = String(decoding: url, as: UTF8.self).lowercased()
         if let schemeEnd = text.range(of: "://") {
             text = String(text[schemeEnd.upperBound...])
