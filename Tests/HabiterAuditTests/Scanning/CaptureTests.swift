@@ -79,6 +79,17 @@ private func summary(_ f: Finding) -> String {
         #expect(query.family == .secret)
     }
 
+    /// A token exchange is recognised by its response alone when the request shows no marker
+    /// (an exporter that drops request bodies): the response text is escaped as written.
+    @Test func aTokenResponseAloneMarksTheExchange() {
+        let har = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "POST", "url": "https://auth.habiter.app/oauth/token"}, "response": {"content": {"mimeType": "application/json", "text": "{\"access_token\":\"Qk2vT8xLm4Rz7WcYp1Nd5Hs9Bf3Jg6Ua\",\"expires_in\":3600}"}}}]}}"#
+        let result = TestSupport.scan(har, name: "token.har")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(summary) == [
+            "name.token transport/warning payload 1:184 /log/entries/0/response/content/text!json/access_token key=access_token",
+        ])
+    }
+
     @Test func aBodyThatClaimsBase64ButIsNotIsReported() {
         let har = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "https://x.habiter.app/a"}, "response": {"content": {"text": "not base64 at all!", "encoding": "base64"}}}]}}"#
         let result = TestSupport.scan(har, name: "bad.har")
