@@ -21,7 +21,21 @@ public enum Base64 {
         let output = values(in: alphabet).withUnsafeBufferPointer { values in
             [UInt8](unsafeUninitializedCapacity: text.count * 3 / 4 + 1) { out, count in
                 var bits: UInt32 = 0
-                for c in text {
+                // Whole groups of four symbols, three bytes each, while nothing else comes.
+                var i = 0
+                while i &+ 4 <= text.count {
+                    let a = values[Int(text[i])], b = values[Int(text[i &+ 1])]
+                    let c = values[Int(text[i &+ 2])], d = values[Int(text[i &+ 3])]
+                    guard (a | b | c | d) < 64 else { break }
+                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[count] = UInt8(truncatingIfNeeded: group >> 16)
+                    out[count &+ 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    out[count &+ 2] = UInt8(truncatingIfNeeded: group)
+                    count &+= 3
+                    i &+= 4
+                }
+                symbols = i
+                for c in UnsafeRawBufferPointer(rebasing: text[i...]) {
                     let v = values[Int(c)]
                     if v < 64 {
                         if padding > 0 { valid = false; break }

@@ -1,6 +1,6 @@
 /// A JSON value to write, with object members in the order given, so that every report is
 /// byte-identical for identical input.
-public indirect enum JSONOutput: Equatable, Sendable {
+public enum JSONOutput: Equatable, Sendable {
     case object([(String, JSONOutput)])
     case array([JSONOutput])
     case string(String)

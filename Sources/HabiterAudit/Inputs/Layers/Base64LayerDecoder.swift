@@ -54,6 +54,19 @@ public struct Base64LayerDecoder: LayerDecoder {
         }
     }
 
+    /// For each byte: 1 for a symbol of both alphabets, `standardOnly` for `+` and `/`,
+    /// `urlOnly` for `-` and `_`, 0 for anything else.
+    private static let symbolKinds: [UInt8] = (0...255).map { b in
+        switch (Base64.value(UInt8(b), .standard), Base64.value(UInt8(b), .url)) {
+        case (_?, _?): 1
+        case (_?, nil): standardOnly
+        case (nil, _?): urlOnly
+        case (nil, nil): 0
+        }
+    }
+    private static let standardOnly: UInt8 = 2
+    private static let urlOnly: UInt8 = 4
+
     /// Decoded sizes beyond this are not opened as layers.
     public static let maxDecodedBytes = 16 << 20
 
@@ -67,7 +80,23 @@ public struct Base64LayerDecoder: LayerDecoder {
         var standard = false
         var url = false
         var last: UInt8 = 0
-        for b in value {
+        // The leading run of symbols, by table; the rest (line breaks, padding) byte by byte.
+        var seen: UInt8 = 0
+        var run = 0
+        Self.symbolKinds.withUnsafeBufferPointer { kinds in
+            while run < value.count {
+                let kind = kinds[Int(value[run])]
+                if kind == 0 { break }
+                seen |= kind
+                run &+= 1
+            }
+        }
+        if seen & Self.standardOnly != 0 && seen & Self.urlOnly != 0 { return nil }
+        standard = seen & Self.standardOnly != 0
+        url = seen & Self.urlOnly != 0
+        symbols = run
+        if run > 0 { last = value[run - 1] }
+        for b in UnsafeRawBufferPointer(rebasing: value[run...]) {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 break

@@ -98,6 +98,7 @@ import Testing
         "dGVzdA==",                                    // 8 characters: too short
         "dGVzdGluZzEyMzQ",                             // 15
         "dGVzdGluZyB0ZXN0aW5n+_",                      // both alphabets
+        "dGVzdGlu+yB0\nZXN0aW5n_w",                   // both, on either side of a line break
         "dGVzdGluZ=yB0ZXN0aW5n",                       // data after padding
         "dGVzdGluZyB0ZXN0aW5n===",                     // too much padding
         "dGVzdGluZyB0ZXN0aW5nIQ=",                     // padding not completing a group
@@ -223,6 +224,53 @@ import Testing
             #expect(bytes.withUnsafeBytes { Base64LayerDecoder.isUUIDOrHex($0) } == expected, "\(bytes)")
         }
         #expect(accepted > 5_000 && accepted < 15_000, "both answers are exercised")
+    }
+
+    /// Byte by byte, as `Base64.decode` is specified: the check for its four-at-a-time path.
+    static func referenceDecode(_ text: [UInt8], alphabet: Base64.Alphabet) -> [UInt8]? {
+        var out: [UInt8] = []
+        var accumulator: UInt32 = 0, bits: UInt32 = 0, symbols = 0, padding = 0
+        for c in text {
+            if let v = Base64.value(c, alphabet) {
+                if padding > 0 { return nil }
+                accumulator = accumulator << 6 | UInt32(v)
+                bits += 6
+                symbols += 1
+                if bits >= 8 {
+                    bits -= 8
+                    out.append(UInt8(truncatingIfNeeded: accumulator >> bits))
+                    accumulator &= (1 << bits) - 1
+                }
+            } else if c == UInt8(ascii: "=") {
+                padding += 1
+            } else if c != 0x0A && c != 0x0D {
+                return nil
+            }
+        }
+        guard symbols % 4 != 1, padding <= 2, padding == 0 || (symbols + padding) % 4 == 0, accumulator == 0 else { return nil }
+        return out
+    }
+
+    @Test func decodingAgreesWithTheBytewiseDecoder() {
+        var generator = SeededGenerator(seed: 64)
+        let noise = Array("+/-_=\n\r .{".utf8) + [0x00, 0x80, 0xFF]
+        var decoded = 0
+        for _ in 0..<20_000 {
+            // Base64 of random bytes in either alphabet, padded or not, then zero to two bytes
+            // replaced or inserted anywhere.
+            let alphabet: Base64.Alphabet = Bool.random(using: &generator) ? .standard : .url
+            let data = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var text = Array(LayerTesting.base64(data, url: alphabet == .url, padded: Bool.random(using: &generator)).utf8)
+            for _ in 0..<Int.random(in: 0...2, using: &generator) {
+                let at = Int.random(in: 0...text.count, using: &generator)
+                let byte = noise.randomElement(using: &generator)!
+                if at < text.count && Bool.random(using: &generator) { text[at] = byte } else { text.insert(byte, at: at) }
+            }
+            let expected = Self.referenceDecode(text, alphabet: alphabet)
+            if expected != nil { decoded += 1 }
+            #expect(text.withUnsafeBytes { Base64.decode($0, alphabet: alphabet, ignoringLineBreaks: true) } == expected, "\(text)")
+        }
+        #expect(decoded > 5_000 && decoded < 15_000, "both answers are exercised")
     }
 
     // MARK: decodeForced
