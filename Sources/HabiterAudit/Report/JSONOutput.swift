@@ -119,9 +119,21 @@ public enum JSONOutput: Equatable, Sendable {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
-            // Runs of bytes that need no escape are copied whole.
+            // Runs of bytes that need no escape are copied whole; eight bytes at a time while
+            // none does.
             var start = 0
-            for (i, b) in bytes.enumerated() where b < 0x20 || b == 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            var i = 0
+            while true {
+                while i &+ 8 <= bytes.count {
+                    let w = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                    let special = SWAR.bytesBelow(w, 0x20) | SWAR.bytesEqual(w, 0x7F) | SWAR.bytesEqual(w, UInt8(ascii: "\""))
+                        | SWAR.bytesEqual(w, UInt8(ascii: "\\"))
+                    if special & SWAR.highBits != 0 { break }
+                    i &+= 8
+                }
+                while i < bytes.count, !needsEscape(bytes[i]) { i &+= 1 }
+                guard i < bytes.count else { break }
+                let b = bytes[i]
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
                 switch b {
                 case UInt8(ascii: "\""): out += "\\\"".utf8
@@ -131,11 +143,17 @@ public enum JSONOutput: Equatable, Sendable {
                 case 0x09: out += "\\t".utf8
                 default: out += ("\\u" + String(b, radix: 16).leftPadded(to: 4)).utf8
                 }
-                start = i + 1
+                i &+= 1
+                start = i
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
     }
 }
 

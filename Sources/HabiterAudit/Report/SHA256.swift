@@ -56,10 +56,15 @@ public struct SHA256 {
 
     /// The digest of `text` as lowercase hex, of its first `byteCount` bytes when given.
     public static func hexDigest(_ text: String, byteCount: Int = 32) -> String {
+        hexDigest(bytes: Array(text.utf8), byteCount: byteCount)
+    }
+
+    /// The digest of `bytes` as lowercase hex, of its first `byteCount` bytes when given.
+    public static func hexDigest(bytes: [UInt8], byteCount: Int = 32) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)
-        for byte in hash(Array(text.utf8)).prefix(byteCount) {
+        for byte in hash(bytes).prefix(byteCount) {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 15)])
         }

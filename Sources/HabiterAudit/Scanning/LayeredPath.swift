@@ -55,7 +55,7 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
             for token in layer.tokens {
                 text.append(UInt8(ascii: "/"))
                 switch token {
-                case .index(let i): text.append(contentsOf: String(i).utf8)
+                case .index(let i): LayeredPath.appendDecimal(i, to: &text)
                 case .key(let k): LayeredPath.appendEscaped(k, to: &text)
                 }
             }
@@ -71,17 +71,27 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func appendEscaped(_ key: String, to text: inout [UInt8]) {
-        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
-            text.append(contentsOf: key.utf8)
-            return
-        }
-        for b in key.utf8 {
-            switch b {
-            case UInt8(ascii: "~"): text += "~0".utf8
-            case UInt8(ascii: "/"): text += "~1".utf8
-            default: text.append(b)
+        var key = key
+        key.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+                text.append(contentsOf: bytes)
+                return
+            }
+            for b in bytes {
+                switch b {
+                case UInt8(ascii: "~"): text += "~0".utf8
+                case UInt8(ascii: "/"): text += "~1".utf8
+                default: text.append(b)
+                }
             }
         }
+    }
+
+    /// Appends a non-negative index in decimal (a `String` per index cost more than the rest).
+    private static func appendDecimal(_ value: Int, to text: inout [UInt8]) {
+        guard value >= 10 else { return text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value)) }
+        appendDecimal(value / 10, to: &text)
+        text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
     }
 
     /// The last token's name: the key, or the index as text.

@@ -166,9 +166,15 @@ public final class Scanner: @unchecked Sendable {
             guard seen.insert(Site(identity: identity, byteOffset: finding.position.byteOffset)).inserted else { continue }
             let occurrence = occurrences[identity, default: 0]
             occurrences[identity] = occurrence + 1
+            // `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, put together as bytes.
+            var identityBytes = Array("habiter-audit/v1\u{0}".utf8)
+            for part in [identity.ruleId, identity.artifact, path, String(occurrence)] {
+                identityBytes.append(contentsOf: part.utf8)
+                identityBytes.append(0)
+            }
+            identityBytes.removeLast()
             var fingerprinted = finding
-            fingerprinted.fingerprint = SHA256.hexDigest(
-                "habiter-audit/v1\u{0}\(identity.ruleId)\u{0}\(identity.artifact)\u{0}\(path)\u{0}\(occurrence)", byteCount: 16)
+            fingerprinted.fingerprint = SHA256.hexDigest(bytes: identityBytes, byteCount: 16)
             result.append(fingerprinted)
         }
         return result

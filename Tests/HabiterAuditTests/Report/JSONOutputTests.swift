@@ -58,4 +58,32 @@ import Testing
             #expect((object["numbers"] as? [NSNumber])?.prefix(6).map(\.intValue) == [0, 7, 10, 12345, -3, Int.max])
         }
     }
+
+    /// Strings with escapes at every offset, against a byte-by-byte escaper: the writer skips
+    /// eight clean bytes at a time.
+    @Test func escapingAgreesWithTheBytewiseEscaper() {
+        var generator = SeededGenerator(seed: 0x75)
+        let pieces = ["a", "Z", "0", " ", "é", "😀", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{7F}", "/"]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? "abcdefgh" : pieces.randomElement(using: &generator)!
+            }.joined()
+            var expected = Array("\"".utf8)
+            for b in text.utf8 {
+                switch b {
+                case UInt8(ascii: "\""): expected += "\\\"".utf8
+                case UInt8(ascii: "\\"): expected += "\\\\".utf8
+                case 0x0A: expected += "\\n".utf8
+                case 0x0D: expected += "\\r".utf8
+                case 0x09: expected += "\\t".utf8
+                case ..<0x20, 0x7F: expected += String(format: "\\u%04x", b).utf8
+                default: expected.append(b)
+                }
+            }
+            expected += "\"".utf8
+            var out: [UInt8] = []
+            JSONOutput.writeString(text, to: &out)
+            #expect(out == expected, "\(text.debugDescription)")
+        }
+    }
 }
