@@ -88,7 +88,7 @@ public final class PatternEngine: @unchecked Sendable {
                 guard let secret = m.secret, !secret.isEmpty else { continue }
                 let bytes = UnsafeRawBufferPointer(rebasing: value[secret])
                 if let minimum = rule.minEntropy, shannonEntropy(bytes) < minimum { continue }
-                if Placeholders.isPlaceholder(String(decoding: bytes, as: UTF8.self)) { continue }
+                if bytes.withMemoryRebound(to: UInt8.self, Placeholders.isPlaceholder) { continue }
                 var confidence = Confidence.high
                 if let validator = rule.validator {
                     switch Validators.check(validator, bytes) {

@@ -20,7 +20,7 @@ public enum Placeholders {
     /// Substrings that mark a documentation or test value.
     static let markers = ["example", "placeholder", "redacted", "changeme", "dummy", "sample"]
     /// Leading words of an instruction to the reader.
-    static let instructionPrefixes = ["your", "insert", "enter", "replace", "put-", "put_", "add-your", "add_your"]
+    static let instructionPrefixes: [StaticString] = ["your", "insert", "enter", "replace", "put-", "put_", "add-your", "add_your"]
 
     /// True when `value` is a placeholder. Case-insensitive; surrounding whitespace ignored.
     public static func isPlaceholder(_ value: String) -> Bool {
@@ -36,22 +36,35 @@ public enum Placeholders {
         while end > start && isSpace(value[end - 1]) { end -= 1 }
         if start == end { return true }
         let trimmed = UnsafeBufferPointer(rebasing: value[start..<end])
-        let lower = trimmed.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
         // An authorization scheme in front of a placeholder is still a placeholder.
-        for scheme in ["bearer ", "basic ", "token "] where lower.count > scheme.utf8.count && lower.starts(with: scheme.utf8) {
-            return isPlaceholder(UnsafeBufferPointer(rebasing: trimmed[scheme.utf8.count...]))
+        for scheme in ["bearer ", "basic ", "token "] as [StaticString]
+        where trimmed.count > scheme.utf8CodeUnitCount && trimmed.hasPrefixIgnoringASCIICase(scheme) {
+            return isPlaceholder(UnsafeBufferPointer(rebasing: trimmed[scheme.utf8CodeUnitCount...]))
         }
+        let lower = trimmed.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
         if lower.count <= 12 {
             let word = String(decoding: lower, as: UTF8.self)
             if words.contains(word) || statusWords.contains(word) { return true }
         }
         if isIdentifierCode(trimmed) || isTemplate(trimmed) { return true }
         if markers.contains(where: { lower.containsBytes($0) }) { return true }
-        if instructionPrefixes.contains(where: { lower.starts(with: $0.utf8) }) { return true }
+        if lower.withUnsafeBufferPointer({ lower in instructionPrefixes.contains { lower.hasPrefix($0) } }) { return true }
         // One character repeated ("aaaaaaaa"), a mask ("********", "xxxx-xxxx", "•••"), or
         // mostly x or * ("sk_live_xxxxxxxxxxxxxxxx").
-        if trimmed.allSatisfy({ $0 < 0x80 }) { return isMask(trimmed.lazy.map { Unicode.Scalar($0) }) }
+        if trimmed.allSatisfy({ $0 < 0x80 }) { return isASCIIMask(trimmed) }
         return isMask(Array(String(decoding: trimmed, as: UTF8.self).unicodeScalars))
+    }
+
+    /// `isMask` for ASCII text, on its bytes.
+    private static func isASCIIMask(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first else { return false }
+        if bytes.count >= 3 && bytes.allSatisfy({ $0 == first }) { return true }
+        if bytes.allSatisfy({ asciiMaskCharacters & (1 << UInt128($0)) != 0 }) { return true }
+        if bytes.count >= 6 {
+            let masked = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "x") || $1 == UInt8(ascii: "X") || $1 == UInt8(ascii: "*") ? 1 : 0) }
+            if masked * 10 >= bytes.count * 6 { return true }
+        }
+        return false
     }
 
     /// One character repeated, only mask characters, or mostly x or *.
@@ -68,6 +81,8 @@ public enum Placeholders {
     }
 
     static let maskCharacters: Set<Unicode.Scalar> = ["*", "x", "X", "\u{2022}", "#", ".", "-", "_", " "]
+    /// The ASCII ones of `maskCharacters`, as a bit per byte value.
+    private static let asciiMaskCharacters: UInt128 = maskCharacters.reduce(0) { $1.value < 0x80 ? $0 | 1 << UInt128($1.value) : $0 }
 
     /// A machine-readable code of short lowercase words joined by `_`, `-` or `.`: `too_short`,
     /// `password.mismatch`. Case-sensitive, so a random token is not one.
@@ -90,13 +105,15 @@ public enum Placeholders {
 
     /// `${VAR}`, `$VAR`, `{{ … }}`, `%s`, `%(name)s`, `<…>`, `[…]`, `{name}`.
     static func isTemplate(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        func starts(_ p: String) -> Bool { s.starts(with: p.utf8) }
-        func ends(_ p: String) -> Bool { s.count >= p.utf8.count && s.suffix(p.utf8.count).elementsEqual(p.utf8) }
+        func starts(_ p: StaticString) -> Bool { s.hasPrefix(p) }
+        func ends(_ p: StaticString) -> Bool {
+            s.count >= p.utf8CodeUnitCount && UnsafeBufferPointer(rebasing: s[(s.count - p.utf8CodeUnitCount)...]).hasPrefix(p)
+        }
         if starts("${") && ends("}") { return true }
         if starts("{{") && ends("}}") { return true }
         if starts("<") && ends(">") { return true }
         if starts("[") && ends("]") { return true }
-        if s.elementsEqual("%s".utf8) || s.elementsEqual("%d".utf8) || (starts("%(") && ends(")s")) { return true }
+        if (s.count == 2 && (starts("%s") || starts("%d"))) || (starts("%(") && ends(")s")) { return true }
         func isWordByte(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 || b &- 0x30 < 10 || b == UInt8(ascii: "_") || b >= 0x80 }
         if starts("{") && ends("}") && s.count > 2 && s.dropFirst().dropLast().allSatisfy(isWordByte) { return true }
         if starts("$") && s.count > 1 && s.dropFirst().allSatisfy({ $0 &- 0x41 < 26 || $0 &- 0x30 < 10 || $0 == UInt8(ascii: "_") }) {

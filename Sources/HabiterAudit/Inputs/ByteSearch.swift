@@ -45,6 +45,20 @@ extension String {
 }
 
 extension UnsafeBufferPointer where Element == UInt8 {
+    /// Whether the bytes start with `prefix`.
+    func hasPrefix(_ prefix: StaticString) -> Bool {
+        guard count >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { prefix in prefix.indices.allSatisfy { self[$0] == prefix[$0] } }
+    }
+
+    /// Whether the bytes start with `prefix` (lowercase ASCII), ignoring ASCII case.
+    func hasPrefixIgnoringASCIICase(_ prefix: StaticString) -> Bool {
+        guard count >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { prefix in
+            prefix.indices.allSatisfy { i in (self[i] &- 0x41 < 26 ? self[i] | 0x20 : self[i]) == prefix[i] }
+        }
+    }
+
     /// Whether the bytes start with `prefix` (one length check and a `memcmp`).
     func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
         guard count >= prefix.count, let base = baseAddress else { return prefix.isEmpty }

@@ -60,6 +60,7 @@ import Testing
         "{{ token }}", "%s", "%(password)s", "$API_KEY", "[REDACTED:github-token]", "AKIAIOSFODNN7EXAMPLE",
         "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "Bearer <token>", "Bearer ${TOKEN}", "null", "  ", "aaaaaaaa", "•••••",
         "{token}", "placeholder", "Basic xxxxxxxx", "too_short", "password.mismatch", "min-length",
+        "%d", "xxxx-xxxx", "TOKEN ********", "BEARER changeme", "Insert-Key-Here", "EXPIRED", "__--__",
     ])
     func placeholders(_ value: String) {
         #expect(Placeholders.isPlaceholder(value))
@@ -68,7 +69,7 @@ import Testing
     @Test(arguments: [
         "Tr1cky-Wombat", "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY", "hunter22", "q8Zr-Wm3v-Tt5x", "Bearer c7zGVmbELfGmFFHF",
         "correct horse battery staple", "$ecret-1", "x1y2z3w4", "sk_live_KqWmRzTbVxYcNdLfGhJpSaUe",
-        "sk_live_abcdefghijklmnopqrstuvwxyzab",
+        "sk_live_abcdefghijklmnopqrstuvwxyzab", "%sx", "Tokenizer9Qz7", "<unclosed",
     ])
     func notPlaceholders(_ value: String) {
         #expect(!Placeholders.isPlaceholder(value))
