@@ -34,7 +34,7 @@ public enum JSONOutput: Equatable, Sendable {
     }
 
     /// Writes the value, pretty with `indent`, on one line when it is nil.
-    private func write(to out: inout [UInt8], indent: Int?) {
+    func write(to out: inout [UInt8], indent: Int?) {
         let inner = indent.map { $0 + 2 }
         switch self {
         case .object(let members):
@@ -67,7 +67,7 @@ public enum JSONOutput: Equatable, Sendable {
     /// What comes before element `index` of a container: a comma after the first, then a new line
     /// indented to `indent` (pretty) or a space (one line).
     @inline(__always)
-    private static func beginElement(_ index: Int, indent: Int?, in out: inout [UInt8]) {
+    static func beginElement(_ index: Int, indent: Int?, in out: inout [UInt8]) {
         if index > 0 { out.append(UInt8(ascii: ",")) }
         if let indent {
             out.append(0x0A)
@@ -79,7 +79,7 @@ public enum JSONOutput: Equatable, Sendable {
 
     /// What comes before the closing bracket of a non-empty container.
     @inline(__always)
-    private static func endContainer(indent: Int?, in out: inout [UInt8]) {
+    static func endContainer(indent: Int?, in out: inout [UInt8]) {
         guard let indent else { return }
         out.append(0x0A)
         appendSpaces(indent, to: &out)
@@ -98,7 +98,7 @@ public enum JSONOutput: Equatable, Sendable {
 
     /// Appends `value` in decimal, digit by digit (no `String` for the counts, lines and offsets
     /// of every finding).
-    private static func writeDecimal(_ value: Int, to out: inout [UInt8]) {
+    static func writeDecimal(_ value: Int, to out: inout [UInt8]) {
         guard value >= 0 else {
             out.append(contentsOf: String(value).utf8)
             return

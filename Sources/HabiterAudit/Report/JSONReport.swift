@@ -5,22 +5,39 @@ public enum JSONReport {
 
     public static func render(_ input: ReportInput) -> String {
         let result = input.result
-        return JSONOutput.object([
-            ("reportFormat", .int(formatVersion)),
-            ("tool", .object([("name", .string(ToolInfo.name)), ("version", .string(ToolInfo.version))])),
-            ("summary", summary(input)),
-            ("findings", .array(result.findings.map(finding))),
-            ("errors", .array(result.errors.map(error))),
-            ("artifacts", .array(result.artifacts.map { a in
-                .object([("name", .string(a.name)), ("format", a.format.map(JSONOutput.string) ?? .null), ("bytes", .int(a.byteCount))])
-            })),
-            ("inventory", .array(result.inventory.map(inventoryEntry))),
-            ("absent", .array(result.absent.map { e in
-                .object([("ruleId", .string(e.ruleId)), ("artifact", .string(e.artifact)), ("line", .int(e.line)),
-                         ("path", .string(e.path)), ("fingerprint", .string(e.fingerprint))])
-            })),
-            ("notices", .array(result.notices.map(JSONOutput.string))),
-        ]).rendered()
+        var writer = JSONStreamWriter()
+        writer.open("{")
+        writer.key("reportFormat")
+        writer.int(formatVersion)
+        writer.key("tool")
+        writer.value(.object([("name", .string(ToolInfo.name)), ("version", .string(ToolInfo.version))]))
+        writer.key("summary")
+        writer.value(summary(input))
+        // Written as they come: a report can hold millions of findings.
+        writer.key("findings")
+        writer.open("[")
+        for finding in result.findings {
+            writer.element()
+            write(finding, to: &writer)
+        }
+        writer.close("]")
+        writer.key("errors")
+        writer.value(.array(result.errors.map(error)))
+        writer.key("artifacts")
+        writer.value(.array(result.artifacts.map { a in
+            .object([("name", .string(a.name)), ("format", a.format.map(JSONOutput.string) ?? .null), ("bytes", .int(a.byteCount))])
+        }))
+        writer.key("inventory")
+        writer.value(.array(result.inventory.map(inventoryEntry)))
+        writer.key("absent")
+        writer.value(.array(result.absent.map { e in
+            .object([("ruleId", .string(e.ruleId)), ("artifact", .string(e.artifact)), ("line", .int(e.line)),
+                     ("path", .string(e.path)), ("fingerprint", .string(e.fingerprint))])
+        }))
+        writer.key("notices")
+        writer.value(.array(result.notices.map(JSONOutput.string)))
+        writer.close("}")
+        return writer.rendered()
     }
 
     /// One line of the inventory section (shared with SARIF's run properties).
@@ -58,26 +75,27 @@ public enum JSONReport {
         ])
     }
 
-    static func finding(_ f: Finding) -> JSONOutput {
-        .object([
-            ("ruleId", .string(f.ruleId)),
-            ("level", .string(f.level.rawValue)),
-            ("family", .string(f.family.rawValue)),
-            ("message", .string(f.message)),
-            ("key", f.key.map(JSONOutput.string) ?? .null),
-            ("context", .string(f.context.rawValue)),
-            ("inventoryClass", f.inventoryClass.map(JSONOutput.string) ?? .null),
-            ("artifact", .string(f.artifact)),
-            ("line", .int(f.position.line)),
-            ("column", .int(f.position.column)),
-            ("byteOffset", .int(f.position.byteOffset)),
-            ("path", .string(f.path.description)),
-            ("confidence", .string(f.confidence.rawValue)),
-            ("preview", .string(f.preview)),
-            ("fingerprint", .string(f.fingerprint)),
-            ("baselineState", f.baselineState.map { .string($0.rawValue) } ?? .null),
-            ("suppression", f.suppression.map { .object([("source", .string($0.source.rawValue)), ("justification", .string($0.justification))]) } ?? .null),
-        ])
+    static func write(_ f: Finding, to writer: inout JSONStreamWriter) {
+        writer.open("{")
+        writer.key("ruleId"); writer.string(f.ruleId)
+        writer.key("level"); writer.string(f.level.rawValue)
+        writer.key("family"); writer.string(f.family.rawValue)
+        writer.key("message"); writer.string(f.message)
+        writer.key("key"); writer.string(f.key)
+        writer.key("context"); writer.string(f.context.rawValue)
+        writer.key("inventoryClass"); writer.string(f.inventoryClass)
+        writer.key("artifact"); writer.string(f.artifact)
+        writer.key("line"); writer.int(f.position.line)
+        writer.key("column"); writer.int(f.position.column)
+        writer.key("byteOffset"); writer.int(f.position.byteOffset)
+        writer.key("path"); writer.string(f.path.description)
+        writer.key("confidence"); writer.string(f.confidence.rawValue)
+        writer.key("preview"); writer.string(f.preview)
+        writer.key("fingerprint"); writer.string(f.fingerprint)
+        writer.key("baselineState"); writer.string(f.baselineState?.rawValue)
+        writer.key("suppression")
+        writer.value(f.suppression.map { .object([("source", .string($0.source.rawValue)), ("justification", .string($0.justification))]) } ?? .null)
+        writer.close("}")
     }
 
     static func error(_ e: InputError) -> JSONOutput {

@@ -44,14 +44,41 @@ public struct SHA256 {
             compress(tail[offset..<offset + 64])
             offset += 64
         }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+        return SHA256.digest(of: state)
     }
 
-    /// The digest of `data`.
+    /// The digest of `data`: padded once and compressed block by block, without the buffering
+    /// of `update`.
     public static func hash<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {
-        var h = SHA256()
-        h.update(data)
-        return h.finalize()
+        var message = Array(data)
+        let bitLength = UInt64(message.count) &* 8
+        message.append(0x80)
+        message.append(contentsOf: repeatElement(0, count: (120 - message.count % 64) % 64))
+        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        var state = SHA256().state
+        message.withUnsafeBufferPointer { message in
+            state.withUnsafeMutableBufferPointer { state in
+                SHA256.k.withUnsafeBufferPointer { k in
+                    for offset in stride(from: 0, to: message.count, by: 64) {
+                        compress(UnsafeBufferPointer(rebasing: message[offset..<offset + 64]), into: state, k: k)
+                    }
+                }
+            }
+        }
+        return digest(of: state)
+    }
+
+    /// The state as the digest's 32 bytes, big-endian.
+    private static func digest(of state: [UInt32]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 32) { out, count in
+            for (i, word) in state.enumerated() {
+                out[4 * i] = UInt8(truncatingIfNeeded: word >> 24)
+                out[4 * i + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                out[4 * i + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                out[4 * i + 3] = UInt8(truncatingIfNeeded: word)
+            }
+            count = 32
+        }
     }
 
     /// The digest of `text` as lowercase hex, of its first `byteCount` bytes when given.

@@ -173,6 +173,17 @@ import Testing
         #expect(SHA256.hexDigest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         let long = String(repeating: "a", count: 1000)
         #expect(SHA256.hexDigest(long) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        // 56 bytes: the padding takes a block of its own (FIPS 180-2, appendix B.2).
+        #expect(SHA256.hexDigest("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        // The one-shot hash pads once; `update` buffers: both agree at every length around a block.
+        for length in 0...200 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            var streamed = SHA256()
+            streamed.update(bytes.prefix(length / 3))
+            streamed.update(bytes.dropFirst(length / 3))
+            #expect(SHA256.hash(bytes) == streamed.finalize(), "length \(length)")
+        }
     }
 
     @Test func jwtValidator() {

@@ -1,0 +1,52 @@
+/// Writes pretty JSON straight into bytes, laid out exactly as `JSONOutput.rendered()` lays out
+/// the same value, for the long arrays of a report: a finding is written member by member instead
+/// of being built as a tree, written, and freed.
+struct JSONStreamWriter {
+    private(set) var bytes: [UInt8] = []
+    /// The number of elements written so far in each open container, outermost first.
+    private var counts: [Int] = []
+
+    /// Opens an object (`{`) or an array (`[`) where a value is due.
+    mutating func open(_ bracket: Unicode.Scalar) {
+        bytes.append(UInt8(ascii: bracket))
+        counts.append(0)
+    }
+
+    /// Closes the innermost container with `bracket` (`}` or `]`).
+    mutating func close(_ bracket: Unicode.Scalar) {
+        if counts.removeLast() > 0 { JSONOutput.endContainer(indent: counts.count * 2, in: &bytes) }
+        bytes.append(UInt8(ascii: bracket))
+    }
+
+    /// Begins the next element of the innermost array.
+    mutating func element() {
+        JSONOutput.beginElement(counts[counts.count - 1], indent: counts.count * 2, in: &bytes)
+        counts[counts.count - 1] += 1
+    }
+
+    /// Begins the member `key` of the innermost object; its value comes next.
+    mutating func key(_ key: String) {
+        element()
+        JSONOutput.writeString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(0x20)
+    }
+
+    mutating func string(_ value: String) { JSONOutput.writeString(value, to: &bytes) }
+
+    mutating func int(_ value: Int) { JSONOutput.writeDecimal(value, to: &bytes) }
+
+    /// A string, or `null` when there is none.
+    mutating func string(_ value: String?) {
+        if let value { string(value) } else { bytes.append(contentsOf: "null".utf8) }
+    }
+
+    /// A value built as a tree, at the current depth.
+    mutating func value(_ value: JSONOutput) { value.write(to: &bytes, indent: counts.count * 2) }
+
+    /// The text: what was written, and a final newline.
+    mutating func rendered() -> String {
+        bytes.append(0x0A)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
