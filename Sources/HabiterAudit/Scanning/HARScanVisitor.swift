@@ -48,14 +48,25 @@ struct HARScanVisitor: JSONVisitor {
     }
 
     /// The keys the HAR structure is read by.
-    private enum StructureKey: CaseIterable {
+    private enum StructureKey {
         case log, entries, request, response, headers, queryString, cookies, postData, content, params
         case url, name, value, text, encoding
 
-        private static let spellings = allCases.map { (Array(String(describing: $0).utf8), $0) }
-
+        /// The spellings by length (a switch, then a comparison or two, for every key of the
+        /// structure).
         init?(_ key: UnsafeBufferPointer<UInt8>) {
-            guard let known = Self.spellings.first(where: { $0.0.elementsEqual(key) }) else { return nil }
+            let candidates: [(StaticString, StructureKey)]
+            switch key.count {
+            case 3: candidates = [("log", .log), ("url", .url)]
+            case 4: candidates = [("name", .name), ("text", .text)]
+            case 5: candidates = [("value", .value)]
+            case 6: candidates = [("params", .params)]
+            case 7: candidates = [("entries", .entries), ("request", .request), ("headers", .headers), ("cookies", .cookies), ("content", .content)]
+            case 8: candidates = [("response", .response), ("postData", .postData), ("encoding", .encoding)]
+            case 11: candidates = [("queryString", .queryString)]
+            default: return nil
+            }
+            guard let known = candidates.first(where: { key.hasPrefix($0.0) }) else { return nil }
             self = known.1
         }
     }
