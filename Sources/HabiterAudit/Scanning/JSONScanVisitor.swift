@@ -31,7 +31,7 @@ struct JSONScanVisitor: JSONVisitor {
     private var segments: [Segment] = []
     /// The keys on the current path (and the pending key), unescaped, back to back. The input's
     /// bytes do not outlive the token, so keys are copied here.
-    private var keyArena: [UInt8] = []
+    private var keyArena = ByteStack()
     private var containers: [Container] = []
     /// The names of the open arrays under a sensitive name, innermost last.
     private var elementNames: [NameMatch] = []
@@ -121,7 +121,7 @@ struct JSONScanVisitor: JSONVisitor {
         let start = keyArena.count
         unescaping(raw, escaped) { visitor, key in
             visitor.keyValue(key, at: offset)
-            visitor.keyArena.append(contentsOf: key)
+            visitor.keyArena.push(key)
         }
         pendingKey = .key(start: start, count: keyArena.count - start)
         if layer.outerOffset == nil { try scan.checkDocumentHits(at: offset) }
@@ -374,7 +374,7 @@ struct JSONScanVisitor: JSONVisitor {
         pendingPayloadField = nil
         guard !containers.isEmpty else { return }
         if case .key(let start, _) = segments.removeLast() {
-            keyArena.removeLast(keyArena.count - start)
+            keyArena.truncate(to: start)
         }
     }
 
