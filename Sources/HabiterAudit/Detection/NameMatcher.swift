@@ -11,6 +11,17 @@ public struct NameMatch: Sendable, Equatable {
     /// `passwordUpdatedAt`), or a word that makes it an identifier precedes it (`nextPageToken`,
     /// `twilioAccountSid`).
     public var describesMetadata: Bool
+    /// The matched name, then the key's words: what a value that only repeats its key is
+    /// checked against (`ValueCredibility`), made once per distinct key.
+    public var keyWords: [String]
+
+    public init(ruleIndex: Int, words: [String], matchedName: String, describesMetadata: Bool) {
+        self.ruleIndex = ruleIndex
+        self.words = words
+        self.matchedName = matchedName
+        self.describesMetadata = describesMetadata
+        keyWords = [matchedName] + words
+    }
 }
 
 /// Matches key names against name rules, fail-closed: every spelling of a name matches

@@ -41,14 +41,19 @@ public enum Placeholders {
         where trimmed.count > scheme.utf8CodeUnitCount && trimmed.hasPrefixIgnoringASCIICase(scheme) {
             return isPlaceholder(UnsafeBufferPointer(rebasing: trimmed[scheme.utf8CodeUnitCount...]))
         }
-        let lower = trimmed.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
-        if lower.count <= 12 {
-            let word = String(decoding: lower, as: UTF8.self)
-            if words.contains(word) || statusWords.contains(word) { return true }
-        }
         if isIdentifierCode(trimmed) || isTemplate(trimmed) { return true }
-        if markers.contains(where: { lower.containsBytes($0) }) { return true }
-        if lower.withUnsafeBufferPointer({ lower in instructionPrefixes.contains { lower.hasPrefix($0) } }) { return true }
+        // The words, markers and prefixes are lowercase: compared with a lowercased copy, on
+        // the stack when it is short.
+        let listed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: trimmed.count) { buffer in
+            for (i, b) in trimmed.enumerated() { buffer[i] = b &- 0x41 < 26 ? b | 0x20 : b }
+            let lower = UnsafeBufferPointer(buffer)
+            if lower.count <= 12 {
+                let word = String(decoding: lower, as: UTF8.self)
+                if words.contains(word) || statusWords.contains(word) { return true }
+            }
+            return markers.contains { lower.containsBytes($0) } || instructionPrefixes.contains { lower.hasPrefix($0) }
+        }
+        if listed { return true }
         // One character repeated ("aaaaaaaa"), a mask ("********", "xxxx-xxxx", "•••"), or
         // mostly x or * ("sk_live_xxxxxxxxxxxxxxxx").
         if trimmed.allSatisfy({ $0 < 0x80 }) { return isASCIIMask(trimmed) }

@@ -176,7 +176,7 @@ final class ArtifactScan {
             let shape = rules.nameRules[name.ruleIndex].valueShape
             // Fewer bytes than the shortest credible value: decided without a look at them.
             let credible = !replaced && value.count >= ValueCredibility.minimumLength
-                && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: [name.matchedName] + name.words, shape: shape)
+                && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
             let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
             if known == nil { known = locate() }
             recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known!, value: value)

@@ -247,7 +247,7 @@ struct HARScanVisitor: JSONVisitor {
         guard let match else { return }
         let shape = scan.rules.nameRules[match.ruleIndex].valueShape
         let text = String(decoding: value, as: UTF8.self)
-        let credible = value.withUnsafeBufferPointer { ValueCredibility.isCredible($0, keyWords: [match.matchedName] + match.words, shape: shape) }
+        let credible = value.withUnsafeBufferPointer { ValueCredibility.isCredible($0, keyWords: match.keyWords, shape: shape) }
         let description = text.isEmpty ? "an empty string" : Redaction.describeValue(length: text.unicodeScalars.count)
         value.withUnsafeBytes {
             scan.recordNameHit(match, credible: credible, valueDescription: description, at: field.valueOffset, location: location, value: $0)

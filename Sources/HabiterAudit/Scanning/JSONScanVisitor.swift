@@ -429,8 +429,10 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     /// The location of the current value: a value of the innermost container once it has begun,
-    /// else the container itself.
-    func location() -> HitLocation {
+    /// else the container itself. Mutating only so that the closures of a scan call it in place:
+    /// a non-mutating call through them copied the whole visitor (a retain and a release of each
+    /// of its arrays) for every hit.
+    mutating func location() -> HitLocation {
         let place = currentPlace()
         let leaf = segments.count >= containers.count ? segments.last.map(token) : nil
         let key: String? = if case .key(let name)? = leaf { name } else { nearestKey() }
@@ -439,13 +441,13 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     /// The location of a member of the innermost container that has not begun yet (at its key).
-    private func memberLocation(_ token: PathToken, key: String?) -> HitLocation {
+    private mutating func memberLocation(_ token: PathToken, key: String?) -> HitLocation {
         let place = currentPlace()
         return HitLocation(key: key, containerPath: place.containerPath, token: token, ancestry: place.ancestry,
                            readerContext: layer.readerContext, carrier: layer.carrier)
     }
 
-    private func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int) {
+    private mutating func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int) {
         scan.recordNameHit(match, credible: credible, valueDescription: valueDescription,
                            at: layer.outerOffset ?? offset, location: location())
     }
