@@ -26,11 +26,6 @@ extension UnsafeRawBufferPointer {
     }
 }
 
-extension UnsafeBufferPointer where Element == UInt8 {
-    /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
-    func containsBytes(_ needle: String) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
-}
-
 extension Array where Element == UInt8 {
     /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
     func containsBytes(_ needle: String) -> Bool { withUnsafeBytes { $0.containsBytes(needle) } }
@@ -45,6 +40,9 @@ extension String {
 }
 
 extension UnsafeBufferPointer where Element == UInt8 {
+    /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
+    func containsBytes(_ needle: String) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
+
     /// Whether the bytes start with `prefix`.
     func hasPrefix(_ prefix: StaticString) -> Bool {
         guard count >= prefix.utf8CodeUnitCount else { return false }

@@ -57,7 +57,7 @@ public enum JSONOutput: Equatable, Sendable {
             if !elements.isEmpty { JSONOutput.endContainer(indent: indent, in: &out) }
             out.append(UInt8(ascii: "]"))
         case .string(let s): JSONOutput.writeString(s, to: &out)
-        case .int(let i): JSONOutput.writeDecimal(i, to: &out)
+        case .int(let i): out.appendDecimal(i)
         case .number(let text): out.append(contentsOf: text.utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .null: out.append(contentsOf: "null".utf8)
@@ -94,23 +94,6 @@ public enum JSONOutput: Equatable, Sendable {
             out.append(contentsOf: spaces[0..<run])
             left -= run
         }
-    }
-
-    /// Appends `value` in decimal, digit by digit (no `String` for the counts, lines and offsets
-    /// of every finding).
-    static func writeDecimal(_ value: Int, to out: inout [UInt8]) {
-        guard value >= 0 else {
-            out.append(contentsOf: String(value).utf8)
-            return
-        }
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        } while divisor > 0
     }
 
     /// Appends `s` as a JSON string: quotes, backslashes and control characters escaped, the

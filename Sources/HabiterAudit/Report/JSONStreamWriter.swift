@@ -34,7 +34,7 @@ struct JSONStreamWriter {
 
     mutating func string(_ value: String) { JSONOutput.writeString(value, to: &bytes) }
 
-    mutating func int(_ value: Int) { JSONOutput.writeDecimal(value, to: &bytes) }
+    mutating func int(_ value: Int) { bytes.appendDecimal(value) }
 
     /// A string, or `null` when there is none.
     mutating func string(_ value: String?) {

@@ -55,7 +55,7 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
             for token in layer.tokens {
                 text.append(UInt8(ascii: "/"))
                 switch token {
-                case .index(let i): LayeredPath.appendDecimal(i, to: &text)
+                case .index(let i): text.appendDecimal(i)
                 case .key(let k): LayeredPath.appendEscaped(k, to: &text)
                 }
             }
@@ -85,13 +85,6 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
                 }
             }
         }
-    }
-
-    /// Appends a non-negative index in decimal (a `String` per index cost more than the rest).
-    private static func appendDecimal(_ value: Int, to text: inout [UInt8]) {
-        guard value >= 10 else { return text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value)) }
-        appendDecimal(value / 10, to: &text)
-        text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
     }
 
     /// The last token's name: the key, or the index as text.
