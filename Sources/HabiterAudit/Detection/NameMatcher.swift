@@ -2,25 +2,25 @@
 public struct NameMatch: Sendable, Equatable {
     /// Index of the matched rule in the list the matcher was built from.
     public var ruleIndex: Int
-    /// The key's words, lowercased.
-    public var words: [String]
-    /// The matched name as one word (`refreshtoken`).
-    public var matchedName: String
+    /// The matched name as one word, then the key's words, lowercased: what a value that only
+    /// repeats its key is checked against (`ValueCredibility`). One array, so that the name of
+    /// every value under a sensitive key is cheap to pass around.
+    public var keyWords: [String]
     /// The key names metadata about a secret rather than the secret: its last word, after the
     /// match, is one such as `type`, `expiresAt`, `url` or `length` (`tokenType`,
     /// `passwordUpdatedAt`), or a word that makes it an identifier precedes it (`nextPageToken`,
     /// `twilioAccountSid`).
     public var describesMetadata: Bool
-    /// The matched name, then the key's words: what a value that only repeats its key is
-    /// checked against (`ValueCredibility`), made once per distinct key.
-    public var keyWords: [String]
+
+    /// The key's words, lowercased.
+    public var words: [String] { Array(keyWords.dropFirst()) }
+    /// The matched name as one word (`refreshtoken`).
+    public var matchedName: String { keyWords[0] }
 
     public init(ruleIndex: Int, words: [String], matchedName: String, describesMetadata: Bool) {
         self.ruleIndex = ruleIndex
-        self.words = words
-        self.matchedName = matchedName
-        self.describesMetadata = describesMetadata
         keyWords = [matchedName] + words
+        self.describesMetadata = describesMetadata
     }
 }
 

@@ -65,7 +65,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func objectStart(at offset: Int) {
         beginValue(at: offset)
-        noteStoreContainer()
+        if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
         var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count)
         if pendingDocumentKey == .payload, let draft = containers.last?.draft { container.payloadOf = draft }
@@ -77,11 +77,13 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func objectEnd(at offset: Int) {
-        capture?.builder.objectEnd(at: offset)
-        closeCapture()
+        if capture != nil {
+            capture!.builder.objectEnd(at: offset)
+            closeCapture()
+        }
         let container = containers.last!
         if let draft = container.draft { checkContract(draft) }
-        closeStoreContainer()
+        if !openStoreContainers.isEmpty { closeStoreContainer() }
         containers.removeLast()
         if container.draft != nil { drafts.removeLast() }
         if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && container.keys.shape(isRoot: true) == .backup {
@@ -98,7 +100,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func arrayStart(at offset: Int) {
         beginValue(at: offset)
-        noteStoreContainer()
+        if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
         containerValue(isObject: false, at: offset)
         var container = Container(id: nextId(), isObject: false)
@@ -110,9 +112,11 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func arrayEnd(at offset: Int) {
-        capture?.builder.arrayEnd(at: offset)
-        closeCapture()
-        closeStoreContainer()
+        if capture != nil {
+            capture!.builder.arrayEnd(at: offset)
+            closeCapture()
+        }
+        if !openStoreContainers.isEmpty { closeStoreContainer() }
         if containers.removeLast().elementName >= 0 { elementNames.removeLast() }
         endValue()
     }
@@ -286,7 +290,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// An object or array as the value of a document key or of a setting's `value`.
     private mutating func containerValue(isObject: Bool, at offset: Int) {
-        if let draft = containers.last?.draft, !pendingDocumentKey.isEmpty {
+        if !pendingDocumentKey.isEmpty, let draft = containers.last?.draft {
             recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
         }
         if capture != nil {
