@@ -1,38 +1,66 @@
 /// Finds which of a set of case-insensitive literals (two bytes or longer) occur in a value,
 /// with one bitmap probe per byte pair. It gates the regexes: a rule whose keywords do not
 /// occur in a value never runs on it.
+///
+/// When every literal has three bytes or more, only every other pair is probed: a literal that
+/// starts at an odd offset has its second and third bytes at the even offset after it, so the
+/// bitmap also holds each literal's second pair, and a hit there is verified one byte back.
 public final class LiteralPrefilter: @unchecked Sendable {
     /// Lowercased literals.
     public let literals: [[UInt8]]
     /// Bit `b1 << 8 | b0` (two bytes as a little-endian word) is set when some literal starts
-    /// with the pair `b0 b1` in any letter case.
+    /// with the pair `b0 b1` in any letter case (or, with `stride` 2, has it as its second pair).
     private let bitmap: UnsafeMutablePointer<UInt64>
     /// Literal indices grouped by first (lowercased) byte pair: the literals starting with pair
     /// `p` are `pairMembers[pairStart[p]..<pairStart[p + 1]]`.
     private let pairStart: [Int32]
     private let pairMembers: [Int32]
+    /// The same by second byte pair (bytes 1 and 2), for `stride` 2.
+    private let secondPairStart: [Int32]
+    private let secondPairMembers: [Int32]
+    /// 2 when every literal has three bytes or more, else 1.
+    private let stride: Int
 
     public init(literals: [String]) {
         let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
         precondition(lowered.allSatisfy { $0.count >= 2 }, "prefilter literals need two bytes")
         self.literals = lowered
-        bitmap = .allocate(capacity: 1024)
+        let stride = lowered.allSatisfy { $0.count >= 3 } ? 2 : 1
+        let bitmap = UnsafeMutablePointer<UInt64>.allocate(capacity: 1024)
         bitmap.initialize(repeating: 0, count: 1024)
-        var pairs = [[Int32]](repeating: [], count: 65536)
         func cases(_ b: UInt8) -> [UInt8] { b &- 0x61 < 26 ? [b, b & ~0x20] : [b] }
-        for (index, literal) in lowered.enumerated() {
-            for first in cases(literal[0]) {
-                for second in cases(literal[1]) {
+        func setBits(_ b0: UInt8, _ b1: UInt8) {
+            for first in cases(b0) {
+                for second in cases(b1) {
                     let word = Int(second) << 8 | Int(first)
                     bitmap[word >> 6] |= 1 << UInt64(word & 63)
                 }
             }
-            pairs[Int(literal[0]) << 8 | Int(literal[1])].append(Int32(index))
         }
-        var start = [Int32](repeating: 0, count: 65537)
-        for pair in 0..<65536 { start[pair + 1] = start[pair] + Int32(pairs[pair].count) }
-        pairStart = start
-        pairMembers = pairs.flatMap { $0 }
+        // Literal indices by pair, in index order: counted, summed, then placed.
+        func grouped(by pair: (Int) -> Int?) -> (start: [Int32], members: [Int32]) {
+            var start = [Int32](repeating: 0, count: 65537)
+            for index in lowered.indices {
+                if let p = pair(index) { start[p + 1] += 1 }
+            }
+            for p in 0..<65536 { start[p + 1] += start[p] }
+            var members = [Int32](repeating: 0, count: Int(start[65536]))
+            var next = start
+            for index in lowered.indices {
+                guard let p = pair(index) else { continue }
+                members[Int(next[p])] = Int32(index)
+                next[p] += 1
+            }
+            return (start, members)
+        }
+        for literal in lowered {
+            setBits(literal[0], literal[1])
+            if stride == 2 { setBits(literal[1], literal[2]) }
+        }
+        (pairStart, pairMembers) = grouped { Int(lowered[$0][0]) << 8 | Int(lowered[$0][1]) }
+        (secondPairStart, secondPairMembers) = grouped { stride == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
+        self.bitmap = bitmap
+        self.stride = stride
     }
 
     deinit { bitmap.deallocate() }
@@ -47,31 +75,36 @@ public final class LiteralPrefilter: @unchecked Sendable {
         return bitmap[word >> 6] & (1 << UInt64(word & 63)) != 0
     }
 
-    /// Calls `found` with the index of each literal that occurs in `bytes` (once per occurrence).
+    /// Calls `found` with the index of each literal that occurs in `bytes` (once per occurrence),
+    /// in order of where the occurrences start, then of the literals.
     @inline(__always)
     public func scan(_ bytes: UnsafeRawBufferPointer, _ found: (Int) -> Void) {
         let n = bytes.count
         guard n >= 2, let base = bytes.baseAddress else { return }
         let start = base.assumingMemoryBound(to: UInt8.self)
-        // Each pair of neighbouring bytes, read as one little-endian word: no case folding here,
-        // the bitmap holds every case of each literal's first two bytes.
+        // Each probed pair of neighbouring bytes, read as one little-endian word: no case folding
+        // here, the bitmap holds every case of the literals' pairs.
         var i = 0
         while i &+ 1 < n {
             let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
             if bitmap[word &>> 6] & (1 &<< UInt64(word & 63)) != 0 {
-                let pair = UInt16(LiteralPrefilter.lower(start[i])) << 8 | UInt16(LiteralPrefilter.lower(start[i &+ 1]))
-                verify(pair: pair, at: i, in: start, count: n, found)
+                let pair = Int(LiteralPrefilter.lower(start[i])) << 8 | Int(LiteralPrefilter.lower(start[i &+ 1]))
+                if stride == 2 && i > 0 {
+                    verify(secondPairMembers[Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1])], at: i - 1, in: start, count: n, found)
+                }
+                verify(pairMembers[Int(pairStart[pair])..<Int(pairStart[pair + 1])], at: i, in: start, count: n, found)
             }
-            i &+= 1
+            i &+= stride
         }
     }
 
-    private func verify(pair: UInt16, at position: Int, in start: UnsafePointer<UInt8>, count n: Int, _ found: (Int) -> Void) {
-        for member in pairStart[Int(pair)]..<pairStart[Int(pair) + 1] {
-            let index = Int(pairMembers[Int(member)])
+    /// Reports each of `members` that occurs at `position`.
+    private func verify(_ members: ArraySlice<Int32>, at position: Int, in start: UnsafePointer<UInt8>, count n: Int, _ found: (Int) -> Void) {
+        for member in members {
+            let index = Int(member)
             let literal = literals[index]
             if position + literal.count > n { continue }
-            var k = 2
+            var k = 0
             while k < literal.count && LiteralPrefilter.lower(start[position + k]) == literal[k] { k += 1 }
             if k == literal.count { found(index) }
         }

@@ -138,13 +138,16 @@ import Testing
         #expect(found.isEmpty)
     }
 
-    @Test func prefilterAgreesWithANaiveSearch() {
-        let literals = ["ghp_", "Bearer", "xy", "AKIA", "-----begin", "sk_live_", "\u{E9}t\u{E9}"]
+    /// With a two-byte literal every byte pair is probed; without one, every other pair (the
+    /// literals' second pairs are in the bitmap too): both against a naive search.
+    @Test(arguments: [["xy"], ["xyz", "x_y"]])
+    func prefilterAgreesWithANaiveSearch(_ short: [String]) {
+        let literals = ["ghp_", "Bearer", "AKIA", "-----begin", "sk_live_", "\u{E9}t\u{E9}"] + short
         let filter = LiteralPrefilter(literals: literals)
         let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
         var generator = SeededGenerator(seed: 131)
-        let pieces = literals + ["GHP_", "bEaReR", "XY", "akia", "-----BEGIN", "SK_LIVE_", "x", "y", "_", " ", "\u{C9}T\u{C9}", "\u{FF}", "\0"]
-        for _ in 0..<2000 {
+        let pieces = literals + ["GHP_", "bEaReR", "XY", "XyZ", "akia", "-----BEGIN", "SK_LIVE_", "x", "y", "z", "_", " ", "\u{C9}T\u{C9}", "\u{FF}", "\0"]
+        for _ in 0..<4000 {
             let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let bytes = Array(text.utf8)
             var found: [Int] = []
