@@ -9,23 +9,23 @@ public final class LiteralPrefilter: @unchecked Sendable {
     /// Lowercased literals.
     public let literals: [[UInt8]]
     /// Bit `b1 << 8 | b0` (two bytes as a little-endian word) is set when some literal starts
-    /// with the pair `b0 b1` in any letter case (or, with `stride` 2, has it as its second pair).
+    /// with the pair `b0 b1` in any letter case (or, with `probeStep` 2, has it as its second pair).
     private let bitmap: UnsafeMutablePointer<UInt64>
     /// Literal indices grouped by first (lowercased) byte pair: the literals starting with pair
     /// `p` are `pairMembers[pairStart[p]..<pairStart[p + 1]]`.
     private let pairStart: [Int32]
     private let pairMembers: [Int32]
-    /// The same by second byte pair (bytes 1 and 2), for `stride` 2.
+    /// The same by second byte pair (bytes 1 and 2), for `probeStep` 2.
     private let secondPairStart: [Int32]
     private let secondPairMembers: [Int32]
     /// 2 when every literal has three bytes or more, else 1.
-    private let stride: Int
+    private let probeStep: Int
 
     public init(literals: [String]) {
         let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
         precondition(lowered.allSatisfy { $0.count >= 2 }, "prefilter literals need two bytes")
         self.literals = lowered
-        let stride = lowered.allSatisfy { $0.count >= 3 } ? 2 : 1
+        let probeStep = lowered.allSatisfy { $0.count >= 3 } ? 2 : 1
         let bitmap = UnsafeMutablePointer<UInt64>.allocate(capacity: 1024)
         bitmap.initialize(repeating: 0, count: 1024)
         func cases(_ b: UInt8) -> [UInt8] { b &- 0x61 < 26 ? [b, b & ~0x20] : [b] }
@@ -55,12 +55,12 @@ public final class LiteralPrefilter: @unchecked Sendable {
         }
         for literal in lowered {
             setBits(literal[0], literal[1])
-            if stride == 2 { setBits(literal[1], literal[2]) }
+            if probeStep == 2 { setBits(literal[1], literal[2]) }
         }
         (pairStart, pairMembers) = grouped { Int(lowered[$0][0]) << 8 | Int(lowered[$0][1]) }
-        (secondPairStart, secondPairMembers) = grouped { stride == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
+        (secondPairStart, secondPairMembers) = grouped { probeStep == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
         self.bitmap = bitmap
-        self.stride = stride
+        self.probeStep = probeStep
     }
 
     deinit { bitmap.deallocate() }
@@ -89,12 +89,12 @@ public final class LiteralPrefilter: @unchecked Sendable {
             let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
             if bitmap[word &>> 6] & (1 &<< UInt64(word & 63)) != 0 {
                 let pair = Int(LiteralPrefilter.lower(start[i])) << 8 | Int(LiteralPrefilter.lower(start[i &+ 1]))
-                if stride == 2 && i > 0 {
+                if probeStep == 2 && i > 0 {
                     verify(secondPairMembers[Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1])], at: i - 1, in: start, count: n, found)
                 }
                 verify(pairMembers[Int(pairStart[pair])..<Int(pairStart[pair + 1])], at: i, in: start, count: n, found)
             }
-            i &+= stride
+            i &+= probeStep
         }
     }
 
