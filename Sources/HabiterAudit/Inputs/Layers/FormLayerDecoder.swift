@@ -20,6 +20,16 @@ public struct FormLayerDecoder: LayerDecoder {
 
     public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
         guard let first = value.first, Self.nameCharacter(first) else { return nil }
+        // What the pass below rejects at the end of the first part, found first with `memchr`:
+        // no `=`, an `&` before the first `=`, a value starting with `=` (base64 padding), or a
+        // lone part with an empty value (one `=` of padding, last). A base64 body of a capture
+        // has all but the last of these, and was read whole as a name before it was rejected.
+        guard let equalsSign = memchr(value.baseAddress!, Int32(UInt8(ascii: "=")), value.count) else { return nil }
+        let firstEquals = UnsafeRawPointer(equalsSign) - value.baseAddress!
+        if firstEquals == value.count - 1 || value[firstEquals + 1] == UInt8(ascii: "=")
+            || memchr(value.baseAddress!, Int32(UInt8(ascii: "&")), firstEquals) != nil {
+            return nil
+        }
         // One pass over the bytes: characters, parts and their names, before any allocation.
         var parts = 0
         var partStart = 0
@@ -104,3 +114,9 @@ public struct FormLayerDecoder: LayerDecoder {
         return letter
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -37,6 +37,10 @@ import Testing
         "dGVzdGluZzEyMw==",                  // base64 padding is not a form
         "YWJjZGU=",
         "YWJjZGVm==&x=1",
+        "eyJuZXh0Q3Vyc29yIjpudWxsfQ==",       // a base64 body, padded with two
+        "eyJuZXh0Q3Vyc29yIjpudWxsLCJ4IjoxfQ=",  // and with one
+        "x&a=1",                             // `&` before the first `=`
+        "a=",
         "token=",                            // a lone pair needs a value
         "a%20b=1",                           // a lone pair needs a plain name
         "123=456",                           // with a letter
