@@ -294,6 +294,12 @@ public struct JSONReader {
                 return true
             } else if b == UInt8(ascii: "\\") {
                 escaped = true
+                // `\"` and `\\` here (JSON held in a string has one every few bytes), the rest in
+                // `scanEscape`.
+                if i &+ 1 < end, base[i &+ 1] == UInt8(ascii: "\"") || base[i &+ 1] == UInt8(ascii: "\\") {
+                    i &+= 2
+                    continue
+                }
                 guard let after = try scanEscape(at: i, final: final) else { return false }
                 i = after
             } else if b < 0x20 {
