@@ -21,9 +21,9 @@ public struct FormLayerDecoder: LayerDecoder {
     public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
         guard let first = value.first, Self.nameCharacter(first) else { return nil }
         // What the pass below rejects at the end of the first part, found first with `memchr`:
-        // no `=`, an `&` before the first `=`, a value starting with `=` (base64 padding), or a
-        // lone part with an empty value (one `=` of padding, last). A base64 body of a capture
-        // has all but the last of these, and was read whole as a name before it was rejected.
+        // no `=`, an `&` before the first `=`, a value starting with `=` (two `=` of base64
+        // padding), or a lone part with an empty value (one `=` of padding, last). A padded
+        // base64 body of a capture was read whole as a name before it was rejected.
         guard let equalsSign = memchr(value.baseAddress!, Int32(UInt8(ascii: "=")), value.count) else { return nil }
         let firstEquals = UnsafeRawPointer(equalsSign) - value.baseAddress!
         if firstEquals == value.count - 1 || value[firstEquals + 1] == UInt8(ascii: "=")
