@@ -356,6 +356,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     // MARK: Path and containers
 
+    @inline(__always)
     private mutating func beginValue(at offset: Int) {
         guard let top = containers.last else { return }
         if top.isObject {
@@ -372,6 +373,7 @@ struct JSONScanVisitor: JSONVisitor {
         }
     }
 
+    @inline(__always)
     private mutating func endValue() {
         pendingName = nil
         pendingDocumentKey = []
