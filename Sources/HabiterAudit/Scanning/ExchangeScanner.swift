@@ -22,9 +22,11 @@ struct ExchangeScanner {
     /// Parameters only an OAuth token request carries.
     static let tokenRequestMarkers = ["grant_type", "code_verifier"]
 
-    /// Whether a response body to a `/token` URL issues an access token.
-    static func issuesAccessToken(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether a response body to a `/token` URL issues an access token. `escapedJSON`: the body
+    /// is as a JSON string holds it (a HAR's `content.text`), its quotes escaped.
+    static func issuesAccessToken(_ body: UnsafeBufferPointer<UInt8>, escapedJSON: Bool = false) -> Bool {
         body.containsBytes("\"access_token\"") || body.containsBytes("access_token=")
+            || (escapedJSON && body.containsBytes(#"\"access_token\""#))
     }
 
     /// Whether the exchange is an OAuth token request (authorization code with PKCE, refresh).

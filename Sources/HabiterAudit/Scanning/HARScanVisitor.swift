@@ -206,10 +206,7 @@ struct HARScanVisitor: JSONVisitor {
             // The markers are plain ASCII: an escape inside one would be deliberate.
             if ExchangeScanner.tokenRequestMarkers.contains(where: { raw.containsBytes($0) }) { entry?.requestHasTokenMarkers = true }
         case (.content, .text):
-            // As written, a JSON body's quotes are escaped.
-            if ExchangeScanner.issuesAccessToken(raw) || (escaped && raw.containsBytes(#"\"access_token\""#)) {
-                entry?.responseIssuesToken = true
-            }
+            if ExchangeScanner.issuesAccessToken(raw, escapedJSON: escaped) { entry?.responseIssuesToken = true }
             // Kept only when it may be what `encoding: "base64"` will claim.
             if let first = raw.first, Base64.value(first, .standard) != nil || Base64.value(first, .url) != nil {
                 contentText = (bytes(), offset)

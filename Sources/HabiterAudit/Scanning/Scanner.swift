@@ -168,11 +168,11 @@ public final class Scanner: @unchecked Sendable {
             occurrences[identity] = occurrence + 1
             // `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, put together as bytes.
             var identityBytes = Array("habiter-audit/v1\u{0}".utf8)
-            for part in [identity.ruleId, identity.artifact, path, String(occurrence)] {
+            for part in [identity.ruleId, identity.artifact, path] {
                 identityBytes.append(contentsOf: part.utf8)
                 identityBytes.append(0)
             }
-            identityBytes.removeLast()
+            identityBytes.appendDecimal(occurrence)
             var fingerprinted = finding
             fingerprinted.fingerprint = SHA256.hexDigest(bytes: identityBytes, byteCount: 16)
             result.append(fingerprinted)
