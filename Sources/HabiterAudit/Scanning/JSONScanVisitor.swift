@@ -2,16 +2,19 @@
 /// tracks the path and the open containers, runs the name rules on keys and the pattern rules on
 /// keys and string values, and opens JSON held in strings as inner layers.
 struct JSONScanVisitor: JSONVisitor {
-    private enum Segment {
-        /// A key, unescaped, as a byte range of `keyArena`.
-        case key(start: Int, count: Int)
-        case index(Int)
-    }
-
+    /// An open container and the member it is at: the path is the members of the open
+    /// containers, outermost first.
     private struct Container {
         var id: Int
         var isObject: Bool
+        /// Arrays: the index of the next element (the current one is `nextIndex - 1`).
         var nextIndex = 0
+        /// Objects: the current member's key, unescaped, as a byte range of `keyArena`; set at
+        /// the key, before its value begins.
+        var keyStart = 0
+        var keyCount = 0
+        /// The current member's value has begun and not ended yet (so it is on the path).
+        var memberBegun = false
         var keys: ShapeKeys = []
         /// For an array under a sensitive name: every element is judged by that name (an index
         /// into `elementNames`, so that a container holds plain values only).
@@ -28,14 +31,13 @@ struct JSONScanVisitor: JSONVisitor {
 
     private let scan: ArtifactScan
     private let layer: LayerFrame
-    private var segments: [Segment] = []
     /// The keys on the current path (and the pending key), unescaped, back to back. The input's
     /// bytes do not outlive the token, so keys are copied here.
     private var keyArena = ByteStack()
-    private var containers: [Container] = []
+    /// Shared by copies of the visitor, which is used in place (see `ValueStack`).
+    private let containers = ValueStack<Container>()
     /// The names of the open arrays under a sensitive name, innermost last.
     private var elementNames: [NameMatch] = []
-    private var pendingKey: Segment?
     private var pendingName: NameMatch?
     private var unescaped: [UInt8] = []
     /// Contract drafts of the open objects that have one (see `DocumentDraft`).
@@ -68,12 +70,13 @@ struct JSONScanVisitor: JSONVisitor {
         if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
         var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count)
-        if pendingDocumentKey == .payload, let draft = containers.last?.draft { container.payloadOf = draft }
-        if containers.count == 1 && layer.depth == 0, let key = segments.last, keyText(key) == "settings" {
+        if pendingDocumentKey == .payload, !containers.isEmpty, let draft = containers.top.draft { container.payloadOf = draft }
+        if containers.count == 1 && layer.depth == 0 && containers.top.isObject
+            && keyText(start: containers.top.keyStart, count: containers.top.keyCount) == "settings" {
             container.isSettingsSnapshot = true
         }
-        containerValue(isObject: true, at: offset)
-        containers.append(container)
+        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil { containerValue(isObject: true, at: offset) }
+        containers.push(container)
     }
 
     mutating func objectEnd(at offset: Int) {
@@ -81,10 +84,9 @@ struct JSONScanVisitor: JSONVisitor {
             capture!.builder.objectEnd(at: offset)
             closeCapture()
         }
-        let container = containers.last!
-        if let draft = container.draft { checkContract(draft) }
+        if let draft = containers.top.draft { checkContract(draft) }
         if !openStoreContainers.isEmpty { closeStoreContainer() }
-        containers.removeLast()
+        let container = containers.pop()
         if container.draft != nil { drafts.removeLast() }
         if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && container.keys.shape(isRoot: true) == .backup {
             for key in snapshotKeys {
@@ -102,13 +104,13 @@ struct JSONScanVisitor: JSONVisitor {
         beginValue(at: offset)
         if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
-        containerValue(isObject: false, at: offset)
+        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil { containerValue(isObject: false, at: offset) }
         var container = Container(id: nextId(), isObject: false)
         if let name = pendingName {
             container.elementName = Int32(elementNames.count)
             elementNames.append(name)
         }
-        containers.append(container)
+        containers.push(container)
     }
 
     mutating func arrayEnd(at offset: Int) {
@@ -117,7 +119,7 @@ struct JSONScanVisitor: JSONVisitor {
             closeCapture()
         }
         if !openStoreContainers.isEmpty { closeStoreContainer() }
-        if containers.removeLast().elementName >= 0 { elementNames.removeLast() }
+        if containers.pop().elementName >= 0 { elementNames.removeLast() }
         endValue()
     }
 
@@ -127,7 +129,8 @@ struct JSONScanVisitor: JSONVisitor {
             visitor.keyValue(key, at: offset)
             visitor.keyArena.push(key)
         }
-        pendingKey = .key(start: start, count: keyArena.count - start)
+        containers.top.keyStart = start
+        containers.top.keyCount = keyArena.count - start
         if layer.outerOffset == nil { try scan.checkDocumentHits(at: offset) }
     }
 
@@ -148,18 +151,17 @@ struct JSONScanVisitor: JSONVisitor {
     /// reported, and never printed again).
     private mutating func keyValue(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) {
         capture?.builder.key(key, escaped: false, at: offset)
-        let top = containers.count - 1
         let facts = scan.keyFacts(key)
         let flag = facts.shape
-        containers[top].keys.formUnion(flag)
+        containers.top.keys.formUnion(flag)
         pendingDocumentKey = flag.intersection(.documentKeys)
-        if !pendingDocumentKey.isEmpty && containers[top].draft == nil {
-            containers[top].draft = drafts.count
+        if !pendingDocumentKey.isEmpty && containers.top.draft == nil {
+            containers.top.draft = drafts.count
             drafts.append(DocumentDraft(startOffset: layer.outerOffset ?? offset))
             drafts[drafts.count - 1].position = scan.position(of: layer.outerOffset ?? offset)
         }
-        if let draft = containers[top].payloadOf { notePayloadKey(facts, draft: draft) }
-        if containers[top].isSettingsSnapshot {
+        if let draft = containers.top.payloadOf { notePayloadKey(facts, draft: draft) }
+        if containers.top.isSettingsSnapshot {
             if snapshotKeys.count < ArtifactScan.listedKeysLimit {
                 snapshotKeys.append(String(decoding: key, as: UTF8.self))
             } else {
@@ -200,9 +202,10 @@ struct JSONScanVisitor: JSONVisitor {
                 for open in openStoreContainers { scan.pending[open.hit].storeValueHoldsNothing = false }
             }
         }
-        if containers.count == 1 && layer.depth == 0, case .key(let s, let c)? = segments.last,
-           keyArena[s..<s + c].elementsEqual("format".utf8), value.elementsEqual("habiter.backup".utf8) {
-            containers[0].keys.insert(.backupFormat)
+        if containers.count == 1 && layer.depth == 0 && containers.top.isObject,
+           keyArena[containers.top.keyStart..<containers.top.keyStart + containers.top.keyCount].elementsEqual("format".utf8),
+           value.elementsEqual("habiter.backup".utf8) {
+            containers.top.keys.insert(.backupFormat)
         }
         let hitsBefore = scan.pending.count
         scan.scanNamedString(value, name: pendingName, at: layer.outerOffset ?? offset, depth: layer.depth) { location() }
@@ -273,11 +276,11 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// A scalar value of a document key or a payload field.
     private mutating func scalarValue(_ value: DraftValue, at offset: Int, matchedPattern: Bool) {
-        if let draft = containers.last?.draft, !pendingDocumentKey.isEmpty {
+        if !pendingDocumentKey.isEmpty, let draft = containers.top.draft {
             recordDocumentValue(value, draft: draft, offset: offset)
             if pendingDocumentKey == .entityId { drafts[draft].entityIdIsSecret = matchedPattern }
         }
-        if let field = pendingPayloadField, capture == nil, let draft = containers.last?.payloadOf {
+        if let field = pendingPayloadField, capture == nil, !containers.isEmpty, let draft = containers.top.payloadOf {
             switch field {
             case .id: drafts[draft].payload.id = value.stringValue
             case .habitId: drafts[draft].payload.habitId = value.stringValue
@@ -290,13 +293,13 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// An object or array as the value of a document key or of a setting's `value`.
     private mutating func containerValue(isObject: Bool, at offset: Int) {
-        if !pendingDocumentKey.isEmpty, let draft = containers.last?.draft {
+        if !pendingDocumentKey.isEmpty, !containers.isEmpty, let draft = containers.top.draft {
             recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
         }
         if capture != nil {
             capture!.depth += 1
             if isObject { capture!.builder.objectStart(at: offset) } else { capture!.builder.arrayStart(at: offset) }
-        } else if pendingPayloadField == .value, let draft = containers.last?.payloadOf {
+        } else if pendingPayloadField == .value, !containers.isEmpty, let draft = containers.top.payloadOf {
             var builder = JSONTreeBuilder()
             if isObject { builder.objectStart(at: offset) } else { builder.arrayStart(at: offset) }
             capture = (builder, 1, draft)
@@ -358,30 +361,29 @@ struct JSONScanVisitor: JSONVisitor {
 
     @inline(__always)
     private mutating func beginValue(at offset: Int) {
-        guard let top = containers.last else { return }
-        if top.isObject {
-            segments.append(pendingKey!)
+        guard !containers.isEmpty else { return }
+        containers.top.memberBegun = true
+        if containers.top.isObject {
             if let hit = pendingStoreHit {
                 scan.pending[hit].position = scan.position(of: layer.outerOffset ?? offset)
                 storeHitForValue = hit
                 pendingStoreHit = nil
             }
         } else {
-            segments.append(.index(top.nextIndex))
-            containers[containers.count - 1].nextIndex += 1
-            pendingName = top.elementName >= 0 ? elementNames[Int(top.elementName)] : nil
+            containers.top.nextIndex += 1
+            let elementName = containers.top.elementName
+            if elementName >= 0 { pendingName = elementNames[Int(elementName)] }
         }
     }
 
     @inline(__always)
     private mutating func endValue() {
-        pendingName = nil
+        if pendingName != nil { pendingName = nil }
         pendingDocumentKey = []
         pendingPayloadField = nil
         guard !containers.isEmpty else { return }
-        if case .key(let start, _) = segments.removeLast() {
-            keyArena.truncate(to: start)
-        }
+        containers.top.memberBegun = false
+        if containers.top.isObject { keyArena.truncate(to: containers.top.keyStart) }
     }
 
     private func nextId() -> Int {
@@ -390,30 +392,31 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     /// The id of the innermost open container.
-    var currentContainerId: Int? { containers.last?.id }
+    var currentContainerId: Int? { containers.isEmpty ? nil : containers.top.id }
 
     private func ancestry() -> [Int] {
-        layer.ancestry + containers.map(\.id)
+        layer.ancestry + (0..<containers.count).map { containers[$0].id }
     }
 
-    private func keyText(_ segment: Segment) -> String {
-        guard case .key(let start, let count) = segment else { return "" }
+    /// A key on the path, as reported (masked if a pattern rule matched it).
+    private func keyText(start: Int, count: Int) -> String {
         let bytes = keyArena[start..<start + count]
         if !scan.maskedKeys.isEmpty && scan.maskedKeys.contains(Array(bytes)) { return Redaction.maskedKey }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func token(_ segment: Segment) -> PathToken {
-        switch segment {
-        case .key: .key(keyText(segment))
-        case .index(let i): .index(i)
-        }
+    /// The path token of the member a container is at.
+    private func memberToken(_ container: Container) -> PathToken {
+        container.isObject ? .key(keyText(start: container.keyStart, count: container.keyCount)) : .index(container.nextIndex - 1)
     }
 
     /// The nearest object key enclosing the current value.
     private func nearestKey() -> String? {
-        for segment in segments.reversed() {
-            if case .key = segment { return keyText(segment) }
+        for index in stride(from: containers.count - 1, through: 0, by: -1) {
+            let container = containers[index]
+            if container.isObject && container.memberBegun {
+                return keyText(start: container.keyStart, count: container.keyCount)
+            }
         }
         return layer.outerKey
     }
@@ -421,12 +424,13 @@ struct JSONScanVisitor: JSONVisitor {
     /// The path of the innermost open container and the ids of the open containers (root: the
     /// input or layer itself).
     private func currentPlace() -> (containerPath: LayeredPath, ancestry: [Int]) {
-        guard let container = containers.last?.id else { return (layer.path, layer.ancestry) }
+        guard !containers.isEmpty else { return (layer.path, layer.ancestry) }
+        let container = containers.top.id
         let place = scan.containerPlace
         if place.container != container {
-            // The root container has no segment; each one inside it has the segment it began with.
+            // The innermost container sits at the members of the ones around it.
             var path = layer.path
-            for segment in segments.prefix(containers.count - 1) { path.append(token(segment)) }
+            for index in 0..<containers.count - 1 { path.append(memberToken(containers[index])) }
             place.container = container
             place.containerPath = path
             place.ancestry = ancestry()
@@ -440,7 +444,7 @@ struct JSONScanVisitor: JSONVisitor {
     /// of its arrays) for every hit.
     mutating func location() -> HitLocation {
         let place = currentPlace()
-        let leaf = segments.count >= containers.count ? segments.last.map(token) : nil
+        let leaf = !containers.isEmpty && containers.top.memberBegun ? memberToken(containers.top) : nil
         let key: String? = if case .key(let name)? = leaf { name } else { nearestKey() }
         return HitLocation(key: key, containerPath: place.containerPath, token: leaf, ancestry: place.ancestry,
                            readerContext: layer.readerContext, carrier: layer.carrier)

@@ -1,0 +1,45 @@
+import Testing
+@testable import HabiterAudit
+
+/// The container stack of the JSON scan, against an array doing the same pushes, pops and
+/// changes in place (past its first growth, and back to empty).
+@Suite struct ValueStackTests {
+    private struct Record: Equatable {
+        var id: Int
+        var flag: Bool
+        var small: Int32
+    }
+
+    @Test func agreesWithAnArray() {
+        var generator = SeededGenerator(seed: 0x57AC)
+        let stack = ValueStack<Record>(capacity: 2)
+        var model: [Record] = []
+        for step in 0..<20_000 {
+            switch Int.random(in: 0..<5, using: &generator) {
+            case 0, 1:
+                let record = Record(id: step, flag: step % 3 == 0, small: Int32(truncatingIfNeeded: step &* 7))
+                stack.push(record)
+                model.append(record)
+            case 2 where !model.isEmpty:
+                #expect(stack.pop() == model.removeLast())
+            case 3 where !model.isEmpty:
+                stack.top.id += 5
+                stack.top.flag.toggle()
+                model[model.count - 1].id += 5
+                model[model.count - 1].flag.toggle()
+            case 4 where !model.isEmpty:
+                let index = Int.random(in: 0..<model.count, using: &generator)
+                stack[index].small = Int32(step)
+                model[index].small = Int32(step)
+            default:
+                break
+            }
+            #expect(stack.count == model.count)
+            #expect(stack.isEmpty == model.isEmpty)
+            if let last = model.last { #expect(stack.top == last) }
+        }
+        #expect((0..<stack.count).map { stack[$0] } == model)
+        while !model.isEmpty { #expect(stack.pop() == model.removeLast()) }
+        #expect(stack.isEmpty)
+    }
+}
