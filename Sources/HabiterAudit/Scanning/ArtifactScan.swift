@@ -17,7 +17,10 @@ final class ArtifactScan {
     var pkce = PKCEPairing()
     var keyScratch: [UInt8] = []
     var keyCache = KeyFactsCache()
+    /// Hits waiting for the end of their document, but for the quiet name hits.
     var pending: [PendingHit] = []
+    /// Name hits on values that are no secret, kept compact (see `QuietNameHits`).
+    private(set) var quietNameHits = QuietNameHits()
     /// Facts about closed containers that hits inside them need, until the document ends.
     var facts: [Int: ContainerFacts] = [:]
     var nextContainerId = 0
@@ -128,7 +131,24 @@ final class ArtifactScan {
     /// Stops an input-level reader when the hits waiting for the end of the document exceed
     /// `options.maxDocumentHits`.
     func checkDocumentHits(at offset: Int) throws(DocumentHitLimit) {
-        if pending.count > options.maxDocumentHits { throw DocumentHitLimit(offset: offset, limit: options.maxDocumentHits) }
+        if hitCount > options.maxDocumentHits { throw DocumentHitLimit(offset: offset, limit: options.maxDocumentHits) }
+    }
+
+    /// The hits waiting for the end of the document, of either kind.
+    var hitCount: Int { pending.count + quietNameHits.count }
+
+    /// Where the hits recorded so far end, to forget the ones after it (`rollBackHits`).
+    struct HitMark {
+        fileprivate let pending: Int
+        fileprivate let quiet: Int
+    }
+
+    var hitMark: HitMark { HitMark(pending: pending.count, quiet: quietNameHits.count) }
+
+    /// Forgets the hits recorded after `mark` (a layer that turned out not to be one).
+    func rollBackHits(to mark: HitMark) {
+        pending.removeSubrange(mark.pending...)
+        quietNameHits.truncate(to: mark.quiet)
     }
 
     /// Drops errors recorded after `count` (a layer that turned out not to be one).
@@ -189,6 +209,10 @@ final class ArtifactScan {
     /// a PKCE verifier can be paired with its challenge).
     func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int, location: HitLocation,
                        value: UnsafeRawBufferPointer? = nil) {
+        guard credible else {
+            return quietNameHits.append(ruleIndex: match.ruleIndex, describesMetadata: match.describesMetadata,
+                                        valueDescription: valueDescription, location: location, position: position(of: offset))
+        }
         var hit = PendingHit(
             detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
                           valueDescription: valueDescription),
@@ -205,16 +229,22 @@ final class ArtifactScan {
     func finishDocument(defaultContext: ScanContext) {
         defer {
             pending.removeAll(keepingCapacity: true)
+            quietNameHits.removeAll()
             facts.removeAll(keepingCapacity: true)
         }
-        guard !pending.isEmpty else { return }
+        guard hitCount > 0 else { return }
         let duplicates = duplicateSecretHits()
+        // The quiet name hits follow the others: hit `index` is `quietNameHits[index - quietStart]`
+        // from `quietStart` on.
+        let quietStart = pending.count
         // Paths are rendered only for the hits that need them: a document can hold millions of
         // name hits that nothing reports (placeholders under sensitive names outside sync).
-        var paths = [String?](repeating: nil, count: pending.count)
+        var paths: [String?] = []
         func path(_ index: Int) -> String {
+            if paths.isEmpty { paths = [String?](repeating: nil, count: hitCount) }
             if let rendered = paths[index] { return rendered }
-            let rendered = pending[index].location.path.description
+            let rendered = index < quietStart ? pending[index].location.path.description
+                : quietNameHits.path(of: index - quietStart).description
             paths[index] = rendered
             return rendered
         }
@@ -237,6 +267,9 @@ final class ArtifactScan {
                 break
             }
         }
+        if hasStores {
+            for index in quietStart..<hitCount { placeholderPaths.insert(path(index)) }
+        }
         // A pattern hit in a value that a layer of the same value repeats (a JWT in a URL, and
         // again in its query parameter): keep the inner, more precise one.
         var innerPatternHits = Set<String>()
@@ -254,7 +287,7 @@ final class ArtifactScan {
         var sortedPaths: [String] = []
         /// A hit inside `prefix`: a member of the container there, or a layer of the value there.
         func hasHit(inside prefix: String) -> Bool {
-            if sortedPaths.isEmpty { sortedPaths = pending.indices.map(path).sorted() }
+            if sortedPaths.isEmpty { sortedPaths = (0..<hitCount).map(path).sorted() }
             var low = 0, high = sortedPaths.count
             while low < high {
                 let mid = (low + high) / 2
@@ -267,16 +300,32 @@ final class ArtifactScan {
             }
             return false
         }
-        for index in pending.indices where !duplicates.contains(index) {
-            let context = options.context ?? pending[index].location.readerContext ?? context(of: pending[index].location.ancestry)
-                ?? defaultContext
-            // A name hit on a value that is no secret counts in sync data only: outside it, the
-            // hit is dropped before it is copied (a document can hold millions).
-            if context != .sync, case .name(_, let credible, let describesMetadata, _) = pending[index].detail,
-               !credible || describesMetadata {
-                continue
+        // The context of each place of the quiet hits, worked out once.
+        var placeContexts = [ScanContext?](repeating: nil, count: quietNameHits.places.count)
+        for index in 0..<hitCount where !duplicates.contains(index) {
+            let context: ScanContext
+            let hit: PendingHit
+            if index < quietStart {
+                context = options.context ?? pending[index].location.readerContext ?? self.context(of: pending[index].location.ancestry)
+                    ?? defaultContext
+                // A name hit on a value that is no secret counts in sync data only: outside it,
+                // the hit is dropped before it is copied.
+                if context != .sync, case .name(_, let credible, let describesMetadata, _) = pending[index].detail,
+                   !credible || describesMetadata {
+                    continue
+                }
+                hit = applyingFacts(to: pending[index])
+            } else {
+                let placeIndex = quietNameHits.placeIndex(of: index - quietStart)
+                if placeContexts[placeIndex] == nil {
+                    let place = quietNameHits.places[placeIndex]
+                    placeContexts[placeIndex] = options.context ?? place.readerContext ?? self.context(of: place.ancestry) ?? defaultContext
+                }
+                context = placeContexts[placeIndex]!
+                // A quiet hit is a name hit on a value that is no secret: in sync data only.
+                if context != .sync { continue }
+                hit = applyingFacts(to: quietNameHits[index - quietStart])
             }
-            let hit = applyingFacts(to: pending[index])
             switch hit.detail {
             case .pattern(let ruleIndex, let confidence, let preview):
                 if innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(path(index))") { continue }

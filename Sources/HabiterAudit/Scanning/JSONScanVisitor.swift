@@ -69,7 +69,7 @@ struct JSONScanVisitor: JSONVisitor {
         beginValue(at: offset)
         if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
-        var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.pending.count)
+        var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.hitCount)
         if pendingDocumentKey == .payload, !containers.isEmpty, let draft = containers.top.draft { container.payloadOf = draft }
         if containers.count == 1 && layer.depth == 0 && containers.top.isObject
             && keyText(start: containers.top.keyStart, count: containers.top.keyCount) == "settings" {
@@ -94,7 +94,7 @@ struct JSONScanVisitor: JSONVisitor {
             }
             scan.countUnlistedKeys(unlistedSnapshotKeys, context: .backup)
         }
-        if scan.pending.count > container.hitsAtOpen, let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
+        if scan.hitCount > container.hitsAtOpen, let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
             scan.facts[container.id, default: ContainerFacts()].shape = shape
         }
         endValue()
@@ -207,14 +207,14 @@ struct JSONScanVisitor: JSONVisitor {
            value.elementsEqual("habiter.backup".utf8) {
             containers.top.keys.insert(.backupFormat)
         }
-        let hitsBefore = scan.pending.count
+        let hitsBefore = scan.hitCount
         scan.scanNamedString(value, name: pendingName, at: layer.outerOffset ?? offset, depth: layer.depth) { location() }
         if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil {
             let text = String(decoding: value, as: UTF8.self)
             if capture != nil {
                 value.withMemoryRebound(to: UInt8.self) { capture!.builder.string($0, escaped: false, at: offset) }
             }
-            scalarValue(.string(text), at: offset, matchedPattern: scan.pending.count > hitsBefore)
+            scalarValue(.string(text), at: offset, matchedPattern: scan.hitCount > hitsBefore)
         }
     }
 

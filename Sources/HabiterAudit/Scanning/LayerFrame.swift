@@ -85,7 +85,7 @@ extension ArtifactScan {
     /// not JSON, forgets what it recorded and returns false.
     private func scanNDJSONLayer(_ bytes: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
         guard bytes.contains(0x0A) else { return false }
-        let hitMark = pending.count
+        let mark = hitMark
         let errorMark = errorCount
         var ndjson = frame
         ndjson.path.layers[ndjson.path.layers.count - 1].decoder = "ndjson"
@@ -100,14 +100,14 @@ extension ArtifactScan {
             document.path = ndjson.path.appending(.index(documents))
             var reader = JSONReader(line, maxDepth: options.maxDepth)
             guard readJSONLayer(&reader, frame: document) else {
-                pending.removeSubrange(hitMark...)
+                rollBackHits(to: mark)
                 rollBackErrors(to: errorMark)
                 return false
             }
             documents += 1
         }
         if documents < 2 {
-            pending.removeSubrange(hitMark...)
+            rollBackHits(to: mark)
             rollBackErrors(to: errorMark)
             return false
         }
@@ -117,14 +117,14 @@ extension ArtifactScan {
     /// Reads one JSON text with `reader` as a layer in `frame`; when it is not JSON after all,
     /// forgets what it recorded and returns false.
     func readJSONLayer(_ reader: inout JSONReader, frame: LayerFrame) -> Bool {
-        let hitMark = pending.count
+        let mark = hitMark
         let errorMark = errorCount
         var visitor = JSONScanVisitor(scan: self, layer: frame)
         do {
             try reader.readText(&visitor)
             return true
         } catch {
-            pending.removeSubrange(hitMark...)
+            rollBackHits(to: mark)
             rollBackErrors(to: errorMark)
             // JSON too deep to read is JSON all the same: its keys are not checked.
             if let syntax = error as? JSONSyntaxError, case .nestingTooDeep = syntax.reason {

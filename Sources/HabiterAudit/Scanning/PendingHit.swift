@@ -34,8 +34,8 @@ struct HitLocation {
     var key: String?
     /// The path, kept as the path of the value's container (shared by the hits of one container)
     /// and the value's own token: a document can hold millions of hits, few of which are reported.
-    private var containerPath: LayeredPath
-    private var token: PathToken?
+    private(set) var containerPath: LayeredPath
+    private(set) var token: PathToken?
     var path: LayeredPath {
         get { token.map { containerPath.appending($0) } ?? containerPath }
         set {

@@ -1,0 +1,115 @@
+/// Name hits on values that are no secret (empty, a placeholder, a number, a boolean, null, a
+/// container), waiting for the end of their document like every `PendingHit`. They become
+/// findings in sync data only, yet a document can hold millions of them while its context is
+/// open: as a full `PendingHit` each (176 bytes and four references, in one array that doubles),
+/// they made such a document cost several times the time and memory of its text. Here a hit is
+/// 32 bytes without references: its position, the place it shares with the other hits of its
+/// container, and its label (name, value description and rule), interned.
+struct QuietNameHits {
+    private struct Hit {
+        var position: SourcePosition
+        var place: Int32
+        var label: Int32
+    }
+
+    /// What the hits of one container share.
+    struct Place {
+        var containerPath: LayeredPath
+        var ancestry: [Int]
+        var readerContext: ScanContext?
+        var carrier: Family?
+        var isProtocolField: Bool
+        var isSecureStorage: Bool
+    }
+
+    /// What is a hit's own, besides its position.
+    private struct Label: Hashable {
+        var key: String?
+        var token: PathToken?
+        var ruleIndex: Int
+        var describesMetadata: Bool
+        var valueDescription: String
+
+        /// Hashes the key once (a key token repeats it) and the description by its length: one
+        /// string hashed per hit, not three. Equality still compares everything.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+            if case .index(let index)? = token { hasher.combine(index) }
+            hasher.combine(ruleIndex)
+            hasher.combine(valueDescription.utf8.count)
+        }
+    }
+
+    private var hits: [Hit] = []
+    private(set) var places: [Place] = []
+    private var labels: [Label] = []
+    private var labelIndex: [Label: Int32] = [:]
+
+    var count: Int { hits.count }
+    var isEmpty: Bool { hits.isEmpty }
+
+    mutating func append(ruleIndex: Int, describesMetadata: Bool, valueDescription: String, location: HitLocation,
+                         position: SourcePosition) {
+        let place = Place(containerPath: location.containerPath, ancestry: location.ancestry, readerContext: location.readerContext,
+                          carrier: location.carrier, isProtocolField: location.isProtocolField,
+                          isSecureStorage: location.isSecureStorage)
+        // The hits of one container come together and share its path and ancestry arrays, so
+        // comparing with the last place is mostly two identity checks.
+        if places.last.map({ !$0.isSame(as: place) }) ?? true { places.append(place) }
+        let label = Label(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+                          valueDescription: valueDescription)
+        let labelNumber: Int32
+        if let known = labelIndex[label] {
+            labelNumber = known
+        } else {
+            labelNumber = Int32(labels.count)
+            labels.append(label)
+            labelIndex[label] = labelNumber
+        }
+        hits.append(Hit(position: position, place: Int32(places.count - 1), label: labelNumber))
+    }
+
+    /// The index in `places` of hit `index`.
+    func placeIndex(of index: Int) -> Int { Int(hits[index].place) }
+
+    /// The path of hit `index`.
+    func path(of index: Int) -> LayeredPath {
+        let hit = hits[index]
+        let containerPath = places[Int(hit.place)].containerPath
+        return labels[Int(hit.label)].token.map { containerPath.appending($0) } ?? containerPath
+    }
+
+    /// Hit `index` as the pending hit it stands for.
+    subscript(index: Int) -> PendingHit {
+        let hit = hits[index]
+        let place = places[Int(hit.place)]
+        let label = labels[Int(hit.label)]
+        var location = HitLocation(key: label.key, containerPath: place.containerPath, token: label.token, ancestry: place.ancestry,
+                                   readerContext: place.readerContext, carrier: place.carrier,
+                                   isProtocolField: place.isProtocolField)
+        location.isSecureStorage = place.isSecureStorage
+        return PendingHit(detail: .name(ruleIndex: label.ruleIndex, credible: false, describesMetadata: label.describesMetadata,
+                                        valueDescription: label.valueDescription),
+                          location: location, position: hit.position)
+    }
+
+    /// Forgets the hits from `count` on (a layer that turned out not to be one).
+    mutating func truncate(to count: Int) {
+        hits.removeSubrange(count...)
+    }
+
+    /// Forgets everything, at the end of a document.
+    mutating func removeAll() {
+        hits.removeAll(keepingCapacity: true)
+        places.removeAll()
+        labels.removeAll()
+        labelIndex.removeAll()
+    }
+}
+
+extension QuietNameHits.Place {
+    func isSame(as other: QuietNameHits.Place) -> Bool {
+        readerContext == other.readerContext && carrier == other.carrier && isProtocolField == other.isProtocolField
+            && isSecureStorage == other.isSecureStorage && ancestry == other.ancestry && containerPath == other.containerPath
+    }
+}
