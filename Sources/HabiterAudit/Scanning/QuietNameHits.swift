@@ -23,27 +23,41 @@ struct QuietNameHits {
     }
 
     /// What is a hit's own, besides its position.
-    private struct Label: Hashable {
+    private struct Label: Equatable {
         var key: String?
         var token: PathToken?
         var ruleIndex: Int
         var describesMetadata: Bool
         var valueDescription: String
 
-        /// Hashes the key once (a key token repeats it) and the description by its length: one
-        /// string hashed per hit, not three. Equality still compares everything.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(key)
-            if case .index(let index)? = token { hasher.combine(index) }
-            hasher.combine(ruleIndex)
-            hasher.combine(valueDescription.utf8.count)
+        /// FNV-1a over the UTF-8 of the strings and the numbers: `Hasher` on a `String` hashes
+        /// its normalized form and cost several hundred instructions a hit.
+        var fingerprint: UInt64 {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            func mix(_ number: UInt64) { h = (h ^ number) &* 0x0000_0100_0000_01B3 }
+            func mix(_ text: String) {
+                var text = text
+                text.withUTF8 { for byte in $0 { mix(UInt64(byte)) } }
+                mix(0x100)
+            }
+            if let key { mix(key) }
+            switch token {
+            case .key(let name)?: mix(name)
+            case .index(let index)?: mix(UInt64(bitPattern: Int64(index)))
+            case nil: mix(0x101)
+            }
+            mix(UInt64(ruleIndex) << 1 | (describesMetadata ? 1 : 0))
+            mix(valueDescription)
+            return h
         }
     }
 
     private var hits: [Hit] = []
     private(set) var places: [Place] = []
     private var labels: [Label] = []
-    private var labelIndex: [Label: Int32] = [:]
+    private var labelFingerprints: [UInt64] = []
+    /// Open addressing over `labels`: a label's number, or -1 for a free slot.
+    private var labelSlots = [Int32](repeating: -1, count: 64)
 
     var count: Int { hits.count }
     var isEmpty: Bool { hits.isEmpty }
@@ -58,15 +72,35 @@ struct QuietNameHits {
         if places.last.map({ !$0.isSame(as: place) }) ?? true { places.append(place) }
         let label = Label(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
                           valueDescription: valueDescription)
-        let labelNumber: Int32
-        if let known = labelIndex[label] {
-            labelNumber = known
-        } else {
-            labelNumber = Int32(labels.count)
-            labels.append(label)
-            labelIndex[label] = labelNumber
+        hits.append(Hit(position: position, place: Int32(places.count - 1), label: number(of: label)))
+    }
+
+    /// The number of `label`, interned.
+    private mutating func number(of label: Label) -> Int32 {
+        let fingerprint = label.fingerprint
+        let mask = labelSlots.count - 1
+        var slot = Int(truncatingIfNeeded: fingerprint) & mask
+        while labelSlots[slot] >= 0 {
+            let known = Int(labelSlots[slot])
+            if labelFingerprints[known] == fingerprint && labels[known] == label { return Int32(known) }
+            slot = (slot + 1) & mask
         }
-        hits.append(Hit(position: position, place: Int32(places.count - 1), label: labelNumber))
+        let number = Int32(labels.count)
+        labels.append(label)
+        labelFingerprints.append(fingerprint)
+        labelSlots[slot] = number
+        if labels.count * 2 > labelSlots.count { rebuildSlots(count: labelSlots.count * 2) }
+        return number
+    }
+
+    private mutating func rebuildSlots(count: Int) {
+        labelSlots = [Int32](repeating: -1, count: count)
+        let mask = count - 1
+        for (number, fingerprint) in labelFingerprints.enumerated() {
+            var slot = Int(truncatingIfNeeded: fingerprint) & mask
+            while labelSlots[slot] >= 0 { slot = (slot + 1) & mask }
+            labelSlots[slot] = Int32(number)
+        }
     }
 
     /// The index in `places` of hit `index`.
@@ -103,7 +137,8 @@ struct QuietNameHits {
         hits.removeAll(keepingCapacity: true)
         places.removeAll()
         labels.removeAll()
-        labelIndex.removeAll()
+        labelFingerprints.removeAll()
+        labelSlots = [Int32](repeating: -1, count: 64)
     }
 }
 
