@@ -4,7 +4,8 @@
 /// open: as a full `PendingHit` each (176 bytes and four references, in one array that doubles),
 /// they made such a document cost several times the time and memory of its text. Here a hit is
 /// 32 bytes without references: its position, the place it shares with the other hits of its
-/// container, and its label (name, value description and rule), interned.
+/// container, and its label (name, value description and rule), interned. Hits are kept in
+/// chunks, so that appending never copies the ones before.
 struct QuietNameHits {
     private struct Hit {
         var position: SourcePosition
@@ -30,37 +31,40 @@ struct QuietNameHits {
         var describesMetadata: Bool
         var valueDescription: String
 
-        /// FNV-1a over the UTF-8 of the strings and the numbers: `Hasher` on a `String` hashes
-        /// its normalized form and cost several hundred instructions a hit.
+        /// FNV-1a over the UTF-8 of the strings, combined with the numbers: `Hasher` on a
+        /// `String` hashes its normalized form and cost several hundred instructions a hit.
         var fingerprint: UInt64 {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            func mix(_ number: UInt64) { h = (h ^ number) &* 0x0000_0100_0000_01B3 }
-            func mix(_ text: String) {
-                var text = text
-                text.withUTF8 { for byte in $0 { mix(UInt64(byte)) } }
-                mix(0x100)
-            }
-            if let key { mix(key) }
+            @inline(__always) func mix(_ value: UInt64) { h = (h ^ value) &* 0x0000_0100_0000_01B3 }
+            mix(key.map(Label.hash) ?? 1)
             switch token {
-            case .key(let name)?: mix(name)
+            case .key(let name)?: mix(name == key ? 2 : Label.hash(name))
             case .index(let index)?: mix(UInt64(bitPattern: Int64(index)))
-            case nil: mix(0x101)
+            case nil: mix(3)
             }
             mix(UInt64(ruleIndex) << 1 | (describesMetadata ? 1 : 0))
-            mix(valueDescription)
+            mix(Label.hash(valueDescription))
             return h
+        }
+
+        private static func hash(_ text: String) -> UInt64 {
+            var text = text
+            return text.withUTF8 { KeyFactsCache.hash($0) }
         }
     }
 
-    private var hits: [Hit] = []
+    private var chunks: [[Hit]] = []
+    private static let chunkShift = 14
+    private static let chunkSize = 1 << chunkShift
+    /// The number of hits.
+    private(set) var count = 0
     private(set) var places: [Place] = []
     private var labels: [Label] = []
     private var labelFingerprints: [UInt64] = []
     /// Open addressing over `labels`: a label's number, or -1 for a free slot.
     private var labelSlots = [Int32](repeating: -1, count: 64)
 
-    var count: Int { hits.count }
-    var isEmpty: Bool { hits.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     mutating func append(ruleIndex: Int, describesMetadata: Bool, valueDescription: String, location: HitLocation,
                          position: SourcePosition) {
@@ -72,7 +76,18 @@ struct QuietNameHits {
         if places.last.map({ !$0.isSame(as: place) }) ?? true { places.append(place) }
         let label = Label(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
                           valueDescription: valueDescription)
-        hits.append(Hit(position: position, place: Int32(places.count - 1), label: number(of: label)))
+        let hit = Hit(position: position, place: Int32(places.count - 1), label: number(of: label))
+        let chunk = count >> QuietNameHits.chunkShift
+        if chunk == chunks.count {
+            chunks.append([])
+            chunks[chunk].reserveCapacity(QuietNameHits.chunkSize)
+        }
+        chunks[chunk].append(hit)
+        count += 1
+    }
+
+    private func hit(_ index: Int) -> Hit {
+        chunks[index >> QuietNameHits.chunkShift][index & (QuietNameHits.chunkSize - 1)]
     }
 
     /// The number of `label`, interned.
@@ -104,18 +119,18 @@ struct QuietNameHits {
     }
 
     /// The index in `places` of hit `index`.
-    func placeIndex(of index: Int) -> Int { Int(hits[index].place) }
+    func placeIndex(of index: Int) -> Int { Int(hit(index).place) }
 
     /// The path of hit `index`.
     func path(of index: Int) -> LayeredPath {
-        let hit = hits[index]
+        let hit = hit(index)
         let containerPath = places[Int(hit.place)].containerPath
         return labels[Int(hit.label)].token.map { containerPath.appending($0) } ?? containerPath
     }
 
     /// Hit `index` as the pending hit it stands for.
     subscript(index: Int) -> PendingHit {
-        let hit = hits[index]
+        let hit = hit(index)
         let place = places[Int(hit.place)]
         let label = labels[Int(hit.label)]
         var location = HitLocation(key: label.key, containerPath: place.containerPath, token: label.token, ancestry: place.ancestry,
@@ -129,12 +144,19 @@ struct QuietNameHits {
 
     /// Forgets the hits from `count` on (a layer that turned out not to be one).
     mutating func truncate(to count: Int) {
-        hits.removeSubrange(count...)
+        precondition(count <= self.count)
+        let chunksKept = (count + QuietNameHits.chunkSize - 1) >> QuietNameHits.chunkShift
+        chunks.removeSubrange(chunksKept...)
+        if count & (QuietNameHits.chunkSize - 1) != 0 {
+            chunks[chunksKept - 1].removeSubrange((count & (QuietNameHits.chunkSize - 1))...)
+        }
+        self.count = count
     }
 
     /// Forgets everything, at the end of a document.
     mutating func removeAll() {
-        hits.removeAll(keepingCapacity: true)
+        chunks.removeAll()
+        count = 0
         places.removeAll()
         labels.removeAll()
         labelFingerprints.removeAll()

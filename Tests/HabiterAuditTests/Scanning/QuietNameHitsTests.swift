@@ -103,6 +103,32 @@ import Testing
         }
     }
 
+    @Test func truncationAcrossChunks() {
+        // Hits are kept in chunks of 16,384: truncate at, inside and past chunk boundaries,
+        // then append again; every hit keeps its position.
+        var store = QuietNameHits()
+        let location = HitLocation(key: "pin", containerPath: LayeredPath(), token: .key("pin"), ancestry: [], readerContext: nil,
+                                   carrier: nil)
+        func append(_ range: Range<Int>) {
+            for i in range {
+                store.append(ruleIndex: 0, describesMetadata: false, valueDescription: "null", location: location,
+                             position: SourcePosition(line: 1, column: i + 1, byteOffset: i))
+            }
+        }
+        func offsets() -> [Int] { (0..<store.count).map { store[$0].position.byteOffset } }
+        append(0..<40_000)
+        for cut in [39_999, 32_768, 20_000, 16_384, 16_383, 1, 0] {
+            store.truncate(to: cut)
+            #expect(store.count == cut)
+            #expect(offsets() == Array(0..<cut))
+        }
+        append(0..<16_385)
+        #expect(offsets() == Array(0..<16_385))
+        store.truncate(to: 16_384)
+        append(16_384..<16_390)
+        #expect(offsets() == Array(0..<16_390))
+    }
+
     @Test func aRolledBackLayerForgetsItsHits() {
         // The first line is JSON with a sensitive name on null; the second is not, so the string
         // is no NDJSON layer and the name hit of its first line must go with it.
