@@ -17,8 +17,37 @@ public enum Placeholders {
         "error", "failed", "success", "enabled", "disabled", "active", "inactive", "revoked",
         "granted", "denied", "present", "absent", "rotated", "hidden", "visible", "unchanged",
     ]
+    /// `words` and `statusWords` packed (see `packedWord`) and sorted: a value is looked up by
+    /// binary search, without hashing a `String` (which hashes its normalized form).
+    private static let packedWords: [UInt128] = words.union(statusWords).map { word in
+        var word = word
+        return word.withUTF8 { packedWord($0)! }
+    }.sorted()
+    /// The longest word listed.
+    private static let longestWord = words.union(statusWords).map(\.utf8.count).max()!
+
+    /// A word of at most 15 bytes as an integer: its bytes from the top down, then its length.
+    static func packedWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt128? {
+        guard bytes.count < 16 else { return nil }
+        var packed: UInt128 = 0
+        for byte in bytes { packed = packed << 8 | UInt128(byte) }
+        return packed << (8 * (16 - bytes.count)) | UInt128(bytes.count)
+    }
+
+    /// Whether `lower` (lowercased) is one of `words` or `statusWords`.
+    static func isListedWord(_ lower: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lower.count <= longestWord, let word = packedWord(lower) else { return false }
+        let table = packedWords
+        var low = 0, high = table.count
+        while low < high {
+            let mid = (low + high) / 2
+            if table[mid] < word { low = mid + 1 } else { high = mid }
+        }
+        return low < table.count && table[low] == word
+    }
+
     /// Substrings that mark a documentation or test value.
-    static let markers = ["example", "placeholder", "redacted", "changeme", "dummy", "sample"]
+    static let markers: [StaticString] = ["example", "placeholder", "redacted", "changeme", "dummy", "sample"]
     /// Leading words of an instruction to the reader.
     static let instructionPrefixes: [StaticString] = ["your", "insert", "enter", "replace", "put-", "put_", "add-your", "add_your"]
 
@@ -47,10 +76,7 @@ public enum Placeholders {
         let listed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: trimmed.count) { buffer in
             for (i, b) in trimmed.enumerated() { buffer[i] = b &- 0x41 < 26 ? b | 0x20 : b }
             let lower = UnsafeBufferPointer(buffer)
-            if lower.count <= 12 {
-                let word = String(decoding: lower, as: UTF8.self)
-                if words.contains(word) || statusWords.contains(word) { return true }
-            }
+            if isListedWord(lower) { return true }
             return markers.contains { lower.containsBytes($0) } || instructionPrefixes.contains { lower.hasPrefix($0) }
         }
         if listed { return true }

@@ -10,19 +10,35 @@ extension UnsafeRawBufferPointer {
     /// search per call; this is neither.
     func containsBytes(_ needle: String) -> Bool {
         var needle = needle
-        return needle.withUTF8 { n in
-            guard let first = n.first else { return true }
-            guard count >= n.count, let base = baseAddress else { return false }
-            var i = 0
-            let last = count - n.count
+        return needle.withUTF8 { containsBytes(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether the bytes contain `needle`.
+    func containsBytes(_ needle: StaticString) -> Bool {
+        containsBytes(UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
+    }
+
+    /// Whether the bytes contain `needle`. Under 64 bytes a plain loop finds the first byte:
+    /// a `memchr` call costs more than it saves on a short value.
+    func containsBytes(_ needle: UnsafeRawBufferPointer) -> Bool {
+        guard let first = needle.first else { return true }
+        guard count >= needle.count, let base = baseAddress else { return false }
+        var i = 0
+        let last = count - needle.count
+        if count < 64 {
             while i <= last {
-                guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return false }
-                i = UnsafeRawPointer(hit) - base
-                if memcmp(base + i, n.baseAddress!, n.count) == 0 { return true }
+                if self[i] == first && memcmp(base + i, needle.baseAddress!, needle.count) == 0 { return true }
                 i += 1
             }
             return false
         }
+        while i <= last {
+            guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return false }
+            i = UnsafeRawPointer(hit) - base
+            if memcmp(base + i, needle.baseAddress!, needle.count) == 0 { return true }
+            i += 1
+        }
+        return false
     }
 }
 
@@ -42,6 +58,9 @@ extension String {
 extension UnsafeBufferPointer where Element == UInt8 {
     /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
     func containsBytes(_ needle: String) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
+
+    /// Whether the bytes contain `needle`.
+    func containsBytes(_ needle: StaticString) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
 
     /// Whether the bytes start with `prefix`.
     func hasPrefix(_ prefix: StaticString) -> Bool {

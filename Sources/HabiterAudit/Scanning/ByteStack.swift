@@ -30,4 +30,10 @@ struct ByteStack {
         precondition(range.upperBound <= count)
         return buffer[range]
     }
+
+    /// Calls `body` with bytes in use, in place.
+    func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count)
+        return buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
 }

@@ -400,9 +400,10 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// A key on the path, as reported (masked if a pattern rule matched it).
     private func keyText(start: Int, count: Int) -> String {
-        let bytes = keyArena[start..<start + count]
-        if !scan.maskedKeys.isEmpty && scan.maskedKeys.contains(Array(bytes)) { return Redaction.maskedKey }
-        return String(decoding: bytes, as: UTF8.self)
+        keyArena.withBytes(start..<start + count) { bytes in
+            if !scan.maskedKeys.isEmpty && scan.maskedKeys.contains(Array(bytes)) { return Redaction.maskedKey }
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     /// The path token of the member a container is at.

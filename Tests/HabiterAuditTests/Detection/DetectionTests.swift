@@ -74,6 +74,35 @@ import Testing
     func notPlaceholders(_ value: String) {
         #expect(!Placeholders.isPlaceholder(value))
     }
+
+    /// The listed words are looked up as packed integers: the lookup agrees with the sets for
+    /// every listed word, its near misses and seeded random words, and packing keeps bytes apart.
+    @Test func listedWordsAgreeWithTheSets() {
+        let listed = Placeholders.words.union(Placeholders.statusWords)
+        func isListed(_ word: String) -> Bool {
+            var word = word
+            return word.withUTF8 { Placeholders.isListedWord($0) }
+        }
+        var candidates = Array(listed)
+        for word in listed {
+            candidates += [String(word.dropLast()), word + "s", "x" + word, String(word.dropFirst())]
+        }
+        var generator = SeededGenerator(seed: 0x9A5)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz_-/".utf8)
+        for _ in 0..<5_000 {
+            candidates.append(String(decoding: (0..<Int.random(in: 0...15, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! },
+                                     as: UTF8.self))
+        }
+        for word in candidates {
+            #expect(isListed(word) == listed.contains(word), "\(word)")
+        }
+        var packed: [UInt128: String] = [:]
+        for word in Set(candidates) where word.utf8.count < 16 {
+            var bytes = word
+            let key = bytes.withUTF8 { Placeholders.packedWord($0)! }
+            #expect(packed.updateValue(word, forKey: key) == nil, "\(word) packs like another word")
+        }
+    }
 }
 
 @Suite struct ValueCredibilityTests {
