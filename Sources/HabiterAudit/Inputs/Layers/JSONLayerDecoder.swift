@@ -8,10 +8,27 @@ public struct JSONLayerDecoder: LayerDecoder {
     public init() {}
 
     public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
-        for b in value {
-            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { continue }
-            guard b == UInt8(ascii: "{") || b == UInt8(ascii: "[") else { return nil }
-            return DecodedLayer(bytes: Array(value), content: .json, replacesValue: true)
+        guard let open = nextNonBlank(value, from: 0), value[open] == UInt8(ascii: "{") || value[open] == UInt8(ascii: "[") else {
+            return nil
+        }
+        // What follows the bracket must be able to continue JSON, or the reader would only fail
+        // later: templates and masks (`{{token}}`, `{name}`, `[REDACTED]`) cost no copy and no
+        // read. An object goes on with a key or its end, an array with a value or its end.
+        guard let next = nextNonBlank(value, from: open + 1) else { return nil }
+        let continues = value[open] == UInt8(ascii: "{") ? JSONLayerDecoder.objectContinuations : JSONLayerDecoder.arrayContinuations
+        guard continues.utf8.contains(value[next]) else { return nil }
+        return DecodedLayer(bytes: Array(value), content: .json, replacesValue: true)
+    }
+
+    private static let objectContinuations = "\"}"
+    private static let arrayContinuations = "\"{[]-0123456789tfn"
+
+    private func nextNonBlank(_ value: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var i = start
+        while i < value.count {
+            let b = value[i]
+            if b != 0x20 && b != 0x0A && b != 0x0D && b != 0x09 { return i }
+            i += 1
         }
         return nil
     }
