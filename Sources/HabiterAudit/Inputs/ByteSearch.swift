@@ -5,9 +5,8 @@ import Darwin
 #endif
 
 extension UnsafeRawBufferPointer {
-    /// Whether the bytes contain `needle` (`memchr` for its first byte, then `memcmp`).
-    /// Foundation's `String.contains` bridges to NSString on Linux and costs a copy and a slow
-    /// search per call; this is neither.
+    /// Whether the bytes contain `needle`. Foundation's `String.contains` bridges to NSString on
+    /// Linux and costs a copy and a slow search per call; this is neither.
     func containsBytes(_ needle: String) -> Bool {
         var needle = needle
         return needle.withUTF8 { containsBytes(UnsafeRawBufferPointer($0)) }
@@ -18,27 +17,44 @@ extension UnsafeRawBufferPointer {
         containsBytes(UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
     }
 
-    /// Whether the bytes contain `needle`. Under 64 bytes a plain loop finds the first byte:
-    /// a `memchr` call costs more than it saves on a short value.
+    /// Whether the bytes contain `needle`: `memchr` for its rarest-looking byte, then `memcmp`
+    /// around it; under 64 bytes a plain loop, where a call costs more than it saves. (Anchored
+    /// at the first byte, a quoted key stopped at every `"` of a JSON body.)
     func containsBytes(_ needle: UnsafeRawBufferPointer) -> Bool {
         guard let first = needle.first else { return true }
         guard count >= needle.count, let base = baseAddress else { return false }
-        var i = 0
         let last = count - needle.count
         if count < 64 {
+            var i = 0
             while i <= last {
                 if self[i] == first && memcmp(base + i, needle.baseAddress!, needle.count) == 0 { return true }
                 i += 1
             }
             return false
         }
-        while i <= last {
-            guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return false }
-            i = UnsafeRawPointer(hit) - base
-            if memcmp(base + i, needle.baseAddress!, needle.count) == 0 { return true }
-            i += 1
+        let anchor = needle.firstIndex { !UnsafeRawBufferPointer.isCommonTextByte($0) } ?? 0
+        let anchorByte = Int32(needle[anchor])
+        // Candidate starts run from 0 to `last`; the anchor sits `anchor` bytes after each.
+        var start = 0
+        while start <= last {
+            guard let hit = memchr(base + start + anchor, anchorByte, last - start + 1) else { return false }
+            start = UnsafeRawPointer(hit) - base - anchor
+            if memcmp(base + start, needle.baseAddress!, needle.count) == 0 { return true }
+            start += 1
         }
         return false
+    }
+
+    /// A byte too frequent in JSON (escaped JSON too) and English text to anchor a search on.
+    private static func isCommonTextByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"),
+             UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "i"), UInt8(ascii: "n"),
+             UInt8(ascii: "s"), UInt8(ascii: "r"):
+            true
+        default:
+            false
+        }
     }
 }
 

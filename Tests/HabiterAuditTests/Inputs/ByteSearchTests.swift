@@ -1,0 +1,38 @@
+import Testing
+@testable import HabiterAudit
+
+/// The byte search of the hot paths, against a naive search: haystacks on both sides of the
+/// 64-byte switch from the loop to `memmem`, needles at the start, the end, overlapping and absent.
+@Suite struct ByteSearchTests {
+    private func naive(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle }
+    }
+
+    @Test func agreesWithANaiveSearch() {
+        var generator = SeededGenerator(seed: 0xB5EA)
+        let alphabet = Array("\"ab_".utf8)
+        for _ in 0..<20_000 {
+            let haystack = (0..<Int.random(in: 0...200, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let needle: [UInt8]
+            if !haystack.isEmpty && Bool.random(using: &generator) {
+                let start = Int.random(in: 0..<haystack.count, using: &generator)
+                needle = Array(haystack[start..<min(haystack.count, start + Int.random(in: 1...12, using: &generator))])
+            } else {
+                needle = (0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            }
+            let found = haystack.withUnsafeBytes { h in needle.withUnsafeBytes { h.containsBytes($0) } }
+            #expect(found == naive(haystack, needle), "\(haystack.count) bytes, needle \(needle)")
+        }
+    }
+
+    @Test func stringAndStaticStringNeedles() {
+        let body = Array(#"{"token_type":"Bearer","expires_in":3600,"scope":"sync","access_token":"x"}"#.utf8)
+        #expect(body.count >= 64)
+        #expect(body.containsBytes("\"access_token\""))
+        #expect(!body.containsBytes("\"refresh_token\""))
+        #expect(body.withUnsafeBufferPointer { $0.containsBytes("expires_in" as StaticString) })
+        #expect(!body.withUnsafeBufferPointer { $0.containsBytes("id_token" as StaticString) })
+    }
+}
