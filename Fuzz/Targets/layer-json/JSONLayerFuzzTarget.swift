@@ -1,5 +1,6 @@
-// The JSON-in-a-string decoder: it opens exactly the values whose first non-blank byte is `{` or
-// `[`, and the layer is the value itself, read as JSON and replacing the value.
+// The JSON-in-a-string decoder: it opens only values whose first non-blank byte is `{` or `[`,
+// never turns away one that is JSON (or whose first line is, for NDJSON), and the layer is the
+// value itself, read as JSON and replacing the value.
 import FuzzSupport
 import HabiterAudit
 
@@ -9,7 +10,12 @@ public func fuzzJSONLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let layer = Fuzz.decodeLayer(JSONLayerDecoder(), value)
     let first = value.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
     let opens = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-    Fuzz.check((layer != nil) == opens, "opens exactly an object or array")
+    Fuzz.check(layer == nil || opens, "opens only an object or array")
+    if opens {
+        let firstLine = Array(value.prefix { $0 != 0x0A })
+        let isJSON = Fuzz.jsonEvents(Array(value)) != nil || Fuzz.jsonEvents(firstLine) != nil
+        Fuzz.check(layer != nil || !isJSON, "turns away no JSON text and no NDJSON whose first line is JSON")
+    }
     if let layer {
         guard case .json = layer.content else { Fuzz.check(false, "a JSON layer is JSON"); return 0 }
         Fuzz.check(layer.bytes == Array(value) && layer.replacesValue, "the layer is the value")
