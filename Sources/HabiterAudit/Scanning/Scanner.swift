@@ -61,7 +61,11 @@ public final class Scanner: @unchecked Sendable {
         if workers == 1 {
             scanQueued(work, rules: rules)
         } else {
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in scanQueued(work, rules: rules.independentCopy()) }
+            // One worker keeps the pack it was given; the others build their own (see
+            // `independentCopy`) while it already scans.
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                scanQueued(work, rules: worker == 0 ? rules : rules.independentCopy())
+            }
         }
         let outcomes = work.outcomes
         var errors: [InputError] = []
