@@ -29,16 +29,10 @@ public final class PatternEngine: @unchecked Sendable {
     /// Values shorter than this cannot match any rule.
     public let minimumValueLength: Int
 
-    /// Compiles the patterns of `rules` (pattern rules only).
-    public init(rules: [Rule]) throws(RuleFileError) {
-        var regexes: [Regex] = []
-        for rule in rules {
-            do {
-                regexes.append(try Regex(rule.pattern ?? ""))
-            } catch {
-                throw RuleFileError(file: rule.source, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id, reason: error.message)
-            }
-        }
+    /// The engine of `rules` (pattern rules only) with their patterns compiled: `regexes[i]` is
+    /// the pattern of `rules[i]`.
+    init(rules: [Rule], regexes: [Regex]) {
+        precondition(rules.count == regexes.count)
         self.rules = rules
         self.regexes = regexes
         var literals: [String] = []

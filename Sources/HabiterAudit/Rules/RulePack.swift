@@ -33,9 +33,12 @@ public final class RulePack: @unchecked Sendable {
         var rules: [Rule] = []
         var indexById: [String: Int] = [:]
         var fileById: [String: String] = [:]
+        // The patterns as validated, compiled once: the pattern engine takes them as they are.
+        var regexById: [String: Regex] = [:]
+        let matcher = RegexMatcher()
         for file in files {
             for rule in try RuleFileParser.parse(file.text, file: file.name) {
-                try RulePack.validateAtLoad(rule)
+                regexById[rule.id] = try RulePack.validateAtLoad(rule, matcher: matcher)
                 if let index = indexById[rule.id] {
                     // Overriding a rule from an earlier source is allowed; twice from one source is not.
                     if fileById[rule.id] == file.name || (!file.name.hasPrefix("builtin:") && !fileById[rule.id]!.hasPrefix("builtin:")) {
@@ -65,7 +68,8 @@ public final class RulePack: @unchecked Sendable {
         }
         nameRules = rules.filter { $0.kind == .name }
         names = NameMatcher(rules: nameRules)
-        patterns = try PatternEngine(rules: rules.filter { $0.kind == .pattern })
+        let patternRules = rules.filter { $0.kind == .pattern }
+        patterns = PatternEngine(rules: patternRules, regexes: patternRules.map { regexById[$0.id]! })
         inventory = try InventoryLoader.builtin()
     }
 
@@ -96,12 +100,12 @@ public final class RulePack: @unchecked Sendable {
 
     static let idGrammar = try! Regex("^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 
-    /// Checks that make a rule unusable: refused at load with the file and rule id.
-    static func validateAtLoad(_ rule: Rule) throws(RuleFileError) {
+    /// Checks that make a rule unusable: refused at load with the file and rule id. Returns a
+    /// pattern rule's compiled pattern.
+    static func validateAtLoad(_ rule: Rule, matcher: RegexMatcher) throws(RuleFileError) -> Regex? {
         func fail(_ reason: String) -> RuleFileError {
             RuleFileError(file: rule.source, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id, reason: reason)
         }
-        let matcher = RegexMatcher()
         let idMatches = rule.id.utf8CString.withUnsafeBytes { bytes in
             (try? matcher.firstMatch(idGrammar, in: UnsafeRawBufferPointer(rebasing: bytes.dropLast()))) ?? nil
         }
@@ -129,7 +133,9 @@ public final class RulePack: @unchecked Sendable {
                let input = BacktrackingProbe.firstLimit(regex, pattern: pattern, examples: rule.examples, keywords: rule.keywords, matcher: matcher) {
                 throw fail("the pattern backtracks catastrophically: on \(input) it reached the match limit")
             }
+            return regex
         }
+        return nil
     }
 
     /// Reads every `*.json` file of a rules directory, sorted by name.
