@@ -73,7 +73,7 @@ struct QuietNameHits {
                           isSecureStorage: location.isSecureStorage)
         // The hits of one container come together and share its path and ancestry arrays, so
         // comparing with the last place is mostly two identity checks.
-        if places.last.map({ !$0.isSame(as: place) }) ?? true { places.append(place) }
+        if places.last?.isSame(as: place) != true { places.append(place) }
         let label = Label(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
                           valueDescription: valueDescription)
         let hit = Hit(position: position, place: Int32(places.count - 1), label: number(of: label))

@@ -52,13 +52,18 @@ import Testing
                            location: r.location, position: r.position))
     }
 
-    @Test func hitsComeBackAsRecorded() {
+    private func store(of hits: [Recorded]) -> QuietNameHits {
         var store = QuietNameHits()
-        let hits = recorded()
         for r in hits {
             store.append(ruleIndex: r.ruleIndex, describesMetadata: r.describesMetadata, valueDescription: r.valueDescription,
                          location: r.location, position: r.position)
         }
+        return store
+    }
+
+    @Test func hitsComeBackAsRecorded() {
+        let hits = recorded()
+        let store = store(of: hits)
         #expect(store.count == hits.count)
         #expect(hits.indices.map { summary(store[$0]) } == hits.map(expected))
         #expect(hits.indices.map { store.path(of: $0) } == hits.map(\.location.path))
@@ -68,12 +73,8 @@ import Testing
     }
 
     @Test func truncateAndRemoveAll() {
-        var store = QuietNameHits()
         let hits = recorded()
-        for r in hits {
-            store.append(ruleIndex: r.ruleIndex, describesMetadata: r.describesMetadata, valueDescription: r.valueDescription,
-                         location: r.location, position: r.position)
-        }
+        var store = store(of: hits)
         store.truncate(to: 2)
         #expect(store.count == 2)
         #expect((0..<2).map { summary(store[$0]) } == hits.prefix(2).map(expected))
