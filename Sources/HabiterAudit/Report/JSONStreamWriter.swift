@@ -5,6 +5,14 @@ struct JSONStreamWriter {
     private(set) var bytes: [UInt8] = []
     /// The number of elements written so far in each open container, outermost first.
     private var counts: [Int] = []
+    /// A new line and the indentation of each depth, made once: `indentations[d]` is "\n" and
+    /// 2 × d spaces.
+    private var indentations: [[UInt8]] = []
+
+    /// Room for about `count` more bytes, made at once rather than by growing.
+    mutating func reserve(_ count: Int) {
+        bytes.reserveCapacity(bytes.count + count)
+    }
 
     /// Opens an object (`{`) or an array (`[`) where a value is due.
     mutating func open(_ bracket: Unicode.Scalar) {
@@ -14,20 +22,32 @@ struct JSONStreamWriter {
 
     /// Closes the innermost container with `bracket` (`}` or `]`).
     mutating func close(_ bracket: Unicode.Scalar) {
-        if counts.removeLast() > 0 { JSONOutput.endContainer(indent: counts.count * 2, in: &bytes) }
+        if counts.removeLast() > 0 { newLine(depth: counts.count) }
         bytes.append(UInt8(ascii: bracket))
     }
 
-    /// Begins the next element of the innermost array.
+    /// Begins the next element of the innermost array (as `JSONOutput.beginElement` does).
     mutating func element() {
-        JSONOutput.beginElement(counts[counts.count - 1], indent: counts.count * 2, in: &bytes)
+        if counts[counts.count - 1] > 0 { bytes.append(UInt8(ascii: ",")) }
         counts[counts.count - 1] += 1
+        newLine(depth: counts.count)
     }
 
-    /// Begins the member `key` of the innermost object; its value comes next.
-    mutating func key(_ key: String) {
+    /// A new line indented to `depth`.
+    private mutating func newLine(depth: Int) {
+        while indentations.count <= depth {
+            indentations.append([0x0A] + [UInt8](repeating: 0x20, count: 2 * indentations.count))
+        }
+        bytes.append(contentsOf: indentations[depth])
+    }
+
+    /// Begins the member `key` of the innermost object; its value comes next. The key is one
+    /// of the report's own, which need no escaping.
+    mutating func key(_ key: StaticString) {
         element()
-        JSONOutput.writeString(key, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         bytes.append(0x20)
     }
