@@ -26,7 +26,7 @@ struct JSONStreamWriter {
         bytes.append(UInt8(ascii: bracket))
     }
 
-    /// Begins the next element of the innermost array (as `JSONOutput.beginElement` does).
+    /// Begins the next element of the innermost container (as `JSONOutput.beginElement` does).
     mutating func element() {
         if counts[counts.count - 1] > 0 { bytes.append(UInt8(ascii: ",")) }
         counts[counts.count - 1] += 1
