@@ -67,7 +67,7 @@ import Testing
 
     static func window(over data: [UInt8], chunkSize: Int) -> ByteWindow {
         let url = TestSupport.temporaryDirectory().appendingPathComponent("input.json")
-        FileManager.default.createFile(atPath: url.path, contents: Data(data))
+        precondition(FileManager.default.createFile(atPath: url.path, contents: Data(data)), "cannot write \(url.path)")
         let fd = open(url.path, O_RDONLY)
         return ByteWindow(descriptor: fd, expectedSize: data.count, chunkSize: chunkSize)
     }

@@ -313,7 +313,8 @@ private func summary(_ f: Finding) -> String {
     @Test func aGzipBombIsRefused() throws {
         let directory = TestSupport.temporaryDirectory()
         let zeros = directory.appendingPathComponent("zeros.json")
-        FileManager.default.createFile(atPath: zeros.path, contents: Data("[\"".utf8) + Data(repeating: UInt8(ascii: "a"), count: 50_000_000) + Data("\"]".utf8))
+        try #require(FileManager.default.createFile(atPath: zeros.path,
+                                                    contents: Data("[\"".utf8) + Data(repeating: UInt8(ascii: "a"), count: 50_000_000) + Data("\"]".utf8)))
         let gzip = try #require(TestSupport.which("gzip"))
         _ = try TestSupport.run(gzip, [zeros.path])
         let result = Scanner(rules: TestSupport.builtinPack).scan(paths: [zeros.path + ".gz"])
