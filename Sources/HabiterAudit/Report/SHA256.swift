@@ -34,11 +34,8 @@ public struct SHA256 {
     public mutating func update(_ text: String) { update(Array(text.utf8)) }
 
     public mutating func finalize() -> [UInt8] {
-        let bitLength = length &* 8
         var tail = buffer
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        SHA256.appendPadding(to: &tail, messageLength: length)
         var offset = 0
         while offset < tail.count {
             compress(tail[offset..<offset + 64])
@@ -51,10 +48,7 @@ public struct SHA256 {
     /// of `update`.
     public static func hash<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {
         var message = Array(data)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        message.append(contentsOf: repeatElement(0, count: (120 - message.count % 64) % 64))
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        appendPadding(to: &message, messageLength: UInt64(message.count))
         var state = SHA256().state
         message.withUnsafeBufferPointer { message in
             state.withUnsafeMutableBufferPointer { state in
@@ -66,6 +60,15 @@ public struct SHA256 {
             }
         }
         return digest(of: state)
+    }
+
+    /// Pads the end of a message of `messageLength` bytes (`bytes` holds its last, incomplete
+    /// block, or all of it) to whole blocks: `0x80`, zeros, and the length in bits, big-endian.
+    private static func appendPadding(to bytes: inout [UInt8], messageLength: UInt64) {
+        bytes.append(0x80)
+        bytes.append(contentsOf: repeatElement(0, count: (120 - bytes.count % 64) % 64))
+        let bitLength = messageLength &* 8
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
     }
 
     /// The state as the digest's 32 bytes, big-endian.

@@ -25,12 +25,6 @@ struct ByteStack {
         count = start
     }
 
-    /// Bytes in use.
-    subscript(range: Range<Int>) -> ArraySlice<UInt8> {
-        precondition(range.upperBound <= count)
-        return buffer[range]
-    }
-
     /// Calls `body` with bytes in use, in place.
     func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         precondition(range.lowerBound >= 0 && range.upperBound <= count)

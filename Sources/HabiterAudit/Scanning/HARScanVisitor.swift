@@ -167,8 +167,7 @@ struct HARScanVisitor: JSONVisitor {
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
         if let top = frames.last, keysMatter(top.role) {
-            pendingKey = escaped ? Array(JSONString.decode(raw, escaped: true).utf8).withUnsafeBufferPointer { StructureKey($0) }
-                                 : StructureKey(raw)
+            pendingKey = escaped ? JSONString.unescaped(raw).withUnsafeBufferPointer { StructureKey($0) } : StructureKey(raw)
         }
         try plain.key(raw, escaped: escaped, at: offset)
     }

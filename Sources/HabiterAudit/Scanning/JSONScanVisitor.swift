@@ -9,10 +9,12 @@ struct JSONScanVisitor: JSONVisitor {
         var isObject: Bool
         /// Arrays: the index of the next element (the current one is `nextIndex - 1`).
         var nextIndex = 0
-        /// Objects: the current member's key, unescaped, as a byte range of `keyArena`; set at
-        /// the key, before its value begins.
+        /// Objects: the current member's key, unescaped, as the bytes `keyStart..<keyEnd` of
+        /// `keyArena`; set at the key, before its value begins. (Two integers, not a `Range`,
+        /// which is not `BitwiseCopyable`.)
         var keyStart = 0
-        var keyCount = 0
+        var keyEnd = 0
+        var key: Range<Int> { keyStart..<keyEnd }
         /// The current member's value has begun and not ended yet (so it is on the path).
         var memberBegun = false
         var keys: ShapeKeys = []
@@ -72,7 +74,7 @@ struct JSONScanVisitor: JSONVisitor {
         var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.hitCount)
         if pendingDocumentKey == .payload, !containers.isEmpty, let draft = containers.top.draft { container.payloadOf = draft }
         if containers.count == 1 && layer.depth == 0 && containers.top.isObject
-            && keyText(start: containers.top.keyStart, count: containers.top.keyCount) == "settings" {
+            && keyText(containers.top.key) == "settings" {
             container.isSettingsSnapshot = true
         }
         if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil { containerValue(isObject: true, at: offset) }
@@ -130,7 +132,7 @@ struct JSONScanVisitor: JSONVisitor {
             visitor.keyArena.push(key)
         }
         containers.top.keyStart = start
-        containers.top.keyCount = keyArena.count - start
+        containers.top.keyEnd = keyArena.count
         if layer.outerOffset == nil { try scan.checkDocumentHits(at: offset) }
     }
 
@@ -203,7 +205,7 @@ struct JSONScanVisitor: JSONVisitor {
             }
         }
         if containers.count == 1 && layer.depth == 0 && containers.top.isObject,
-           keyArena[containers.top.keyStart..<containers.top.keyStart + containers.top.keyCount].elementsEqual("format".utf8),
+           keyArena.withBytes(containers.top.key, { bytes in bytes.elementsEqual("format".utf8) }),
            value.elementsEqual("habiter.backup".utf8) {
             containers.top.keys.insert(.backupFormat)
         }
@@ -399,8 +401,8 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     /// A key on the path, as reported (masked if a pattern rule matched it).
-    private func keyText(start: Int, count: Int) -> String {
-        keyArena.withBytes(start..<start + count) { bytes in
+    private func keyText(_ range: Range<Int>) -> String {
+        keyArena.withBytes(range) { bytes in
             if !scan.maskedKeys.isEmpty && scan.maskedKeys.contains(Array(bytes)) { return Redaction.maskedKey }
             return String(decoding: bytes, as: UTF8.self)
         }
@@ -408,7 +410,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// The path token of the member a container is at.
     private func memberToken(_ container: Container) -> PathToken {
-        container.isObject ? .key(keyText(start: container.keyStart, count: container.keyCount)) : .index(container.nextIndex - 1)
+        container.isObject ? .key(keyText(container.key)) : .index(container.nextIndex - 1)
     }
 
     /// The nearest object key enclosing the current value.
@@ -416,7 +418,7 @@ struct JSONScanVisitor: JSONVisitor {
         for index in stride(from: containers.count - 1, through: 0, by: -1) {
             let container = containers[index]
             if container.isObject && container.memberBegun {
-                return keyText(start: container.keyStart, count: container.keyCount)
+                return keyText(container.key)
             }
         }
         return layer.outerKey

@@ -19,7 +19,7 @@ import Testing
             }
             #expect(stack.count == model.count)
             let from = Int.random(in: 0...model.count, using: &generator)
-            #expect(Array(stack[from..<model.count]) == Array(model[from...]))
+            #expect(stack.withBytes(from..<model.count, { Array($0) }) == Array(model[from...]))
         }
     }
 }

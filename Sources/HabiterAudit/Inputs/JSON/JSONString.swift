@@ -47,11 +47,15 @@ public enum JSONString {
 
     /// The string content `raw` as a Swift string.
     public static func decode(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
-        if !escaped { return String(decoding: raw, as: UTF8.self) }
+        escaped ? String(decoding: unescaped(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes that the validated string content `raw` denotes.
+    static func unescaped(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.count)
         unescape(raw, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32 {
