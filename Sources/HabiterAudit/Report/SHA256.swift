@@ -34,41 +34,53 @@ public struct SHA256 {
     public mutating func update(_ text: String) { update(Array(text.utf8)) }
 
     public mutating func finalize() -> [UInt8] {
-        var tail = buffer
-        SHA256.appendPadding(to: &tail, messageLength: length)
-        var offset = 0
-        while offset < tail.count {
-            compress(tail[offset..<offset + 64])
-            offset += 64
+        buffer.withUnsafeBytes { tail in
+            state.withUnsafeMutableBufferPointer { state in
+                SHA256.k.withUnsafeBufferPointer { k in SHA256.compressLast(tail, messageLength: length, into: state, k: k) }
+            }
         }
         return SHA256.digest(of: state)
     }
 
-    /// The digest of `data`: padded once and compressed block by block, without the buffering
-    /// of `update`.
+    /// The digest of `data`: whole blocks compressed where they lie, the padded tail from a
+    /// block on the stack, without the buffering of `update`.
     public static func hash<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {
-        var message = Array(data)
-        appendPadding(to: &message, messageLength: UInt64(message.count))
-        var state = SHA256().state
-        message.withUnsafeBufferPointer { message in
-            state.withUnsafeMutableBufferPointer { state in
-                SHA256.k.withUnsafeBufferPointer { k in
-                    for offset in stride(from: 0, to: message.count, by: 64) {
-                        compress(UnsafeBufferPointer(rebasing: message[offset..<offset + 64]), into: state, k: k)
-                    }
-                }
-            }
-        }
+        let state = data.withContiguousStorageIfAvailable { hashState(UnsafeRawBufferPointer($0)) }
+            ?? Array(data).withUnsafeBytes { hashState($0) }
         return digest(of: state)
     }
 
-    /// Pads the end of a message of `messageLength` bytes (`bytes` holds its last, incomplete
-    /// block, or all of it) to whole blocks: `0x80`, zeros, and the length in bits, big-endian.
-    private static func appendPadding(to bytes: inout [UInt8], messageLength: UInt64) {
-        bytes.append(0x80)
-        bytes.append(contentsOf: repeatElement(0, count: (120 - bytes.count % 64) % 64))
-        let bitLength = messageLength &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    /// The final state of the digest of `message`.
+    private static func hashState(_ message: UnsafeRawBufferPointer) -> [UInt32] {
+        var state = SHA256().state
+        state.withUnsafeMutableBufferPointer { state in
+            SHA256.k.withUnsafeBufferPointer { k in
+                let whole = message.count / 64 * 64
+                for offset in stride(from: 0, to: whole, by: 64) {
+                    compress(UnsafeRawBufferPointer(rebasing: message[offset..<offset + 64]).assumingMemoryBound(to: UInt8.self),
+                             into: state, k: k)
+                }
+                compressLast(UnsafeRawBufferPointer(rebasing: message[whole...]), messageLength: UInt64(message.count), into: state, k: k)
+            }
+        }
+        return state
+    }
+
+    /// Compresses the last, incomplete block of a message of `messageLength` bytes (`tail`, under
+    /// 64 bytes) padded to whole blocks: `0x80`, zeros, and the length in bits, big-endian.
+    private static func compressLast(_ tail: UnsafeRawBufferPointer, messageLength: UInt64, into state: UnsafeMutableBufferPointer<UInt32>,
+                                     k: UnsafeBufferPointer<UInt32>) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { padded in
+            let blocks = tail.count + 9 <= 64 ? 1 : 2
+            padded.initialize(repeating: 0)
+            for i in 0..<tail.count { padded[i] = tail[i] }
+            padded[tail.count] = 0x80
+            let bitLength = messageLength &* 8
+            for i in 0..<8 { padded[64 * blocks - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * i)) }
+            for block in 0..<blocks {
+                compress(UnsafeBufferPointer(rebasing: padded[64 * block..<64 * block + 64]), into: state, k: k)
+            }
+        }
     }
 
     /// The state as the digest's 32 bytes, big-endian.
@@ -91,14 +103,16 @@ public struct SHA256 {
 
     /// The digest of `bytes` as lowercase hex, of its first `byteCount` bytes when given.
     public static func hexDigest(bytes: [UInt8], byteCount: Int = 32) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for byte in hash(bytes).prefix(byteCount) {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 15)])
+        let state = bytes.withUnsafeBytes { hashState($0) }
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 2 * byteCount) { out in
+            for i in 0..<byteCount {
+                let byte = UInt8(truncatingIfNeeded: state[i / 4] >> UInt32(24 - 8 * (i % 4)))
+                out[2 * i] = digits.utf8Start[Int(byte >> 4)]
+                out[2 * i + 1] = digits.utf8Start[Int(byte & 15)]
+            }
+            return 2 * byteCount
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private mutating func compress(_ block: ArraySlice<UInt8>) {

@@ -160,28 +160,43 @@ public final class Scanner: @unchecked Sendable {
         }
         var result: [Finding] = []
         result.reserveCapacity(keyed.count)
-        /// A finding's identity: what its fingerprint is made of, less the occurrence number.
-        struct Identity: Hashable { var ruleId: String, artifact: String, path: String }
-        struct Site: Hashable { var identity: Identity, byteOffset: Int }
-        var seen = Set<Site>()
-        var occurrences: [Identity: Int] = [:]
+        var occurrences: [FingerprintIdentity: Int] = [:]
+        occurrences.reserveCapacity(keyed.count)
+        var previous: (finding: Finding, path: String)?
         for (finding, path) in keyed {
-            let identity = Identity(ruleId: finding.ruleId, artifact: finding.artifact, path: path)
-            guard seen.insert(Site(identity: identity, byteOffset: finding.position.byteOffset)).inserted else { continue }
-            let occurrence = occurrences[identity, default: 0]
-            occurrences[identity] = occurrence + 1
+            // An exact duplicate has every sort key of the finding before it.
+            if let previous, previous.finding.position.byteOffset == finding.position.byteOffset, previous.path == path,
+               previous.finding.ruleId == finding.ruleId, previous.finding.artifact == finding.artifact {
+                continue
+            }
+            previous = (finding, path)
             // `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, put together as bytes.
-            var identityBytes = Array("habiter-audit/v1\u{0}".utf8)
-            for part in [identity.ruleId, identity.artifact, path] {
-                identityBytes.append(contentsOf: part.utf8)
+            var identityBytes: [UInt8] = []
+            identityBytes.reserveCapacity(32 + finding.ruleId.utf8.count + finding.artifact.utf8.count + path.utf8.count)
+            identityBytes.append(contentsOf: "habiter-audit/v1\u{0}".utf8)
+            for part in [finding.ruleId.utf8, finding.artifact.utf8, path.utf8] {
+                identityBytes.append(contentsOf: part)
                 identityBytes.append(0)
             }
+            let identity = FingerprintIdentity(bytes: identityBytes)
+            let occurrence = occurrences[identity, default: 0]
+            occurrences[identity] = occurrence + 1
             identityBytes.appendDecimal(occurrence)
             var fingerprinted = finding
             fingerprinted.fingerprint = SHA256.hexDigest(bytes: identityBytes, byteCount: 16)
             result.append(fingerprinted)
         }
         return result
+    }
+}
+
+/// What a fingerprint is made of, less the occurrence number: the bytes of rule, artifact and
+/// path, hashed as one run of bytes (cheaper than hashing three strings).
+private struct FingerprintIdentity: Hashable {
+    var bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
 
