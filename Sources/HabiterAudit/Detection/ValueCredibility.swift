@@ -17,10 +17,50 @@ public enum ValueCredibility {
         return value.withUTF8 { isCredible($0, keyWords: keyWords, shape: shape) }
     }
 
-    /// The same, on UTF-8 bytes: a placeholder is ruled out before any `String` is made.
+    /// The same, on UTF-8 bytes: a placeholder is ruled out before any `String` is made, and
+    /// ASCII (where lowercasing and counting are bytewise) is judged on its bytes.
     public static func isCredible(_ value: UnsafeBufferPointer<UInt8>, keyWords: [String], shape: ValueShape) -> Bool {
         if Placeholders.isPlaceholder(value) { return false }
-        let trimmed = String(decoding: value, as: UTF8.self).trimmingASCIIWhitespace()
+        var start = 0, end = value.count
+        while start < end && isASCIIWhitespace(value[start]) { start += 1 }
+        while end > start && isASCIIWhitespace(value[end - 1]) { end -= 1 }
+        let trimmed = UnsafeBufferPointer(rebasing: value[start..<end])
+        guard trimmed.allSatisfy({ $0 < 0x80 }) else { return isCredible(text: String(decoding: trimmed, as: UTF8.self), keyWords: keyWords, shape: shape) }
+        if trimmed.count < minimumLength { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: trimmed.count) { buffer in
+            for (i, b) in trimmed.enumerated() { buffer[i] = b &- 0x41 < 26 ? b | 0x20 : b }
+            let lower = UnsafeBufferPointer(buffer)
+            // A word that is not ASCII can still equal ASCII text (canonical equivalence).
+            if keyWords.contains(where: { $0.utf8.allSatisfy { $0 < 0x80 } ? $0.utf8.elementsEqual(lower) : $0 == String(decoding: lower, as: UTF8.self) }) {
+                return false
+            }
+            let words = wordCount(lower)
+            if words > 1 {
+                if keyWords.contains(where: { $0.count >= 3 && lower.containsBytes($0) }) { return false }
+                if words >= 5 { return false }
+                if let last = lower.last, ".?!:".utf8.contains(last), words >= 3 { return false }
+                if lower.last == UInt8(ascii: "?") { return false }
+            }
+            if (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !lower.contains(UInt8(ascii: "@")) && !lower.contains(UInt8(ascii: "?")) {
+                return false
+            }
+            if lower.hasPrefix("arn:") { return false }
+            let text = String(decoding: trimmed, as: UTF8.self)
+            if SafeShapes.isDateOrTime(text) || SafeShapes.isFilePath(text) || SafeShapes.isPublicToken(text) { return false }
+            if shape == .generated {
+                var material = trimmed
+                for scheme in ["bearer ", "basic ", "token ", "digest "] as [StaticString] where lower.hasPrefix(scheme) {
+                    material = UnsafeBufferPointer(rebasing: material[(material.startIndex + scheme.utf8CodeUnitCount)...])
+                }
+                return looksGenerated(material)
+            }
+            return true
+        }
+    }
+
+    /// The judgement of trimmed text that is not all ASCII, where lowercasing and counting need
+    /// Unicode.
+    private static func isCredible(text trimmed: String, keyWords: [String], shape: ValueShape) -> Bool {
         // Counting scalars only when the bytes could be too few (a scalar is at most 4 bytes).
         if trimmed.utf8.count < 4 * minimumLength && trimmed.unicodeScalars.count < minimumLength { return false }
         let lower = trimmed.lowercased()
@@ -49,11 +89,18 @@ public enum ValueCredibility {
         return true
     }
 
+    private static func isASCIIWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
     /// The number of space-separated words (runs of spaces count as one separator).
     private static func wordCount(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { wordCount($0) }
+    }
+
+    private static func wordCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0
         var inWord = false
-        for b in text.utf8 {
+        for b in bytes {
             if b == UInt8(ascii: " ") {
                 inWord = false
             } else if !inWord {
@@ -67,9 +114,14 @@ public enum ValueCredibility {
     /// At least eight characters, no spaces, and two character classes (or, in one class, long
     /// and as varied as a random string of that character set).
     static func looksGenerated(_ text: Substring) -> Bool {
+        var text = text
+        return text.withUTF8 { looksGenerated($0) }
+    }
+
+    static func looksGenerated(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var count = 0
         var classes: UInt8 = 0
-        for b in text.utf8 {
+        for b in bytes {
             switch b {
             case UInt8(ascii: " "): return false
             case UInt8(ascii: "a")...UInt8(ascii: "z"): classes |= 1
@@ -81,6 +133,6 @@ public enum ValueCredibility {
         }
         if count < minimumGeneratedLength { return false }
         if classes.nonzeroBitCount >= 2 { return true }
-        return count >= 20 && EntropyCalibration.looksRandom(String(text))
+        return count >= 20 && EntropyCalibration.looksRandom(String(decoding: bytes, as: UTF8.self))
     }
 }

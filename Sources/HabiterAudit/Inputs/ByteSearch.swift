@@ -84,6 +84,9 @@ extension UnsafeBufferPointer where Element == UInt8 {
         return prefix.withUTF8Buffer { prefix in prefix.indices.allSatisfy { self[$0] == prefix[$0] } }
     }
 
+    /// Whether the bytes are exactly `text`.
+    func equals(_ text: StaticString) -> Bool { count == text.utf8CodeUnitCount && hasPrefix(text) }
+
     /// Whether the bytes start with `prefix` (lowercase ASCII), ignoring ASCII case.
     func hasPrefixIgnoringASCIICase(_ prefix: StaticString) -> Bool {
         guard count >= prefix.utf8CodeUnitCount else { return false }

@@ -16,20 +16,20 @@ enum EntityId: Equatable {
                 if slashes.first < 0 { slashes.first = i } else if slashes.second < 0 { slashes.second = i } else { return .failure(.grammar) }
             }
             guard slashes.first >= 0 else { return .failure(.grammar) }
-            let type = bytes[..<slashes.first]
-            let rest = bytes[(slashes.first + 1)...]
-            func decoded(_ part: UnsafeBufferPointer<UInt8>.SubSequence) -> String? {
+            let type = UnsafeBufferPointer(rebasing: bytes[..<slashes.first])
+            let rest = UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)...])
+            func decoded(_ part: UnsafeBufferPointer<UInt8>) -> String? {
                 percentDecoded(part).flatMap { $0.isEmpty ? nil : $0 }
             }
-            if type.elementsEqual("entry".utf8) {
+            if type.equals("entry") {
                 guard slashes.second >= 0 else { return .failure(.grammar) }
-                guard let habitId = decoded(bytes[(slashes.first + 1)..<slashes.second]) else { return .failure(.encoding) }
+                guard let habitId = decoded(UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)..<slashes.second])) else { return .failure(.encoding) }
                 let date = bytes[(slashes.second + 1)...]
                 guard isCalendarDate(date) else { return .failure(.date) }
                 return .success(.entry(habitId: habitId, date: String(decoding: date, as: UTF8.self)))
             }
-            let isHabit = type.elementsEqual("habit".utf8)
-            guard isHabit || type.elementsEqual("setting".utf8) else { return .failure(.type) }
+            let isHabit = type.equals("habit")
+            guard isHabit || type.equals("setting") else { return .failure(.type) }
             guard slashes.second < 0 else { return .failure(.grammar) }
             guard let id = decoded(rest) else { return .failure(.encoding) }
             return .success(isHabit ? .habit(id: id) : .setting(key: id))
@@ -37,9 +37,10 @@ enum EntityId: Equatable {
     }
 
     /// Percent-decoding that refuses malformed escapes and raw characters an encoder escapes.
-    static func percentDecoded<Bytes: Collection<UInt8>>(_ text: Bytes) -> String? {
+    static func percentDecoded(_ text: UnsafeBufferPointer<UInt8>) -> String? {
         if !text.contains(where: { $0 == UInt8(ascii: "%") || $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
-            return String(validating: text, as: UTF8.self)
+            // ASCII is valid UTF-8: made without the (slower) validating initializer.
+            return text.allSatisfy({ $0 < 0x80 }) ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
