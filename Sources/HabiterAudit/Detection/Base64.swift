@@ -61,6 +61,44 @@ public enum Base64 {
         return output
     }
 
+    /// Decodes the symbols of `text` into `out` until it is full or the text ends, skipping
+    /// every other byte (padding, line breaks); returns the number of bytes written. For text
+    /// already checked: it validates nothing.
+    static func decodePrefix(_ text: UnsafeRawBufferPointer, alphabet: Alphabet, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        values(in: alphabet).withUnsafeBufferPointer { values in
+            var count = 0
+            var i = 0
+            // Whole groups of four symbols, three bytes each, while they fit.
+            while i &+ 4 <= text.count && count &+ 3 <= out.count {
+                let a = values[Int(text[i])], b = values[Int(text[i &+ 1])]
+                let c = values[Int(text[i &+ 2])], d = values[Int(text[i &+ 3])]
+                guard (a | b | c | d) < 64 else { break }
+                let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                out[count] = UInt8(truncatingIfNeeded: group >> 16)
+                out[count &+ 1] = UInt8(truncatingIfNeeded: group >> 8)
+                out[count &+ 2] = UInt8(truncatingIfNeeded: group)
+                count &+= 3
+                i &+= 4
+            }
+            var accumulator: UInt32 = 0
+            var bits: UInt32 = 0
+            while i < text.count && count < out.count {
+                let v = values[Int(text[i])]
+                i &+= 1
+                guard v < 64 else { continue }
+                accumulator = accumulator << 6 | UInt32(v)
+                bits += 6
+                if bits >= 8 {
+                    bits -= 8
+                    out[count] = UInt8(truncatingIfNeeded: accumulator >> bits)
+                    count += 1
+                    accumulator &= (1 << bits) - 1
+                }
+            }
+            return count
+        }
+    }
+
     /// Each byte's value in `alphabet` (in either alphabet when it is nil), or 0xFF.
     @inline(__always)
     static func values(in alphabet: Alphabet?) -> [UInt8] {

@@ -13,11 +13,15 @@ public final class LiteralPrefilter: @unchecked Sendable {
     private let bitmap: UnsafeMutablePointer<UInt64>
     /// Literal indices grouped by first (lowercased) byte pair: the literals starting with pair
     /// `p` are `pairMembers[pairStart[p]..<pairStart[p + 1]]`.
-    private let pairStart: [Int32]
-    private let pairMembers: [Int32]
+    private let pairStart: UnsafeMutablePointer<Int32>
+    private let pairMembers: UnsafeMutablePointer<Int32>
     /// The same by second byte pair (bytes 1 and 2), for `probeStep` 2.
-    private let secondPairStart: [Int32]
-    private let secondPairMembers: [Int32]
+    private let secondPairStart: UnsafeMutablePointer<Int32>
+    private let secondPairMembers: UnsafeMutablePointer<Int32>
+    /// The literals' bytes one after another: literal `i` is `literalBytes[literalStart[i]..<literalStart[i + 1]]`.
+    /// Raw memory, like the tables above, so that probing a value takes no reference counting.
+    private let literalBytes: UnsafeMutablePointer<UInt8>
+    private let literalStart: UnsafeMutablePointer<Int32>
     /// 2 when every literal has three bytes or more, else 1.
     private let probeStep: Int
 
@@ -57,13 +61,31 @@ public final class LiteralPrefilter: @unchecked Sendable {
             setBits(literal[0], literal[1])
             if probeStep == 2 { setBits(literal[1], literal[2]) }
         }
-        (pairStart, pairMembers) = grouped { Int(lowered[$0][0]) << 8 | Int(lowered[$0][1]) }
-        (secondPairStart, secondPairMembers) = grouped { probeStep == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
+        /// A copy of `values` in raw memory, freed by `deinit`.
+        func raw<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
+            let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(1, values.count))
+            pointer.initialize(from: values, count: values.count)
+            return pointer
+        }
+        let first = grouped { Int(lowered[$0][0]) << 8 | Int(lowered[$0][1]) }
+        let second = grouped { probeStep == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
+        (pairStart, pairMembers) = (raw(first.start), raw(first.members))
+        (secondPairStart, secondPairMembers) = (raw(second.start), raw(second.members))
+        literalBytes = raw(lowered.flatMap { $0 })
+        literalStart = raw(lowered.reduce(into: [Int32(0)]) { starts, literal in starts.append(starts.last! + Int32(literal.count)) })
         self.bitmap = bitmap
         self.probeStep = probeStep
     }
 
-    deinit { bitmap.deallocate() }
+    deinit {
+        bitmap.deallocate()
+        pairStart.deallocate()
+        pairMembers.deallocate()
+        secondPairStart.deallocate()
+        secondPairMembers.deallocate()
+        literalBytes.deallocate()
+        literalStart.deallocate()
+    }
 
     @inline(__always)
     static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
@@ -90,23 +112,26 @@ public final class LiteralPrefilter: @unchecked Sendable {
             if bitmap[word &>> 6] & (1 &<< UInt64(word & 63)) != 0 {
                 let pair = Int(LiteralPrefilter.lower(start[i])) << 8 | Int(LiteralPrefilter.lower(start[i &+ 1]))
                 if probeStep == 2 && i > 0 {
-                    verify(secondPairMembers[Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1])], at: i - 1, in: start, count: n, found)
+                    verify(secondPairMembers, Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1]), at: i - 1, in: start, count: n, found)
                 }
-                verify(pairMembers[Int(pairStart[pair])..<Int(pairStart[pair + 1])], at: i, in: start, count: n, found)
+                verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
             }
             i &+= probeStep
         }
     }
 
-    /// Reports each of `members` that occurs at `position`.
-    private func verify(_ members: ArraySlice<Int32>, at position: Int, in start: UnsafePointer<UInt8>, count n: Int, _ found: (Int) -> Void) {
-        for member in members {
-            let index = Int(member)
-            let literal = literals[index]
-            if position + literal.count > n { continue }
+    /// Reports each literal of `members[range]` that occurs at `position`.
+    @inline(__always)
+    private func verify(_ members: UnsafeMutablePointer<Int32>, _ range: Range<Int>, at position: Int, in start: UnsafePointer<UInt8>,
+                        count n: Int, _ found: (Int) -> Void) {
+        for m in range {
+            let index = Int(members[m])
+            let literal = Int(literalStart[index])
+            let length = Int(literalStart[index + 1]) - literal
+            if position + length > n { continue }
             var k = 0
-            while k < literal.count && LiteralPrefilter.lower(start[position + k]) == literal[k] { k += 1 }
-            if k == literal.count { found(index) }
+            while k < length && LiteralPrefilter.lower(start[position + k]) == literalBytes[literal + k] { k += 1 }
+            if k == length { found(index) }
         }
     }
 }

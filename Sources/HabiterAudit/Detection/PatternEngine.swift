@@ -111,6 +111,7 @@ public struct PatternScratch {
 
     public init() {}
 
+    @inline(__always)
     mutating func begin(ruleCount: Int) {
         if stamps.count != ruleCount { stamps = [UInt32](repeating: 0, count: ruleCount) }
         generation &+= 1
@@ -118,7 +119,8 @@ public struct PatternScratch {
             for i in stamps.indices { stamps[i] = 0 }
             generation = 1
         }
-        marked.removeAll(keepingCapacity: true)
+        // Most values mark nothing: the array is left alone then (clearing it is not free).
+        if !marked.isEmpty { marked.removeAll(keepingCapacity: true) }
     }
 
     @inline(__always)

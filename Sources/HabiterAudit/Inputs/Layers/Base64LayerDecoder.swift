@@ -131,49 +131,46 @@ public struct Base64LayerDecoder: LayerDecoder {
         let decodedCount = symbols * 3 / 4
         guard decodedCount <= Self.maxDecodedBytes else { return nil }
 
-        // Pass 2, decoding without storing: gzip magic, or text as it comes.
-        var check = TextCheck(expectedBytes: decodedCount)
-        var accumulator: UInt32 = 0
-        var bits: UInt32 = 0
-        var produced = 0
-        var head: (UInt8, UInt8) = (0, 0)
-        var gzipHeader = false
-        var gzip = false
-        decoding: for c in value {
-            guard let v = Base64.value(c, alphabet) else { continue }  // `=`, CR, LF
-            accumulator = accumulator << 6 | UInt32(v)
-            bits += 6
-            guard bits >= 8 else { continue }
-            bits -= 8
-            let byte = UInt8(truncatingIfNeeded: accumulator >> bits)
-            accumulator &= (1 << bits) - 1
-            produced += 1
-            switch produced {
-            case 1: head.0 = byte
-            case 2: head.1 = byte
-            case 3:
-                if head == (0x1F, 0x8B) && byte == 0x08 {
-                    gzipHeader = true
-                    continue
-                }
-                guard check.feed(head.0), check.feed(head.1), check.feed(byte) else { return nil }
-            default:
-                guard gzipHeader else {
-                    guard check.feed(byte) else { return nil }
-                    // Half a kilobyte of text is enough: random bytes never get this far.
-                    if produced >= Self.textSample && check.atCharacterBoundary { break decoding }
-                    continue
-                }
-                // RFC 1952 header: FLG's reserved bits clear, a known OS (a random token that
-                // starts with `H4sI`, base64 of the magic, seldom has both).
-                if produced == 4 && byte & 0xE0 != 0 { return nil }
-                if produced == 10 {
-                    guard byte <= 13 || byte == 255 else { return nil }
-                    gzip = true
-                    break decoding
+        // Pass 2, on the first bytes decoded onto the stack: gzip magic, or text. A UTF-8
+        // character is at most 4 bytes, so text reaches a character boundary within the sample.
+        let sampleCount = min(decodedCount, Self.textSample + 8)
+        let sample = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(sampleCount, 1)) { sample -> (checked: Bool, gzip: Bool, gzipHeader: Bool, check: TextCheck) in
+            var check = TextCheck(expectedBytes: decodedCount)
+            var gzipHeader = false
+            let decoded = Base64.decodePrefix(value, alphabet: alphabet, into: UnsafeMutableBufferPointer(rebasing: sample[..<sampleCount]))
+            for index in 0..<decoded {
+                let byte = sample[index]
+                let produced = index + 1
+                switch produced {
+                case 1, 2: continue
+                case 3:
+                    if sample[0] == 0x1F && sample[1] == 0x8B && byte == 0x08 {
+                        gzipHeader = true
+                        continue
+                    }
+                    guard check.feed(sample[0]), check.feed(sample[1]), check.feed(byte) else { return (false, false, false, check) }
+                default:
+                    guard gzipHeader else {
+                        guard check.feed(byte) else { return (false, false, false, check) }
+                        // Half a kilobyte of text is enough: random bytes never get this far.
+                        if produced >= Self.textSample && check.atCharacterBoundary { return (true, false, false, check) }
+                        continue
+                    }
+                    // RFC 1952 header: FLG's reserved bits clear, a known OS (a random token that
+                    // starts with `H4sI`, base64 of the magic, seldom has both).
+                    if produced == 4 && byte & 0xE0 != 0 { return (false, false, false, check) }
+                    if produced == 10 {
+                        guard byte <= 13 || byte == 255 else { return (false, false, false, check) }
+                        return (true, true, true, check)
+                    }
                 }
             }
+            // Every byte was decoded and checked (a longer value has stopped above).
+            return (decoded == decodedCount, false, gzipHeader, check)
         }
+        guard sample.checked else { return nil }
+        let check = sample.check
+        let gzip = sample.gzip, gzipHeader = sample.gzipHeader
         guard gzip || (!gzipHeader && check.finish()) else { return nil }
 
         // Accepted: now decode for real.

@@ -273,6 +273,26 @@ import Testing
         #expect(decoded > 5_000 && decoded < 15_000, "both answers are exercised")
     }
 
+    /// The layer decoder checks the first bytes of a value decoded onto the stack: any prefix
+    /// must be the start of what the whole value decodes to, with padding and line breaks
+    /// anywhere between the groups.
+    @Test func decodingAPrefixGivesTheStartOfTheWholeDecoding() {
+        var generator = SeededGenerator(seed: 65)
+        for _ in 0..<5_000 {
+            let alphabet: Base64.Alphabet = Bool.random(using: &generator) ? .standard : .url
+            let data = (0..<Int.random(in: 0...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var text = Array(LayerTesting.base64(data, url: alphabet == .url, padded: Bool.random(using: &generator)).utf8)
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                text.insert(Bool.random(using: &generator) ? 0x0A : 0x0D, at: Int.random(in: 0...text.count, using: &generator))
+            }
+            let room = Int.random(in: 0...data.count + 4, using: &generator)
+            let prefix = [UInt8](unsafeUninitializedCapacity: room) { out, count in
+                count = text.withUnsafeBytes { Base64.decodePrefix($0, alphabet: alphabet, into: out) }
+            }
+            #expect(prefix == Array(data.prefix(room)), "\(text) into \(room)")
+        }
+    }
+
     // MARK: decodeForced
 
     @Test func forcedDecodingIsLenient() {
