@@ -24,7 +24,9 @@ struct KeyFacts: Equatable {
 /// Remembers `KeyFacts` by exact key bytes. Real inputs use a small vocabulary of keys
 /// (`entityId`, `payload`, `title`, …) millions of times, so each distinct key is judged once.
 /// Per thread; bounded (it stops learning when full, it never evicts or grows past its limits).
-struct KeyFactsCache {
+/// Slots and key bytes live in raw memory: a lookup takes no reference counting and no
+/// uniqueness check.
+final class KeyFactsCache {
     private static let slotCount = 4096
     private static let maxKeyLength = 64
     private static let arenaLimit = 256 * 1024
@@ -39,13 +41,27 @@ struct KeyFactsCache {
         var result: Int16 = -1
     }
 
-    private var slots = [Slot](repeating: Slot(), count: KeyFactsCache.slotCount)
-    private var arena: [UInt8] = []
+    private let slots: UnsafeMutablePointer<Slot>
+    /// The bytes of the keys learnt, one after another (`arenaCount` of `arenaCapacity` used).
+    private var arena: UnsafeMutablePointer<UInt8>
+    private var arenaCount = 0
+    private var arenaCapacity = 4096
     private var results: [KeyFacts] = []
     private var names: [NameMatch] = []
     /// The name match of the last key the cache could not keep (too long, or the cache is full).
     private var uncachedName: NameMatch?
     private static let uncachedNameIndex = Int32.max
+
+    init() {
+        slots = .allocate(capacity: KeyFactsCache.slotCount)
+        slots.initialize(repeating: Slot(), count: KeyFactsCache.slotCount)
+        arena = .allocate(capacity: arenaCapacity)
+    }
+
+    deinit {
+        slots.deallocate()
+        arena.deallocate()
+    }
 
     /// The name match of facts this cache returned (for facts of a key the cache could not keep:
     /// only until the next such key).
@@ -55,9 +71,9 @@ struct KeyFactsCache {
 
     /// The cached facts for `key`, computing them with `compute` (the facts and the name match)
     /// on a miss.
-    mutating func facts(_ key: UnsafeBufferPointer<UInt8>, compute: () -> (KeyFacts, NameMatch?)) -> KeyFacts {
+    func facts(_ key: UnsafeBufferPointer<UInt8>, compute: () -> (KeyFacts, NameMatch?)) -> KeyFacts {
         var free: Int?
-        let hash = KeyFactsCache.hash(key)
+        let hash = KeyFactsCache.slotHash(key)
         if key.count <= KeyFactsCache.maxKeyLength {
             var index = Int(truncatingIfNeeded: hash) & (KeyFactsCache.slotCount - 1)
             for _ in 0..<8 {
@@ -66,14 +82,15 @@ struct KeyFactsCache {
                     free = index
                     break
                 }
-                if slot.hash == hash && Int(slot.length) == key.count && equalsArena(Int(slot.start), key) {
+                if slot.hash == hash && Int(slot.length) == key.count
+                    && (key.isEmpty || memcmp(arena + Int(slot.start), key.baseAddress!, key.count) == 0) {
                     return slot.result < 0 ? .none : results[Int(slot.result)]
                 }
                 index = (index + 1) & (KeyFactsCache.slotCount - 1)
             }
         }
         var (facts, name) = compute()
-        guard let free, arena.count + key.count <= KeyFactsCache.arenaLimit else {
+        guard let free, arenaCount + key.count <= KeyFactsCache.arenaLimit else {
             if name != nil { facts.nameIndex = KeyFactsCache.uncachedNameIndex }
             uncachedName = name
             return facts
@@ -87,16 +104,40 @@ struct KeyFactsCache {
             resultIndex = Int32(results.count)
             results.append(facts)
         }
-        slots[free] = Slot(hash: hash, start: Int32(arena.count), length: Int16(key.count), result: Int16(resultIndex))
-        arena.append(contentsOf: key)
+        slots[free] = Slot(hash: hash, start: Int32(arenaCount), length: Int16(key.count), result: Int16(resultIndex))
+        if arenaCount + key.count > arenaCapacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: min(KeyFactsCache.arenaLimit, 2 * (arenaCount + key.count)))
+            grown.update(from: arena, count: arenaCount)
+            arena.deallocate()
+            arena = grown
+            arenaCapacity = min(KeyFactsCache.arenaLimit, 2 * (arenaCount + key.count))
+        }
+        if let base = key.baseAddress { (arena + arenaCount).update(from: base, count: key.count) }
+        arenaCount += key.count
         return facts
     }
 
-    private func equalsArena(_ start: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        arena.withUnsafeBufferPointer { stored in
-            for i in 0..<key.count where stored[start + i] != key[i] { return false }
-            return true
+    /// The slot hash of a key: eight bytes at a time, multiplied and folded.
+    @inline(__always)
+    private static func slotHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var h = UInt64(truncatingIfNeeded: key.count) &* multiplier
+        guard let base = key.baseAddress else { return h }
+        var i = 0
+        while i &+ 8 <= key.count {
+            h = (h ^ UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) &* multiplier
+            h ^= h &>> 29
+            i &+= 8
         }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < key.count {
+            tail |= UInt64(base[i]) &<< shift
+            shift &+= 8
+            i &+= 1
+        }
+        h = (h ^ tail) &* multiplier
+        return h ^ (h &>> 32)
     }
 
     /// FNV-1a, 64-bit.
@@ -113,3 +154,9 @@ struct KeyFactsCache {
         return h
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

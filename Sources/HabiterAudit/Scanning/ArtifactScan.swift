@@ -16,7 +16,7 @@ final class ArtifactScan {
     /// Code challenges seen anywhere in the input, for the verifiers found in it.
     var pkce = PKCEPairing()
     var keyScratch: [UInt8] = []
-    var keyCache = KeyFactsCache()
+    let keyCache = KeyFactsCache()
     /// Hits waiting for the end of their document, but for the quiet name hits.
     var pending: [PendingHit] = []
     /// Name hits on values that are no secret, kept compact (see `QuietNameHits`).
