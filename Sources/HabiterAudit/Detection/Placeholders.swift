@@ -48,6 +48,17 @@ public enum Placeholders {
 
     /// Substrings that mark a documentation or test value.
     static let markers: [StaticString] = ["example", "placeholder", "redacted", "changeme", "dummy", "sample"]
+    /// For each byte, the index of the marker that starts with it, or -1 (no two markers share a
+    /// first byte): a value is searched for all of them in one pass.
+    private static let markerByFirstByte: [Int8] = {
+        var table = [Int8](repeating: -1, count: 256)
+        for (index, marker) in markers.enumerated() {
+            let first = Int(marker.utf8Start[0])
+            precondition(table[first] < 0, "markers start with distinct bytes")
+            table[first] = Int8(index)
+        }
+        return table
+    }()
     /// Leading words of an instruction to the reader.
     static let instructionPrefixes: [StaticString] = ["your", "insert", "enter", "replace", "put-", "put_", "add-your", "add_your"]
 
@@ -77,7 +88,7 @@ public enum Placeholders {
             for (i, b) in trimmed.enumerated() { buffer[i] = b &- 0x41 < 26 ? b | 0x20 : b }
             let lower = UnsafeBufferPointer(buffer)
             if isListedWord(lower) { return true }
-            return markers.contains { lower.containsBytes($0) } || instructionPrefixes.contains { lower.hasPrefix($0) }
+            return containsMarker(lower) || instructionPrefixes.contains { lower.hasPrefix($0) }
         }
         if listed { return true }
         // One character repeated ("aaaaaaaa"), a mask ("********", "xxxx-xxxx", "•••"), or
@@ -86,16 +97,31 @@ public enum Placeholders {
         return isMask(Array(String(decoding: trimmed, as: UTF8.self).unicodeScalars))
     }
 
+    /// Whether one of `markers` occurs in `lower` (lowercase).
+    static func containsMarker(_ lower: UnsafeBufferPointer<UInt8>) -> Bool {
+        markerByFirstByte.withUnsafeBufferPointer { table in
+            for i in lower.indices {
+                let marker = table[Int(lower[i])]
+                if marker >= 0 && UnsafeBufferPointer(rebasing: lower[i...]).hasPrefix(markers[Int(marker)]) { return true }
+            }
+            return false
+        }
+    }
+
     /// `isMask` for ASCII text, on its bytes.
     private static func isASCIIMask(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first else { return false }
-        if bytes.count >= 3 && bytes.allSatisfy({ $0 == first }) { return true }
-        if bytes.allSatisfy({ asciiMaskCharacters & (1 << UInt128($0)) != 0 }) { return true }
-        if bytes.count >= 6 {
-            let masked = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "x") || $1 == UInt8(ascii: "X") || $1 == UInt8(ascii: "*") ? 1 : 0) }
-            if masked * 10 >= bytes.count * 6 { return true }
+        // One pass: all the same byte, all mask characters, and how many are x, X or *.
+        var same = true, allMask = true
+        var masked = 0
+        for b in bytes {
+            same = same && b == first
+            allMask = allMask && asciiMaskCharacters & (1 << UInt128(b)) != 0
+            if b == UInt8(ascii: "x") || b == UInt8(ascii: "X") || b == UInt8(ascii: "*") { masked += 1 }
         }
-        return false
+        if bytes.count >= 3 && same { return true }
+        if allMask { return true }
+        return bytes.count >= 6 && masked * 10 >= bytes.count * 6
     }
 
     /// One character repeated, only mask characters, or mostly x or *.

@@ -252,6 +252,10 @@ struct LineCursor {
         }
         guard target > offset else { return }
         let base = window.base - window.start
+        // Worked on in locals: the cursor lives in a class, and its fields would otherwise be
+        // loaded and stored around every word.
+        var line = self.line, column = self.column, afterCR = self.afterCR
+        defer { (self.line, self.column, self.afterCR) = (line, column, afterCR) }
         var i = max(offset, window.start)
         while i < target {
             // Eight ASCII bytes at a time while none is a CR: count the LFs, and take the column

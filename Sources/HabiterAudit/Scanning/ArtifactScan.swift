@@ -112,6 +112,11 @@ final class ArtifactScan {
         nameMatch(of: keyFacts(key))
     }
 
+    /// The name rule `name` matches, if any (its UTF-8 read in place when the string is native).
+    func nameMatch(_ name: String) -> NameMatch? {
+        name.utf8.withContiguousStorageIfAvailable { nameMatch($0) } ?? Array(name.utf8).withUnsafeBufferPointer { nameMatch($0) }
+    }
+
     /// The name rule of facts `keyFacts` returned.
     func nameMatch(of facts: KeyFacts) -> NameMatch? {
         keyCache.name(of: facts)

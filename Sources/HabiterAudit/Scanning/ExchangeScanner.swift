@@ -79,13 +79,13 @@ struct ExchangeScanner {
 
     static func isCredentialHeader(_ lowercasedName: String, scan: ArtifactScan) -> Bool {
         if transportHeaders.contains(lowercasedName) { return true }
-        guard let match = Array(lowercasedName.utf8).withUnsafeBufferPointer({ scan.nameMatch($0) }) else { return false }
+        guard let match = scan.nameMatch(lowercasedName) else { return false }
         return !match.describesMetadata
     }
 
     /// A value judged by its name.
     private func scanField(_ field: HTTPExchange.Field, context: ScanContext, carrier: Family?) {
-        let name = Array(field.name.utf8).withUnsafeBufferPointer { scan.nameMatch($0) }
+        let name = scan.nameMatch(field.name)
         let location = HitLocation(key: field.name, path: field.path, ancestry: [], readerContext: context, carrier: carrier,
                                    isProtocolField: true)
         field.value.withUnsafeBytes { value in

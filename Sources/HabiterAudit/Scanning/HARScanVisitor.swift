@@ -77,9 +77,10 @@ struct HARScanVisitor: JSONVisitor {
     private var pendingKey: StructureKey?
     private var field = Field()
     private var entry: Entry?
-    /// The `content` object being read: its `encoding`, and its text if that is base64-shaped.
+    /// The `content` object being read: its `encoding`, and whether its text is base64 (checked
+    /// when it is read, so that the text need not be kept until `encoding` is known).
     private var contentEncoding: String?
-    private var contentText: (bytes: [UInt8], offset: Int)?
+    private var contentText: (isBase64: Bool, offset: Int)?
 
     init(scan: ArtifactScan) {
         self.scan = scan
@@ -197,7 +198,7 @@ struct HARScanVisitor: JSONVisitor {
         case (.request, .url):
             entry?.url = bytes()
         case (.field, .name):
-            field.name = String(decoding: bytes(), as: UTF8.self)
+            field.name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
         case (.field, .value):
             field.value = bytes()
             field.valueOffset = offset
@@ -206,12 +207,14 @@ struct HARScanVisitor: JSONVisitor {
             if ExchangeScanner.tokenRequestMarkers.contains(where: { raw.containsBytes($0) }) { entry?.requestHasTokenMarkers = true }
         case (.content, .text):
             if ExchangeScanner.issuesAccessToken(raw, escapedJSON: escaped) { entry?.responseIssuesToken = true }
-            // Kept only when it may be what `encoding: "base64"` will claim.
+            // Text that cannot be base64 fails on its first byte.
+            let isBase64: Bool
             if let first = raw.first, Base64.value(first, .standard) != nil || Base64.value(first, .url) != nil {
-                contentText = (bytes(), offset)
+                isBase64 = escaped ? Self.isBase64(bytes()) : Self.isBase64(raw)
             } else {
-                contentText = (Array(raw.prefix(1)), offset)
+                isBase64 = Self.isBase64(raw.prefix(1))
             }
+            contentText = (isBase64, offset)
         case (.content, .encoding):
             contentEncoding = String(decoding: bytes(), as: UTF8.self).lowercased()
         default:
@@ -228,7 +231,7 @@ struct HARScanVisitor: JSONVisitor {
         scan.facts[id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
         guard let value = field.value else { return }
         let isCookieHeader = list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie")
-        let match = isCookieHeader ? nil : Array(name.utf8).withUnsafeBufferPointer { scan.nameMatch($0) }
+        let match = isCookieHeader ? nil : scan.nameMatch(name)
         guard isCookieHeader || match != nil else { return }
         var location = plain.location()
         location.path = location.path.appending(.key("value"))
@@ -250,12 +253,15 @@ struct HARScanVisitor: JSONVisitor {
         }
     }
 
+    /// Whether `text` decodes as base64 when it is told to (see `Base64LayerDecoder.decodeForced`).
+    private static func isBase64<C: Collection>(_ text: C) -> Bool where C.Element == UInt8 {
+        if case .success = Base64LayerDecoder.checkForced(text) { true } else { false }
+    }
+
     /// A response body that claims base64 must be base64.
     private mutating func closeContent() {
-        guard contentEncoding == "base64", let text = contentText else { return }
-        if case .failure = Base64LayerDecoder.checkForced(text.bytes) {
-            scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
-        }
+        guard contentEncoding == "base64", let text = contentText, !text.isBase64 else { return }
+        scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
     }
 
     /// Decides the entry's context and whether it is a token exchange, then resolves its hits.

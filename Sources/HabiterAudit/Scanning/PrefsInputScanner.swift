@@ -68,7 +68,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     }
 
     private func nameMatch(_ key: String) -> NameMatch? {
-        Array(key.utf8).withUnsafeBufferPointer { scan.nameMatch($0) }
+        scan.nameMatch(key)
     }
 
     /// A string value, with Flutter's encodings undone.

@@ -75,6 +75,36 @@ import Testing
         #expect(!Placeholders.isPlaceholder(value))
     }
 
+    /// The markers are searched for in one pass, by first byte: the search agrees with a search
+    /// for each marker, on the markers, their near misses inside other text, and seeded text.
+    @Test func markerSearchAgreesWithASearchForEachMarker() {
+        let markers = Placeholders.markers.map { String(decoding: UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount), as: UTF8.self) }
+        var candidates: [String] = []
+        for marker in markers {
+            candidates += [marker, "x" + marker + "y", String(marker.dropLast()), "a" + String(marker.dropFirst()), marker + marker]
+        }
+        var generator = SeededGenerator(seed: 0x3A4)
+        let alphabet = Array("exampldhrtcgnusy_-".utf8)
+        for _ in 0..<5_000 {
+            var text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            // A quarter hold a marker, or a marker cut short, somewhere.
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                let marker = Array(markers.randomElement(using: &generator)!.utf8)
+                text.insert(contentsOf: marker.prefix(Int.random(in: marker.count - 1...marker.count, using: &generator)),
+                            at: Int.random(in: 0...text.count, using: &generator))
+            }
+            candidates.append(String(decoding: text, as: UTF8.self))
+        }
+        var found = 0
+        for text in candidates {
+            let expected = markers.contains { text.contains($0) }
+            if expected { found += 1 }
+            var text = text
+            #expect(text.withUTF8 { Placeholders.containsMarker($0) } == expected, "\(text)")
+        }
+        #expect(found > 50 && found < candidates.count - 1_000, "both answers are exercised")
+    }
+
     /// The listed words are looked up as packed integers: the lookup agrees with the sets for
     /// every listed word, its near misses and seeded random words, and packing keeps bytes apart.
     @Test func listedWordsAgreeWithTheSets() {

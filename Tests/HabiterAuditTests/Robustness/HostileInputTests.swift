@@ -186,6 +186,22 @@ import Testing
         #expect(outcome.errors.first?.position != nil)
     }
 
+    /// The claim is checked whichever of `text` and `encoding` comes first, on the text as
+    /// unescaped (MIME line breaks written as `\n` are allowed).
+    @Test(arguments: [
+        (#""text": "bm90IGJhc2U2NA==", "encoding": "base64""#, false),
+        (#""text": "not base64!", "encoding": "base64""#, true),
+        (#""encoding": "base64", "text": "{\"a\": 1}""#, true),
+        (#""text": "bm90IGJh\nc2U2NA==\n", "encoding": "base64""#, false),
+        (#""text": "bm90IGJh\u0021c2U2NA==", "encoding": "base64""#, true),
+        (#""text": "not base64!""#, false),
+    ])
+    func aBase64ClaimIsCheckedInEitherOrder(content: String, isError: Bool) {
+        let har = #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [{"request": {"method": "GET", "url": "https://example.com/", "headers": []}, "response": {"status": 200, "headers": [], "content": {"size": 10, "mimeType": "text/plain", \#(content)}}}]}}"#
+        let outcome = TestSupport.scan(har, name: "c.har")
+        #expect(outcome.errors.map(\.kind) == (isError ? [.parse] : []), "\(content)")
+    }
+
     // MARK: Every truncation
 
     static let truncationSamples: [(file: String, format: InputFormat, everyPrefixFails: Bool)] = [
