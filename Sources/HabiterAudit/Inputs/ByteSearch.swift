@@ -32,7 +32,10 @@ extension UnsafeRawBufferPointer {
             }
             return false
         }
-        let anchor = needle.firstIndex { !UnsafeRawBufferPointer.isCommonTextByte($0) } ?? 0
+        var anchor = 0
+        for i in 1..<needle.count where UnsafeRawBufferPointer.commonness(needle[i]) < UnsafeRawBufferPointer.commonness(needle[anchor]) {
+            anchor = i
+        }
         let anchorByte = Int32(needle[anchor])
         // Candidate starts run from 0 to `last`; the anchor sits `anchor` bytes after each.
         var start = 0
@@ -45,17 +48,31 @@ extension UnsafeRawBufferPointer {
         return false
     }
 
-    /// A byte too frequent in JSON (escaped JSON too) and English text to anchor a search on.
-    private static func isCommonTextByte(_ byte: UInt8) -> Bool {
+    /// How often a byte is to be expected in JSON (escaped JSON too) and English text, roughly:
+    /// the search anchors on the needle's least common byte, where `memchr` stops least often.
+    /// Structure and the commonest letters first, then the other lowercase letters by their
+    /// frequency in English, digits, capitals, and last the other punctuation (`_`, `=`, …).
+    private static func commonness(_ byte: UInt8) -> Int {
         switch byte {
-        case UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"),
-             UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "i"), UInt8(ascii: "n"),
-             UInt8(ascii: "s"), UInt8(ascii: "r"):
-            true
+        case UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"):
+            100
+        case UInt8(ascii: "a")...UInt8(ascii: "z"):
+            99 - letterRanks[Int(byte - UInt8(ascii: "a"))]
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            60
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            50
         default:
-            false
+            10
         }
     }
+
+    /// Each lowercase letter's place in English frequency order (`e` 0, `t` 1, … `z` 25).
+    private static let letterRanks: [Int] = {
+        var ranks = [Int](repeating: 0, count: 26)
+        for (rank, letter) in "etaoinshrdlcumwfgypbvkjxqz".utf8.enumerated() { ranks[Int(letter - UInt8(ascii: "a"))] = rank }
+        return ranks
+    }()
 }
 
 extension Array where Element == UInt8 {

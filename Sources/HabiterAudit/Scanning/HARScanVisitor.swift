@@ -52,22 +52,22 @@ struct HARScanVisitor: JSONVisitor {
         case log, entries, request, response, headers, queryString, cookies, postData, content, params
         case url, name, value, text, encoding
 
-        /// The spellings by length (a switch, then a comparison or two, for every key of the
+        /// The spellings by length (a switch, then a comparison or a few, for every key of the
         /// structure).
         init?(_ key: UnsafeBufferPointer<UInt8>) {
-            let candidates: [(StaticString, StructureKey)]
-            switch key.count {
-            case 3: candidates = [("log", .log), ("url", .url)]
-            case 4: candidates = [("name", .name), ("text", .text)]
-            case 5: candidates = [("value", .value)]
-            case 6: candidates = [("params", .params)]
-            case 7: candidates = [("entries", .entries), ("request", .request), ("headers", .headers), ("cookies", .cookies), ("content", .content)]
-            case 8: candidates = [("response", .response), ("postData", .postData), ("encoding", .encoding)]
-            case 11: candidates = [("queryString", .queryString)]
-            default: return nil
+            let known: StructureKey? = switch key.count {
+            case 3: key.equals("log") ? .log : key.equals("url") ? .url : nil
+            case 4: key.equals("name") ? .name : key.equals("text") ? .text : nil
+            case 5: key.equals("value") ? .value : nil
+            case 6: key.equals("params") ? .params : nil
+            case 7: key.equals("entries") ? .entries : key.equals("request") ? .request : key.equals("headers") ? .headers
+                : key.equals("cookies") ? .cookies : key.equals("content") ? .content : nil
+            case 8: key.equals("response") ? .response : key.equals("postData") ? .postData : key.equals("encoding") ? .encoding : nil
+            case 11: key.equals("queryString") ? .queryString : nil
+            default: nil
             }
-            guard let known = candidates.first(where: { key.hasPrefix($0.0) }) else { return nil }
-            self = known.1
+            guard let known else { return nil }
+            self = known
         }
     }
 

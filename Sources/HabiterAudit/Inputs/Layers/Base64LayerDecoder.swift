@@ -84,10 +84,15 @@ public struct Base64LayerDecoder: LayerDecoder {
         var seen: UInt8 = 0
         var run = 0
         Self.symbolKinds.withUnsafeBufferPointer { kinds in
+            let mixed = Self.standardOnly | Self.urlOnly
             while run < value.count {
                 let kind = kinds[Int(value[run])]
                 if kind == 0 { break }
-                seen |= kind
+                // Symbols of one alphabet only are rare: both alphabets end the check at once.
+                if kind != 1 {
+                    seen |= kind
+                    if seen & mixed == mixed { break }
+                }
                 run &+= 1
             }
         }
