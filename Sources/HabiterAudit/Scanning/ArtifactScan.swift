@@ -261,11 +261,12 @@ final class ArtifactScan {
         var placeholderPaths = Set<String>()
         var storesByPath: [String: Int] = [:]
         let hasStores = pending.contains { if case .inventory = $0.detail { true } else { false } }
-        for (index, hit) in pending.enumerated() {
-            switch hit.detail {
+        // By index: a `PendingHit` is large, and copying one retains what it holds.
+        for index in pending.indices {
+            switch pending[index].detail {
             case .inventory(let store):
                 storesByPath[path(index)] = store
-                if rules.inventory.stores[store].isSensitive && !hit.location.isSecureStorage { pathsWithPatternHits.insert(path(index)) }
+                if rules.inventory.stores[store].isSensitive && !pending[index].location.isSecureStorage { pathsWithPatternHits.insert(path(index)) }
             case .name(_, let credible, _, _) where !credible && hasStores:
                 placeholderPaths.insert(path(index))
             default:
@@ -279,14 +280,14 @@ final class ArtifactScan {
         // again in its query parameter): keep the inner, more precise one.
         var innerPatternHits = Set<String>()
         var exactPatternPaths = Set<String>()
-        for (index, hit) in pending.enumerated() {
-            guard case .pattern(let rule, _, _) = hit.detail else { continue }
+        for index in pending.indices {
+            guard case .pattern(let rule, _, _) = pending[index].detail else { continue }
             pathsWithPatternHits.insert(path(index))
             exactPatternPaths.insert(path(index))
-            var outer = hit.location.path
+            var outer = pending[index].location.path
             while outer.layers.count > 1 {
                 outer.layers.removeLast()
-                innerPatternHits.insert("\(rule)\u{0}\(hit.position.byteOffset)\u{0}\(outer)")
+                innerPatternHits.insert("\(rule)\u{0}\(pending[index].position.byteOffset)\u{0}\(outer)")
             }
         }
         var sortedPaths: [String] = []
@@ -333,10 +334,13 @@ final class ArtifactScan {
             }
             switch hit.detail {
             case .pattern(let ruleIndex, let confidence, let preview):
-                if innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(path(index))") { continue }
+                if !innerPatternHits.isEmpty && innerPatternHits.contains("\(ruleIndex)\u{0}\(hit.position.byteOffset)\u{0}\(path(index))") {
+                    continue
+                }
                 let rule = rules.patterns.rules[ruleIndex]
                 let under = hit.location.key.map { " under '\($0)'" } ?? ""
-                let classes = storesByPath[path(index)].map { rules.inventory.stores[$0].classes.map(\.rawValue).joined(separator: " / ") }
+                let classes = storesByPath.isEmpty ? nil
+                    : storesByPath[path(index)].map { rules.inventory.stores[$0].classes.map(\.rawValue).joined(separator: " / ") }
                 append(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title)\(under) (\(preview)).",
                        hit: hit, context: context, confidence: confidence, preview: preview, inventoryClass: classes)
             case .inventory(let storeIndex):
