@@ -248,7 +248,8 @@ final class ArtifactScan {
         func path(_ index: Int) -> String {
             if paths.isEmpty { paths = [String?](repeating: nil, count: hitCount) }
             if let rendered = paths[index] { return rendered }
-            let rendered = index < quietStart ? pending[index].location.path.description
+            // Read in place: a copy of the hit would retain all it holds.
+            let rendered = index < quietStart ? pending.withUnsafeBufferPointer { $0[index].location.path.description }
                 : quietNameHits.path(of: index - quietStart).description
             paths[index] = rendered
             return rendered
@@ -412,6 +413,7 @@ final class ArtifactScan {
     private func duplicateSecretHits() -> Set<Int> {
         var groups: [[Int]] = []
         var groupByKey: [SecretKey: Int] = [:]
+        groupByKey.reserveCapacity(pending.count)
         for (index, hit) in pending.enumerated() {
             guard let hash = hit.secretHash else { continue }
             let key = SecretKey(offset: hit.position.byteOffset, hash: hash)
