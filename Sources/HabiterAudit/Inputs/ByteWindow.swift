@@ -261,6 +261,19 @@ struct LineCursor {
             // Eight ASCII bytes at a time while none is a CR: count the LFs, and take the column
             // from the last one.
             if !afterCR {
+                // Thirty-two bytes at a time while none is a line break or non-ASCII: the lines
+                // of a capture or a minified document run for kilobytes.
+                while i + 32 <= target {
+                    let p = UnsafeRawPointer(base + i)
+                    var special: UInt64 = 0
+                    for k in 0..<4 {
+                        let w = p.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self)
+                        special |= SWAR.bytesEqual(w, 0x0D) | SWAR.bytesEqual(w, 0x0A) | w
+                    }
+                    if special & SWAR.highBits != 0 { break }
+                    column += 32
+                    i += 32
+                }
                 while i + 8 <= target {
                     let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                     if (SWAR.bytesEqual(w, 0x0D) | w) & SWAR.highBits != 0 { break }
