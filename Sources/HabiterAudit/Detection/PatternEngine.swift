@@ -61,12 +61,14 @@ public final class PatternEngine: @unchecked Sendable {
         let n = value.count
         if n < minimumValueLength { return }
         scratch.begin(ruleCount: rules.count)
-        if let prefilter {
-            prefilter.scan(value) { literal in
-                for rule in literalRules[literal] { scratch.mark(rule) }
-            }
+        // Optional chaining and a guarded loop: a binding of the prefilter, or an iterator over an
+        // empty array, retains and releases for every value.
+        prefilter?.scan(value) { literal in
+            for rule in literalRules[literal] { scratch.mark(rule) }
         }
-        for rule in unfilteredRules { scratch.mark(rule) }
+        if !unfilteredRules.isEmpty {
+            for rule in unfilteredRules { scratch.mark(rule) }
+        }
         if scratch.marked.isEmpty { return }
         scratch.marked.sort()
         for ruleIndex in scratch.marked {

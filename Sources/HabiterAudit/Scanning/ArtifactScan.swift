@@ -13,6 +13,8 @@ final class ArtifactScan {
     var rootPath = LayeredPath()
 
     var patternScratch = PatternScratch()
+    /// Values shorter than this cannot match a pattern rule (`PatternEngine.minimumValueLength`).
+    private let patternMinimumLength: Int
     /// Code challenges seen anywhere in the input, for the verifiers found in it.
     var pkce = PKCEPairing()
     var keyScratch: [UInt8] = []
@@ -42,6 +44,7 @@ final class ArtifactScan {
         self.rules = rules
         self.matcher = matcher
         self.options = options
+        patternMinimumLength = rules.patterns.minimumValueLength
     }
 
     /// Records a sighting for the inventory section.
@@ -97,7 +100,7 @@ final class ArtifactScan {
     /// Whether a pattern rule matches `key` (a limit reached counts as a match: the scan where
     /// the key occurs then reports it).
     private func keyMatchesPattern(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard key.count >= rules.patterns.minimumValueLength else { return false }
+        guard key.count >= patternMinimumLength else { return false }
         var found = false
         do {
             try rules.patterns.scan(UnsafeRawBufferPointer(key), matcher: matcher, scratch: &patternScratch) { _ in found = true }
@@ -164,6 +167,9 @@ final class ArtifactScan {
     /// Runs the pattern rules over `value` and records a hit for each match. `locate` is asked
     /// only when there is a hit, so that clean values cost no path or key strings.
     func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, locate: () -> HitLocation) -> Int {
+        // Most values of a document are too short for any rule: decided before the engine is
+        // called (and retained for the call).
+        if value.count < patternMinimumLength { return 0 }
         var hits: [PatternHit] = []
         do {
             try rules.patterns.scan(value, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
