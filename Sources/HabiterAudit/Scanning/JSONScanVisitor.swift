@@ -35,7 +35,7 @@ struct JSONScanVisitor: JSONVisitor {
     private let layer: LayerFrame
     /// The keys on the current path (and the pending key), unescaped, back to back. The input's
     /// bytes do not outlive the token, so keys are copied here.
-    private var keyArena = ByteStack()
+    private let keyArena = ValueStack<UInt8>(capacity: 256)
     /// Shared by copies of the visitor, which is used in place (see `ValueStack`).
     private let containers = ValueStack<Container>()
     /// The names of the open arrays under a sensitive name, innermost last.
@@ -129,7 +129,7 @@ struct JSONScanVisitor: JSONVisitor {
         let start = keyArena.count
         unescaping(raw, escaped) { visitor, key in
             visitor.keyValue(key, at: offset)
-            visitor.keyArena.push(key)
+            visitor.keyArena.push(contentsOf: key)
         }
         containers.top.keyStart = start
         containers.top.keyEnd = keyArena.count
@@ -205,7 +205,7 @@ struct JSONScanVisitor: JSONVisitor {
             }
         }
         if containers.count == 1 && layer.depth == 0 && containers.top.isObject,
-           keyArena.withBytes(containers.top.key, { bytes in bytes.elementsEqual("format".utf8) }),
+           keyArena.withElements(containers.top.key, { bytes in bytes.elementsEqual("format".utf8) }),
            value.elementsEqual("habiter.backup".utf8) {
             containers.top.keys.insert(.backupFormat)
         }
@@ -402,7 +402,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// A key on the path, as reported (masked if a pattern rule matched it).
     private func keyText(_ range: Range<Int>) -> String {
-        keyArena.withBytes(range) { bytes in
+        keyArena.withElements(range) { bytes in
             if !scan.maskedKeys.isEmpty && scan.maskedKeys.contains(Array(bytes)) { return Redaction.maskedKey }
             return String(decoding: bytes, as: UTF8.self)
         }

@@ -1,5 +1,5 @@
 /// A stack of plain values in one allocation, changed in place: the open containers of a JSON
-/// scan. A Swift array checks its buffer's uniqueness on every change and pops through a generic
+/// scan, and the bytes of the keys on its path. A Swift array checks its buffer's uniqueness on every change and pops through a generic
 /// path; on deeply nested input that was a third of the scan's instructions. A class, so that
 /// the owner's mutations reach the buffer without a copy-on-write check: a copy of the owner
 /// shares the stack, so owners are used in place, never copied.
@@ -54,6 +54,26 @@ final class ValueStack<Element: BitwiseCopyable> {
             precondition(index >= 0 && index < count, "index out of range")
             return base + index
         }
+    }
+
+    /// Pushes `elements` in order, with one copy (the keys of a JSON path, back to back).
+    func push(contentsOf elements: UnsafeBufferPointer<Element>) {
+        guard let source = elements.baseAddress, !elements.isEmpty else { return }
+        while count + elements.count > capacity { grow() }
+        (base + count).initialize(from: source, count: elements.count)
+        count += elements.count
+    }
+
+    /// Drops the elements from `start` on.
+    func truncate(to start: Int) {
+        precondition(start >= 0 && start <= count, "truncation out of range")
+        count = start
+    }
+
+    /// Calls `body` with the elements of `range`, in place.
+    func withElements<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<Element>) -> R) -> R {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "range out of range")
+        return body(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
     }
 
     private func grow() {

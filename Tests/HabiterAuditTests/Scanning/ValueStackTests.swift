@@ -42,4 +42,25 @@ import Testing
         while !model.isEmpty { #expect(stack.pop() == model.removeLast()) }
         #expect(stack.isEmpty)
     }
+
+    /// The key bytes of the JSON scan: runs pushed and truncated, against an array doing the same.
+    @Test func runsAgreeWithAnArray() {
+        var generator = SeededGenerator(seed: 0xB7)
+        let stack = ValueStack<UInt8>(capacity: 4)
+        var model: [UInt8] = []
+        for _ in 0..<20_000 {
+            if model.isEmpty || Int.random(in: 0..<3, using: &generator) > 0 {
+                let bytes = (0..<Int.random(in: 0...70, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                bytes.withUnsafeBufferPointer { stack.push(contentsOf: $0) }
+                model += bytes
+            } else {
+                let start = Int.random(in: 0...model.count, using: &generator)
+                stack.truncate(to: start)
+                model.removeLast(model.count - start)
+            }
+            #expect(stack.count == model.count)
+            let from = Int.random(in: 0...model.count, using: &generator)
+            #expect(stack.withElements(from..<model.count, { Array($0) }) == Array(model[from...]))
+        }
+    }
 }
