@@ -38,6 +38,27 @@ import Testing
         }
     }
 
+    /// Long plain runs between escapes (JSON held in a string), moved eight bytes at a time.
+    @Test func unescapeRestoresLongRunsBetweenEscapes() {
+        var generator = SeededGenerator(seed: 20261201)
+        // Each piece as written in JSON, and what it stands for.
+        let pieces: [(escaped: String, text: String)] = [
+            (#"\""#, "\""), (#"\\"#, "\\"), (#"\n"#, "\n"), ("é", "é"), ("😀", "😀"), (#"\u00e9"#, "é"), (#"\ud83d\ude00"#, "😀"),
+        ]
+        for _ in 0..<3000 {
+            var escaped = "", expected = ""
+            for _ in 0..<Int.random(in: 0..<12, using: &generator) {
+                let run = String(repeating: "k", count: Int.random(in: 0..<40, using: &generator))
+                let piece = pieces.randomElement(using: &generator)!
+                escaped += run + piece.escaped
+                expected += run + piece.text
+            }
+            var output = Array("kept".utf8)
+            Array(escaped.utf8).withUnsafeBufferPointer { JSONString.unescape($0, into: &output) }
+            #expect(output == Array("kept".utf8) + Array(expected.utf8), "\(escaped)")
+        }
+    }
+
     @Test func emptyAndEscapeOnlyContent() {
         var output: [UInt8] = []
         [UInt8]().withUnsafeBufferPointer { JSONString.unescape($0, into: &output) }
