@@ -433,6 +433,7 @@ struct JSONScanVisitor: JSONVisitor {
         if place.container != container {
             // The innermost container sits at the members of the ones around it.
             var path = layer.path
+            path.layers[path.layers.count - 1].tokens.reserveCapacity(path.layers[path.layers.count - 1].tokens.count + containers.count)
             for index in 0..<containers.count - 1 { path.append(memberToken(containers[index])) }
             place.container = container
             place.containerPath = path
