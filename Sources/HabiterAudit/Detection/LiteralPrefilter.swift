@@ -41,18 +41,22 @@ public final class LiteralPrefilter: @unchecked Sendable {
                 }
             }
         }
-        // Literal indices by pair, in index order: counted, summed, then placed.
-        func grouped(by pair: (Int) -> Int?) -> (start: [Int32], members: [Int32]) {
-            var start = [Int32](repeating: 0, count: 65537)
+        // Literal indices by pair, in index order: counted, summed, then placed; in raw memory,
+        // freed by `deinit`.
+        func grouped(by pair: (Int) -> Int?) -> (start: UnsafeMutablePointer<Int32>, members: UnsafeMutablePointer<Int32>) {
+            let start = UnsafeMutablePointer<Int32>.allocate(capacity: 65537)
+            start.initialize(repeating: 0, count: 65537)
             for index in lowered.indices {
                 if let p = pair(index) { start[p + 1] += 1 }
             }
             for p in 0..<65536 { start[p + 1] += start[p] }
-            var members = [Int32](repeating: 0, count: Int(start[65536]))
-            var next = start
+            let members = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, Int(start[65536])))
+            let next = UnsafeMutablePointer<Int32>.allocate(capacity: 65537)
+            defer { next.deallocate() }
+            next.initialize(from: start, count: 65537)
             for index in lowered.indices {
                 guard let p = pair(index) else { continue }
-                members[Int(next[p])] = Int32(index)
+                (members + Int(next[p])).initialize(to: Int32(index))
                 next[p] += 1
             }
             return (start, members)
@@ -67,10 +71,8 @@ public final class LiteralPrefilter: @unchecked Sendable {
             pointer.initialize(from: values, count: values.count)
             return pointer
         }
-        let first = grouped { Int(lowered[$0][0]) << 8 | Int(lowered[$0][1]) }
-        let second = grouped { probeStep == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
-        (pairStart, pairMembers) = (raw(first.start), raw(first.members))
-        (secondPairStart, secondPairMembers) = (raw(second.start), raw(second.members))
+        (pairStart, pairMembers) = grouped { Int(lowered[$0][0]) << 8 | Int(lowered[$0][1]) }
+        (secondPairStart, secondPairMembers) = grouped { probeStep == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
         literalBytes = raw(lowered.flatMap { $0 })
         literalStart = raw(lowered.reduce(into: [Int32(0)]) { starts, literal in starts.append(starts.last! + Int32(literal.count)) })
         self.bitmap = bitmap
