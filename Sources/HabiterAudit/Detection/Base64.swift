@@ -23,17 +23,7 @@ public enum Base64 {
                 var bits: UInt32 = 0
                 // Whole groups of four symbols, three bytes each, while nothing else comes.
                 var i = 0
-                while i &+ 4 <= text.count {
-                    let a = values[Int(text[i])], b = values[Int(text[i &+ 1])]
-                    let c = values[Int(text[i &+ 2])], d = values[Int(text[i &+ 3])]
-                    guard (a | b | c | d) < 64 else { break }
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    out[count] = UInt8(truncatingIfNeeded: group >> 16)
-                    out[count &+ 1] = UInt8(truncatingIfNeeded: group >> 8)
-                    out[count &+ 2] = UInt8(truncatingIfNeeded: group)
-                    count &+= 3
-                    i &+= 4
-                }
+                decodeGroups(text, values, from: &i, into: out, count: &count)
                 symbols = i
                 for c in UnsafeRawBufferPointer(rebasing: text[i...]) {
                     let v = values[Int(c)]
@@ -68,18 +58,7 @@ public enum Base64 {
         values(in: alphabet).withUnsafeBufferPointer { values in
             var count = 0
             var i = 0
-            // Whole groups of four symbols, three bytes each, while they fit.
-            while i &+ 4 <= text.count && count &+ 3 <= out.count {
-                let a = values[Int(text[i])], b = values[Int(text[i &+ 1])]
-                let c = values[Int(text[i &+ 2])], d = values[Int(text[i &+ 3])]
-                guard (a | b | c | d) < 64 else { break }
-                let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                out[count] = UInt8(truncatingIfNeeded: group >> 16)
-                out[count &+ 1] = UInt8(truncatingIfNeeded: group >> 8)
-                out[count &+ 2] = UInt8(truncatingIfNeeded: group)
-                count &+= 3
-                i &+= 4
-            }
+            decodeGroups(text, values, from: &i, into: out, count: &count)
             var accumulator: UInt32 = 0
             var bits: UInt32 = 0
             while i < text.count && count < out.count {
@@ -96,6 +75,25 @@ public enum Base64 {
                 }
             }
             return count
+        }
+    }
+
+    /// Decodes whole groups of four symbols of `text` from `i` into `out` from `count`, three
+    /// bytes each, while the next four bytes are symbols and their three bytes fit; moves `i` and
+    /// `count` past them.
+    @inline(__always)
+    private static func decodeGroups(_ text: UnsafeRawBufferPointer, _ values: UnsafeBufferPointer<UInt8>, from i: inout Int,
+                                     into out: UnsafeMutableBufferPointer<UInt8>, count: inout Int) {
+        while i &+ 4 <= text.count && count &+ 3 <= out.count {
+            let a = values[Int(text[i])], b = values[Int(text[i &+ 1])]
+            let c = values[Int(text[i &+ 2])], d = values[Int(text[i &+ 3])]
+            guard (a | b | c | d) < 64 else { break }
+            let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            out[count] = UInt8(truncatingIfNeeded: group >> 16)
+            out[count &+ 1] = UInt8(truncatingIfNeeded: group >> 8)
+            out[count &+ 2] = UInt8(truncatingIfNeeded: group)
+            count &+= 3
+            i &+= 4
         }
     }
 
