@@ -5,9 +5,6 @@ struct JSONStreamWriter {
     private(set) var bytes: [UInt8] = []
     /// The number of elements written so far in each open container, outermost first.
     private var counts: [Int] = []
-    /// A new line and the indentation of each depth, made once: `indentations[d]` is "\n" and
-    /// 2 × d spaces.
-    private var indentations: [[UInt8]] = []
 
     /// Room for about `count` more bytes, made at once rather than by growing.
     mutating func reserve(_ count: Int) {
@@ -22,57 +19,59 @@ struct JSONStreamWriter {
 
     /// Closes the innermost container with `bracket` (`}` or `]`).
     mutating func close(_ bracket: Unicode.Scalar) {
-        if counts.removeLast() > 0 { newLine(depth: counts.count) }
-        bytes.append(UInt8(ascii: bracket))
+        let hadElements = counts.removeLast() > 0
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 + 2 * counts.count) { out in
+            var n = hadElements ? writeNewLine(depth: counts.count, into: out) : 0
+            out[n] = UInt8(ascii: bracket)
+            n += 1
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<n]))
+        }
     }
 
     /// Begins the next element of the innermost container (as `JSONOutput.beginElement` does).
     mutating func element() {
-        if counts[counts.count - 1] > 0 { bytes.append(UInt8(ascii: ",")) }
-        counts[counts.count - 1] += 1
-        newLine(depth: counts.count)
-    }
-
-    /// A new line indented to `depth`.
-    private mutating func newLine(depth: Int) {
-        while indentations.count <= depth {
-            indentations.append([0x0A] + [UInt8](repeating: 0x20, count: 2 * indentations.count))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 + 2 * counts.count) { out in
+            let n = writeSeparator(into: out)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<n]))
         }
-        bytes.append(contentsOf: indentations[depth])
     }
 
     /// Begins the member `key` of the innermost object; its value comes next. The key is one
-    /// of the report's own, which need no escaping. Put together on the stack and appended at
-    /// once: a report writes some twenty keys a finding.
+    /// of the report's own, which need no escaping. Put together on the stack with what comes
+    /// before it and appended at once: a report writes some twenty keys a finding.
     mutating func key(_ key: StaticString) {
-        let depth = counts.count
-        let comma = counts[depth - 1] > 0
-        counts[depth - 1] += 1
-        let keyCount = key.utf8CodeUnitCount
-        let total = (comma ? 1 : 0) + 1 + 2 * depth + keyCount + 4
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { out in
-            var n = 0
-            if comma {
-                out[n] = UInt8(ascii: ",")
-                n += 1
-            }
-            out[n] = 0x0A
-            n += 1
-            for _ in 0..<2 * depth {
-                out[n] = 0x20
-                n += 1
-            }
+        let count = key.utf8CodeUnitCount
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 + 2 * counts.count + count + 4) { out in
+            var n = writeSeparator(into: out)
             out[n] = UInt8(ascii: "\"")
-            n += 1
-            for i in 0..<keyCount {
-                out[n] = key.utf8Start[i]
-                n += 1
-            }
+            for i in 0..<count { out[n + 1 + i] = key.utf8Start[i] }
+            n += 1 + count
             out[n] = UInt8(ascii: "\"")
             out[n + 1] = UInt8(ascii: ":")
             out[n + 2] = 0x20
-            bytes.append(contentsOf: UnsafeBufferPointer(out))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<(n + 3)]))
         }
+    }
+
+    /// Writes what comes before the next element of the innermost container (a comma after the
+    /// first, a new line, the indentation) into `out`, and counts the element; returns the
+    /// number of bytes written (at most 2 + 2 × depth).
+    private mutating func writeSeparator(into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let depth = counts.count
+        var n = 0
+        if counts[depth - 1] > 0 {
+            out[0] = UInt8(ascii: ",")
+            n = 1
+        }
+        counts[depth - 1] += 1
+        return n + writeNewLine(depth: depth, into: UnsafeMutableBufferPointer(rebasing: out[n...]))
+    }
+
+    /// Writes a new line indented to `depth` into `out`; returns the number of bytes written.
+    private func writeNewLine(depth: Int, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        out[0] = 0x0A
+        for i in 0..<2 * depth { out[1 + i] = 0x20 }
+        return 1 + 2 * depth
     }
 
     mutating func string(_ value: String) { JSONOutput.writeString(value, to: &bytes) }

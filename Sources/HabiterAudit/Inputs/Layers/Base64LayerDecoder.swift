@@ -139,7 +139,7 @@ public struct Base64LayerDecoder: LayerDecoder {
         // Pass 2, on the first bytes decoded onto the stack: gzip magic, or text. A UTF-8
         // character is at most 4 bytes, so text reaches a character boundary within the sample.
         let sampleCount = min(decodedCount, Self.textSample + 8)
-        let sample = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(sampleCount, 1)) { sample -> (checked: Bool, gzip: Bool, gzipHeader: Bool, check: TextCheck) in
+        let accepted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(sampleCount, 1)) { sample -> Bool in
             var check = TextCheck(expectedBytes: decodedCount)
             var gzipHeader = false
             let decoded = Base64.decodePrefix(value, alphabet: alphabet, into: UnsafeMutableBufferPointer(rebasing: sample[..<sampleCount]))
@@ -153,30 +153,24 @@ public struct Base64LayerDecoder: LayerDecoder {
                         gzipHeader = true
                         continue
                     }
-                    guard check.feed(sample[0]), check.feed(sample[1]), check.feed(byte) else { return (false, false, false, check) }
+                    guard check.feed(sample[0]), check.feed(sample[1]), check.feed(byte) else { return false }
                 default:
                     guard gzipHeader else {
-                        guard check.feed(byte) else { return (false, false, false, check) }
+                        guard check.feed(byte) else { return false }
                         // Half a kilobyte of text is enough: random bytes never get this far.
-                        if produced >= Self.textSample && check.atCharacterBoundary { return (true, false, false, check) }
+                        if produced >= Self.textSample && check.atCharacterBoundary { return check.finish() }
                         continue
                     }
                     // RFC 1952 header: FLG's reserved bits clear, a known OS (a random token that
                     // starts with `H4sI`, base64 of the magic, seldom has both).
-                    if produced == 4 && byte & 0xE0 != 0 { return (false, false, false, check) }
-                    if produced == 10 {
-                        guard byte <= 13 || byte == 255 else { return (false, false, false, check) }
-                        return (true, true, true, check)
-                    }
+                    if produced == 4 && byte & 0xE0 != 0 { return false }
+                    if produced == 10 { return byte <= 13 || byte == 255 }
                 }
             }
             // Every byte was decoded and checked (a longer value has stopped above).
-            return (decoded == decodedCount, false, gzipHeader, check)
+            return decoded == decodedCount && !gzipHeader && check.finish()
         }
-        guard sample.checked else { return nil }
-        let check = sample.check
-        let gzip = sample.gzip, gzipHeader = sample.gzipHeader
-        guard gzip || (!gzipHeader && check.finish()) else { return nil }
+        guard accepted else { return nil }
 
         // Accepted: now decode for real.
         guard let bytes = Base64.decode(value, alphabet: alphabet, ignoringLineBreaks: true) else { return nil }
