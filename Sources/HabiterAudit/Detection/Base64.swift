@@ -16,11 +16,10 @@ public enum Base64 {
     public static func decode(_ text: UnsafeRawBufferPointer, alphabet: Alphabet, ignoringLineBreaks: Bool = false) -> [UInt8]? {
         var padding = 0
         var symbols = 0
-        var accumulator: UInt32 = 0
+        var bits = BitAccumulator()
         var valid = true
         let output = values(in: alphabet).withUnsafeBufferPointer { values in
             [UInt8](unsafeUninitializedCapacity: text.count * 3 / 4 + 1) { out, count in
-                var bits: UInt32 = 0
                 // Whole groups of four symbols, three bytes each, while nothing else comes.
                 var i = 0
                 decodeGroups(text, values, from: &i, into: out, count: &count)
@@ -29,14 +28,10 @@ public enum Base64 {
                     let v = values[Int(c)]
                     if v < 64 {
                         if padding > 0 { valid = false; break }
-                        accumulator = accumulator << 6 | UInt32(v)
-                        bits += 6
                         symbols += 1
-                        if bits >= 8 {
-                            bits -= 8
-                            out[count] = UInt8(truncatingIfNeeded: accumulator >> bits)
+                        if let byte = bits.add(v) {
+                            out[count] = byte
                             count += 1
-                            accumulator &= (1 << bits) - 1
                         }
                     } else if c == UInt8(ascii: "=") {
                         padding += 1
@@ -47,7 +42,7 @@ public enum Base64 {
                 }
             }
         }
-        guard valid, symbols % 4 != 1, padding <= 2, padding == 0 || (symbols + padding) % 4 == 0, accumulator == 0 else { return nil }
+        guard valid, symbols % 4 != 1, padding <= 2, padding == 0 || (symbols + padding) % 4 == 0, bits.leftoverIsZero else { return nil }
         return output
     }
 
@@ -59,23 +54,38 @@ public enum Base64 {
             var count = 0
             var i = 0
             decodeGroups(text, values, from: &i, into: out, count: &count)
-            var accumulator: UInt32 = 0
-            var bits: UInt32 = 0
+            var bits = BitAccumulator()
             while i < text.count && count < out.count {
                 let v = values[Int(text[i])]
                 i &+= 1
-                guard v < 64 else { continue }
-                accumulator = accumulator << 6 | UInt32(v)
-                bits += 6
-                if bits >= 8 {
-                    bits -= 8
-                    out[count] = UInt8(truncatingIfNeeded: accumulator >> bits)
-                    count += 1
-                    accumulator &= (1 << bits) - 1
-                }
+                guard v < 64, let byte = bits.add(v) else { continue }
+                out[count] = byte
+                count += 1
             }
             return count
         }
+    }
+
+    /// Symbols' six bits gathered into bytes, one symbol at a time (where whole groups of four
+    /// cannot be decoded at once).
+    struct BitAccumulator {
+        private var pending: UInt32 = 0
+        private var count: UInt32 = 0
+
+        /// Adds the six bits of symbol value `v` (below 64); returns the byte they complete, if any.
+        @inline(__always)
+        mutating func add(_ v: UInt8) -> UInt8? {
+            pending = pending << 6 | UInt32(v)
+            count += 6
+            guard count >= 8 else { return nil }
+            count -= 8
+            let byte = UInt8(truncatingIfNeeded: pending >> count)
+            pending &= (1 << count) - 1
+            return byte
+        }
+
+        /// Whether the bits left over, that complete no byte, are all zero (canonical base64).
+        var leftoverIsZero: Bool { pending == 0 }
     }
 
     /// Decodes whole groups of four symbols of `text` from `i` into `out` from `count`, three

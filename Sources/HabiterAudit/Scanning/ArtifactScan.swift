@@ -13,8 +13,6 @@ final class ArtifactScan {
     var rootPath = LayeredPath()
 
     var patternScratch = PatternScratch()
-    /// Values shorter than this cannot match a pattern rule (`PatternEngine.minimumValueLength`).
-    private let patternMinimumLength: Int
     /// Code challenges seen anywhere in the input, for the verifiers found in it.
     var pkce = PKCEPairing()
     var keyScratch: [UInt8] = []
@@ -44,7 +42,6 @@ final class ArtifactScan {
         self.rules = rules
         self.matcher = matcher
         self.options = options
-        patternMinimumLength = rules.patterns.minimumValueLength
     }
 
     /// Records a sighting for the inventory section.
@@ -100,7 +97,7 @@ final class ArtifactScan {
     /// Whether a pattern rule matches `key` (a limit reached counts as a match: the scan where
     /// the key occurs then reports it).
     private func keyMatchesPattern(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard key.count >= patternMinimumLength else { return false }
+        guard key.count >= rules.patterns.minimumValueLength else { return false }
         var found = false
         do {
             try rules.patterns.scan(UnsafeRawBufferPointer(key), matcher: matcher, scratch: &patternScratch) { _ in found = true }
@@ -169,7 +166,7 @@ final class ArtifactScan {
     func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, locate: () -> HitLocation) -> Int {
         // Most values of a document are too short for any rule: decided before the engine is
         // called (and retained for the call).
-        if value.count < patternMinimumLength { return 0 }
+        if value.count < rules.patterns.minimumValueLength { return 0 }
         var hits: [PatternHit] = []
         do {
             try rules.patterns.scan(value, matcher: matcher, scratch: &patternScratch) { hits.append($0) }

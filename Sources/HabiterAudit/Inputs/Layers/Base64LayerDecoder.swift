@@ -192,19 +192,12 @@ public struct Base64LayerDecoder: LayerDecoder {
         }
         var output: [UInt8] = []
         output.reserveCapacity(symbols * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits: UInt32 = 0
+        var bits = Base64.BitAccumulator()
         let values = Base64.values(in: nil)  // either alphabet
         for c in text {
             let v = values[Int(c)]
-            guard v < 64 else { continue }
-            accumulator = accumulator << 6 | UInt32(v)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> bits))
-                accumulator &= (1 << bits) - 1
-            }
+            guard v < 64, let byte = bits.add(v) else { continue }
+            output.append(byte)
         }
         return .success(output)
     }
