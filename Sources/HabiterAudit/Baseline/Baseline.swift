@@ -28,7 +28,7 @@ public struct Baseline: Sendable, Equatable {
     public init(salt: [UInt8], findings: [Finding]) {
         self.salt = salt
         entries = findings.map {
-            Entry(ruleId: $0.ruleId, artifact: $0.artifact, path: $0.path.description, key: $0.key,
+            Entry(ruleId: $0.ruleId, artifact: $0.artifact, path: $0.pathText, key: $0.key,
                   fingerprint: $0.fingerprint, valueDigest: $0.valueDigest, line: $0.position.line)
         }
     }
@@ -52,7 +52,7 @@ public struct Baseline: Sendable, Equatable {
         // Exact matches first, so that a moved secret cannot take an entry an unmoved one needs.
         var matched = Array(repeating: false, count: findings.count)
         for (i, finding) in findings.enumerated() {
-            matched[i] = take(exact[Baseline.key(finding.ruleId, finding.artifact, finding.path.description, finding.valueDigest)]) != nil
+            matched[i] = take(exact[Baseline.key(finding.ruleId, finding.artifact, finding.pathText, finding.valueDigest)]) != nil
         }
         for (i, finding) in findings.enumerated() where !matched[i] {
             if let digest = finding.valueDigest {

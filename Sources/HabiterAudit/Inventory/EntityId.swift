@@ -62,14 +62,19 @@ enum EntityId: Equatable {
     static func isCalendarDate(_ text: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
         guard text.count == 10 else { return false }
         func byte(_ i: Int) -> UInt8 { text[text.startIndex + i] }
+        func digit(_ i: Int) -> Int? { byte(i) &- 0x30 < 10 ? Int(byte(i) &- 0x30) : nil }
         guard byte(4) == UInt8(ascii: "-"), byte(7) == UInt8(ascii: "-"),
-              [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy({ byte($0) &- 0x30 < 10 }) else { return false }
-        func number(_ range: Range<Int>) -> Int { range.reduce(0) { $0 * 10 + Int(byte($1) &- 0x30) } }
-        let y = number(0..<4), m = number(5..<7), d = number(8..<10)
+              let y0 = digit(0), let y1 = digit(1), let y2 = digit(2), let y3 = digit(3),
+              let m0 = digit(5), let m1 = digit(6), let d0 = digit(8), let d1 = digit(9) else { return false }
+        let y = ((y0 * 10 + y1) * 10 + y2) * 10 + y3, m = m0 * 10 + m1, d = d0 * 10 + d1
         guard (1...12).contains(m), d >= 1 else { return false }
         let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return d <= days[m - 1]
+        let days = switch m {
+        case 2: leap ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+        return d <= days
     }
 }
 

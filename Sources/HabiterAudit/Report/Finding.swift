@@ -17,7 +17,9 @@ public struct Finding: Sendable, Equatable {
     /// Position of the value as written; for a value inside an embedded layer, the position of
     /// the outer string that carries it.
     public var position: SourcePosition
-    public var path: LayeredPath
+    public let path: LayeredPath
+    /// `path` as reports write it, rendered once: sorting, fingerprints and every report need it.
+    public let pathText: String
     public var confidence: Confidence
     /// Public prefix and length, e.g. `ghp_…, 40 characters`; never the value.
     public var preview: String
@@ -33,6 +35,30 @@ public struct Finding: Sendable, Equatable {
 
     /// Whether the finding counts toward `--fail-on`.
     public var isActive: Bool { suppression == nil }
+
+    /// `pathText` is `path.description`, given when the caller has it already.
+    init(ruleId: String, level: Level, family: Family, message: String, key: String?, context: ScanContext, inventoryClass: String?,
+         artifact: String, position: SourcePosition, path: LayeredPath, pathText: String? = nil, confidence: Confidence,
+         preview: String, fingerprint: String, valueDigest: String? = nil, baselineState: BaselineState? = nil,
+         suppression: Suppression? = nil) {
+        self.ruleId = ruleId
+        self.level = level
+        self.family = family
+        self.message = message
+        self.key = key
+        self.context = context
+        self.inventoryClass = inventoryClass
+        self.artifact = artifact
+        self.position = position
+        self.path = path
+        self.pathText = pathText ?? path.description
+        self.confidence = confidence
+        self.preview = preview
+        self.fingerprint = fingerprint
+        self.valueDigest = valueDigest
+        self.baselineState = baselineState
+        self.suppression = suppression
+    }
 }
 
 /// A finding's state against a baseline (SARIF `baselineState`).

@@ -13,7 +13,7 @@ public enum GitHubReport {
     public static func render(_ input: ReportInput) -> String {
         var out = ""
         for finding in input.result.activeFindings {
-            let path = finding.path.description.isEmpty ? "/" : finding.path.description
+            let path = finding.pathText.isEmpty ? "/" : finding.pathText
             out += command(command(for: finding.level), artifact: finding.artifact, position: finding.position,
                            title: finding.ruleId, message: "\(finding.message) (\(path))")
         }

@@ -197,7 +197,7 @@ public enum HTMLReport {
         page.line(heading + "</h4>")
         page.line("<p class=\"message\">\(escape(finding.message))</p>")
         page.line("<dl>")
-        page.fact("Path", "<code>\(escape(finding.path.description.isEmpty ? "/" : finding.path.description))</code>")
+        page.fact("Path", "<code>\(escape(finding.pathText.isEmpty ? "/" : finding.pathText))</code>")
         page.fact("Family", escape(finding.family.rawValue))
         page.fact("Context", escape(finding.context.rawValue))
         page.fact("Confidence", escape(finding.confidence.rawValue))

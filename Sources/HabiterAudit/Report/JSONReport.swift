@@ -89,7 +89,7 @@ public enum JSONReport {
         writer.key("line"); writer.int(f.position.line)
         writer.key("column"); writer.int(f.position.column)
         writer.key("byteOffset"); writer.int(f.position.byteOffset)
-        writer.key("path"); writer.string(f.path.description)
+        writer.key("path"); writer.string(f.pathText)
         writer.key("confidence"); writer.string(f.confidence.rawValue)
         writer.key("preview"); writer.string(f.preview)
         writer.key("fingerprint"); writer.string(f.fingerprint)

@@ -65,7 +65,7 @@ public enum SARIFReport {
     static func result(_ finding: Finding, ruleIndex: [String: Int], artifactIndex: [String: Int]) -> JSONOutput {
         let logical = JSONOutput.members([
             ("name", finding.path.lastName.map(JSONOutput.string)),
-            ("fullyQualifiedName", .string(finding.path.description.isEmpty ? "/" : finding.path.description)),
+            ("fullyQualifiedName", .string(finding.pathText.isEmpty ? "/" : finding.pathText)),
             ("kind", .string("value")),
         ])
         return .members([

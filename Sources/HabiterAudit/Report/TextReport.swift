@@ -14,7 +14,7 @@ public enum TextReport {
             let location = "\(finding.position.line):\(finding.position.column)"
             out += "  " + location.padding(toLength: 9) + style.level(finding.level) + "  " + finding.ruleId + "\n"
             out += "           " + finding.message + "\n"
-            out += "           " + style.dim("\(finding.path.description.isEmpty ? "/" : finding.path.description)  [\(finding.family.rawValue), \(finding.context.rawValue), \(finding.confidence.rawValue) confidence]") + "\n"
+            out += "           " + style.dim("\(finding.pathText.isEmpty ? "/" : finding.pathText)  [\(finding.family.rawValue), \(finding.context.rawValue), \(finding.confidence.rawValue) confidence]") + "\n"
         }
         if !input.result.inventory.isEmpty {
             if !out.isEmpty { out += "\n" }

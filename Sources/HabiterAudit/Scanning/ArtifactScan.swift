@@ -312,7 +312,7 @@ final class ArtifactScan {
         }
         // The context of each place of the quiet hits, worked out once.
         var placeContexts = [ScanContext?](repeating: nil, count: quietNameHits.places.count)
-        for index in 0..<hitCount where !duplicates.contains(index) {
+        for index in 0..<hitCount where index >= duplicates.count || !duplicates[index] {
             let context: ScanContext
             let hit: PendingHit
             if index < quietStart {
@@ -346,7 +346,7 @@ final class ArtifactScan {
                 let classes = storesByPath.isEmpty ? nil
                     : storesByPath[path(index)].map { rules.inventory.stores[$0].classes.map(\.rawValue).joined(separator: " / ") }
                 append(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title)\(under) (\(preview)).",
-                       hit: hit, context: context, confidence: confidence, preview: preview, inventoryClass: classes)
+                       hit: hit, path: path(index), context: context, confidence: confidence, preview: preview, inventoryClass: classes)
             case .inventory(let storeIndex):
                 let store = rules.inventory.stores[storeIndex]
                 var verdict = rules.inventory.verdict(for: store, in: context)
@@ -375,12 +375,12 @@ final class ArtifactScan {
                 // A store that holds nothing a secret could be (a placeholder, a redacted copy)
                 // is a contract violation, not a leaked secret.
                 let holdsSecret = !hit.storeValueHoldsNothing || exactPatternPaths.contains(path(index)) || hasHit(inside: path(index))
-                append(rule: rule, family: holdsSecret ? rule.family : .policy, message: message, hit: hit, context: context, confidence: .high,
+                append(rule: rule, family: holdsSecret ? rule.family : .policy, message: message, hit: hit, path: path(index), context: context, confidence: .high,
                        preview: "", level: verdict == .warning ? .warning : nil, inventoryClass: classes)
             case .contract(let ruleId, let message):
                 // The contract governs sync data; a rule the pack lacks cannot be reported.
                 guard context == .sync, let rule = rules.rule(id: ruleId) else { continue }
-                append(rule: rule, family: rule.family, message: message, hit: hit, context: context, confidence: .high, preview: "")
+                append(rule: rule, family: rule.family, message: message, hit: hit, path: path(index), context: context, confidence: .high, preview: "")
             case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription):
                 // A credible value is a secret; any other is reported only in sync data, as a
                 // fail-closed name.
@@ -397,11 +397,11 @@ final class ArtifactScan {
                     let pairing = paired ? " It pairs with a code_challenge (S256) in this input: the capture holds a complete PKCE exchange." : ""
                     append(rule: rule, family: hit.location.carrier ?? rule.family,
                            message: "\(rule.title): \(valueDescription) under '\(key)'.\(pairing)",
-                           hit: hit, context: context, confidence: paired ? .high : .medium, preview: valueDescription)
+                           hit: hit, path: path(index), context: context, confidence: paired ? .high : .medium, preview: valueDescription)
                 } else {
                     append(rule: rule, family: .policy,
                            message: "Sensitive-looking name '\(key)' in sync data (here \(valueDescription)): \"names resembling token, secret, password, apiKey, or credential fail closed at the entity and setting boundaries\".",
-                           hit: hit, context: context, confidence: .high, preview: valueDescription)
+                           hit: hit, path: path(index), context: context, confidence: .high, preview: valueDescription)
                 }
             }
         }
@@ -413,20 +413,22 @@ final class ArtifactScan {
     /// Grafana rule). The kept hit has the best rule (a pattern over a name, a vendor rule over a
     /// generic one, then the earlier rule) and takes the innermost location of the group, whose
     /// path and key say most.
-    private func duplicateSecretHits() -> Set<Int> {
-        var groups: [[Int]] = []
-        var groupByKey: [SecretKey: Int] = [:]
-        groupByKey.reserveCapacity(pending.count)
-        for (index, hit) in pending.enumerated() {
-            guard let hash = hit.secretHash else { continue }
-            let key = SecretKey(offset: hit.position.byteOffset, hash: hash)
-            if let group = groupByKey[key] { groups[group].append(index) } else {
-                groupByKey[key] = groups.count
-                groups.append([index])
-            }
+    private func duplicateSecretHits() -> [Bool] {
+        // The hits with a secret, ordered by position and hash, then by index: a group is a run.
+        var hashed: [(offset: Int, hash: UInt64, index: Int)] = []
+        for index in pending.indices {
+            if let hash = pending[index].secretHash { hashed.append((pending[index].position.byteOffset, hash, index)) }
         }
-        var duplicates = Set<Int>()
-        for group in groups where group.count > 1 {
+        guard hashed.count > 1 else { return [] }
+        hashed.sort { a, b in a.offset != b.offset ? a.offset < b.offset : a.hash != b.hash ? a.hash < b.hash : a.index < b.index }
+        var duplicates: [Bool] = []
+        var start = 0
+        while start < hashed.count {
+            var end = start + 1
+            while end < hashed.count && hashed[end].offset == hashed[start].offset && hashed[end].hash == hashed[start].hash { end += 1 }
+            defer { start = end }
+            guard end - start > 1 else { continue }
+            let group = hashed[start..<end].lazy.map(\.index)
             func ruleRank(_ index: Int) -> (Int, Int, Int) {
                 switch pending[index].detail {
                 case .pattern(let rule, _, _): return (1, rules.patterns.rules[rule].isGeneric ? 0 : 1, -rule)
@@ -434,8 +436,10 @@ final class ArtifactScan {
                 }
             }
             func depth(_ index: Int) -> Int {
-                let path = pending[index].location.path
-                return path.layers.count * 1000 + (path.layers.last?.tokens.count ?? 0)
+                pending.withUnsafeBufferPointer { hits in
+                    let layers = hits[index].location.path.layers
+                    return layers.count * 1000 + (layers.last?.tokens.count ?? 0)
+                }
             }
             let best = group.max { ruleRank($0) < ruleRank($1) }!
             let innermost = group.max { depth($0) < depth($1) }!
@@ -443,14 +447,10 @@ final class ArtifactScan {
                 pending[best].location.path = pending[innermost].location.path
                 pending[best].location.key = pending[innermost].location.key
             }
-            for index in group where index != best { duplicates.insert(index) }
+            if duplicates.isEmpty { duplicates = [Bool](repeating: false, count: pending.count) }
+            for index in group where index != best { duplicates[index] = true }
         }
         return duplicates
-    }
-
-    private struct SecretKey: Hashable {
-        var offset: Int
-        var hash: UInt64
     }
 
     /// The context implied by what is known of a hit's ancestors, if any.
@@ -485,12 +485,12 @@ final class ArtifactScan {
 
     /// Records a finding. A transport finding is a warning at most: the app did nothing wrong,
     /// the capture holds a live credential (fail on it with `--fail-on warning`).
-    private func append(rule: Rule, family: Family, message: String, hit: PendingHit, context: ScanContext,
+    private func append(rule: Rule, family: Family, message: String, hit: PendingHit, path: String, context: ScanContext,
                         confidence: Confidence, preview: String, level: Level? = nil, inventoryClass: String? = nil) {
         let level = family == .transport ? min(level ?? rule.level, .warning) : level ?? rule.level
         findings.append(Finding(
             ruleId: rule.id, level: level, family: family, message: message, key: hit.location.key,
             context: context, inventoryClass: inventoryClass, artifact: artifact, position: hit.position,
-            path: hit.location.path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest))
+            path: hit.location.path, pathText: path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest))
     }
 }

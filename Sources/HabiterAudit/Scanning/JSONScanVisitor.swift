@@ -86,10 +86,10 @@ struct JSONScanVisitor: JSONVisitor {
             capture!.builder.objectEnd(at: offset)
             closeCapture()
         }
-        if let draft = containers.top.draft { checkContract(draft) }
+        // The draft of an object is the last one open; it is moved out, not copied.
+        if containers.top.draft != nil { checkContract(drafts.removeLast()) }
         if !openStoreContainers.isEmpty { closeStoreContainer() }
         let container = containers.pop()
-        if container.draft != nil { drafts.removeLast() }
         if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && container.keys.shape(isRoot: true) == .backup {
             for key in snapshotKeys {
                 scan.recordSighting(.settingsSnapshot(key: key, inventory: scan.rules.inventory, artifact: scan.artifact))
@@ -340,10 +340,9 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// Checks a closing object against the contract and records its violations, on its
     /// `entityId` (the key of a whole-document violation is the entity id).
-    private mutating func checkContract(_ index: Int) {
-        let violations = ContractValidator.check(drafts[index], inventory: scan.rules.inventory)
+    private mutating func checkContract(_ draft: DocumentDraft) {
+        let violations = ContractValidator.check(draft, inventory: scan.rules.inventory)
         guard !violations.isEmpty else { return }
-        let draft = drafts[index]
         // The key of a whole-document violation is the entity id; without one, the name of the
         // object (`document`), as for any value.
         var location = location()

@@ -151,25 +151,23 @@ public final class Scanner: @unchecked Sendable {
     /// of rule, artifact, layered path and occurrence, so that they survive re-indentation and
     /// never depend on the value.
     static func finalize(_ findings: [Finding]) -> [Finding] {
-        // Paths rendered once, not in every comparison.
-        let keyed = findings.map { (finding: $0, path: $0.path.description) }.sorted { a, b in
-            if a.finding.artifact != b.finding.artifact { return a.finding.artifact < b.finding.artifact }
-            if a.finding.position.byteOffset != b.finding.position.byteOffset { return a.finding.position.byteOffset < b.finding.position.byteOffset }
-            if a.path != b.path { return a.path < b.path }
-            return a.finding.ruleId < b.finding.ruleId
+        let sorted = findings.sorted { a, b in
+            if a.artifact != b.artifact { return a.artifact < b.artifact }
+            if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
+            if a.pathText != b.pathText { return a.pathText < b.pathText }
+            return a.ruleId < b.ruleId
         }
         var result: [Finding] = []
-        result.reserveCapacity(keyed.count)
+        result.reserveCapacity(sorted.count)
         var occurrences: [FingerprintIdentity: Int] = [:]
-        occurrences.reserveCapacity(keyed.count)
-        var previous: (finding: Finding, path: String)?
-        for (finding, path) in keyed {
+        occurrences.reserveCapacity(sorted.count)
+        for finding in sorted {
             // An exact duplicate has every sort key of the finding before it.
-            if let previous, previous.finding.position.byteOffset == finding.position.byteOffset, previous.path == path,
-               previous.finding.ruleId == finding.ruleId, previous.finding.artifact == finding.artifact {
+            if let previous = result.last, previous.position.byteOffset == finding.position.byteOffset, previous.pathText == finding.pathText,
+               previous.ruleId == finding.ruleId, previous.artifact == finding.artifact {
                 continue
             }
-            previous = (finding, path)
+            let path = finding.pathText
             // `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, put together as bytes.
             var identityBytes: [UInt8] = []
             identityBytes.reserveCapacity(32 + finding.ruleId.utf8.count + finding.artifact.utf8.count + path.utf8.count)
