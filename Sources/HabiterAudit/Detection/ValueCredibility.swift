@@ -36,7 +36,8 @@ public enum ValueCredibility {
             }
             let words = wordCount(lower)
             if words > 1 {
-                if keyWords.contains(where: { $0.count >= 3 && lower.containsBytes($0) }) { return false }
+                // A word that is not ASCII is not in ASCII text: its bytes stand for its length.
+                if keyWords.contains(where: { $0.utf8.count >= 3 && lower.containsBytes($0) }) { return false }
                 if words >= 5 { return false }
                 if let last = lower.last, ".?!:".utf8.contains(last), words >= 3 { return false }
                 if lower.last == UInt8(ascii: "?") { return false }

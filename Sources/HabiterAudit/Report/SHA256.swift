@@ -136,19 +136,31 @@ public struct SHA256 {
             }
             var a = state[0], b = state[1], c = state[2], d = state[3]
             var e = state[4], f = state[5], g = state[6], h = state[7]
-            for i in 0..<64 {
-                let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
-                let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                h = g; g = f; f = e; e = d &+ t1
-                d = c; c = b; b = a; a = t1 &+ t2
+            // Eight rounds at a time, the variables taking each other's roles in turn instead of
+            // being moved along after every round.
+            for i in stride(from: 0, to: 64, by: 8) {
+                round(a, b, c, &d, e, f, g, &h, k[i] &+ w[i])
+                round(h, a, b, &c, d, e, f, &g, k[i + 1] &+ w[i + 1])
+                round(g, h, a, &b, c, d, e, &f, k[i + 2] &+ w[i + 2])
+                round(f, g, h, &a, b, c, d, &e, k[i + 3] &+ w[i + 3])
+                round(e, f, g, &h, a, b, c, &d, k[i + 4] &+ w[i + 4])
+                round(d, e, f, &g, h, a, b, &c, k[i + 5] &+ w[i + 5])
+                round(c, d, e, &f, g, h, a, &b, k[i + 6] &+ w[i + 6])
+                round(b, c, d, &e, f, g, h, &a, k[i + 7] &+ w[i + 7])
             }
             state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
             state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
+    }
+
+    /// One round: `d` takes `d + T1`, and `h` takes `T1 + T2` (the new `a`).
+    @inline(__always)
+    private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+                              _ h: inout UInt32, _ kw: UInt32) {
+        let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ (g ^ (e & (f ^ g))) &+ kw
+        let t2 = (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) | (c & (a | b)))
+        d &+= t1
+        h = t1 &+ t2
     }
 }
 

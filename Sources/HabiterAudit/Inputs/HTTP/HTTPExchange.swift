@@ -66,7 +66,10 @@ struct HTTPExchange {
             if start == end { return "/" }
         }
         if let cut = url[start..<end].firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = cut }
-        return String(decoding: url[start..<end].lazy.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(unsafeUninitializedCapacity: end - start) { out in
+            for i in start..<end { out[i - start] = url[i] &- 0x41 < 26 ? url[i] | 0x20 : url[i] }
+            return end - start
+        }
     }
 
     /// `path(ofURL:)` for a URL with non-ASCII bytes, which lowercase beyond ASCII.
