@@ -99,39 +99,65 @@ public enum JSONOutput: Equatable, Sendable {
     /// Appends `s` as a JSON string: quotes, backslashes and control characters escaped, the
     /// rest copied as UTF-8.
     static func writeString(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
-            // Runs of bytes that need no escape are copied whole; eight bytes at a time while
-            // none does.
-            var start = 0
-            var i = 0
-            while true {
-                while i &+ 8 <= bytes.count {
-                    let w = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
-                    let special = SWAR.bytesBelow(w, 0x20) | SWAR.bytesEqual(w, 0x7F) | SWAR.bytesEqual(w, UInt8(ascii: "\""))
-                        | SWAR.bytesEqual(w, UInt8(ascii: "\\"))
-                    if special & SWAR.highBits != 0 { break }
-                    i &+= 8
-                }
-                while i < bytes.count, !needsEscape(bytes[i]) { i &+= 1 }
-                guard i < bytes.count else { break }
-                let b = bytes[i]
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                switch b {
-                case UInt8(ascii: "\""): out += "\\\"".utf8
-                case UInt8(ascii: "\\"): out += "\\\\".utf8
-                case 0x0A: out += "\\n".utf8
-                case 0x0D: out += "\\r".utf8
-                case 0x09: out += "\\t".utf8
-                default: out += ("\\u" + String(b, radix: 16).leftPadded(to: 4)).utf8
-                }
-                i &+= 1
-                start = i
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 + maxEscapedLength(bytes.count)) { buffer in
+                let base = buffer.baseAddress!
+                base[0] = UInt8(ascii: "\"")
+                let n = 1 + writeEscaped(bytes, into: base + 1)
+                base[n] = UInt8(ascii: "\"")
+                out.append(contentsOf: UnsafeBufferPointer(start: base, count: n + 1))
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
-        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The most bytes `writeEscaped` writes for `count` bytes (each can become `\u00XX`).
+    static func maxEscapedLength(_ count: Int) -> Int { 6 * count }
+
+    /// Writes `bytes` as the content of a JSON string, without the quotes, into `out`, which has
+    /// room for `maxEscapedLength(bytes.count)`; returns the number of bytes written. Eight bytes
+    /// at a time while none needs an escape.
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let source = bytes.baseAddress else { return 0 }
+        let digits: StaticString = "0123456789abcdef"
+        var n = 0
+        var i = 0
+        while i < bytes.count {
+            if i &+ 8 <= bytes.count {
+                let w = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                let special = SWAR.bytesBelow(w, 0x20) | SWAR.bytesEqual(w, 0x7F) | SWAR.bytesEqual(w, UInt8(ascii: "\""))
+                    | SWAR.bytesEqual(w, UInt8(ascii: "\\"))
+                if special & SWAR.highBits == 0 {
+                    UnsafeMutableRawPointer(out + n).storeBytes(of: w, as: UInt64.self)
+                    i &+= 8
+                    n &+= 8
+                    continue
+                }
+            }
+            let b = source[i]
+            i &+= 1
+            guard needsEscape(b) else {
+                out[n] = b
+                n &+= 1
+                continue
+            }
+            out[n] = UInt8(ascii: "\\")
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[n &+ 1] = b
+            case 0x0A: out[n &+ 1] = UInt8(ascii: "n")
+            case 0x0D: out[n &+ 1] = UInt8(ascii: "r")
+            case 0x09: out[n &+ 1] = UInt8(ascii: "t")
+            default:
+                out[n &+ 1] = UInt8(ascii: "u")
+                out[n &+ 2] = UInt8(ascii: "0")
+                out[n &+ 3] = UInt8(ascii: "0")
+                out[n &+ 4] = digits.utf8Start[Int(b >> 4)]
+                out[n &+ 5] = digits.utf8Start[Int(b & 15)]
+                n &+= 4
+            }
+            n &+= 2
+        }
+        return n
     }
 
     @inline(__always)

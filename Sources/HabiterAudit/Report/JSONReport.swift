@@ -56,19 +56,31 @@ public enum JSONReport {
 
     static func summary(_ input: ReportInput) -> JSONOutput {
         let findings = input.result.findings
-        func counts<T: RawRepresentable>(_ cases: [T], _ key: (Finding) -> T) -> JSONOutput where T.RawValue == String, T: Hashable {
-            var tally: [T: Int] = [:]
-            for finding in findings { tally[key(finding), default: 0] += 1 }
-            return .object(cases.map { c in (c.rawValue, .int(tally[c] ?? 0)) })
+        // Tallied by the index of each case, in one pass over findings read in place.
+        let levels = Level.allCases, families = Family.allCases, contexts = ScanContext.allCases
+        var byLevel = [Int](repeating: 0, count: levels.count)
+        var byFamily = [Int](repeating: 0, count: families.count)
+        var byContext = [Int](repeating: 0, count: contexts.count)
+        var active = 0
+        findings.withUnsafeBufferPointer { findings in
+            for i in findings.indices {
+                byLevel[levels.firstIndex(of: findings[i].level)!] += 1
+                byFamily[families.firstIndex(of: findings[i].family)!] += 1
+                byContext[contexts.firstIndex(of: findings[i].context)!] += 1
+                if findings[i].isActive { active += 1 }
+            }
         }
-        let active = findings.reduce(0) { $0 + ($1.isActive ? 1 : 0) }
+        func counts<T: RawRepresentable>(_ cases: [T], _ tally: [Int], reversed: Bool = false) -> JSONOutput where T.RawValue == String {
+            let pairs = zip(cases, tally).map { c, n in (c.rawValue, JSONOutput.int(n)) }
+            return .object(reversed ? pairs.reversed() : pairs)
+        }
         return .object([
             ("findings", .int(findings.count)),
             ("active", .int(active)),
             ("suppressed", .int(findings.count - active)),
-            ("byLevel", counts(Level.allCases.reversed(), \.level)),
-            ("byFamily", counts(Family.allCases, \.family)),
-            ("byContext", counts(ScanContext.allCases, \.context)),
+            ("byLevel", counts(levels, byLevel, reversed: true)),
+            ("byFamily", counts(families, byFamily)),
+            ("byContext", counts(contexts, byContext)),
             ("errors", .int(input.result.errors.count)),
             ("artifacts", .int(input.result.artifacts.count)),
             ("failOn", .string(input.failOn.rawValue)),
