@@ -190,27 +190,27 @@ final class ArtifactScan {
     }
 
     /// A string value found under a name (an object key, a header, a query parameter, a prefs
-    /// key): the name rule it matches, if any, judges the value; then the layer decoders open it,
-    /// else the pattern rules scan it. `locate` is asked only when something is found.
+    /// key): the layer decoders open it, else the pattern rules scan it; then the name rule it
+    /// matches, if any, judges the value. `locate` is asked only when something is found.
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, locate: () -> HitLocation) {
         pkce.observe(value)
         var known: HitLocation?
+        let hitsBefore = hitCount
         let replaced = openLayers(value, at: offset, depth: depth) {
             if known == nil { known = locate() }
             return known!
         }
-        if let name {
-            // JSON text under the name is judged like an object: by what it holds.
-            let shape = rules.nameRules[name.ruleIndex].valueShape
-            // Fewer bytes than the shortest credible value: decided without a look at them.
-            let credible = !replaced && value.count >= ValueCredibility.minimumLength
-                && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
-            let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
-            if known == nil { known = locate() }
-            recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known!, value: value)
-        }
-        if replaced { return }
-        _ = scanPatterns(value, offset: offset) { known ?? locate() }
+        if !replaced { _ = scanPatterns(value, offset: offset) { known ?? locate() } }
+        // A hit in the value (a pattern on it, anything in a layer of it) says more than the
+        // name, whose hit `finishDocument` would drop: it is not made.
+        guard let name, hitCount == hitsBefore else { return }
+        // JSON text under the name is judged like an object: by what it holds.
+        let shape = rules.nameRules[name.ruleIndex].valueShape
+        // Fewer bytes than the shortest credible value: decided without a look at them.
+        let credible = !replaced && value.count >= ValueCredibility.minimumLength
+            && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
+        let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
+        recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known ?? locate(), value: value)
     }
 
     /// Records that a name rule matched the name of a value (given when it is a string, so that

@@ -15,6 +15,8 @@ struct HARScanVisitor: JSONVisitor {
         case root, log, entries, entry, request, response, postData, content, other
         case fieldList(FieldList)
         case field(FieldList)
+
+        var isField: Bool { if case .field = self { true } else { false } }
     }
 
     /// The lists of `{"name": …, "value": …}` objects.
@@ -36,6 +38,9 @@ struct HARScanVisitor: JSONVisitor {
         var name: String?
         var value: [UInt8]?
         var valueOffset = 0
+        /// Whether scanning the value found something (a pattern on it, anything in a layer of
+        /// it), which says more than the field's name.
+        var valueHasHits = false
     }
 
     /// What an entry has shown so far.
@@ -177,8 +182,11 @@ struct HARScanVisitor: JSONVisitor {
         if let top = frames.last, let key = pendingKey {
             observe(string: raw, escaped: escaped, at: offset, key: key, in: top.role)
         }
+        let isFieldValue = pendingKey == .value && frames.last?.role.isField == true
         pendingKey = nil
+        let hitsBefore = scan.hitCount
         try plain.string(raw, escaped: escaped, at: offset)
+        if isFieldValue { field.valueHasHits = scan.hitCount > hitsBefore }
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
@@ -232,7 +240,8 @@ struct HARScanVisitor: JSONVisitor {
         guard let value = field.value else { return }
         let isCookieHeader = list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie")
         let match = isCookieHeader ? nil : scan.nameMatch(name)
-        guard isCookieHeader || match != nil else { return }
+        // A hit in the value says more than the name: `finishDocument` would drop the name's.
+        guard isCookieHeader || (match != nil && !field.valueHasHits) else { return }
         var location = plain.location()
         location.path = location.path.appending(.key("value"))
         location.key = name
