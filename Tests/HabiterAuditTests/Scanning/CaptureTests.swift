@@ -65,6 +65,21 @@ private func summary(_ f: Finding) -> String {
         ])
     }
 
+    @Test func aHeaderIsJudgedByItsNameOnlyWhenItsValueHoldsNothingMore() {
+        let har = """
+        {"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "https://api.habiter.app/v1/me", "headers": [
+          {"name": "x-api-key", "value": "Zq8vN3xL0pR5tW2yB7cD4fG9hJ1kM6nQ"},
+          {"name": "x-api-key", "value": "\(github)"}
+        ]}, "response": {"status": 200, "headers": [], "content": {"size": 0, "mimeType": "text/plain"}}}]}}
+        """
+        let result = TestSupport.scan(har, name: "headers.har")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map { "\($0.ruleId) \($0.path)" } == [
+            "name.api-key /log/entries/0/request/headers/0/value",
+            "secret.github-token /log/entries/0/request/headers/1/value",
+        ])
+    }
+
     @Test func positionsArePositionsOfTheValuesAsWritten() {
         let findings = TestSupport.scan(Self.har, name: "session.har").findings
         let bearerHit = findings.first { $0.ruleId == "secret.bearer-token" }!

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HabiterAudit
 
@@ -33,6 +34,19 @@ import Testing
     @Test func aCredentialInAURLIsOneFinding() {
         let found = Self.findings("postgres://habiter_app:OvnA4Ho6My3RqG!Y81G@db.internal.habiter.app:5432/habiter")
         #expect(found.count == 1, "\(found)")
+    }
+
+    @Test func aPatternOrALayerUnderASensitiveNameSaysMoreThanTheName() {
+        let github = "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY"
+        func found(_ text: String) -> [String] { TestSupport.scan(text).findings.map { "\($0.ruleId) \($0.path)" } }
+        // A pattern on the value itself.
+        #expect(found(#"{"apiToken": "\#(github)"}"#) == ["secret.github-token /apiToken"])
+        // A hit inside a layer of the value: JSON text, then a base64 one.
+        #expect(found(#"{"apiToken": "{\"inner\": \"\#(github)\"}"}"#) == ["secret.github-token /apiToken!json/inner"])
+        let encoded = Data(#"{"inner": "\#(github)"}"#.utf8).base64EncodedString()
+        #expect(found(#"{"apiToken": "\#(encoded)"}"#) == ["secret.github-token /apiToken!base64!json/inner"])
+        // Nothing found in the value: the name judges it.
+        #expect(found(#"{"apiToken": "Zq8vN3xL0pR5tW2yB7cD4fG9hJ1kM6nQ"}"#).map { $0.hasPrefix("name.") } == [true])
     }
 
     @Test func aFormPairKeepsItsOwnPath() {
