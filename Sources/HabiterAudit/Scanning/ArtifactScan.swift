@@ -284,10 +284,15 @@ final class ArtifactScan {
         // again in its query parameter): keep the inner, more precise one.
         var innerPatternHits = Set<String>()
         var exactPatternPaths = Set<String>()
+        // Only name and inventory hits ask where the pattern hits are.
+        let asksForPatternPaths = hitCount > pending.count || pending.contains { !$0.isPattern }
         for index in pending.indices {
             guard case .pattern(let rule, _, _) = pending[index].detail else { continue }
-            pathsWithPatternHits.insert(path(index))
-            exactPatternPaths.insert(path(index))
+            if asksForPatternPaths {
+                pathsWithPatternHits.insert(path(index))
+                exactPatternPaths.insert(path(index))
+            }
+            guard pending[index].location.containerPath.layers.count > 1 else { continue }
             var outer = pending[index].location.path
             while outer.layers.count > 1 {
                 outer.layers.removeLast()

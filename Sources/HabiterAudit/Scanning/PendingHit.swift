@@ -26,6 +26,8 @@ struct PendingHit {
     /// For an inventory hit: the store's value holds nothing a secret could be (empty, a
     /// placeholder, a number, a boolean, null, or a container without a hit inside).
     var storeValueHoldsNothing = false
+
+    var isPattern: Bool { if case .pattern = detail { true } else { false } }
 }
 
 /// Where a hit sits, beyond its position.
