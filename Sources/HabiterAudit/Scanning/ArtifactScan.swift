@@ -252,8 +252,8 @@ final class ArtifactScan {
             if paths.isEmpty { paths = [String?](repeating: nil, count: hitCount) }
             if let rendered = paths[index] { return rendered }
             // Read in place: a copy of the hit would retain all it holds.
-            let rendered = index < quietStart ? pending.withUnsafeBufferPointer { $0[index].location.path.description }
-                : quietNameHits.path(of: index - quietStart).description
+            let rendered = index < quietStart ? pending.withUnsafeBufferPointer { $0[index].location.pathDescription }
+                : quietNameHits.pathDescription(of: index - quietStart)
             paths[index] = rendered
             return rendered
         }

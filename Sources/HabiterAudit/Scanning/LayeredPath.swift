@@ -44,22 +44,27 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
         layers[layers.count - 1].tokens.append(token)
     }
 
-    public var description: String {
+    public var description: String { description(appending: nil) }
+
+    /// The description of `appending(token)`, without making that path.
+    func description(appending token: PathToken?) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(64)
+        func append(_ token: PathToken) {
+            text.append(UInt8(ascii: "/"))
+            switch token {
+            case .index(let i): text.appendDecimal(i)
+            case .key(let k): LayeredPath.appendEscaped(k, to: &text)
+            }
+        }
         for layer in layers {
             if let decoder = layer.decoder {
                 text.append(UInt8(ascii: "!"))
                 text.append(contentsOf: decoder.utf8)
             }
-            for token in layer.tokens {
-                text.append(UInt8(ascii: "/"))
-                switch token {
-                case .index(let i): text.appendDecimal(i)
-                case .key(let k): LayeredPath.appendEscaped(k, to: &text)
-                }
-            }
+            for token in layer.tokens { append(token) }
         }
+        if let token { append(token) }
         return String(decoding: text, as: UTF8.self)
     }
 

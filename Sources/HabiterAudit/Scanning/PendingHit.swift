@@ -45,6 +45,8 @@ struct HitLocation {
             token = nil
         }
     }
+    /// `path.description`, without making the path.
+    var pathDescription: String { containerPath.description(appending: token) }
     /// Ids of the open containers, outermost first, across layers.
     var ancestry: [Int]
     /// A context the reader fixed for this value (e.g. a HAR entry to the sync API).

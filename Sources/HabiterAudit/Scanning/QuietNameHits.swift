@@ -121,11 +121,10 @@ struct QuietNameHits {
     /// The index in `places` of hit `index`.
     func placeIndex(of index: Int) -> Int { Int(hit(index).place) }
 
-    /// The path of hit `index`.
-    func path(of index: Int) -> LayeredPath {
+    /// The path of hit `index`, as reports write it.
+    func pathDescription(of index: Int) -> String {
         let hit = hit(index)
-        let containerPath = places[Int(hit.place)].containerPath
-        return labels[Int(hit.label)].token.map { containerPath.appending($0) } ?? containerPath
+        return places[Int(hit.place)].containerPath.description(appending: labels[Int(hit.label)].token)
     }
 
     /// Hit `index` as the pending hit it stands for.

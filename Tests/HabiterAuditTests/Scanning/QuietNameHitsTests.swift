@@ -66,7 +66,7 @@ import Testing
         let store = store(of: hits)
         #expect(store.count == hits.count)
         #expect(hits.indices.map { summary(store[$0]) } == hits.map(expected))
-        #expect(hits.indices.map { store.path(of: $0) } == hits.map(\.location.path))
+        #expect(hits.indices.map { store.pathDescription(of: $0) } == hits.map(\.location.path.description))
         // The settings hits share one place until secure storage differs; the list's two share one.
         #expect(store.places.count == 4)
         #expect(hits.indices.map(store.placeIndex(of:)) == [0, 0, 0, 1, 2, 2, 3])
