@@ -140,35 +140,28 @@ public struct Base64LayerDecoder: LayerDecoder {
         // character is at most 4 bytes, so text reaches a character boundary within the sample.
         let sampleCount = min(decodedCount, Self.textSample + 8)
         let accepted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(sampleCount, 1)) { sample -> Bool in
-            var check = TextCheck(expectedBytes: decodedCount)
-            var gzipHeader = false
             let decoded = Base64.decodePrefix(value, alphabet: alphabet, into: UnsafeMutableBufferPointer(rebasing: sample[..<sampleCount]))
-            for index in 0..<decoded {
-                let byte = sample[index]
-                let produced = index + 1
-                switch produced {
-                case 1, 2: continue
-                case 3:
-                    if sample[0] == 0x1F && sample[1] == 0x8B && byte == 0x08 {
-                        gzipHeader = true
-                        continue
-                    }
-                    guard check.feed(sample[0]), check.feed(sample[1]), check.feed(byte) else { return false }
-                default:
-                    guard gzipHeader else {
-                        guard check.feed(byte) else { return false }
-                        // Half a kilobyte of text is enough: random bytes never get this far.
-                        if produced >= Self.textSample && check.atCharacterBoundary { return check.finish() }
-                        continue
-                    }
-                    // RFC 1952 header: FLG's reserved bits clear, a known OS (a random token that
-                    // starts with `H4sI`, base64 of the magic, seldom has both).
-                    if produced == 4 && byte & 0xE0 != 0 { return false }
-                    if produced == 10 { return byte <= 13 || byte == 255 }
+            if decoded >= 3 && sample[0] == 0x1F && sample[1] == 0x8B && sample[2] == 0x08 {
+                // RFC 1952 header: FLG's reserved bits clear, a known OS (a random token that
+                // starts with `H4sI`, base64 of the magic, seldom has both).
+                return decoded >= 10 && sample[3] & 0xE0 == 0 && (sample[9] <= 13 || sample[9] == 255)
+            }
+            var check = TextCheck(expectedBytes: decodedCount)
+            // Printable ASCII eight bytes at a time, up to the sample's end at most.
+            let wordsEnd = min(decoded, Self.textSample)
+            var index = 0
+            while index < decoded {
+                if index &+ 8 <= wordsEnd && check.feedPrintableASCII(UnsafeRawPointer(sample.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                    index &+= 8
+                } else {
+                    guard check.feed(sample[index]) else { return false }
+                    index &+= 1
                 }
+                // Half a kilobyte of text is enough: random bytes never get this far.
+                if index >= Self.textSample && check.atCharacterBoundary { return check.finish() }
             }
             // Every byte was decoded and checked (a longer value has stopped above).
-            return decoded == decodedCount && !gzipHeader && check.finish()
+            return decoded == decodedCount && check.finish()
         }
         guard accepted else { return nil }
 

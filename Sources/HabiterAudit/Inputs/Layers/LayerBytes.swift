@@ -149,6 +149,15 @@ struct TextCheck {
         return true
     }
 
+    /// Feeds eight bytes at once when all are printable ASCII and no character or CR is pending;
+    /// false, having fed nothing, otherwise.
+    @inline(__always)
+    mutating func feedPrintableASCII(_ w: UInt64) -> Bool {
+        guard needed == 0, !pendingCR, (w | SWAR.bytesBelow(w, 0x20) | SWAR.bytesEqual(w, 0x7F)) & SWAR.highBits == 0 else { return false }
+        scalars += 8
+        return true
+    }
+
     /// Counts an unprintable scalar; false once more than 10 % of the expected bytes (so surely of
     /// the scalars) are unprintable, or any are in a short text.
     @inline(__always)
