@@ -198,12 +198,24 @@ public struct Base64LayerDecoder: LayerDecoder {
     /// Whether `decodeForced` would succeed, without decoding: the number of base64 symbols, or
     /// why the text is not base64.
     public static func checkForced<C: Collection>(_ text: C, maxBytes: Int = 256 << 20) -> Result<Int, Base64Error> where C.Element == UInt8 {
+        text.withContiguousStorageIfAvailable { checkForced($0, maxBytes: maxBytes) }
+            ?? Array(text).withUnsafeBufferPointer { checkForced($0, maxBytes: maxBytes) }
+    }
+
+    private static func checkForced(_ text: UnsafeBufferPointer<UInt8>, maxBytes: Int) -> Result<Int, Base64Error> {
         var symbols = 0
         var paddingAt = -1
         var offset = 0
         let values = Base64.values(in: nil)  // either alphabet
-        for c in text {
-            defer { offset += 1 }
+        while offset < text.count {
+            // Eight symbols at a time while there is no padding.
+            if paddingAt < 0 && offset &+ 8 <= text.count
+                && isAllSymbols(UnsafeRawPointer(text.baseAddress! + offset).loadUnaligned(as: UInt64.self)) {
+                symbols &+= 8
+                offset &+= 8
+                continue
+            }
+            let c = text[offset]
             if values[Int(c)] < 64 {
                 if paddingAt >= 0 { return .failure(.dataAfterPadding(offset: offset)) }
                 symbols += 1
@@ -212,10 +224,21 @@ public struct Base64LayerDecoder: LayerDecoder {
             } else if !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) {
                 return .failure(.invalidCharacter(offset: offset))
             }
+            offset += 1
         }
         if symbols % 4 == 1 { return .failure(.truncated) }
         guard symbols / 4 * 3 + max(0, symbols % 4 - 1) <= maxBytes else { return .failure(.tooLarge(limit: maxBytes)) }
         return .success(symbols)
+    }
+
+    /// Whether all eight bytes of `w` are symbols of either alphabet (`A-Z a-z 0-9 + / - _`).
+    @inline(__always)
+    private static func isAllSymbols(_ w: UInt64) -> Bool {
+        guard w & SWAR.highBits == 0 else { return false }
+        let letters = SWAR.exactInRange(w | SWAR.ones &* 0x20, 0x61, 0x7A)
+        let symbols = letters | SWAR.exactInRange(w, 0x30, 0x39) | SWAR.exactBytesEqual(w, UInt8(ascii: "+"))
+            | SWAR.exactBytesEqual(w, UInt8(ascii: "/")) | SWAR.exactBytesEqual(w, UInt8(ascii: "-")) | SWAR.exactBytesEqual(w, UInt8(ascii: "_"))
+        return symbols == SWAR.highBits
     }
 }
 
