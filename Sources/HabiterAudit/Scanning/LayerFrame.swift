@@ -40,26 +40,35 @@ extension ArtifactScan {
     /// layer beyond `options.maxLayerDepth` is a limit error: what it holds is not checked.
     func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, locate: () -> HitLocation) -> Bool {
         var candidates = layerDecoders.candidates(value)
-        if candidates == 0 { return false }
+        // Most values open no layer: they are done without a location kept in waiting.
+        guard let first = nextLayer(of: value, candidates: &candidates) else { return false }
+        let location = locate()
         var replaced = false
-        var location: HitLocation?
+        var next: (layer: DecodedLayer, decoder: Int)? = first
+        while let (layer, index) = next {
+            let name = layerDecoders.decoders[index].name
+            guard depth < options.maxLayerDepth else {
+                fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(name) layer inside is not checked")
+                return false
+            }
+            let frame = LayerFrame(path: location.path.entering(name), outerOffset: offset, outerKey: location.key, ancestry: location.ancestry,
+                                   depth: depth + 1, readerContext: location.readerContext, carrier: location.carrier,
+                                   isProtocolField: location.isProtocolField)
+            if scanLayer(layer.content, bytes: layer.bytes, frame: frame) && layer.replacesValue { replaced = true }
+            next = nextLayer(of: value, candidates: &candidates)
+        }
+        return replaced
+    }
+
+    /// The next layer that a decoder of `candidates` opens, and the decoder's index; the decoders
+    /// tried are taken off `candidates`.
+    private func nextLayer(of value: UnsafeRawBufferPointer, candidates: inout UInt16) -> (layer: DecodedLayer, decoder: Int)? {
         while candidates != 0 {
             let index = candidates.trailingZeroBitCount
             candidates &= candidates - 1
-            let decoder = layerDecoders.decoders[index]
-            guard let layer = decoder.decode(value) else { continue }
-            guard depth < options.maxLayerDepth else {
-                fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(decoder.name) layer inside is not checked")
-                return false
-            }
-            if location == nil { location = locate() }
-            let frame = LayerFrame(path: location!.path.entering(decoder.name), outerOffset: offset,
-                                   outerKey: location!.key, ancestry: location!.ancestry,
-                                   depth: depth + 1, readerContext: location!.readerContext, carrier: location!.carrier,
-                                   isProtocolField: location!.isProtocolField)
-            if scanLayer(layer.content, bytes: layer.bytes, frame: frame) && layer.replacesValue { replaced = true }
+            if let layer = layerDecoders.decoders[index].decode(value) { return (layer, index) }
         }
-        return replaced
+        return nil
     }
 
     /// Scans decoded bytes as `content` in `frame`; false when they are not that content after
