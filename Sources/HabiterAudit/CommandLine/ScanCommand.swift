@@ -57,48 +57,62 @@ enum ScanCommand {
         input.sarifOmitSuppressed = parsed.flags.contains("sarif-omit-suppressed")
         input.sarifCategory = parsed.value("sarif-category")
         let output = parsed.value("output")
-        let report: String
-        switch format {
-        case .sarif: report = SARIFReport.render(input)
-        case .json: report = JSONReport.render(input)
-        case .html: report = HTMLReport.render(input)
-        case .github: report = GitHubReport.render(input)
-        case .text:
-            let useColour = colour == .always || (colour == .auto && output == nil && environment.stdoutIsTerminal
-                                                  && environment.variables["NO_COLOR"] == nil)
-            report = TextReport.render(input, colour: useColour)
+        func render() -> String {
+            switch format {
+            case .sarif: return SARIFReport.render(input)
+            case .json: return JSONReport.render(input)
+            case .html: return HTMLReport.render(input)
+            case .github: return GitHubReport.render(input)
+            case .text:
+                let useColour = colour == .always || (colour == .auto && output == nil && environment.stdoutIsTerminal
+                                                      && environment.variables["NO_COLOR"] == nil)
+                return TextReport.render(input, colour: useColour)
+            }
         }
         // Errors always reach stderr, unless the text or github report on stdout already lists them.
         if (format != .text && format != .github) || output != nil {
             for error in result.errors { environment.writeErr("error: \(error)\n") }
         }
         if let output {
-            if let failure = write(report, to: output) {
+            // A JSON report goes to its file as it is made: it can hold millions of findings.
+            let failure = format == .json ? write(to: output) { JSONReport.write(input, to: $0) } : write(render(), to: output)
+            if let failure {
                 environment.writeErr("Error: cannot write the report to '\(output)': \(failure)\n")
                 return ExitStatus.inputError
             }
             if !quiet { environment.writeErr(TextReport.summaryLine(input) + "\n") }
         } else {
-            environment.writeOut(report)
+            environment.writeOut(render())
         }
         return exitCode
     }
 
     /// Writes `text` to `path`; returns the error text on failure.
     static func write(_ text: String, to path: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes in write(to: path) { sink in sink(UnsafeRawBufferPointer(bytes)) } }
+    }
+
+    /// Creates or truncates the file at `path` and hands `produce` a sink that writes to it;
+    /// returns the error text on failure.
+    static func write(to path: String, _ produce: ((UnsafeRawBufferPointer) -> Bool) -> Bool) -> String? {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return String(cString: strerror(errno)) }
         defer { close(fd) }
-        var text = text
-        return text.withUTF8 { buffer -> String? in
+        var failure: String?
+        let written = produce { buffer in
             var done = 0
             while done < buffer.count {
                 let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return String(cString: strerror(errno)) }
+                if n <= 0 {
+                    failure = String(cString: strerror(errno))
+                    return false
+                }
                 done += n
             }
-            return nil
+            return true
         }
+        return written ? nil : failure ?? "the report could not be written"
     }
 }

@@ -4,8 +4,28 @@ public enum JSONReport {
     public static let formatVersion = 1
 
     public static func render(_ input: ReportInput) -> String {
-        let result = input.result
         var writer = JSONStreamWriter()
+        // Room for all of it at once: about 600 bytes a finding.
+        writer.reserve(input.result.findings.count * 600)
+        _ = write(input, into: &writer) { _ in true }
+        return writer.rendered()
+    }
+
+    /// Writes the report to `sink` as it is made, about `chunk` bytes at a time, so that a report
+    /// of millions of findings is never held whole; false when the sink fails (it is not called
+    /// again).
+    public static func write(_ input: ReportInput, chunk: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        var writer = JSONStreamWriter()
+        writer.reserve(chunk + 4096)
+        let written = write(input, into: &writer) { writer in writer.pendingCount < chunk || writer.flush(to: sink) }
+        return written && writer.finish(to: sink)
+    }
+
+    /// Writes the report into `writer`, offering it to `flush` after each finding; false when
+    /// `flush` fails.
+    private static func write(_ input: ReportInput, into writer: inout JSONStreamWriter,
+                              flush: (inout JSONStreamWriter) -> Bool) -> Bool {
+        let result = input.result
         writer.open("{")
         writer.key("reportFormat")
         writer.int(formatVersion)
@@ -13,13 +33,12 @@ public enum JSONReport {
         writer.value(.object([("name", .string(ToolInfo.name)), ("version", .string(ToolInfo.version))]))
         writer.key("summary")
         writer.value(summary(input))
-        // Written as they come: a report can hold millions of findings (about 600 bytes each).
-        writer.reserve(result.findings.count * 600)
         writer.key("findings")
         writer.open("[")
         for finding in result.findings {
             writer.element()
             write(finding, to: &writer)
+            guard flush(&writer) else { return false }
         }
         writer.close("]")
         writer.key("errors")
@@ -38,7 +57,7 @@ public enum JSONReport {
         writer.key("notices")
         writer.value(.array(result.notices.map(JSONOutput.string)))
         writer.close("}")
-        return writer.rendered()
+        return true
     }
 
     /// One line of the inventory section (shared with SARIF's run properties).

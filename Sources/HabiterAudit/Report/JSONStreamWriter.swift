@@ -109,6 +109,22 @@ struct JSONStreamWriter: ~Copyable {
         return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
     }
 
+    /// The number of bytes written since the last flush.
+    var pendingCount: Int { count }
+
+    /// Hands the bytes written since the last flush to `sink`; false when it fails.
+    mutating func flush(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        defer { count = 0 }
+        return sink(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Writes the final newline and flushes what is left to `sink`; false when it fails.
+    mutating func finish(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        reserve(1)
+        put(0x0A)
+        return flush(to: sink)
+    }
+
     // MARK: Bytes, after a check for room
 
     @inline(__always)

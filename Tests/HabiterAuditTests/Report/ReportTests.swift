@@ -43,6 +43,27 @@ import TestHelpers
         #expect(Self.report(format, extra: ["--jobs", "3"]).stdout == first)
     }
 
+    @Test func aJSONReportWrittenToAFileIsTheOneOnStdout() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("habiter-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("report.json")
+        #expect(Self.report("json", extra: ["--quiet", "--output", file.path]).status == ExitStatus.inputError)
+        #expect(try String(contentsOf: file, encoding: .utf8) == Self.report("json").stdout)
+    }
+
+    @Test func theStreamedJSONReportIsTheRenderedOne() {
+        let input = HTMLReportTests.syntheticInput("a \"quoted\" text")
+        var chunks: [[UInt8]] = []
+        #expect(JSONReport.write(input, chunk: 64) { chunks.append(Array($0)); return true })
+        #expect(chunks.count > 2, "flushed after each finding, and at the end")
+        #expect(String(decoding: chunks.joined(), as: UTF8.self) == JSONReport.render(input))
+        // A sink that fails is not called again.
+        var calls = 0
+        #expect(!JSONReport.write(input, chunk: 64) { _ in calls += 1; return false })
+        #expect(calls == 1)
+    }
+
     @Test func sarifValidatesAgainstTheSchema() throws {
         let schema = TestSupport.sharedRoot.appendingPathComponent("schemas/sarif-2.1.0.json")
         guard FileManager.default.fileExists(atPath: schema.path) else {
