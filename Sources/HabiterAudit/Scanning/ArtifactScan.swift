@@ -27,6 +27,12 @@ final class ArtifactScan {
     /// Keys that are themselves secrets: shown as `[REDACTED]` in paths and messages.
     var maskedKeys: Set<[UInt8]> = []
     private(set) var findings: [Finding] = []
+
+    /// The findings, handed over: the scan keeps none.
+    func takeFindings() -> [Finding] {
+        defer { findings = [] }
+        return findings
+    }
     /// Stores of the inventory seen, for the report's inventory section, each distinct one once.
     private var sightings: Set<InventorySighting> = []
     /// Keys without a store (unknown keys, settings-snapshot keys) seen beyond the first

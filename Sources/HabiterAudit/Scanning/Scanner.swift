@@ -80,9 +80,10 @@ public final class Scanner: @unchecked Sendable {
         // depend on nothing outside the artifact); report order is by artifact first. An input
         // named twice is one artifact: its findings are finalized together, duplicates dropped.
         let names = outcomes.map(\.summary.name)
-        let findings = Set(names).count == names.count
-            ? outcomes.sorted { $0.summary.name < $1.summary.name }.flatMap(\.findings)
-            : Scanner.finalize(outcomes.flatMap(\.findings))
+        let findings = Set(names).count != names.count ? Scanner.finalize(outcomes.flatMap(\.findings))
+            // One input's findings are taken as they are, not copied.
+            : outcomes.count == 1 ? outcomes[0].findings
+            : outcomes.sorted { $0.summary.name < $1.summary.name }.flatMap(\.findings)
         return ScanResult(findings: findings, errors: errors, artifacts: artifacts, inventory: InventoryEntry.summarize(sightings))
     }
 
@@ -143,48 +144,59 @@ public final class Scanner: @unchecked Sendable {
             scan.fail(.read, at: nil, failure)
         }
         let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
-        return ArtifactOutcome(findings: Scanner.finalize(scan.findings), errors: scan.errors,
+        return ArtifactOutcome(findings: Scanner.finalize(scan.takeFindings()), errors: scan.errors,
                                summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end), sightings: scan.inventorySightings)
     }
 
     /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash
     /// of rule, artifact, layered path and occurrence, so that they survive re-indentation and
     /// never depend on the value.
-    static func finalize(_ findings: [Finding]) -> [Finding] {
-        let sorted = findings.sorted { a, b in
+    static func finalize(_ findings: consuming [Finding]) -> [Finding] {
+        // In place: an array of millions of findings is neither copied nor retained anew.
+        var findings = findings
+        findings.sort { a, b in
             if a.artifact != b.artifact { return a.artifact < b.artifact }
             if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
             if a.pathText != b.pathText { return a.pathText < b.pathText }
             return a.ruleId < b.ruleId
         }
-        var result: [Finding] = []
-        result.reserveCapacity(sorted.count)
         var occurrences: [FingerprintIdentity: Int] = [:]
-        occurrences.reserveCapacity(sorted.count)
-        for finding in sorted {
-            // An exact duplicate has every sort key of the finding before it.
-            if let previous = result.last, previous.position.byteOffset == finding.position.byteOffset, previous.pathText == finding.pathText,
-               previous.ruleId == finding.ruleId, previous.artifact == finding.artifact {
-                continue
+        occurrences.reserveCapacity(findings.count)
+        // The findings kept are moved to the front: `kept` of them so far.
+        var kept = 0
+        for index in findings.indices {
+            // An exact duplicate has every sort key of the finding kept before it.
+            if kept > 0 {
+                let previous = kept - 1
+                if findings[previous].position.byteOffset == findings[index].position.byteOffset
+                    && findings[previous].pathText == findings[index].pathText
+                    && findings[previous].ruleId == findings[index].ruleId && findings[previous].artifact == findings[index].artifact {
+                    continue
+                }
             }
-            let path = finding.pathText
-            // `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, put together as bytes.
-            var identityBytes: [UInt8] = []
-            identityBytes.reserveCapacity(32 + finding.ruleId.utf8.count + finding.artifact.utf8.count + path.utf8.count)
-            identityBytes.append(contentsOf: "habiter-audit/v1\u{0}".utf8)
-            for part in [finding.ruleId.utf8, finding.artifact.utf8, path.utf8] {
-                identityBytes.append(contentsOf: part)
-                identityBytes.append(0)
-            }
-            let identity = FingerprintIdentity(bytes: identityBytes)
-            let occurrence = occurrences[identity, default: 0]
-            occurrences[identity] = occurrence + 1
-            identityBytes.appendDecimal(occurrence)
-            var fingerprinted = finding
-            fingerprinted.fingerprint = SHA256.hexDigest(bytes: identityBytes, byteCount: 16)
-            result.append(fingerprinted)
+            if kept != index { findings.swapAt(kept, index) }
+            findings[kept].fingerprint = fingerprint(of: findings[kept], occurrences: &occurrences)
+            kept += 1
         }
-        return result
+        findings.removeLast(findings.count - kept)
+        return findings
+    }
+
+    /// `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, hashed; `occurrences` counts the
+    /// identities seen so far.
+    private static func fingerprint(of finding: Finding, occurrences: inout [FingerprintIdentity: Int]) -> String {
+        var identityBytes: [UInt8] = []
+        identityBytes.reserveCapacity(32 + finding.ruleId.utf8.count + finding.artifact.utf8.count + finding.pathText.utf8.count)
+        identityBytes.append(contentsOf: "habiter-audit/v1\u{0}".utf8)
+        for part in [finding.ruleId.utf8, finding.artifact.utf8, finding.pathText.utf8] {
+            identityBytes.append(contentsOf: part)
+            identityBytes.append(0)
+        }
+        let identity = FingerprintIdentity(bytes: identityBytes)
+        let occurrence = occurrences[identity, default: 0]
+        occurrences[identity] = occurrence + 1
+        identityBytes.appendDecimal(occurrence)
+        return SHA256.hexDigest(bytes: identityBytes, byteCount: 16)
     }
 }
 
