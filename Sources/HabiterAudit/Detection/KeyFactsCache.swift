@@ -82,9 +82,8 @@ final class KeyFactsCache {
                     free = index
                     break
                 }
-                if slot.hash == hash && Int(slot.length) == key.count
-                    && (key.isEmpty || memcmp(arena + Int(slot.start), key.baseAddress!, key.count) == 0) {
-                    return slot.result < 0 ? .none : results[Int(slot.result)]
+                if slot.hash == hash && Int(slot.length) == key.count && KeyFactsCache.equal(arena + Int(slot.start), key) {
+                    return slot.result < 0 ? .none : results.withUnsafeBufferPointer { $0[Int(slot.result)] }
                 }
                 index = (index + 1) & (KeyFactsCache.slotCount - 1)
             }
@@ -130,14 +129,37 @@ final class KeyFactsCache {
             i &+= 8
         }
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < key.count {
-            tail |= UInt64(base[i]) &<< shift
-            shift &+= 8
-            i &+= 1
+        if i < key.count && key.count >= 8 {
+            // The last eight bytes, overlapping the words before.
+            tail = UnsafeRawPointer(base + key.count - 8).loadUnaligned(as: UInt64.self)
+        } else {
+            var shift: UInt64 = 0
+            while i < key.count {
+                tail |= UInt64(base[i]) &<< shift
+                shift &+= 8
+                i &+= 1
+            }
         }
         h = (h ^ tail) &* multiplier
         return h ^ (h &>> 32)
+    }
+
+    /// Whether the `key.count` bytes at `stored` are `key`'s: eight bytes at a time, the last
+    /// eight overlapping the words before.
+    @inline(__always)
+    private static func equal(_ stored: UnsafePointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = key.baseAddress else { return true }
+        let count = key.count
+        guard count >= 8 else {
+            for i in 0..<count where stored[i] != base[i] { return false }
+            return true
+        }
+        var i = 0
+        while i &+ 8 < count {
+            if UnsafeRawPointer(stored + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) { return false }
+            i &+= 8
+        }
+        return UnsafeRawPointer(stored + count - 8).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
     }
 
     /// FNV-1a, 64-bit.
