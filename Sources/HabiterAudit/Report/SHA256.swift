@@ -50,13 +50,34 @@ public struct SHA256 {
         return digest(of: state)
     }
 
+    /// The state after the first block of the last message hashed with it that had one: the
+    /// next message that starts with the same 64 bytes (a fingerprint of the same rule in the
+    /// same input) starts from there.
+    struct FirstBlockCache {
+        fileprivate var block: [UInt8] = []
+        fileprivate var state: [UInt32] = []
+    }
+
     /// The final state of the digest of `message`.
-    private static func hashState(_ message: UnsafeRawBufferPointer) -> [UInt32] {
+    private static func hashState(_ message: UnsafeRawBufferPointer, cache: UnsafeMutablePointer<FirstBlockCache>? = nil) -> [UInt32] {
         var state = SHA256().state
+        var start = 0
+        if let cache, message.count >= 64 {
+            let first = UnsafeRawBufferPointer(rebasing: message[..<64])
+            if cache.pointee.block.count == 64, cache.pointee.block.withUnsafeBytes({ memcmp($0.baseAddress!, first.baseAddress!, 64) == 0 }) {
+                state = cache.pointee.state
+            } else {
+                state.withUnsafeMutableBufferPointer { state in
+                    SHA256.k.withUnsafeBufferPointer { k in compress(first.assumingMemoryBound(to: UInt8.self), into: state, k: k) }
+                }
+                cache.pointee = FirstBlockCache(block: Array(first), state: state)
+            }
+            start = 64
+        }
         state.withUnsafeMutableBufferPointer { state in
             SHA256.k.withUnsafeBufferPointer { k in
                 let whole = message.count / 64 * 64
-                for offset in stride(from: 0, to: whole, by: 64) {
+                for offset in stride(from: start, to: whole, by: 64) {
                     compress(UnsafeRawBufferPointer(rebasing: message[offset..<offset + 64]).assumingMemoryBound(to: UInt8.self),
                              into: state, k: k)
                 }
@@ -103,7 +124,14 @@ public struct SHA256 {
 
     /// The digest of `bytes` as lowercase hex, of its first `byteCount` bytes when given.
     public static func hexDigest(bytes: [UInt8], byteCount: Int = 32) -> String {
-        let state = bytes.withUnsafeBytes { hashState($0) }
+        var cache = FirstBlockCache()
+        return hexDigest(bytes: bytes, byteCount: byteCount, cache: &cache)
+    }
+
+    /// The same, starting from `cache` when `bytes` begins with its block, and keeping the state
+    /// after the first block of `bytes` in it otherwise.
+    static func hexDigest(bytes: [UInt8], byteCount: Int = 32, cache: inout FirstBlockCache) -> String {
+        let state = withUnsafeMutablePointer(to: &cache) { cache in bytes.withUnsafeBytes { hashState($0, cache: cache) } }
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: 2 * byteCount) { out in
             for i in 0..<byteCount {
@@ -174,3 +202,9 @@ extension String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -162,6 +162,7 @@ public final class Scanner: @unchecked Sendable {
         }
         var occurrences: [FingerprintIdentity: Int] = [:]
         occurrences.reserveCapacity(findings.count)
+        var firstBlock = SHA256.FirstBlockCache()
         // The findings kept are moved to the front: `kept` of them so far.
         var kept = 0
         for index in findings.indices {
@@ -175,7 +176,7 @@ public final class Scanner: @unchecked Sendable {
                 }
             }
             if kept != index { findings.swapAt(kept, index) }
-            findings[kept].fingerprint = fingerprint(of: findings[kept], occurrences: &occurrences)
+            findings[kept].fingerprint = fingerprint(of: findings[kept], occurrences: &occurrences, firstBlock: &firstBlock)
             kept += 1
         }
         findings.removeLast(findings.count - kept)
@@ -183,8 +184,9 @@ public final class Scanner: @unchecked Sendable {
     }
 
     /// `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, hashed; `occurrences` counts the
-    /// identities seen so far.
-    private static func fingerprint(of finding: Finding, occurrences: inout [FingerprintIdentity: Int]) -> String {
+    /// identities seen so far, `firstBlock` spares hashing the start that fingerprints share.
+    private static func fingerprint(of finding: Finding, occurrences: inout [FingerprintIdentity: Int],
+                                    firstBlock: inout SHA256.FirstBlockCache) -> String {
         var identityBytes: [UInt8] = []
         identityBytes.reserveCapacity(32 + finding.ruleId.utf8.count + finding.artifact.utf8.count + finding.pathText.utf8.count)
         identityBytes.append(contentsOf: "habiter-audit/v1\u{0}".utf8)
@@ -196,7 +198,7 @@ public final class Scanner: @unchecked Sendable {
         let occurrence = occurrences[identity, default: 0]
         occurrences[identity] = occurrence + 1
         identityBytes.appendDecimal(occurrence)
-        return SHA256.hexDigest(bytes: identityBytes, byteCount: 16)
+        return SHA256.hexDigest(bytes: identityBytes, byteCount: 16, cache: &firstBlock)
     }
 }
 

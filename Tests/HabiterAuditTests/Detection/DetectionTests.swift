@@ -248,6 +248,18 @@ import Testing
         }
     }
 
+    @Test func sha256FromACachedFirstBlock() {
+        // Messages that share their first 64 bytes, and some that do not, in turn.
+        var cache = SHA256.FirstBlockCache()
+        let shared = Array(repeating: UInt8(ascii: "p"), count: 64)
+        for (index, length) in [0, 63, 64, 65, 100, 64, 130, 20, 200].enumerated() {
+            let prefix = index % 3 == 2 ? Array(repeating: UInt8(ascii: "q"), count: 64) : shared
+            let bytes = Array((prefix + (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }).prefix(length))
+            #expect(SHA256.hexDigest(bytes: bytes, byteCount: 16, cache: &cache) == SHA256.hexDigest(bytes: bytes, byteCount: 16),
+                    "length \(length)")
+        }
+    }
+
     @Test func jwtValidator() {
         let good = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LVA1MEFxZyIsImlhdCI6MTc2NDU0NzIwMCwiZXhwIjoxNzY0NTUwODAwfQ.oBcMqHaWB8m25yX9H3bJP-Nih7TO7DKDQBgjrdBG1yw"
         let cursor = "eyJjdXJzb3IiOiI0MiJ9.eyJwYWdlIjoiMiJ9Cg.c2lnbmF0dXJl"
