@@ -24,6 +24,10 @@ public final class LiteralPrefilter: @unchecked Sendable {
     private let literalStart: UnsafeMutablePointer<Int32>
     /// 2 when every literal has three bytes or more, else 1.
     private let probeStep: Int
+    /// With `probeStep` 2, a bit per hash of the first three (lowercased) bytes of a literal:
+    /// checked before the literals of a pair, which most pairs of text that pass the bitmap start
+    /// none of.
+    private let trigrams: UnsafeMutablePointer<UInt64>
 
     public init(literals: [String]) {
         let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
@@ -77,6 +81,14 @@ public final class LiteralPrefilter: @unchecked Sendable {
         literalStart = raw(lowered.reduce(into: [Int32(0)]) { starts, literal in starts.append(starts.last! + Int32(literal.count)) })
         self.bitmap = bitmap
         self.probeStep = probeStep
+        trigrams = .allocate(capacity: 1024)
+        trigrams.initialize(repeating: 0, count: 1024)
+        if probeStep == 2 {
+            for literal in lowered {
+                let h = LiteralPrefilter.trigramHash(literal[0], literal[1], literal[2])
+                trigrams[h >> 6] |= 1 << UInt64(h & 63)
+            }
+        }
     }
 
     deinit {
@@ -87,6 +99,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
         secondPairMembers.deallocate()
         literalBytes.deallocate()
         literalStart.deallocate()
+        trigrams.deallocate()
     }
 
     @inline(__always)
@@ -113,13 +126,34 @@ public final class LiteralPrefilter: @unchecked Sendable {
             let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
             if bitmap[word &>> 6] & (1 &<< UInt64(word & 63)) != 0 {
                 let pair = Int(LiteralPrefilter.lower(start[i])) << 8 | Int(LiteralPrefilter.lower(start[i &+ 1]))
-                if probeStep == 2 && i > 0 {
-                    verify(secondPairMembers, Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1]), at: i - 1, in: start, count: n, found)
+                if probeStep == 2 {
+                    // A literal starting one byte back, then one starting here: each has three
+                    // bytes or more, so the first three are checked before any literal.
+                    if i > 0 && hasTrigram(at: i &- 1, in: start) {
+                        verify(secondPairMembers, Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1]), at: i - 1, in: start, count: n, found)
+                    }
+                    if i &+ 2 < n && hasTrigram(at: i, in: start) {
+                        verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
+                    }
+                } else {
+                    verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
                 }
-                verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
             }
             i &+= probeStep
         }
+    }
+
+    @inline(__always)
+    private static func trigramHash(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8) -> Int {
+        (Int(b0) &* 0x9E5 ^ Int(b1) &* 0x3B ^ Int(b2)) & 0xFFFF
+    }
+
+    /// Whether the three bytes at `position` may start a literal.
+    @inline(__always)
+    private func hasTrigram(at position: Int, in start: UnsafePointer<UInt8>) -> Bool {
+        let h = LiteralPrefilter.trigramHash(LiteralPrefilter.lower(start[position]), LiteralPrefilter.lower(start[position &+ 1]),
+                                             LiteralPrefilter.lower(start[position &+ 2]))
+        return trigrams[h &>> 6] & (1 &<< UInt64(h & 63)) != 0
     }
 
     /// Reports each literal of `members[range]` that occurs at `position`.
