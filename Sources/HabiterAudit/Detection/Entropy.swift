@@ -2,15 +2,18 @@
 /// repeated characters near 0.
 public func shannonEntropy(_ bytes: UnsafeRawBufferPointer) -> Double {
     guard bytes.count > 0 else { return 0 }
-    var counts = [Int](repeating: 0, count: 256)
-    for b in bytes { counts[Int(b)] += 1 }
-    let n = Double(bytes.count)
-    var entropy = 0.0
-    for c in counts where c > 0 {
-        let p = Double(c) / n
-        entropy -= p * log2(p)
+    // Counted on the stack: this runs for every candidate match of a rule with an entropy gate.
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { counts in
+        counts.initialize(repeating: 0)
+        for b in bytes { counts[Int(b)] += 1 }
+        let n = Double(bytes.count)
+        var entropy = 0.0
+        for c in counts where c > 0 {
+            let p = Double(c) / n
+            entropy -= p * log2(p)
+        }
+        return entropy
     }
-    return entropy
 }
 
 public func shannonEntropy(_ text: String) -> Double {

@@ -38,9 +38,18 @@ enum EntityId: Equatable {
 
     /// Percent-decoding that refuses malformed escapes and raw characters an encoder escapes.
     static func percentDecoded(_ text: UnsafeBufferPointer<UInt8>) -> String? {
-        if !text.contains(where: { $0 == UInt8(ascii: "%") || $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+        // One pass: whether anything needs decoding or refusing, and whether it is all ASCII.
+        var plain = true, ascii = true
+        for b in text {
+            if b == UInt8(ascii: "%") || b <= 0x20 || b == 0x7F || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
+                plain = false
+                break
+            }
+            if b >= 0x80 { ascii = false }
+        }
+        if plain {
             // ASCII is valid UTF-8: made without the (slower) validating initializer.
-            return text.allSatisfy({ $0 < 0x80 }) ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+            return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
