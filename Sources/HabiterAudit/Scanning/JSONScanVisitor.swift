@@ -396,7 +396,10 @@ struct JSONScanVisitor: JSONVisitor {
     var currentContainerId: Int? { containers.isEmpty ? nil : containers.top.id }
 
     private func ancestry() -> [Int] {
-        layer.ancestry + (0..<containers.count).map { containers[$0].id }
+        var ancestry = layer.ancestry
+        ancestry.reserveCapacity(ancestry.count + containers.count)
+        for index in 0..<containers.count { ancestry.append(containers[index].id) }
+        return ancestry
     }
 
     /// A key on the path, as reported (masked if a pattern rule matched it).
