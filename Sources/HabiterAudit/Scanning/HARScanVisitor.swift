@@ -214,7 +214,10 @@ struct HARScanVisitor: JSONVisitor {
             // The markers are plain ASCII: an escape inside one would be deliberate.
             if ExchangeScanner.tokenRequestMarkers.contains(where: { raw.containsBytes($0) }) { entry?.requestHasTokenMarkers = true }
         case (.content, .text):
-            if ExchangeScanner.issuesAccessToken(raw, escapedJSON: escaped) { entry?.responseIssuesToken = true }
+            // Only a response to `…/token` counts (see `closeEntry`); the URL comes first in
+            // every exporter's entries, else the body is looked at anyway.
+            let mayBeTokenResponse = entry?.url.map { HTTPExchange.path(ofURL: $0).hasSuffix("/token") } ?? true
+            if mayBeTokenResponse && ExchangeScanner.issuesAccessToken(raw, escapedJSON: escaped) { entry?.responseIssuesToken = true }
             // Text that cannot be base64 fails on its first byte.
             let isBase64: Bool
             if let first = raw.first, Base64.value(first, .standard) != nil || Base64.value(first, .url) != nil {
