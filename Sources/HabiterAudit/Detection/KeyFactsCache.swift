@@ -73,7 +73,7 @@ final class KeyFactsCache {
     /// on a miss.
     func facts(_ key: UnsafeBufferPointer<UInt8>, compute: () -> (KeyFacts, NameMatch?)) -> KeyFacts {
         var free: Int?
-        let hash = KeyFactsCache.slotHash(key)
+        let hash = KeyFactsCache.wordHash(key)
         if key.count <= KeyFactsCache.maxKeyLength {
             var index = Int(truncatingIfNeeded: hash) & (KeyFactsCache.slotCount - 1)
             for _ in 0..<8 {
@@ -116,9 +116,9 @@ final class KeyFactsCache {
         return facts
     }
 
-    /// The slot hash of a key: eight bytes at a time, multiplied and folded.
+    /// A hash of `key` for tables in memory: eight bytes at a time, multiplied and folded.
     @inline(__always)
-    private static func slotHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    static func wordHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var h = UInt64(truncatingIfNeeded: key.count) &* multiplier
         guard let base = key.baseAddress else { return h }

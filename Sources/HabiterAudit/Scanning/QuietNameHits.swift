@@ -31,8 +31,8 @@ struct QuietNameHits {
         var describesMetadata: Bool
         var valueDescription: String
 
-        /// FNV-1a over the UTF-8 of the strings, combined with the numbers: `Hasher` on a
-        /// `String` hashes its normalized form and cost several hundred instructions a hit.
+        /// The strings' UTF-8 hashed eight bytes at a time, combined with the numbers: `Hasher`
+        /// on a `String` hashes its normalized form and cost several hundred instructions a hit.
         var fingerprint: UInt64 {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             @inline(__always) func mix(_ value: UInt64) { h = (h ^ value) &* 0x0000_0100_0000_01B3 }
@@ -49,7 +49,7 @@ struct QuietNameHits {
 
         private static func hash(_ text: String) -> UInt64 {
             var text = text
-            return text.withUTF8 { KeyFactsCache.hash($0) }
+            return text.withUTF8 { KeyFactsCache.wordHash($0) }
         }
     }
 
@@ -68,12 +68,13 @@ struct QuietNameHits {
 
     mutating func append(ruleIndex: Int, describesMetadata: Bool, valueDescription: String, location: HitLocation,
                          position: SourcePosition) {
-        let place = Place(containerPath: location.containerPath, ancestry: location.ancestry, readerContext: location.readerContext,
-                          carrier: location.carrier, isProtocolField: location.isProtocolField,
-                          isSecureStorage: location.isSecureStorage)
         // The hits of one container come together and share its path and ancestry arrays, so
-        // comparing with the last place is mostly two identity checks.
-        if places.last?.isSame(as: place) != true { places.append(place) }
+        // comparing with the last place (in place) is mostly two identity checks.
+        if places.isEmpty || !places[places.count - 1].holds(location) {
+            places.append(Place(containerPath: location.containerPath, ancestry: location.ancestry, readerContext: location.readerContext,
+                                carrier: location.carrier, isProtocolField: location.isProtocolField,
+                                isSecureStorage: location.isSecureStorage))
+        }
         let label = Label(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
                           valueDescription: valueDescription)
         let hit = Hit(position: position, place: Int32(places.count - 1), label: number(of: label))
@@ -164,8 +165,9 @@ struct QuietNameHits {
 }
 
 extension QuietNameHits.Place {
-    func isSame(as other: QuietNameHits.Place) -> Bool {
-        readerContext == other.readerContext && carrier == other.carrier && isProtocolField == other.isProtocolField
-            && isSecureStorage == other.isSecureStorage && ancestry == other.ancestry && containerPath == other.containerPath
+    /// Whether this is the place of `location`.
+    func holds(_ location: HitLocation) -> Bool {
+        readerContext == location.readerContext && carrier == location.carrier && isProtocolField == location.isProtocolField
+            && isSecureStorage == location.isSecureStorage && ancestry == location.ancestry && containerPath == location.containerPath
     }
 }
