@@ -24,7 +24,7 @@ struct QuietNameHits {
     }
 
     /// What is a hit's own, besides its position.
-    private struct Label: Equatable {
+    private struct Label {
         var key: String?
         var token: PathToken?
         var ruleIndex: Int
@@ -33,7 +33,8 @@ struct QuietNameHits {
 
         /// The strings' UTF-8 hashed eight bytes at a time, combined with the numbers: `Hasher`
         /// on a `String` hashes its normalized form and cost several hundred instructions a hit.
-        var fingerprint: UInt64 {
+        static func fingerprint(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool,
+                                valueDescription: String) -> UInt64 {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             @inline(__always) func mix(_ value: UInt64) { h = (h ^ value) &* 0x0000_0100_0000_01B3 }
             mix(key.map(Label.hash) ?? 1)
@@ -45,6 +46,12 @@ struct QuietNameHits {
             mix(UInt64(ruleIndex) << 1 | (describesMetadata ? 1 : 0))
             mix(Label.hash(valueDescription))
             return h
+        }
+
+        /// Whether this is the label of these parts.
+        func matches(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool, valueDescription: String) -> Bool {
+            self.ruleIndex == ruleIndex && self.describesMetadata == describesMetadata && self.key == key && self.token == token
+                && self.valueDescription == valueDescription
         }
 
         private static func hash(_ text: String) -> UInt64 {
@@ -75,9 +82,9 @@ struct QuietNameHits {
                                 carrier: location.carrier, isProtocolField: location.isProtocolField,
                                 isSecureStorage: location.isSecureStorage))
         }
-        let label = Label(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
-                          valueDescription: valueDescription)
-        let hit = Hit(position: position, place: Int32(places.count - 1), label: number(of: label))
+        let label = number(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+                           valueDescription: valueDescription)
+        let hit = Hit(position: position, place: Int32(places.count - 1), label: label)
         let chunk = count >> QuietNameHits.chunkShift
         if chunk == chunks.count {
             chunks.append([])
@@ -91,18 +98,25 @@ struct QuietNameHits {
         chunks[index >> QuietNameHits.chunkShift][index & (QuietNameHits.chunkSize - 1)]
     }
 
-    /// The number of `label`, interned.
-    private mutating func number(of label: Label) -> Int32 {
-        let fingerprint = label.fingerprint
+    /// The number of the label of these parts, interned: a label is made only when it is new.
+    private mutating func number(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool,
+                                 valueDescription: String) -> Int32 {
+        let fingerprint = Label.fingerprint(key: key, token: token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+                                            valueDescription: valueDescription)
         let mask = labelSlots.count - 1
         var slot = Int(truncatingIfNeeded: fingerprint) & mask
         while labelSlots[slot] >= 0 {
             let known = Int(labelSlots[slot])
-            if labelFingerprints[known] == fingerprint && labels[known] == label { return Int32(known) }
+            if labelFingerprints[known] == fingerprint
+                && labels[known].matches(key: key, token: token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+                                         valueDescription: valueDescription) {
+                return Int32(known)
+            }
             slot = (slot + 1) & mask
         }
         let number = Int32(labels.count)
-        labels.append(label)
+        labels.append(Label(key: key, token: token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+                            valueDescription: valueDescription))
         labelFingerprints.append(fingerprint)
         labelSlots[slot] = number
         if labels.count * 2 > labelSlots.count { rebuildSlots(count: labelSlots.count * 2) }
