@@ -41,6 +41,8 @@ struct HARScanVisitor: JSONVisitor {
         /// Whether scanning the value found something (a pattern on it, anything in a layer of
         /// it), which says more than the field's name.
         var valueHasHits = false
+        /// The scan's hit count when the field opened.
+        var hitsAtOpen = 0
     }
 
     /// What an entry has shown so far.
@@ -126,7 +128,7 @@ struct HARScanVisitor: JSONVisitor {
         switch role {
         case .entry: entry = Entry(id: id)
         case .field:
-            field = Field()
+            field = Field(hitsAtOpen: scan.hitCount)
             // Judged when it closes, so its value's position must still resolve then.
             scan.window.pin(at: offset)
         case .postData: entry?.bodyIds.append(id)
@@ -238,13 +240,17 @@ struct HARScanVisitor: JSONVisitor {
         guard let name = field.name else { return }
         let lowercased = name.lowercased()
         if list == .params && ExchangeScanner.tokenRequestMarkers.contains(lowercased) { entry?.requestHasTokenMarkers = true }
-        let credential = list.isCookies || (list.isHeaders && ExchangeScanner.isCredentialHeader(lowercased, scan: scan))
-        scan.facts[id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
-        guard let value = field.value else { return }
-        let isCookieHeader = list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie")
-        let match = isCookieHeader ? nil : scan.nameMatch(name)
+        let isCookieHeader = field.value != nil && list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie")
+        let match = isCookieHeader || field.value == nil ? nil : scan.nameMatch(name)
         // A hit in the value says more than the name: `finishDocument` would drop the name's.
-        guard isCookieHeader || (match != nil && !field.valueHasHits) else { return }
+        let judgedByName = isCookieHeader || (match != nil && !field.valueHasHits)
+        // The field's facts, for the hits inside it (in its value, its cookie pairs, the name's
+        // own): a field without any needs none.
+        if judgedByName || scan.hitCount > field.hitsAtOpen {
+            let credential = list.isCookies || (list.isHeaders && ExchangeScanner.isCredentialHeader(lowercased, scan: scan))
+            scan.facts[id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
+        }
+        guard judgedByName, let value = field.value else { return }
         var location = plain.location()
         location.path = location.path.appending(.key("value"))
         location.key = name
