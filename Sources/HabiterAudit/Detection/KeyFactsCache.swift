@@ -176,9 +176,3 @@ final class KeyFactsCache {
         return h
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -16,7 +16,7 @@ struct JSONStreamWriter: ~Copyable {
 
     deinit { base.deallocate() }
 
-    /// Room for about `count` more bytes, made at once rather than by growing.
+    /// Room for `more` bytes after those written, made at once rather than by growing.
     mutating func reserve(_ more: Int) {
         guard count + more > capacity else { return }
         capacity = max(2 * capacity, count + more)
@@ -54,7 +54,7 @@ struct JSONStreamWriter: ~Copyable {
         reserve(2 + 2 * counts.count + length + 4)
         putSeparator()
         put(UInt8(ascii: "\""))
-        (base + count).update(from: key.utf8Start, count: length)
+        (base + count).initialize(from: key.utf8Start, count: length)
         count += length
         put(UInt8(ascii: "\""))
         put(UInt8(ascii: ":"))
@@ -145,7 +145,7 @@ struct JSONStreamWriter: ~Copyable {
     /// A new line indented to `depth` (1 + 2 × depth bytes).
     private mutating func putNewLine(depth: Int) {
         put(0x0A)
-        (base + count).update(repeating: 0x20, count: 2 * depth)
+        (base + count).initialize(repeating: 0x20, count: 2 * depth)
         count += 2 * depth
     }
 
@@ -156,7 +156,7 @@ struct JSONStreamWriter: ~Copyable {
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         reserve(bytes.count)
         guard let source = bytes.baseAddress else { return }
-        (base + count).update(from: source, count: bytes.count)
+        (base + count).initialize(from: source, count: bytes.count)
         count += bytes.count
     }
 }

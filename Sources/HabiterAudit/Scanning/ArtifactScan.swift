@@ -423,7 +423,7 @@ final class ArtifactScan {
     /// environment assignment and its `!form` pair, `Bearer glsa_…` under the bearer and the
     /// Grafana rule). The kept hit has the best rule (a pattern over a name, a vendor rule over a
     /// generic one, then the earlier rule) and takes the innermost location of the group, whose
-    /// path and key say most.
+    /// path and key say most. Marked by index of `pending`; empty when there are none.
     private func duplicateSecretHits() -> [Bool] {
         // The hits with a secret, ordered by position and hash, then by index: a group is a run.
         var hashed: [(offset: Int, hash: UInt64, index: Int)] = []

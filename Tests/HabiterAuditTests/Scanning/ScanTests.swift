@@ -106,6 +106,15 @@ private func summary(_ f: Finding) -> String {
     @Test func pointersEscapeTildeAndSlash() {
         let text = #"{"a/b~c": {"pwd": "hunter2-Kiwi"}}"#
         #expect(TestSupport.scan(text).findings.map { $0.path.description } == ["/a~1b~0c/pwd"])
+        #expect(TestSupport.scan(text).findings.map(\.pathText) == ["/a~1b~0c/pwd"])
+    }
+
+    /// A path with a token to come is rendered as the path with the token appended would be.
+    @Test func aPathIsRenderedWithItsLastTokenAsIfAppended() {
+        let path = LayeredPath().appending(.key("log")).appending(.index(3)).entering("json").appending(.key("a/b~c"))
+        for token in [nil, PathToken.key("x~y/z"), .index(12), .key("")] {
+            #expect(path.description(appending: token) == (token.map { path.appending($0) } ?? path).description)
+        }
     }
 }
 
