@@ -18,8 +18,9 @@ public final class LiteralPrefilter: @unchecked Sendable {
     /// The same by second byte pair (bytes 1 and 2), for `probeStep` 2.
     private let secondPairStart: UnsafeMutablePointer<Int32>
     private let secondPairMembers: UnsafeMutablePointer<Int32>
-    /// The literals' bytes one after another: literal `i` is `literalBytes[literalStart[i]..<literalStart[i + 1]]`.
-    /// Raw memory, like the tables above, so that probing a value takes no reference counting.
+    /// The literals' bytes one after another: literal `i` is
+    /// `literalBytes[literalStart[i]..<literalStart[i + 1]]`. Raw memory, like the tables above,
+    /// so that probing a value takes no reference counting.
     private let literalBytes: UnsafeMutablePointer<UInt8>
     private let literalStart: UnsafeMutablePointer<Int32>
     /// 2 when every literal has three bytes or more, else 1.

@@ -10,6 +10,8 @@
 public enum ValueCredibility {
     public static let minimumLength = 4
     public static let minimumGeneratedLength = 8
+    /// `Authorization` schemes, lowercase: a generated secret is judged without one in front.
+    private static let authorizationSchemes: [StaticString] = ["bearer ", "basic ", "token ", "digest "]
 
     /// `keyWords` are the words of the key (and the matched name), lowercased.
     public static func isCredible(_ value: String, keyWords: [String], shape: ValueShape) -> Bool {
@@ -50,7 +52,7 @@ public enum ValueCredibility {
             if SafeShapes.isDateOrTime(text) || SafeShapes.isFilePath(text) || SafeShapes.isPublicToken(text) { return false }
             if shape == .generated {
                 var material = trimmed
-                for scheme in ["bearer ", "basic ", "token ", "digest "] as [StaticString] where lower.hasPrefix(scheme) {
+                for scheme in authorizationSchemes where lower.hasPrefix(scheme) {
                     material = UnsafeBufferPointer(rebasing: material[(material.startIndex + scheme.utf8CodeUnitCount)...])
                 }
                 return looksGenerated(material)
@@ -82,8 +84,8 @@ public enum ValueCredibility {
         if SafeShapes.isPublicToken(trimmed) { return false }
         if shape == .generated {
             var material = Substring(trimmed)
-            for scheme in ["bearer ", "basic ", "token ", "digest "] where lower.hasPrefix(scheme) {
-                material = material.dropFirst(scheme.count)
+            for scheme in authorizationSchemes where lower.hasPrefix("\(scheme)") {
+                material = material.dropFirst(scheme.utf8CodeUnitCount)
             }
             return looksGenerated(material)
         }

@@ -48,7 +48,8 @@ struct HARScanVisitor: JSONVisitor {
     /// What an entry has shown so far.
     private struct Entry {
         var id: Int
-        var url: [UInt8]?
+        /// The path of the request's URL, lowercased (`HTTPExchange.path(ofURL:)`).
+        var urlPath: String?
         var requestHasTokenMarkers = false
         var responseIssuesToken = false
         var bodyIds: [Int] = []
@@ -206,7 +207,7 @@ struct HARScanVisitor: JSONVisitor {
         func bytes() -> [UInt8] { escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw) }
         switch (role, key) {
         case (.request, .url):
-            entry?.url = bytes()
+            entry?.urlPath = HTTPExchange.path(ofURL: bytes())
         case (.field, .name):
             field.name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
         case (.field, .value):
@@ -218,7 +219,7 @@ struct HARScanVisitor: JSONVisitor {
         case (.content, .text):
             // Only a response to `…/token` counts (see `closeEntry`); the URL comes first in
             // every exporter's entries, else the body is looked at anyway.
-            let mayBeTokenResponse = entry?.url.map { HTTPExchange.path(ofURL: $0).hasSuffix("/token") } ?? true
+            let mayBeTokenResponse = entry?.urlPath.map { $0.hasSuffix("/token") } ?? true
             if mayBeTokenResponse && ExchangeScanner.issuesAccessToken(raw, escapedJSON: escaped) { entry?.responseIssuesToken = true }
             // Text that cannot be base64 fails on its first byte.
             let isBase64: Bool
@@ -285,7 +286,7 @@ struct HARScanVisitor: JSONVisitor {
     /// Decides the entry's context and whether it is a token exchange, then resolves its hits.
     private mutating func closeEntry() {
         guard let entry else { return }
-        let path = entry.url.map { HTTPExchange.path(ofURL: $0) } ?? ""
+        let path = entry.urlPath ?? ""
         let context = scan.options.context ?? (scan.options.syncPathMarkers.contains { Array(path.utf8).containsBytes($0) } ? .sync : .payload)
         scan.facts[entry.id, default: ContainerFacts()].context = context
         if entry.requestHasTokenMarkers || (path.hasSuffix("/token") && entry.responseIssuesToken) {

@@ -154,33 +154,30 @@ public final class Scanner: @unchecked Sendable {
     static func finalize(_ findings: consuming [Finding]) -> [Finding] {
         // In place: an array of millions of findings is neither copied nor retained anew.
         var findings = findings
-        findings.sort { a, b in
-            if a.artifact != b.artifact { return a.artifact < b.artifact }
-            if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
-            if a.pathText != b.pathText { return a.pathText < b.pathText }
-            return a.ruleId < b.ruleId
-        }
+        findings.sort(by: inReportOrder)
         var occurrences: [FingerprintIdentity: Int] = [:]
         occurrences.reserveCapacity(findings.count)
         var firstBlock = SHA256.FirstBlockCache()
         // The findings kept are moved to the front: `kept` of them so far.
         var kept = 0
         for index in findings.indices {
-            // An exact duplicate has every sort key of the finding kept before it.
-            if kept > 0 {
-                let previous = kept - 1
-                if findings[previous].position.byteOffset == findings[index].position.byteOffset
-                    && findings[previous].pathText == findings[index].pathText
-                    && findings[previous].ruleId == findings[index].ruleId && findings[previous].artifact == findings[index].artifact {
-                    continue
-                }
-            }
+            // An exact duplicate has every sort key of the finding kept before it: it does not
+            // come after that one.
+            if kept > 0 && !inReportOrder(findings[kept - 1], findings[index]) { continue }
             if kept != index { findings.swapAt(kept, index) }
             findings[kept].fingerprint = fingerprint(of: findings[kept], occurrences: &occurrences, firstBlock: &firstBlock)
             kept += 1
         }
         findings.removeLast(findings.count - kept)
         return findings
+    }
+
+    /// Report order: by artifact, position, path, then rule.
+    private static func inReportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        if a.artifact != b.artifact { return a.artifact < b.artifact }
+        if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
+        if a.pathText != b.pathText { return a.pathText < b.pathText }
+        return a.ruleId < b.ruleId
     }
 
     /// `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, hashed; `occurrences` counts the

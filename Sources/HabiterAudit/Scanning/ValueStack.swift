@@ -1,8 +1,9 @@
 /// A stack of plain values in one allocation, changed in place: the open containers of a JSON
-/// scan, and the bytes of the keys on its path. A Swift array checks its buffer's uniqueness on every change and pops through a generic
-/// path; on deeply nested input that was a third of the scan's instructions. A class, so that
-/// the owner's mutations reach the buffer without a copy-on-write check: a copy of the owner
-/// shares the stack, so owners are used in place, never copied.
+/// scan, and the bytes of the keys on its path. A Swift array checks its buffer's uniqueness on
+/// every change and pops through a generic path; on deeply nested input that was a third of the
+/// scan's instructions. A class, so that the owner's mutations reach the buffer without a
+/// copy-on-write check: a copy of the owner shares the stack, so owners are used in place, never
+/// copied.
 final class ValueStack<Element: BitwiseCopyable> {
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int
