@@ -8,8 +8,8 @@ struct KeyFacts: Equatable {
     var storeIndex: Int32 = -1
     /// The document and message key it is (`entityId`, `payload`, `operations`, …), if any.
     var shape: ShapeKeys = []
-    /// The portable payload field it names, if any.
-    var payloadField: PayloadField?
+    /// The app's own sensitive-name rule matches it (`AppSensitiveName`).
+    var isAppSensitive = false
     /// A SharedPreferences key (`flutter.…`, the secure-storage prefix).
     var isPrefsKey = false
     /// Some pattern rule matches the key itself (a secret used as a key): only such keys are

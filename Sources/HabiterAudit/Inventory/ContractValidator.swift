@@ -1,5 +1,5 @@
 /// A document member's value as far as the checks need it: scalars in full, containers by kind
-/// only. Not `JSONValue`, whose every value is a heap box: a scan records several per document.
+/// only (the members the checks read whole are captured as trees, see `DocumentDraft`).
 enum DraftValue: Equatable {
     case string(String)
     case number(String)
@@ -36,12 +36,17 @@ enum DraftValue: Equatable {
 }
 
 /// The members of an object that the contract checks look at, gathered while it streams past:
-/// an entity document (`schemaVersion`, `entityId`, `deleted`, `payload`), a sync message
-/// (`protocolVersion`) or a storage envelope (`migratedAt`, `quarantine`).
+/// an entity document, an operation, a snapshot's entity state, a sync message or a storage
+/// envelope. Offsets are byte offsets in the JSON text the object is in.
 struct DocumentDraft {
     var startOffset: Int
-    /// Where violations are reported: the `entityId` value, else the first document key.
+    /// Where whole-object violations are reported: the `entityId` value, else the first
+    /// document key.
     var position = SourcePosition(line: 1, column: 1, byteOffset: 0)
+    /// The object's keys that `ShapeKeys` names, and how many members it has (set when the
+    /// object closes).
+    var keys: ShapeKeys = []
+    var memberCount = 0
     var entityId: DraftValue?
     var entityIdOffset: Int?
     /// The `entityId` matched a pattern rule: it is never echoed.
@@ -50,126 +55,197 @@ struct DocumentDraft {
     var deleted: DraftValue?
     var hasPayload = false
     var payloadIsObject = false
-    var payload = PayloadDraft()
+    /// The payload, read whole: every field is checked for type and value.
+    var payload: JSONValue.Node?
     var protocolVersion: DraftValue?
-    var protocolVersionPosition: SourcePosition?
+    var protocolVersionOffset: Int?
     var hasMigratedAt = false
     var hasQuarantine = false
-}
+    // An operation's members.
+    var operationId: DraftValue?
+    var operationIdOffset: Int?
+    var kind: DraftValue?
+    var kindOffset: Int?
+    var revision: JSONValue.Node?
+    var changedFields: JSONValue.Node?
+    var changedMetadataFields: JSONValue.Node?
+    var hasDocument = false
+    var documentOffset: Int?
+    /// What the operation's `document` turned out to be, once it closed.
+    var document: DocumentSummary?
+    // A snapshot's entity state.
+    var lifecycleRevision: JSONValue.Node?
+    var payloadFields: JSONValue.Node?
+    var metadataFields: JSONValue.Node?
+    // A push body or pull page.
+    var operationCount: Int?
+    var operationsOffset: Int?
+    /// The object's own member names that the app's sensitive-name rule matches, with offsets.
+    var appSensitiveKeys: [(name: String, offset: Int)] = []
 
-/// The members of a `payload` object that the checks need: which portable fields are present,
-/// the identity fields, and a setting's `value`.
-struct PayloadDraft {
-    var fields: UInt32 = 0
-    var hasOtherKeys = false
-    /// Keys of a SharedPreferences dump (`flutter.…`, the secure-storage prefix).
-    var hasPrefsKeys = false
-    var id: String?
-    var habitId: String?
-    var date: String?
-    var value: JSONValue?
-
-    func has(_ field: PayloadField) -> Bool { fields & (1 << UInt32(field.rawValue)) != 0 }
-}
-
-/// Payload fields the contract names (DESIGN.md, wire formats).
-enum PayloadField: Int, CaseIterable {
-    case id, title, description, color, icon, frequency, target, category, customDays, createdAt, lifecycleState, pauses,
-         archivedAt, restoredAt, notificationEnabled, notificationTime, source, reminderPolicy,
-         habitId, date, completed, count, timestamp, value
-
-    /// The fields' names as bytes, by length: a key is compared only with names of its length.
-    private static let namesByLength: [[([UInt8], PayloadField)]] = {
-        let names = allCases.map { (Array(String(describing: $0).utf8), $0) }
-        var byLength = [[([UInt8], PayloadField)]](repeating: [], count: names.map(\.0.count).max()! + 1)
-        for (name, field) in names { byLength[name.count].append((name, field)) }
-        return byLength
-    }()
-
-    /// The field a key names, if any.
-    static func named(_ key: UnsafeBufferPointer<UInt8>) -> PayloadField? {
-        guard key.count < namesByLength.count else { return nil }
-        for (name, field) in namesByLength[key.count] where key.hasBytePrefix(name) { return field }
-        return nil
+    /// Stores a member read whole.
+    mutating func setCaptured(_ member: ShapeKeys, _ tree: JSONValue.Node) {
+        switch member {
+        case .payload: payload = tree
+        case .revision: revision = tree
+        case .changedFields: changedFields = tree
+        case .changedMetadataFields: changedMetadataFields = tree
+        case .lifecycleRevision: lifecycleRevision = tree
+        case .payloadFields: payloadFields = tree
+        case .metadataFields: metadataFields = tree
+        default: break
+        }
     }
 }
 
-/// A contract violation of one document.
+/// What an operation's checks need of its `document`.
+struct DocumentSummary {
+    var isEntityDocument: Bool
+    var deleted: Bool? = nil
+    /// The payload's keys, when it is an object.
+    var payloadKeys: [String]? = nil
+
+    init(isEntityDocument: Bool) { self.isEntityDocument = isEntityDocument }
+
+    init(_ draft: borrowing DocumentDraft) {
+        isEntityDocument = ContractValidator.isEntityDocument(draft)
+        deleted = draft.deleted?.boolValue
+        payloadKeys = draft.payload?.value.objectMembers?.map(\.key)
+    }
+}
+
+/// A contract violation of one object.
 struct ContractViolation: Equatable {
     var ruleId: String
     var message: String
-    /// The key to report when the violation is one member's, not the whole document's.
+    /// The name to report when the violation is one member's, not the whole object's.
     var key: String? = nil
+    /// Where the offending member's value begins (nil: the object's position).
+    var offset: Int? = nil
+    /// The offending member's path below the object (empty: the object itself).
+    var memberPath: [PathToken] = []
 }
 
-/// The data contract's rules for entity documents, sync messages and storage envelopes
-/// (`contract/personal-sync-data-contract.md`, "Entity compatibility" and "Approved setting
-/// registry"). Pure: a draft in, violations out.
+/// The data contract's rules for the objects of sync data (`contract/personal-sync-data-contract.md`
+/// and the app that is its executable source: `personal_sync_contract.dart`, and the server's
+/// `sync-core`, see `APP-FORMATS.md`). Pure: a draft in, violations out.
 enum ContractValidator {
-    /// The entity id grammar of the wire format (DESIGN.md), quoted by `contract.entity-id`.
-    static let entityIdClause = "ids are habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<stable key>, each part percent-encoded"
+    /// The entity id grammar of the wire format, quoted by `contract.entity-id`.
+    static let entityIdClause = "ids are habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<stable key>, each part encoded as encodeURIComponent does"
     static let supportedSchemaVersions = 1...1
     static let supportedProtocolVersions = 1...1
+    static let sensitiveNameRule = "contract.sensitive-name"
 
-    /// The current portable habit fields: required in a live habit payload (`reminderPolicy`
-    /// is optional, attached when the projection adapter is implemented).
-    static let requiredHabitFields: [PayloadField] = [
-        .id, .title, .description, .color, .icon, .frequency, .target, .category, .customDays, .createdAt,
-        .lifecycleState, .pauses, .archivedAt, .restoredAt, .notificationEnabled, .notificationTime, .source,
+    /// The ids of the checks built in here, each described by a rule of `rules/contract.json`.
+    static let ruleIds = [
+        "contract.schema-version", "contract.protocol-version", "contract.entity-id", "contract.deleted-flag",
+        "contract.tombstone-payload", "contract.missing-payload", "contract.identity-mismatch", "contract.required-field",
+        "contract.field-value", "contract.setting-unknown", "contract.setting-payload", "contract.setting-value",
+        "contract.storage-envelope", "contract.prefs-dump", "contract.operation", "contract.push-body",
+        "contract.entity-state", sensitiveNameRule,
     ]
-    static let requiredEntryFields: [PayloadField] = [.id, .habitId, .date, .completed, .count, .timestamp]
 
-    /// Whether the draft is an entity document: an `entityId` with a version, a flag or a payload.
+    /// Whether the draft is an entity document: an `entityId` with a version, a flag or a
+    /// payload, and no field registers (those make it an entity state).
     static func isEntityDocument(_ d: borrowing DocumentDraft) -> Bool {
-        d.entityId != nil && (d.schemaVersion != nil || d.deleted != nil || d.hasPayload)
+        d.entityId != nil && (d.schemaVersion != nil || d.deleted != nil || d.hasPayload) && !isEntityState(d)
+    }
+
+    /// A snapshot's or replica's entity state: field registers instead of a payload.
+    static func isEntityState(_ d: borrowing DocumentDraft) -> Bool {
+        d.entityId != nil && (d.payloadFields != nil || d.metadataFields != nil || d.lifecycleRevision != nil)
+    }
+
+    /// An operation: a `document` with the members only operations have.
+    static func isOperation(_ d: borrowing DocumentDraft) -> Bool {
+        d.hasDocument && (d.operationId != nil || d.revision != nil || d.changedFields != nil)
     }
 
     static func check(_ d: borrowing DocumentDraft, inventory: Inventory) -> [ContractViolation] {
         var violations: [ContractViolation] = []
-        func add(_ rule: String, _ message: String, key: String? = nil) {
-            violations.append(ContractViolation(ruleId: rule, message: message, key: key))
-        }
-
         if d.schemaVersion != nil && d.hasMigratedAt && d.hasQuarantine {
-            add("contract.storage-envelope", "A raw storage envelope (schemaVersion, migratedAt, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\".")
+            violations.append(ContractViolation(ruleId: "contract.storage-envelope", message: "A raw storage envelope (schemaVersion, migratedAt, data, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\"."))
         }
-        if let version = d.protocolVersion {
-            if case .number(let text) = version, let n = Int(text) {
-                if n < supportedProtocolVersions.lowerBound {
-                    add("contract.protocol-version", "protocolVersion \(n) is below the supported window \(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound): \"a peer below the supported protocol window must upgrade its server\".", key: "protocolVersion")
-                } else if n > supportedProtocolVersions.upperBound {
-                    add("contract.protocol-version", "protocolVersion \(n) is above the supported window \(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound): \"a peer above it must upgrade its client\".", key: "protocolVersion")
-                }
-            } else {
-                add("contract.protocol-version", "protocolVersion is \(version.kindName), not an integer version.", key: "protocolVersion")
+        if isOperation(d) {
+            OperationChecks.check(d, into: &violations)
+        } else if let version = d.protocolVersion {
+            // A protocol version outside an operation (instance info, capabilities).
+            if let problem = protocolVersionProblem(version) {
+                violations.append(ContractViolation(ruleId: "contract.protocol-version", message: problem, key: "protocolVersion", offset: d.protocolVersionOffset))
             }
         }
-        guard isEntityDocument(d) else { return violations }
+        if let count = d.operationCount, d.keys.isDisjoint(with: [.cursor, .headOffset, .compactionFloor, .requiresSnapshot]) {
+            OperationChecks.checkPushBody(d, operations: count, into: &violations)
+        }
+        if isEntityState(d) {
+            EntityStateChecks.check(d, into: &violations)
+        } else if isEntityDocument(d) {
+            checkDocument(d, inventory: inventory, into: &violations)
+        }
+        return violations
+    }
 
+    /// What is wrong with a `protocolVersion`, or nil.
+    static func protocolVersionProblem(_ version: DraftValue) -> String? {
+        guard case .number(let text) = version, let n = Int(text) else {
+            return "protocolVersion is \(version.kindName == "a number" ? "not an integer" : version.kindName), not an integer version."
+        }
+        let window = "\(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound)"
+        if n < supportedProtocolVersions.lowerBound {
+            return "protocolVersion \(n) is below the supported window \(window): \"a peer below the supported protocol window must upgrade its server\"."
+        }
+        if n > supportedProtocolVersions.upperBound {
+            return "protocolVersion \(n) is above the supported window \(window): \"a peer above it must upgrade its client\"."
+        }
+        return nil
+    }
+
+    /// Parses the entity id, or reports why it is not one.
+    static func entityId(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) -> EntityId? {
+        guard case .string(let idText)? = d.entityId else {
+            violations.append(ContractViolation(ruleId: "contract.entity-id", message: "entityId is \(d.entityId?.kindName ?? "missing"), not a string (\(entityIdClause))."))
+            return nil
+        }
+        switch EntityId.parse(idText) {
+        case .success(let parsed): return parsed
+        case .failure(let problem):
+            violations.append(ContractViolation(ruleId: "contract.entity-id", message: "The entityId does not follow the contract's grammar: \(problem.message) (\(entityIdClause))."))
+            return nil
+        }
+    }
+
+    /// The additional members of an object whose names the app rejects as sensitive.
+    /// (No member the contract names matches that rule, so every match is an additional field.)
+    static func checkSensitiveMembers(_ d: borrowing DocumentDraft, what: String, into violations: inout [ContractViolation]) {
+        for (name, offset) in d.appSensitiveKeys {
+            violations.append(sensitiveName(name, offset: offset, path: [.key(name)], where: what))
+        }
+    }
+
+    static func sensitiveName(_ name: String, offset: Int, path: [PathToken], where place: String) -> ContractViolation {
+        ContractViolation(ruleId: sensitiveNameRule, message: "The app's sensitive-name rule (token, secret, password, credential or api?key, anywhere in the name) rejects this name in \(place): \"sensitive-looking fields are rejected\".",
+                          key: name, offset: offset, memberPath: path)
+    }
+
+    private static func checkDocument(_ d: borrowing DocumentDraft, inventory: Inventory, into violations: inout [ContractViolation]) {
+        func add(_ rule: String, _ message: String) {
+            violations.append(ContractViolation(ruleId: rule, message: message))
+        }
         switch d.schemaVersion {
         case .number(let text)? where Int(text).map(supportedSchemaVersions.contains) == true:
             break
         case let other:
-            let found = other.map { v -> String in if case .number(let t) = v { return "version \(t)" } else { return v.kindName } } ?? "no schemaVersion"
+            let found = other.map { v -> String in if case .number(let t) = v { return Int(t) == nil ? "a version that is not an integer" : "version \(t)" } else { return v.kindName } } ?? "no schemaVersion"
             add("contract.schema-version", "Unsupported entity schema (\(found)); schema version 1 is supported: \"unsupported entity schemas are rejected before mutation\".")
         }
-
-        guard case .string(let idText)? = d.entityId else {
-            add("contract.entity-id", "entityId is \(d.entityId?.kindName ?? "missing"), not a string (\(entityIdClause)).")
-            return violations
-        }
-        let entity: EntityId
-        switch EntityId.parse(idText) {
-        case .success(let parsed): entity = parsed
-        case .failure(let problem):
-            add("contract.entity-id", "The entityId does not follow the contract's grammar: \(problem.message) (\(entityIdClause)).")
-            return violations
-        }
+        guard let entity = entityId(d, into: &violations) else { return }
+        checkSensitiveMembers(d, what: "an entity document's additional fields", into: &violations)
 
         // The registry permits no unknown key, live or deleted.
         if case .setting(let key) = entity, inventory.setting(key) == nil {
-            add("contract.setting-unknown", "The setting key is not in the approved setting registry: \"the registry does not permit unknown keys\".")
-            return violations
+            let sensitive = AppSensitiveName.matches(key) ? " It is also a sensitive-looking key, which the app rejects (sensitive_setting)." : ""
+            add("contract.setting-unknown", "The setting key is not in the approved setting registry: \"the registry does not permit unknown keys\".\(sensitive)")
+            return
         }
         let deleted = d.deleted?.boolValue
         if deleted == nil {
@@ -179,42 +255,35 @@ enum ContractValidator {
             if d.hasPayload {
                 add("contract.tombstone-payload", "A tombstone (deleted: true) has a payload key: \"tombstones contain the same version and ID with deleted: true and no payload\".")
             }
-            return violations
+            return
         }
-        guard d.hasPayload && d.payloadIsObject else {
+        guard d.hasPayload && d.payloadIsObject, let payload = d.payload, let members = payload.value.objectMembers else {
             add("contract.missing-payload", "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
-            return violations
+            return
         }
-        let p = d.payload
-        if p.hasPrefsKeys {
+        if members.contains(where: { $0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix) }) {
             add("contract.prefs-dump", "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".")
         }
         switch entity {
         case .habit(let id):
-            if p.id != id {
-                add("contract.identity-mismatch", "The habit payload's id \(p.id == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".")
+            if payload.value["id"]?.stringValue != id {
+                add("contract.identity-mismatch", "The habit payload's id \(payload.value["id"] == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".")
             }
-            let missing = requiredHabitFields.filter { !p.has($0) }
-            if !missing.isEmpty {
-                add("contract.required-field", "The habit payload lacks portable fields: \(missing.map { String(describing: $0) }.joined(separator: ", ")) (\"habit payloads require the current portable habit fields\").")
-            }
+            PortableFields.checkHabit(payload, into: &violations)
         case .entry(let habitId, let date):
-            if p.habitId != habitId || p.date != date {
+            if payload.value["habitId"]?.stringValue != habitId || payload.value["date"]?.stringValue != date {
                 add("contract.identity-mismatch", "The entry payload's habitId or date differs from entityId: \"their entity ID must match payload habitId and date\".")
             }
-            let missing = requiredEntryFields.filter { !p.has($0) }
-            if !missing.isEmpty {
-                add("contract.required-field", "The entry payload lacks portable fields: \(missing.map { String(describing: $0) }.joined(separator: ", ")) (\"entry payloads require the current portable entry fields\").")
-            }
+            PortableFields.checkEntry(payload, into: &violations)
         case .setting(let key):
-            guard let setting = inventory.setting(key) else { return violations }
-            if p.hasOtherKeys || !p.has(.value) || p.fields != (1 << UInt32(PayloadField.value.rawValue)) {
+            guard let setting = inventory.setting(key) else { return }
+            if members.count != 1 || members[0].key != "value" {
                 add("contract.setting-payload", "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".")
             }
-            if let value = p.value, let problem = setting.schema.problem(with: value) {
-                add("contract.setting-value", "The value of \(setting.key) does not match its schema: \(problem) (\"malformed values are rejected before mutation\").")
+            if let value = members.last(where: { $0.key == "value" })?.value, let problem = setting.schema.problem(with: value.value) {
+                violations.append(ContractViolation(ruleId: "contract.setting-value", message: "The value of \(setting.key) does not match its schema: \(problem) (\"malformed values are rejected before mutation\").",
+                                                    key: "value", offset: value.offset, memberPath: [.key("payload"), .key("value")]))
             }
         }
-        return violations
     }
 }

@@ -18,12 +18,19 @@ enum EntityId: Equatable {
             guard slashes.first >= 0 else { return .failure(.grammar) }
             let type = UnsafeBufferPointer(rebasing: bytes[..<slashes.first])
             let rest = UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)...])
-            func decoded(_ part: UnsafeBufferPointer<UInt8>) -> String? {
-                percentDecoded(part).flatMap { $0.isEmpty ? nil : $0 }
+            func decoded(_ part: UnsafeBufferPointer<UInt8>) -> Result<String, EntityIdProblem> {
+                guard let text = percentDecoded(part), !text.isEmpty,
+                      !text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) else { return .failure(.encoding) }
+                // The server's parseEntityId: re-encoding the decoded part gives back the text.
+                return isCanonical(part, decoded: text) ? .success(text) : .failure(.nonCanonical)
             }
             if type.equals("entry") {
                 guard slashes.second >= 0 else { return .failure(.grammar) }
-                guard let habitId = decoded(UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)..<slashes.second])) else { return .failure(.encoding) }
+                let habitId: String
+                switch decoded(UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)..<slashes.second])) {
+                case .success(let text): habitId = text
+                case .failure(let problem): return .failure(problem)
+                }
                 let date = bytes[(slashes.second + 1)...]
                 guard isCalendarDate(date) else { return .failure(.date) }
                 return .success(.entry(habitId: habitId, date: String(decoding: date, as: UTF8.self)))
@@ -31,8 +38,38 @@ enum EntityId: Equatable {
             let isHabit = type.equals("habit")
             guard isHabit || type.equals("setting") else { return .failure(.type) }
             guard slashes.second < 0 else { return .failure(.grammar) }
-            guard let id = decoded(rest) else { return .failure(.encoding) }
-            return .success(isHabit ? .habit(id: id) : .setting(key: id))
+            return decoded(rest).map { isHabit ? .habit(id: $0) : .setting(key: $0) }
+        }
+    }
+
+    /// Whether `part` is exactly what `encodeURIComponent` (Dart's `Uri.encodeComponent`) makes
+    /// of `decoded`: letters, digits and `-_.!~*'()` raw, every other byte of the UTF-8 as `%XX`
+    /// with upper-case hex.
+    static func isCanonical(_ part: UnsafeBufferPointer<UInt8>, decoded: String) -> Bool {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var i = 0
+        for b in decoded.utf8 {
+            if isUnreserved(b) {
+                guard i < part.count, part[i] == b else { return false }
+                i += 1
+            } else {
+                guard i + 2 < part.count, part[i] == UInt8(ascii: "%"), part[i + 1] == hex[Int(b >> 4)],
+                      part[i + 2] == hex[Int(b & 0xF)] else { return false }
+                i += 3
+            }
+        }
+        return i == part.count
+    }
+
+    /// The characters `encodeURIComponent` leaves as they are.
+    private static func isUnreserved(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "~"),
+             UInt8(ascii: "*"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"):
+            true
+        default: false
         }
     }
 
@@ -89,13 +126,14 @@ enum EntityId: Equatable {
 
 /// What is wrong with an `entityId`.
 enum EntityIdProblem: Error {
-    case type, grammar, encoding, date
+    case type, grammar, encoding, nonCanonical, date
 
     var message: String {
         switch self {
         case .type: return "its type is not habit, entry or setting"
         case .grammar: return "it does not have the parts habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<key>"
-        case .encoding: return "an id part is empty or not properly percent-encoded"
+        case .encoding: return "an id part is empty, blank or not properly percent-encoded"
+        case .nonCanonical: return "an id part is not canonically encoded (encodeURIComponent's set, upper-case hex), as the server requires"
         case .date: return "the entry's date is not a calendar date YYYY-MM-DD"
         }
     }

@@ -5,9 +5,10 @@ public enum SettingSchema: Sendable, Equatable {
     /// `HH:mm`, 00:00 to 23:59.
     case time
     case integer(minimum: Int, maximum: Int)
-    /// Quiet hours: an array of `{"from": "HH:mm", "to": "HH:mm"}` (the range shape of the wire
-    /// format's habit `pauses`), each non-empty, none overlapping another; a range may cross
-    /// midnight (`22:00`–`07:00`).
+    /// Quiet hours: an array of `{"start": "HH:mm", "end": "HH:mm"}` with exactly those two keys,
+    /// `start` ≠ `end`, a range may cross midnight (`22:00`–`07:00`). The end minute is covered,
+    /// so ranges that merely touch (22:00–23:00, 23:00–23:30) overlap: the app's
+    /// `ReminderPreferences` and the server's `validateQuietHours` both reject them.
     case timeRanges
 
     /// What is wrong with `value` under this schema (naming its kind, never the value), or nil.
@@ -42,21 +43,21 @@ public enum SettingSchema: Sendable, Equatable {
     }
 
     private static func problemWithRanges(_ value: JSONValue) -> String? {
-        guard let elements = value.arrayElements else { return "expected an array of {from, to} ranges, got \(value.kindName)" }
-        var arcs: [Range<Int>] = []
+        guard let elements = value.arrayElements else { return "expected an array of {start, end} ranges, got \(value.kindName)" }
+        // Each range as closed arcs of the day's minutes; one across midnight is two.
+        var arcs: [ClosedRange<Int>] = []
         for (i, element) in elements.enumerated() {
-            guard let members = element.value.objectMembers, Set(members.map(\.key)) == ["from", "to"], members.count == 2,
-                  let start = element.value["from"]?.stringValue.flatMap(minutes),
-                  let end = element.value["to"]?.stringValue.flatMap(minutes) else {
-                return "range \(i + 1) is not {\"from\": \"HH:mm\", \"to\": \"HH:mm\"}"
+            guard let members = element.value.objectMembers, members.count == 2, Set(members.map(\.key)) == ["start", "end"],
+                  let start = element.value["start"]?.stringValue.flatMap(minutes),
+                  let end = element.value["end"]?.stringValue.flatMap(minutes) else {
+                return "range \(i + 1) is not {\"start\": \"HH:mm\", \"end\": \"HH:mm\"}"
             }
             if start == end { return "range \(i + 1) is empty (it starts where it ends)" }
-            // A range across midnight is two arcs of the day.
-            if start < end { arcs.append(start..<end) } else { arcs += [start..<1440, 0..<end].filter { !$0.isEmpty } }
+            if start < end { arcs.append(start...end) } else { arcs += [start...1439, 0...end] }
         }
         let sorted = arcs.sorted { $0.lowerBound < $1.lowerBound }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.overlaps(b) {
-            return "ranges overlap"
+            return "ranges overlap (the end minute counts as covered, so touching ranges overlap too)"
         }
         return nil
     }

@@ -91,12 +91,9 @@ public final class RulePack: @unchecked Sendable {
 
     /// Rule ids of the built-in checks: a pack may describe no other contract or inventory rule
     /// (a pack without one of them does not report that check).
-    static let builtinCheckIds: Set<String> = [
-        "contract.schema-version", "contract.protocol-version", "contract.entity-id", "contract.deleted-flag",
-        "contract.tombstone-payload", "contract.missing-payload", "contract.identity-mismatch", "contract.required-field",
-        "contract.setting-unknown", "contract.setting-payload", "contract.setting-value", "contract.storage-envelope",
-        "contract.prefs-dump", "inventory.local-data-in-sync", "inventory.unsupported-in-sync", "inventory.sensitive-store",
-    ]
+    static let builtinCheckIds = Set(ContractValidator.ruleIds + [
+        "inventory.local-data-in-sync", "inventory.unsupported-in-sync", "inventory.sensitive-store",
+    ])
 
     static let idGrammar = try! Regex("^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 

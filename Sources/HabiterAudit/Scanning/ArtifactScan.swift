@@ -90,7 +90,7 @@ final class ArtifactScan {
             // not judged by the name rules.
             let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true
             let facts = KeyFacts(
-                storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), payloadField: PayloadField.named(key),
+                storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), isAppSensitive: AppSensitiveName.matches(key),
                 isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
                 matchesPattern: keyMatchesPattern(key))
             return (facts, judgedByName ? rules.names.match(key, scratch: &keyScratch) : nil)
@@ -141,8 +141,8 @@ final class ArtifactScan {
 
     /// Stops an input-level reader when the hits waiting for the end of the document exceed
     /// `options.maxDocumentHits`.
-    func checkDocumentHits(at offset: Int) throws(DocumentHitLimit) {
-        if hitCount > options.maxDocumentHits { throw DocumentHitLimit(offset: offset, limit: options.maxDocumentHits) }
+    func checkDocumentHits(at offset: Int) throws(DocumentLimit) {
+        if hitCount > options.maxDocumentHits { throw DocumentLimit.hits(offset: offset, limit: options.maxDocumentHits) }
     }
 
     /// The hits waiting for the end of the document, of either kind.
@@ -470,7 +470,7 @@ final class ArtifactScan {
         for id in ancestry {
             guard let facts = facts[id] else { continue }
             switch facts.shape {
-            case .entityDocument?, .syncMessage?, .syncOperation?: return .sync
+            case .entityDocument?, .entityState?, .syncMessage?, .syncOperation?: return .sync
             case .backup?: found = found ?? .backup
             case nil: break
             }

@@ -12,7 +12,7 @@ enum CaptureInputScanner {
                 let kind: InputError.Kind = if case .nestingTooDeep = error.reason { .limit } else { .parse }
                 scan.fail(kind, at: error.offset, error.reason.message)
             }
-        } catch let limit as DocumentHitLimit {
+        } catch let limit as DocumentLimit {
             scan.fail(.limit, at: limit.offset, limit.message)
         } catch {
             scan.fail(.parse, at: nil, "cannot read the HAR capture")

@@ -12,71 +12,101 @@ struct ContainerFacts {
     var valueName: String?
 }
 
-/// Shapes of containers that decide the context of everything inside them.
+/// Shapes of containers that decide the context of everything inside them (the app's wire
+/// formats, `APP-FORMATS.md` sections 1, 2 and 5).
 enum ContainerShape {
-    /// `{"schemaVersion":…,"entityId":…,"payload":…}` or a tombstone.
+    /// `{"schemaVersion":…,"entityId":…,"deleted":…,"payload":…}` or a tombstone.
     case entityDocument
-    /// A push or pull body: `protocolVersion` with `operations` or `changes`.
+    /// A snapshot's or replica's entity state: `entityId` with `payloadFields`,
+    /// `metadataFields` or `lifecycleRevision` (field registers, not a document).
+    case entityState
+    /// A push body (`{"operations":[…]}`), a pull page (`operations` with `cursor`,
+    /// `headOffset`, …), a snapshot (`entities` with `cursor`) or push receipts.
     case syncMessage
-    /// A push operation or pull change: a `document` with `operationId`, `idempotencyKey` or
-    /// `serverRevision`.
+    /// An operation: a `document` with `operationId`, `revision` or `changedFields`.
     case syncOperation
-    /// The root of a backup file: `"format": "habiter.backup"`.
+    /// The root of a backup export: `schemaVersion`, `exportedAt`, `habits` and `entries`
+    /// (what `DataPortabilityService.exportJson` writes), or `"format": "habiter.backup"`.
     case backup
 }
 
 /// Keys of an object that reveal its shape.
 struct ShapeKeys: OptionSet {
-    let rawValue: UInt16
+    let rawValue: UInt32
     static let entityId = ShapeKeys(rawValue: 1 << 0)
     static let schemaVersion = ShapeKeys(rawValue: 1 << 1)
     static let payload = ShapeKeys(rawValue: 1 << 2)
     static let deleted = ShapeKeys(rawValue: 1 << 3)
     static let protocolVersion = ShapeKeys(rawValue: 1 << 4)
     static let operations = ShapeKeys(rawValue: 1 << 5)
-    static let changes = ShapeKeys(rawValue: 1 << 6)
-    static let operationId = ShapeKeys(rawValue: 1 << 7)
-    static let idempotencyKey = ShapeKeys(rawValue: 1 << 8)
+    static let operationId = ShapeKeys(rawValue: 1 << 6)
+    static let kind = ShapeKeys(rawValue: 1 << 7)
+    static let revision = ShapeKeys(rawValue: 1 << 8)
     static let document = ShapeKeys(rawValue: 1 << 9)
-    static let serverRevision = ShapeKeys(rawValue: 1 << 10)
-    static let backupFormat = ShapeKeys(rawValue: 1 << 11)
-    static let migratedAt = ShapeKeys(rawValue: 1 << 12)
-    static let quarantine = ShapeKeys(rawValue: 1 << 13)
+    static let changedFields = ShapeKeys(rawValue: 1 << 10)
+    static let changedMetadataFields = ShapeKeys(rawValue: 1 << 11)
+    static let payloadFields = ShapeKeys(rawValue: 1 << 12)
+    static let metadataFields = ShapeKeys(rawValue: 1 << 13)
+    static let lifecycleRevision = ShapeKeys(rawValue: 1 << 14)
+    static let cursor = ShapeKeys(rawValue: 1 << 15)
+    static let headOffset = ShapeKeys(rawValue: 1 << 16)
+    static let compactionFloor = ShapeKeys(rawValue: 1 << 17)
+    static let requiresSnapshot = ShapeKeys(rawValue: 1 << 18)
+    static let entities = ShapeKeys(rawValue: 1 << 19)
+    static let receipts = ShapeKeys(rawValue: 1 << 20)
+    static let exportedAt = ShapeKeys(rawValue: 1 << 21)
+    static let habits = ShapeKeys(rawValue: 1 << 22)
+    static let entries = ShapeKeys(rawValue: 1 << 23)
+    static let backupFormat = ShapeKeys(rawValue: 1 << 24)
+    static let migratedAt = ShapeKeys(rawValue: 1 << 25)
+    static let quarantine = ShapeKeys(rawValue: 1 << 26)
 
     /// Keys whose values the contract checks record.
-    static let documentKeys: ShapeKeys = [.entityId, .schemaVersion, .deleted, .payload, .protocolVersion, .migratedAt, .quarantine]
+    static let documentKeys: ShapeKeys = [
+        .entityId, .schemaVersion, .deleted, .payload, .protocolVersion, .migratedAt, .quarantine, .operations,
+        .operationId, .kind, .revision, .document, .changedFields, .changedMetadataFields, .payloadFields,
+        .metadataFields, .lifecycleRevision,
+    ]
+    /// Document keys whose values the contract checks read whole (as a tree).
+    static let capturedMembers: ShapeKeys = [
+        .payload, .revision, .changedFields, .changedMetadataFields, .payloadFields, .metadataFields, .lifecycleRevision,
+    ]
+    /// Keys only a pull page has.
+    private static let pullPageKeys: ShapeKeys = [.cursor, .headOffset, .compactionFloor, .requiresSnapshot]
 
-    init(rawValue: UInt16) { self.rawValue = rawValue }
+    init(rawValue: UInt32) { self.rawValue = rawValue }
 
     private static let names: [([UInt8], ShapeKeys)] = ([
-        ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload),
-        ("deleted", .deleted), ("protocolVersion", .protocolVersion), ("operations", .operations),
-        ("changes", .changes), ("operationId", .operationId), ("idempotencyKey", .idempotencyKey),
-        ("document", .document), ("serverRevision", .serverRevision), ("migratedAt", .migratedAt),
-        ("quarantine", .quarantine),
+        ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload), ("deleted", .deleted),
+        ("protocolVersion", .protocolVersion), ("operations", .operations), ("operationId", .operationId),
+        ("kind", .kind), ("revision", .revision), ("document", .document), ("changedFields", .changedFields),
+        ("changedMetadataFields", .changedMetadataFields), ("payloadFields", .payloadFields),
+        ("metadataFields", .metadataFields), ("lifecycleRevision", .lifecycleRevision), ("cursor", .cursor),
+        ("headOffset", .headOffset), ("compactionFloor", .compactionFloor), ("requiresSnapshot", .requiresSnapshot),
+        ("entities", .entities), ("receipts", .receipts), ("exportedAt", .exportedAt), ("habits", .habits),
+        ("entries", .entries), ("migratedAt", .migratedAt), ("quarantine", .quarantine),
     ] as [(String, ShapeKeys)]).map { (Array($0.0.utf8), $0.1) }
+    private static let lengths = names.map(\.0.count).min()!...names.map(\.0.count).max()!
 
-    /// The flag of a key name, or none.
+    /// The flag of a key name, or none (judged once per distinct key, see `KeyFactsCache`).
     static func flag(of key: UnsafeBufferPointer<UInt8>) -> ShapeKeys {
-        guard key.count >= 7 && key.count <= 15 else { return [] }
+        guard lengths.contains(key.count) else { return [] }
         for (name, flag) in names where name.count == key.count {
-            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) { return flag }
+            if name.elementsEqual(key) { return flag }
         }
         return []
     }
 
-    /// The container shape these keys make, if any.
-    func shape(isRoot: Bool) -> ContainerShape? {
+    /// The container shape these keys make, if any. `isTextRoot`: the object is the root of its
+    /// JSON text (an input, a line or a body); `isInputRoot`: of the input itself.
+    func shape(isTextRoot: Bool, isInputRoot: Bool) -> ContainerShape? {
+        if contains(.entityId) && !isDisjoint(with: [.payloadFields, .metadataFields, .lifecycleRevision]) { return .entityState }
         if contains(.entityId) && !isDisjoint(with: [.schemaVersion, .payload, .deleted]) { return .entityDocument }
-        if contains(.protocolVersion) && !isDisjoint(with: [.operations, .changes]) { return .syncMessage }
-        if contains(.document) && !isDisjoint(with: [.operationId, .idempotencyKey, .serverRevision]) { return .syncOperation }
-        if isRoot && contains(.backupFormat) { return .backup }
+        if contains(.document) && !isDisjoint(with: [.operationId, .revision, .changedFields]) { return .syncOperation }
+        if contains(.operations) && (isTextRoot || !isDisjoint(with: ShapeKeys.pullPageKeys)) { return .syncMessage }
+        if contains(.entities) && contains(.cursor) { return .syncMessage }
+        if contains(.receipts) && isTextRoot { return .syncMessage }
+        if isInputRoot && (contains(.backupFormat) || isSuperset(of: [.schemaVersion, .exportedAt, .habits, .entries])) { return .backup }
         return nil
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

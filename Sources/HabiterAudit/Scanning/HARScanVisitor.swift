@@ -145,12 +145,12 @@ struct HARScanVisitor: JSONVisitor {
     // MARK: Events
 
     mutating func objectStart(at offset: Int) throws {
-        plain.objectStart(at: offset)
+        try plain.objectStart(at: offset)
         opened(isObject: true, at: offset)
     }
 
     mutating func arrayStart(at offset: Int) throws {
-        plain.arrayStart(at: offset)
+        try plain.arrayStart(at: offset)
         opened(isObject: false, at: offset)
     }
 
@@ -194,12 +194,12 @@ struct HARScanVisitor: JSONVisitor {
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
         pendingKey = nil
-        plain.number(raw, at: offset)
+        try plain.number(raw, at: offset)
     }
 
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
         pendingKey = nil
-        plain.literal(value, at: offset)
+        try plain.literal(value, at: offset)
     }
 
     /// Strings the structure needs: the URL, field names and values, bodies and their encoding.

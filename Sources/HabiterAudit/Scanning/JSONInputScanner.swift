@@ -96,7 +96,7 @@ struct JSONInputScanner {
         } else if let error = error as? JSONSyntaxError {
             let kind: InputError.Kind = if case .nestingTooDeep = error.reason { .limit } else { .parse }
             scan.fail(kind, at: error.offset, error.reason.message)
-        } else if let limit = error as? DocumentHitLimit {
+        } else if let limit = error as? DocumentLimit {
             scan.fail(.limit, at: limit.offset, limit.message)
         } else {
             scan.fail(.parse, at: nil, "cannot read the JSON input")

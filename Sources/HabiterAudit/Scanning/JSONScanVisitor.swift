@@ -18,6 +18,8 @@ struct JSONScanVisitor: JSONVisitor {
         /// The current member's value has begun and not ended yet (so it is on the path).
         var memberBegun = false
         var keys: ShapeKeys = []
+        /// Objects: how many members have begun.
+        var memberCount = 0
         /// For an array under a sensitive name: every element is judged by that name (an index
         /// into `elementNames`, so that a container holds plain values only).
         var elementName: Int32 = -1
@@ -25,10 +27,25 @@ struct JSONScanVisitor: JSONVisitor {
         var hitsAtOpen = 0
         /// The object's draft for the contract checks, once a document key appeared in it.
         var draft: Int?
-        /// For the `payload` object of a draft: that draft.
-        var payloadOf: Int?
+        /// For the `document` object of an operation's draft: that draft.
+        var documentOf: Int?
+        /// For the `operations` array of a draft: that draft (its elements are counted).
+        var operationsOf: Int?
+        /// Where this object's members that the app's sensitive-name rule matches begin in
+        /// `appSensitiveKeys`.
+        var appSensitiveKeysStart = 0
         /// The `settings` object of an input's root object: a backup's settings snapshot.
         var isSettingsSnapshot = false
+    }
+
+    /// A member of a draft being collected as a tree.
+    private struct Capture {
+        var builder: JSONTreeBuilder
+        /// How many of its containers are open.
+        var depth: Int
+        var draft: Int
+        var member: ShapeKeys
+        var start: Int
     }
 
     private let scan: ArtifactScan
@@ -46,10 +63,13 @@ struct JSONScanVisitor: JSONVisitor {
     private var drafts: [DocumentDraft] = []
     /// The document key (`entityId`, `payload`, …) whose value comes next.
     private var pendingDocumentKey: ShapeKeys = []
-    /// The payload field (`id`, `habitId`, `date`, `value`) whose value comes next.
-    private var pendingPayloadField: PayloadField?
-    /// A setting's `value` being collected as a tree, with its nesting and its draft.
-    private var capture: (builder: JSONTreeBuilder, depth: Int, draft: Int)?
+    /// Members of drafts being collected as trees (a payload, a revision, changed fields, field
+    /// registers): every event goes to each, innermost last.
+    private var captures: [Capture] = []
+    /// Members of the open objects that the app's sensitive-name rule matches (name, offset),
+    /// innermost object last: the contract checks screen a document's or operation's
+    /// additional fields with them.
+    private var appSensitiveKeys: [(name: String, offset: Int)] = []
     /// The inventory hit of the current key, until its value begins; then until its kind is known.
     private var pendingStoreHit: Int?
     private var storeHitForValue: Int?
@@ -67,47 +87,60 @@ struct JSONScanVisitor: JSONVisitor {
 
     // MARK: Events
 
-    mutating func objectStart(at offset: Int) {
+    mutating func objectStart(at offset: Int) throws {
         beginValue(at: offset)
         if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
-        var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.hitCount)
-        if pendingDocumentKey == .payload, !containers.isEmpty, let draft = containers.top.draft { container.payloadOf = draft }
+        var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.hitCount, appSensitiveKeysStart: appSensitiveKeys.count)
+        if pendingDocumentKey == .document, !containers.isEmpty, let draft = containers.top.draft { container.documentOf = draft }
         if containers.count == 1 && layer.depth == 0 && containers.top.isObject
             && keyText(containers.top.key) == "settings" {
             container.isSettingsSnapshot = true
         }
-        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil { containerValue(isObject: true, at: offset) }
+        if !pendingDocumentKey.isEmpty || !captures.isEmpty { try containerValue(isObject: true, at: offset) }
         containers.push(container)
     }
 
     mutating func objectEnd(at offset: Int) {
-        if capture != nil {
-            capture!.builder.objectEnd(at: offset)
+        if !captures.isEmpty {
+            for i in captures.indices { captures[i].builder.objectEnd(at: offset) }
             closeCapture()
         }
         // The draft of an object is the last one open; it is moved out, not copied.
-        if containers.top.draft != nil { checkContract(drafts.removeLast()) }
+        if containers.top.draft != nil {
+            var draft = drafts.removeLast()
+            draft.keys = containers.top.keys
+            draft.memberCount = containers.top.memberCount
+            draft.appSensitiveKeys = Array(appSensitiveKeys[containers.top.appSensitiveKeysStart...])
+            if let parent = containers.top.documentOf { drafts[parent].document = DocumentSummary(draft) }
+            checkContract(draft)
+        } else if let parent = containers.top.documentOf {
+            drafts[parent].document = DocumentSummary(isEntityDocument: false)
+        }
+        appSensitiveKeys.removeSubrange(containers.top.appSensitiveKeysStart...)
         if !openStoreContainers.isEmpty { closeStoreContainer() }
         let container = containers.pop()
-        if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && container.keys.shape(isRoot: true) == .backup {
+        if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0
+            && container.keys.shape(isTextRoot: true, isInputRoot: true) == .backup {
             for key in snapshotKeys {
                 scan.recordSighting(.settingsSnapshot(key: key, inventory: scan.rules.inventory, artifact: scan.artifact))
             }
             scan.countUnlistedKeys(unlistedSnapshotKeys, context: .backup)
         }
-        if scan.hitCount > container.hitsAtOpen, let shape = container.keys.shape(isRoot: containers.isEmpty && layer.depth == 0) {
+        if scan.hitCount > container.hitsAtOpen,
+           let shape = container.keys.shape(isTextRoot: containers.isEmpty, isInputRoot: containers.isEmpty && layer.depth == 0) {
             scan.facts[container.id, default: ContainerFacts()].shape = shape
         }
         endValue()
     }
 
-    mutating func arrayStart(at offset: Int) {
+    mutating func arrayStart(at offset: Int) throws {
         beginValue(at: offset)
         if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
-        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil { containerValue(isObject: false, at: offset) }
         var container = Container(id: nextId(), isObject: false)
+        if pendingDocumentKey == .operations, !containers.isEmpty, let draft = containers.top.draft { container.operationsOf = draft }
+        if !pendingDocumentKey.isEmpty || !captures.isEmpty { try containerValue(isObject: false, at: offset) }
         if let name = pendingName {
             container.elementName = Int32(elementNames.count)
             elementNames.append(name)
@@ -116,16 +149,19 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func arrayEnd(at offset: Int) {
-        if capture != nil {
-            capture!.builder.arrayEnd(at: offset)
+        if !captures.isEmpty {
+            for i in captures.indices { captures[i].builder.arrayEnd(at: offset) }
             closeCapture()
         }
         if !openStoreContainers.isEmpty { closeStoreContainer() }
-        if containers.pop().elementName >= 0 { elementNames.removeLast() }
+        let container = containers.pop()
+        if container.elementName >= 0 { elementNames.removeLast() }
+        if let draft = container.operationsOf { drafts[draft].operationCount = container.nextIndex }
         endValue()
     }
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+        if !captures.isEmpty { try checkCaptureSize(at: offset) }
         let start = keyArena.count
         unescaping(raw, escaped) { visitor, key in
             visitor.keyValue(key, at: offset)
@@ -152,17 +188,18 @@ struct JSONScanVisitor: JSONVisitor {
     /// A key, unescaped: shape flags, name rules, and pattern rules (a secret used as a key is
     /// reported, and never printed again).
     private mutating func keyValue(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) {
-        capture?.builder.key(key, escaped: false, at: offset)
+        for i in captures.indices { captures[i].builder.key(key, escaped: false, at: offset) }
         let facts = scan.keyFacts(key)
         let flag = facts.shape
         containers.top.keys.formUnion(flag)
+        containers.top.memberCount += 1
+        if facts.isAppSensitive { appSensitiveKeys.append((String(decoding: key, as: UTF8.self), offset)) }
         pendingDocumentKey = flag.intersection(.documentKeys)
         if !pendingDocumentKey.isEmpty && containers.top.draft == nil {
             containers.top.draft = drafts.count
             drafts.append(DocumentDraft(startOffset: layer.outerOffset ?? offset))
             drafts[drafts.count - 1].position = scan.position(of: layer.outerOffset ?? offset)
         }
-        if let draft = containers.top.payloadOf { notePayloadKey(facts, draft: draft) }
         if containers.top.isSettingsSnapshot {
             if snapshotKeys.count < ArtifactScan.listedKeysLimit {
                 snapshotKeys.append(String(decoding: key, as: UTF8.self))
@@ -189,6 +226,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+        if !captures.isEmpty { try checkCaptureSize(at: offset) }
         beginValue(at: offset)
         unescaping(raw, escaped) { visitor, value in visitor.stringValue(UnsafeRawBufferPointer(value), at: offset) }
         endValue()
@@ -211,34 +249,37 @@ struct JSONScanVisitor: JSONVisitor {
         }
         let hitsBefore = scan.hitCount
         scan.scanNamedString(value, name: pendingName, at: layer.outerOffset ?? offset, depth: layer.depth) { location() }
-        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil {
-            let text = String(decoding: value, as: UTF8.self)
-            if capture != nil {
-                value.withMemoryRebound(to: UInt8.self) { capture!.builder.string($0, escaped: false, at: offset) }
+        if !pendingDocumentKey.isEmpty || !captures.isEmpty {
+            value.withMemoryRebound(to: UInt8.self) { bytes in
+                for i in captures.indices { captures[i].builder.string(bytes, escaped: false, at: offset) }
             }
-            scalarValue(.string(text), at: offset, matchedPattern: scan.hitCount > hitsBefore)
+            if !pendingDocumentKey.isEmpty {
+                scalarValue(.string(String(decoding: value, as: UTF8.self)), at: offset, matchedPattern: scan.hitCount > hitsBefore)
+            }
         }
     }
 
-    mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
+    mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
+        if !captures.isEmpty { try checkCaptureSize(at: offset) }
         beginValue(at: offset)
         noteStoreValue(holdsNothing: true)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
-        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil {
-            capture?.builder.number(raw, at: offset)
+        for i in captures.indices { captures[i].builder.number(raw, at: offset) }
+        if !pendingDocumentKey.isEmpty {
             scalarValue(.number(String(decoding: raw, as: UTF8.self)), at: offset, matchedPattern: false)
         }
         endValue()
     }
 
-    mutating func literal(_ value: JSONLiteral, at offset: Int) {
+    mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
+        if !captures.isEmpty { try checkCaptureSize(at: offset) }
         beginValue(at: offset)
         noteStoreValue(holdsNothing: true)
         if let name = pendingName {
             recordName(name, credible: false, valueDescription: value == .null ? "null" : "a boolean", at: offset)
         }
-        if !pendingDocumentKey.isEmpty || pendingPayloadField != nil || capture != nil {
-            capture?.builder.literal(value, at: offset)
+        for i in captures.indices { captures[i].builder.literal(value, at: offset) }
+        if !pendingDocumentKey.isEmpty {
             scalarValue(value == .null ? .null : .bool(value == .true), at: offset, matchedPattern: false)
         }
         endValue()
@@ -265,65 +306,58 @@ struct JSONScanVisitor: JSONVisitor {
 
     // MARK: Contract drafts
 
-    /// A payload key: which portable field it is, whether it belongs in a payload at all.
-    private mutating func notePayloadKey(_ facts: KeyFacts, draft: Int) {
-        if let field = facts.payloadField {
-            drafts[draft].payload.fields |= 1 << UInt32(field.rawValue)
-            if field == .id || field == .habitId || field == .date || field == .value { pendingPayloadField = field }
-        } else {
-            drafts[draft].payload.hasOtherKeys = true
-        }
-        if facts.isPrefsKey { drafts[draft].payload.hasPrefsKeys = true }
-    }
-
-    /// A scalar value of a document key or a payload field.
+    /// A scalar value of a document key.
     private mutating func scalarValue(_ value: DraftValue, at offset: Int, matchedPattern: Bool) {
-        if !pendingDocumentKey.isEmpty, let draft = containers.top.draft {
-            recordDocumentValue(value, draft: draft, offset: offset)
-            if pendingDocumentKey == .entityId { drafts[draft].entityIdIsSecret = matchedPattern }
-        }
-        if let field = pendingPayloadField, capture == nil, !containers.isEmpty, let draft = containers.top.payloadOf {
-            switch field {
-            case .id: drafts[draft].payload.id = value.stringValue
-            case .habitId: drafts[draft].payload.habitId = value.stringValue
-            case .date: drafts[draft].payload.date = value.stringValue
-            case .value: drafts[draft].payload.value = value.jsonValue
-            default: break
-            }
+        guard let draft = containers.top.draft else { return }
+        recordDocumentValue(value, draft: draft, offset: offset)
+        if pendingDocumentKey == .entityId { drafts[draft].entityIdIsSecret = matchedPattern }
+        if ShapeKeys.capturedMembers.contains(pendingDocumentKey) {
+            drafts[draft].setCaptured(pendingDocumentKey, JSONValue.Node(value: value.jsonValue, offset: offset))
         }
     }
 
-    /// An object or array as the value of a document key or of a setting's `value`.
-    private mutating func containerValue(isObject: Bool, at offset: Int) {
-        if !pendingDocumentKey.isEmpty, !containers.isEmpty, let draft = containers.top.draft {
-            recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
+    /// An object or array as the value of a document key, or inside a captured member.
+    private mutating func containerValue(isObject: Bool, at offset: Int) throws {
+        if !captures.isEmpty { try checkCaptureSize(at: offset) }
+        for i in captures.indices {
+            captures[i].depth += 1
+            if isObject { captures[i].builder.objectStart(at: offset) } else { captures[i].builder.arrayStart(at: offset) }
         }
-        if capture != nil {
-            capture!.depth += 1
-            if isObject { capture!.builder.objectStart(at: offset) } else { capture!.builder.arrayStart(at: offset) }
-        } else if pendingPayloadField == .value, !containers.isEmpty, let draft = containers.top.payloadOf {
+        guard !pendingDocumentKey.isEmpty, !containers.isEmpty, let draft = containers.top.draft else { return }
+        recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
+        if ShapeKeys.capturedMembers.contains(pendingDocumentKey) {
             var builder = JSONTreeBuilder()
             if isObject { builder.objectStart(at: offset) } else { builder.arrayStart(at: offset) }
-            capture = (builder, 1, draft)
+            captures.append(Capture(builder: builder, depth: 1, draft: draft, member: pendingDocumentKey, start: offset))
         }
     }
 
-    /// Ends a captured `value` when its last container closes.
+    /// Ends the captures whose last container closed.
     private mutating func closeCapture() {
-        guard capture != nil else { return }
-        capture!.depth -= 1
-        if capture!.depth == 0 {
-            drafts[capture!.draft].payload.value = capture!.builder.result?.value
-            capture = nil
+        for i in captures.indices { captures[i].depth -= 1 }
+        while let last = captures.last, last.depth == 0 {
+            captures.removeLast()
+            if let tree = last.builder.result { drafts[last.draft].setCaptured(last.member, tree) }
         }
     }
+
+    /// A captured member is validated whole, so its size is bounded: beyond the limit the input
+    /// fails with a `limit` error rather than go unchecked or take unbounded memory.
+    private func checkCaptureSize(at offset: Int) throws(DocumentLimit) {
+        guard let first = captures.first, offset - first.start > JSONScanVisitor.maxCapturedBytes else { return }
+        throw DocumentLimit.capturedMember(offset: layer.outerOffset ?? offset, limit: JSONScanVisitor.maxCapturedBytes)
+    }
+
+    /// Far above what the app sends: its client refuses responses over 256 KiB.
+    static let maxCapturedBytes = 4 << 20
 
     private mutating func recordDocumentValue(_ value: DraftValue, draft: Int, offset: Int) {
+        let position = scan.position(of: layer.outerOffset ?? offset)
         switch pendingDocumentKey {
         case .entityId:
             drafts[draft].entityId = value
             drafts[draft].entityIdOffset = offset
-            drafts[draft].position = scan.position(of: layer.outerOffset ?? offset)
+            drafts[draft].position = position
         case .schemaVersion: drafts[draft].schemaVersion = value
         case .deleted: drafts[draft].deleted = value
         case .payload:
@@ -331,7 +365,18 @@ struct JSONScanVisitor: JSONVisitor {
             if case .object = value { drafts[draft].payloadIsObject = true }
         case .protocolVersion:
             drafts[draft].protocolVersion = value
-            drafts[draft].protocolVersionPosition = scan.position(of: layer.outerOffset ?? offset)
+            drafts[draft].protocolVersionOffset = offset
+        case .operationId:
+            drafts[draft].operationId = value
+            drafts[draft].operationIdOffset = offset
+        case .kind:
+            drafts[draft].kind = value
+            drafts[draft].kindOffset = offset
+        case .document:
+            drafts[draft].hasDocument = true
+            drafts[draft].documentOffset = offset
+        case .operations:
+            drafts[draft].operationsOffset = offset
         case .migratedAt: drafts[draft].hasMigratedAt = true
         case .quarantine: drafts[draft].hasQuarantine = true
         default: break
@@ -350,9 +395,21 @@ struct JSONScanVisitor: JSONVisitor {
             location.key = draft.entityIdIsSecret ? Redaction.maskedKey : id
         }
         for violation in violations {
+            // The app's sensitive-name rule where ours already reports the name: one finding.
+            if violation.ruleId == ContractValidator.sensitiveNameRule, let name = violation.key,
+               Array(name.utf8).withUnsafeBufferPointer({ scan.nameMatch($0) }) != nil {
+                continue
+            }
             var located = location
-            if let key = violation.key { located.key = key }
-            let position = violation.key == "protocolVersion" ? draft.protocolVersionPosition ?? draft.position : draft.position
+            if !violation.memberPath.isEmpty {
+                var path = location.path
+                for token in violation.memberPath.dropLast() { path.append(token) }
+                located = HitLocation(key: violation.key, containerPath: path, token: violation.memberPath.last, ancestry: location.ancestry,
+                                      readerContext: location.readerContext, carrier: location.carrier)
+            } else if let key = violation.key {
+                located.key = key
+            }
+            let position = violation.offset.map { scan.position(of: layer.outerOffset ?? $0) } ?? draft.position
             scan.pending.append(PendingHit(detail: .contract(ruleId: violation.ruleId, message: violation.message),
                                            location: located, position: position))
         }
@@ -381,7 +438,6 @@ struct JSONScanVisitor: JSONVisitor {
     private mutating func endValue() {
         if pendingName != nil { pendingName = nil }
         pendingDocumentKey = []
-        pendingPayloadField = nil
         guard !containers.isEmpty else { return }
         containers.top.memberBegun = false
         if containers.top.isObject { keyArena.truncate(to: containers.top.keyStart) }

@@ -132,6 +132,10 @@ extension ArtifactScan {
         do {
             try reader.readText(&visitor)
             return true
+        } catch let limit as DocumentLimit {
+            // JSON all the same, too large to check in full: the input fails closed.
+            fail(.limit, at: frame.outerOffset ?? limit.offset, limit.message)
+            return true
         } catch {
             rollBackHits(to: mark)
             rollBackErrors(to: errorMark)

@@ -4,7 +4,7 @@ import Testing
 
 /// Hits wait for the end of their document; `--max-document-hits` bounds how many may wait, and
 /// reaching it fails the scan with a `limit` error at the value where it was reached.
-@Suite struct DocumentHitLimitTests {
+@Suite struct DocumentLimitTests {
     private func options(limit: Int) -> ScanOptions {
         var options = ScanOptions()
         options.maxDocumentHits = limit

@@ -1,0 +1,150 @@
+/// The portable habit and entry fields, as the app writes them (`Habit.toMap`,
+/// `HabitEntry.toMap`) and as the app's `_validatePayload` and the server's `validateHabit` and
+/// `validateEntry` check them: every required field present, and each field of the right type
+/// and range. Where the app is stricter than the server (an integer is a JSON integer: `12.0` is
+/// refused, as Dart's `is int` refuses it), the app's rule holds.
+enum PortableFields {
+    /// What a field's value must be.
+    enum Kind {
+        case nonEmptyString
+        case optionalString
+        case oneOf([String])
+        /// An integer at least `minimum`, and a safe integer (the server's `Number.isSafeInteger`).
+        case integer(minimum: Int)
+        case boolean
+        case dateTime
+        case optionalTime
+        case weekdays
+        case calendarDate
+        case pauses
+        case source
+    }
+
+    /// The habit payload: required fields in the order `Habit.toMap` writes them, then the
+    /// optional ones (written only when set).
+    static let habitFields: [(name: String, kind: Kind)] = [
+        ("id", .nonEmptyString), ("name", .nonEmptyString), ("description", .optionalString),
+        ("color", .nonEmptyString), ("icon", .nonEmptyString), ("frequency", .oneOf(["daily", "weekly", "custom"])),
+        ("targetCount", .integer(minimum: 1)), ("category", .nonEmptyString), ("customDays", .weekdays),
+        ("createdAt", .dateTime), ("isActive", .boolean), ("notificationEnabled", .boolean),
+        ("notificationTime", .optionalTime),
+    ]
+    static let optionalHabitFields: [(name: String, kind: Kind)] = [
+        ("pauses", .pauses), ("archivedAt", .dateTime), ("restoredAt", .dateTime), ("source", .source),
+    ]
+    static let entryFields: [(name: String, kind: Kind)] = [
+        ("id", .nonEmptyString), ("habitId", .nonEmptyString), ("date", .calendarDate), ("completed", .boolean),
+        ("count", .integer(minimum: 0)), ("timestamp", .dateTime),
+    ]
+    /// `HabitSource.kind`.
+    static let sourceKinds = ["local", "classlyCompatible", "imported", "aiSuggested", "unknown"]
+
+    static func checkHabit(_ payload: JSONValue.Node, into violations: inout [ContractViolation]) {
+        check(payload, required: habitFields, optional: optionalHabitFields, entity: "habit", into: &violations)
+    }
+
+    static func checkEntry(_ payload: JSONValue.Node, into violations: inout [ContractViolation]) {
+        check(payload, required: entryFields, optional: [], entity: "entry", into: &violations)
+    }
+
+    private static func check(_ payload: JSONValue.Node, required: [(name: String, kind: Kind)], optional: [(name: String, kind: Kind)],
+                              entity: String, into violations: inout [ContractViolation]) {
+        guard let members = payload.value.objectMembers else { return }
+        let missing = required.filter { field in !members.contains { $0.key == field.name } }.map(\.name)
+        if !missing.isEmpty {
+            violations.append(ContractViolation(ruleId: "contract.required-field", message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
+        }
+        for member in members {
+            let path: [PathToken] = [.key("payload"), .key(member.key)]
+            if let field = (required + optional).first(where: { $0.name == member.key }) {
+                if let problem = problem(with: member.value, as: field.kind) {
+                    violations.append(ContractViolation(ruleId: "contract.field-value", message: "The \(entity) field \(member.key) \(problem) (\"malformed payloads are rejected before mutation\").",
+                                                        key: member.key, offset: member.value.offset, memberPath: path))
+                }
+            }
+            // Additive fields are kept, but no sensitive-looking one, at any depth.
+            screenNames(member, path: path, entity: entity, into: &violations)
+        }
+    }
+
+    /// The app's sensitive-name rule on a member's name and on every name nested in its value.
+    private static func screenNames(_ member: JSONValue.Member, path: [PathToken], entity: String, into violations: inout [ContractViolation]) {
+        if AppSensitiveName.matches(member.key) {
+            violations.append(ContractValidator.sensitiveName(member.key, offset: member.keyOffset, path: path, where: "a \(entity) payload"))
+        }
+        switch member.value.value {
+        case .object(let inner):
+            for m in inner { screenNames(m, path: path + [.key(m.key)], entity: entity, into: &violations) }
+        case .array(let elements):
+            for (i, element) in elements.enumerated() {
+                guard case .object(let inner) = element.value else { continue }
+                for m in inner { screenNames(m, path: path + [.index(i), .key(m.key)], entity: entity, into: &violations) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// What is wrong with `node` as a value of `kind` (by kind, never echoing it), or nil.
+    static func problem(with node: JSONValue.Node, as kind: Kind) -> String? {
+        let value = node.value
+        switch kind {
+        case .nonEmptyString:
+            guard let s = value.stringValue else { return "is \(value.kindName), not a string" }
+            return s.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? "is an empty string" : nil
+        case .optionalString:
+            return value == .null || value.stringValue != nil ? nil : "is \(value.kindName), not a string or null"
+        case .oneOf(let allowed):
+            guard let s = value.stringValue else { return "is \(value.kindName), not one of \(allowed.joined(separator: ", "))" }
+            return allowed.contains(s) ? nil : "is not one of \(allowed.joined(separator: ", "))"
+        case .integer(let minimum):
+            guard let n = integer(value) else {
+                return value.kindName == "a number" ? "is a number that is not a safe integer (the app refuses 12.0)" : "is \(value.kindName), not an integer"
+            }
+            return n < minimum ? "is below \(minimum)" : nil
+        case .boolean:
+            return value.boolValue == nil ? "is \(value.kindName), not a boolean" : nil
+        case .dateTime:
+            guard let s = value.stringValue else { return "is \(value.kindName), not a date-time string" }
+            return DateTimeText.isDateTime(s) ? nil : "is not an ISO 8601 date-time"
+        case .optionalTime:
+            if value == .null { return nil }
+            guard let s = value.stringValue else { return "is \(value.kindName), not a time HH:mm or null" }
+            return SettingSchema.minutes(s) == nil ? "is not a time HH:mm (00:00 to 23:59)" : nil
+        case .weekdays:
+            if value == .null { return nil }
+            guard let days = value.arrayElements else { return "is \(value.kindName), not null or a list of weekdays" }
+            return days.allSatisfy({ integer($0.value).map((1...7).contains) == true }) ? nil : "holds something other than a weekday 1 to 7"
+        case .calendarDate:
+            guard let s = value.stringValue else { return "is \(value.kindName), not a date YYYY-MM-DD" }
+            var text = s
+            return text.withUTF8 { EntityId.isCalendarDate($0[...]) } ? nil : "is not a calendar date YYYY-MM-DD"
+        case .pauses:
+            guard let pauses = value.arrayElements else { return "is \(value.kindName), not a list of pauses" }
+            for (i, pause) in pauses.enumerated() {
+                guard let members = pause.value.objectMembers, let started = pause.value["startedAt"] else {
+                    return "has pause \(i + 1) without startedAt"
+                }
+                guard let start = started.stringValue, DateTimeText.isDateTime(start) else { return "has pause \(i + 1) whose startedAt is not a date-time" }
+                if let ended = members.last(where: { $0.key == "endedAt" })?.value.value, ended != .null,
+                   ended.stringValue.map(DateTimeText.isDateTime) != true {
+                    return "has pause \(i + 1) whose endedAt is neither null nor a date-time"
+                }
+            }
+            return nil
+        case .source:
+            guard value.objectMembers != nil else { return "is \(value.kindName), not an object" }
+            guard let kind = value["kind"]?.stringValue, sourceKinds.contains(kind) else {
+                return "has no kind of \(sourceKinds.joined(separator: ", "))"
+            }
+            if let id = value["externalId"], id != .null, id.stringValue == nil { return "has an externalId that is not a string" }
+            return nil
+        }
+    }
+
+    /// A JSON integer (no fraction, no exponent) within the safe range of a double.
+    static func integer(_ value: JSONValue) -> Int? {
+        guard case .number(let text) = value, let n = Int(text), abs(n) <= 9_007_199_254_740_991 else { return nil }
+        return n
+    }
+}
