@@ -65,7 +65,8 @@ enum OperationChecks {
     }
 
     /// A list of field names, sorted and without duplicates, as the app writes it; nil when
-    /// absent or malformed (reported).
+    /// absent or malformed (reported). (The names it lists are screened where they occur: in
+    /// the payload and the document.)
     private static func fieldList(_ node: JSONValue.Node?, name: String, into violations: inout [ContractViolation]) -> [String]? {
         guard let node else {
             violations.append(ContractViolation(ruleId: "contract.operation", message: "The operation has no \(name) list."))
@@ -79,9 +80,6 @@ enum OperationChecks {
         if zip(names, names.dropFirst()).contains(where: { $0 >= $1 }) {
             violations.append(ContractViolation(ruleId: "contract.operation", message: "The operation's \(name) is not sorted or holds a name twice.",
                                                 key: name, offset: node.offset, memberPath: [.key(name)]))
-        }
-        for (i, field) in names.enumerated() where AppSensitiveName.matches(field) {
-            violations.append(ContractValidator.sensitiveName(field, offset: elements[i].offset, path: [.key(name), .index(i)], where: "an operation's \(name)"))
         }
         return names
     }

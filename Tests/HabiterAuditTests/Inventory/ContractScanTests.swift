@@ -1,29 +1,41 @@
 import Testing
 @testable import HabiterAudit
 
-/// Entity documents that conform to the data contract, built for the tests.
+/// Entity documents, operations and push bodies written the way the Habiter app writes them
+/// (`Habit.toMap`, `HabitEntry.toMap`, `PersonalSyncOperation.toJson`; APP-FORMATS.md).
 enum ContractSamples {
-    /// The 17 portable habit fields, `id` first.
+    /// The 13 required habit fields in `Habit.toMap` order, `id` first.
     static func habitPayload(id: String, extra: String = "") -> String {
-        ##"{"id": "\##(id)", "title": "Read", "description": "", "color": "#1E88E5", "icon": "book", "frequency": "daily", "##
-            + #""target": 1, "category": "learning", "customDays": [], "createdAt": "2026-01-04T08:00:00Z", "#
-            + #""lifecycleState": "active", "pauses": [], "archivedAt": null, "restoredAt": null, "#
-            + #""notificationEnabled": true, "notificationTime": "07:30", "source": {"kind": "manual"}\#(extra)}"#
+        ##"{"id": "\##(id)", "name": "Read", "description": null, "color": "#1E88E5", "icon": "book", "frequency": "daily", "##
+            + #""targetCount": 1, "category": "learning", "customDays": null, "createdAt": "2026-01-04T08:00:00.000Z", "#
+            + #""isActive": true, "notificationEnabled": true, "notificationTime": "07:30"\#(extra)}"#
     }
 
     static func entryPayload(habitId: String, date: String, extra: String = "") -> String {
-        #"{"id": "e1", "habitId": "\#(habitId)", "date": "\#(date)", "completed": true, "count": 1, "timestamp": "\#(date)T07:31:00Z"\#(extra)}"#
+        #"{"id": "e1", "habitId": "\#(habitId)", "date": "\#(date)", "completed": true, "count": 1, "timestamp": "\#(date)T07:31:00.000"\#(extra)}"#
     }
 
     static func document(_ entityId: String, payload: String?, deleted: Bool = false) -> String {
         #"{"schemaVersion": 1, "entityId": "\#(entityId)", "deleted": \#(deleted)"# + (payload.map { #", "payload": \#($0)"# } ?? "") + "}"
     }
 
+    static let deviceId = "Qm9vdHN0cmFwRGV2aWNlMDEy"
+
+    /// An operation carrying `document`: a delete for a tombstone, else a create listing every
+    /// payload key (a document that is not JSON, or whose payload is not an object, lists none).
+    static func operation(_ document: String, sequence: Int = 1) -> String {
+        let parsed = try? JSONValue.parse(Array(document.utf8))
+        let deleted = parsed?.value["deleted"]?.boolValue == true
+        let keys = deleted ? [] : (parsed?.value["payload"]?.objectMembers?.map(\.key).sorted() ?? [])
+        let changed = keys.map { "\"\($0)\"" }.joined(separator: ", ")
+        return #"{"protocolVersion": 1, "operationId": "operation/\#(deviceId)/\#(sequence)", "kind": "\#(deleted ? "delete" : "create")", "#
+            + #""revision": {"deviceId": "\#(deviceId)", "sequence": \#(sequence)}, "document": \#(document), "#
+            + #""changedFields": [\#(changed)], "changedMetadataFields": []}"#
+    }
+
     static func push(_ documents: [String]) -> String {
-        let operations = documents.enumerated().map { i, document in
-            #"{"operationId": "op-\#(i)", "idempotencyKey": "k-\#(i)", "baseRevision": 41, "document": \#(document)}"#
-        }
-        return #"{"protocolVersion": 1, "deviceId": "device-1", "operations": [\#(operations.joined(separator: ",\n"))]}"#
+        let operations = documents.enumerated().map { i, document in operation(document, sequence: i + 1) }
+        return #"{"operations": [\#(operations.joined(separator: ",\n"))]}"#
     }
 }
 
@@ -40,10 +52,10 @@ enum ContractSamples {
 
     @Test func conformingDocumentsAreClean() {
         let text = S.push([
-            S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "reminderPolicy": {"mode": "fixed", "intensity": "normal", "config": {}, "snoozeMinutes": 10}"#)),
+            S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "pauses": [{"startedAt": "2026-02-01T00:00:00.000", "endedAt": null}], "archivedAt": "2026-03-01T09:00:00.000Z", "restoredAt": "2026-03-02T09:00:00.000Z", "source": {"kind": "classlyCompatible", "externalId": "evt-1", "occursOn": "2026-03-03"}"#)),
             S.document("habit/morning%20run%2Fjog", payload: S.habitPayload(id: "morning run/jog")),
             S.document("entry/h1/2028-02-29", payload: S.entryPayload(habitId: "h1", date: "2028-02-29")),
-            S.document("setting/reminders.quietHours", payload: #"{"value": [{"from": "22:30", "to": "06:30"}, {"from": "12:00", "to": "13:00"}]}"#),
+            S.document("setting/reminders.quietHours", payload: #"{"value": [{"start": "12:00", "end": "13:00"}, {"start": "22:30", "end": "06:30"}]}"#),
             S.document("setting/appearance.theme", payload: #"{"value": "dark"}"#),
             S.document("habit/h2", payload: nil, deleted: true),
         ])
@@ -72,31 +84,72 @@ enum ContractSamples {
         (S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h9", date: "2026-03-01")), "contract.identity-mismatch key=entry/h1/2026-03-01"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""icon": "book", "#, with: "")),
          "contract.required-field key=habit/h1"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""description": null, "#, with: "")),
+         "contract.required-field key=habit/h1"),
         (S.document("entry/h1/2026-03-01", payload: #"{"id": "e1", "habitId": "h1", "date": "2026-03-01"}"#), "contract.required-field key=entry/h1/2026-03-01"),
         (S.document("setting/reminders.quietHour", payload: #"{"value": []}"#), "contract.setting-unknown key=setting/reminders.quietHour"),
         (S.document("setting/Appearance.theme", payload: #"{"value": "dark"}"#), "contract.setting-unknown key=setting/Appearance.theme"),
         (S.document("setting/ai.apiKey", payload: nil, deleted: true), "contract.setting-unknown key=setting/ai.apiKey"),
         (S.document("setting/appearance.theme", payload: #"{"value": "dark", "updatedBy": "d1"}"#), "contract.setting-payload key=setting/appearance.theme"),
         (S.document("setting/appearance.theme", payload: #"{"key": "appearance.theme"}"#), "contract.setting-payload key=setting/appearance.theme"),
-        (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 65}"#), "contract.setting-value key=setting/reminders.globalDailyLimit"),
-        (S.document("setting/reminders.quietHours", payload: #"{"value": [{"from": "22:00", "to": "07:00"}, {"from": "06:30", "to": "08:00"}]}"#),
-         "contract.setting-value key=setting/reminders.quietHours"),
+        (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 65}"#), "contract.setting-value key=value"),
+        (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 12.0}"#), "contract.setting-value key=value"),
+        (S.document("setting/reminders.quietHours", payload: #"{"value": [{"start": "22:00", "end": "07:00"}, {"start": "06:30", "end": "08:00"}]}"#),
+         "contract.setting-value key=value"),
+        // The end minute is covered: touching ranges overlap.
+        (S.document("setting/reminders.quietHours", payload: #"{"value": [{"start": "22:00", "end": "23:00"}, {"start": "23:00", "end": "23:30"}]}"#),
+         "contract.setting-value key=value"),
+        (S.document("setting/reminders.quietHours", payload: #"{"value": [{"from": "22:00", "to": "07:00"}]}"#), "contract.setting-value key=value"),
+        (S.document("habit/a%2db", payload: S.habitPayload(id: "a-b")), "contract.entity-id key=habit/a%2db"),
+        (S.document("habit/%20", payload: S.habitPayload(id: " ")), "contract.entity-id key=habit/%20"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: ##""color": "#1E88E5""##, with: #""color": 3"#)),
+         "contract.field-value key=color"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""frequency": "daily""#, with: #""frequency": "Daily""#)),
+         "contract.field-value key=frequency"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""customDays": null"#, with: #""customDays": [8]"#)),
+         "contract.field-value key=customDays"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""targetCount": 1"#, with: #""targetCount": -1"#)),
+         "contract.field-value key=targetCount"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""targetCount": 1"#, with: #""targetCount": 12.0"#)),
+         "contract.field-value key=targetCount"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""targetCount": 1"#, with: #""targetCount": 9007199254740993"#)),
+         "contract.field-value key=targetCount"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""createdAt": "2026-01-04T08:00:00.000Z""#, with: #""createdAt": """#)),
+         "contract.field-value key=createdAt"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""notificationTime": "07:30""#, with: #""notificationTime": "24:00""#)),
+         "contract.field-value key=notificationTime"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""notificationTime": "07:30""#, with: #""notificationTime": " 07:00""#)),
+         "contract.field-value key=notificationTime"),
+        (S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h1", date: "2026-03-01").replacingOccurrences(of: #""count": 1"#, with: #""count": "1""#)),
+         "contract.field-value key=count"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "pauses": [{"from": "2026-02-01", "to": "2026-02-03"}]"#)), "contract.field-value key=pauses"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "tokenizer": "words""#)), "contract.sensitive-name key=tokenizer"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "notes": {"secretary": "Ann"}"#)), "contract.sensitive-name key=secretary"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "apiXkey": "none""#)), "contract.sensitive-name key=apiXkey"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "flutter.habiter_last_screen": "today""#)), "contract.prefs-dump key=habit/h1"),
     ])
     func eachViolationIsReportedOnItsDocument(_ document: String, _ expected: String) {
         #expect(Self.contractFindings(document) == [expected])
-        // The same document in a push body and as a line of an operation log.
-        #expect(Self.contractFindings(S.push([document])) == [expected])
-        #expect(Self.contractFindings(#"{"operationId": "o0", "baseRevision": 1, "document": \#(document)}"# + "\n" + document) == [expected, expected])
+        // The same document in a push body and as a line of an operation log (the operation's
+        // own checks aside: a delete of a live document, say).
+        let operationRules = ["contract.operation", "contract.push-body"]
+        #expect(Self.contractFindings(S.push([document])).filter { !operationRules.contains(String($0.prefix { $0 != " " })) } == [expected])
+        #expect(Self.contractFindings(S.operation(document) + "\n" + document).filter { !operationRules.contains(String($0.prefix { $0 != " " })) }
+                == [expected, expected])
     }
 
     @Test func protocolVersionsOutsideTheWindowSayWhoMustUpgrade() {
-        let below = TestSupport.scan(#"{"protocolVersion": 0, "operations": []}"#).findings
+        let operation = S.operation(S.document("habit/h1", payload: nil, deleted: true))
+        let below = TestSupport.scan(operation.replacingOccurrences(of: #""protocolVersion": 1"#, with: #""protocolVersion": 0"#)).findings
         #expect(below.map(\.ruleId) == ["contract.protocol-version"])
         #expect(below.first?.message.contains("must upgrade its server") == true)
-        let above = TestSupport.scan(#"{"protocolVersion": 2, "changes": [], "hasMore": false}"#).findings
+        #expect(below.first?.key == "protocolVersion")
+        let above = TestSupport.scan(operation.replacingOccurrences(of: #""protocolVersion": 1"#, with: #""protocolVersion": 2"#)).findings
         #expect(above.first?.message.contains("must upgrade its client") == true)
-        #expect(TestSupport.scan(#"{"protocolVersion": "1", "operations": []}"#).findings.map(\.ruleId) == ["contract.protocol-version"])
+        #expect(TestSupport.scan(operation.replacingOccurrences(of: #""protocolVersion": 1"#, with: #""protocolVersion": "1""#)).findings.map(\.ruleId)
+                == ["contract.protocol-version"])
+        #expect(TestSupport.scan(operation.replacingOccurrences(of: #""protocolVersion": 1, "#, with: "")).findings.map(\.ruleId)
+                == ["contract.protocol-version"])
     }
 
     @Test func aWholeDocumentViolationSitsOnItsEntityId() {
@@ -125,19 +178,20 @@ enum ContractSamples {
     /// A pull response body in a HAR, once as base64 and once as base64 of gzip (mitmproxy keeps
     /// undecoded bodies so): the document inside is checked all the same.
     @Test(arguments: [
-        "eyJwcm90b2NvbFZlcnNpb24iOjEsImRldmljZUlkIjoiZDEiLCJvcGVyYXRpb25zIjpbeyJvcGVyYXRpb25JZCI6Im8xIiwiaWRlbXBvdGVuY3lLZXkiOiJrMSIsImJhc2VSZXZpc2lvbiI6NDEsImRvY3VtZW50Ijp7InNjaGVtYVZlcnNpb24iOjEsImVudGl0eUlkIjoic2V0dGluZy9yZW1pbmRlcnMuZ2xvYmFsRGFpbHlMaW1pdCIsImRlbGV0ZWQiOmZhbHNlLCJwYXlsb2FkIjp7InZhbHVlIjo5OX19fV19",
-        "H4sIAAAAAAACA02OsQ7CMAxE/8VzBarEQmYWBBMDC2JwEwMWSVw1bqWo6r+TlAFG3z298wz9ICpW/JWGxBLBtA04mtjS0YEB10ID0tOAWtoE5jb/zpWQSrCj0ItStPlEuaTvmnaY6FJcX/GumsWOgaKCmSHZFwX83y0Fa16tiVQ5PrcDBY6uMJunlw79AdnnMwdWqH96Uir4A32iBnrMXtBV+YR+JDD7/bIs9+UDBDvfsecAAAA=",
+        "eyJvcGVyYXRpb25zIjpbeyJwcm90b2NvbFZlcnNpb24iOjEsIm9wZXJhdGlvbklkIjoib3BlcmF0aW9uL1FtOXZkSE4wY21Gd1JHVjJhV05sTURFeS8xIiwia2luZCI6ImNyZWF0ZSIsInJldmlzaW9uIjp7ImRldmljZUlkIjoiUW05dmRITjBjbUZ3UkdWMmFXTmxNREV5Iiwic2VxdWVuY2UiOjF9LCJkb2N1bWVudCI6eyJzY2hlbWFWZXJzaW9uIjoxLCJlbnRpdHlJZCI6InNldHRpbmcvcmVtaW5kZXJzLmdsb2JhbERhaWx5TGltaXQiLCJkZWxldGVkIjpmYWxzZSwicGF5bG9hZCI6eyJ2YWx1ZSI6OTl9fSwiY2hhbmdlZEZpZWxkcyI6WyJ2YWx1ZSJdLCJjaGFuZ2VkTWV0YWRhdGFGaWVsZHMiOltdfV0sImN1cnNvciI6ImV5SjJaWEp6YVc5dUlqb3hMQ0puWlc1bGNtRjBhVzl1SWpveExDSnZabVp6WlhRaU9qRjkiLCJoZWFkT2Zmc2V0IjoxLCJjb21wYWN0aW9uRmxvb3IiOjAsInJlcXVpcmVzU25hcHNob3QiOmZhbHNlLCJyZWNvdmVyeVJlYXNvbiI6Im5vbmUifQ==",
+        "H4sIAAAAAAACA3VQy27CMBD8F5+j8pB6CNfStCAegkqAUnHY2gsx9SPYTtqA8u9d0wq49Ob1zM7OzJnZEh0EaY1ng/czK50Nllu1Qufpkw16yY0yEmxwmzoLndbiddblOvtavqz6sJ6p6fC56fRYwj6liWzuEALS7LCWv4pnJujN8aL2nwZteDxWaDiShzZhwvJKowlx3/MCNdxbJECG5qLoMQRp9h2HmiwQ52Gv7AeoIUjVTKSWgbQFKgxI9B0ojwkroVEWRBSvQVV0M01busoLMHsUmUQlYkF/6PaKTDGAgABXxraNYOW8dWQGm3E/34xPsE6r0cF+T57GJl8/Korbvfurc52f8s1Czg9ZSvYKBDHf7SjKJR23ugQeO8+Ujbrd2Oexkg79m4HSFzZcozjktkbXLBF8bIcZa5C1PzEzH2TqAQAA",
     ])
     func encodedBodiesAreChecked(_ body: String) {
         let har = #"""
         {"log": {"version": "1.2", "creator": {"name": "mitmproxy", "version": "10"}, "entries": [
-          {"request": {"method": "GET", "url": "https://sync.habiter.app/v1/sync/pull?cursor=c1&limit=100", "headers": []},
+          {"request": {"method": "GET", "url": "https://sync.habiter.app/v1/pull?cursor=eyJ2ZXJzaW9uIjoxLCJnZW5lcmF0aW9uIjoxLCJvZmZzZXQiOjB9&limit=100", "headers": []},
            "response": {"status": 200, "headers": [], "content": {"mimeType": "application/json", "encoding": "base64",
              "text": "\#(body)"}}}]}}
         """#
         let findings = TestSupport.scan(har, name: "pull.har").findings
         #expect(findings.map(\.ruleId) == ["contract.setting-value"])
-        #expect(findings.first?.key == "setting/reminders.globalDailyLimit")
+        #expect(findings.first?.key == "value")
+        #expect(findings.first.map { "\($0.path)".hasSuffix("!json/operations/0/document/payload/value") } == true)
         #expect(findings.first?.context == .sync)
         #expect(findings.first?.position.line == 4)
     }
@@ -149,7 +203,7 @@ extension ContractScanTests {
         let lines = [S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h1", date: "2026-03-01")),
                      S.document("setting/reminders.snoozeMinutes", payload: #"{"value": 10}"#)]
         let body = String(JSONOutput.string(lines.joined(separator: "\n") + "\n").renderedOnOneLine())
-        let har = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "POST", "url": "https://sync.habiter.app/v1/sync/import", "postData": {"mimeType": "application/x-ndjson", "text": \#(body)}}, "response": {"status": 204}}]}}"#
+        let har = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "POST", "url": "https://sync.habiter.app/v1/import", "postData": {"mimeType": "application/x-ndjson", "text": \#(body)}}, "response": {"status": 204}}]}}"#
         let findings = TestSupport.scan(har, name: "import.har").findings
         #expect(findings.map { "\($0.ruleId) \($0.path)" } == [
             "contract.setting-unknown /log/entries/0/request/postData/text!ndjson/1",
@@ -187,7 +241,7 @@ extension ContractScanTests {
     }
 
     @Test func aStorageEnvelopeInSyncData() {
-        let envelope = #"{"operationId": "o1", "document": {"schemaVersion": 3, "migratedAt": "2026-01-01T00:00:00Z", "quarantine": [], "habits": []}}"#
+        let envelope = S.operation(#"{"schemaVersion": 1, "migratedAt": "2026-01-01T00:00:00.000Z", "data": {}, "quarantine": []}"#)
         let ids = TestSupport.scan(envelope).findings.map(\.ruleId)
         #expect(ids.contains("contract.storage-envelope"))
     }

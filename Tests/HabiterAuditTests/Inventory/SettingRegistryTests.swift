@@ -16,14 +16,16 @@ import Testing
         ("reminders.activeDayEnd", #""23:59""#), ("reminders.globalDailyLimit", "1"),
         ("reminders.globalDailyLimit", "64"), ("reminders.defaultSnoozeMinutes", "1440"),
         ("reminders.quietHours", "[]"),
-        ("reminders.quietHours", #"[{"from": "22:00", "to": "07:00"}]"#),
-        ("reminders.quietHours", #"[{"from": "22:00", "to": "07:00"}, {"from": "12:00", "to": "13:00"}]"#),
-        ("reminders.quietHours", #"[{"from": "07:00", "to": "08:00"}, {"from": "08:00", "to": "09:00"}]"#),
-        ("reminders.quietHours", #"[{"to": "00:00", "from": "23:00"}, {"from": "00:00", "to": "01:00"}]"#),
+        ("reminders.quietHours", #"[{"start": "22:00", "end": "07:00"}]"#),
+        ("reminders.quietHours", #"[{"start": "12:00", "end": "13:00"}, {"start": "22:00", "end": "07:00"}]"#),
+        ("reminders.quietHours", #"[{"start": "07:00", "end": "08:00"}, {"start": "08:01", "end": "09:00"}]"#),
+        ("reminders.quietHours", #"[{"end": "23:59", "start": "23:00"}, {"start": "00:00", "end": "01:00"}]"#),
     ])
     func conformingValuesPass(_ key: String, _ json: String) {
         #expect(Self.problem(key, json) == nil)
     }
+
+    static let overlap = "ranges overlap (the end minute counts as covered, so touching ranges overlap too)"
 
     @Test(arguments: [
         ("appearance.theme", #""Dark""#, "expected one of light, dark, system, got another string"),
@@ -36,15 +38,20 @@ import Testing
         ("reminders.globalDailyLimit", "0", "expected an integer from 1 to 64, got one outside that range"),
         ("reminders.globalDailyLimit", "65", "expected an integer from 1 to 64, got one outside that range"),
         ("reminders.globalDailyLimit", "8.5", "expected an integer from 1 to 64, got a number"),
+        ("reminders.globalDailyLimit", "12.0", "expected an integer from 1 to 64, got a number"),
         ("reminders.globalDailyLimit", #""8""#, "expected an integer from 1 to 64, got a string"),
-        ("reminders.quietHours", "{}", "expected an array of {from, to} ranges, got an object"),
-        ("reminders.quietHours", #"[{"from": "22:00", "to": "22:00"}]"#, "range 1 is empty (it starts where it ends)"),
-        ("reminders.quietHours", #"[{"from": "22:00", "to": "07:00"}, {"from": "06:00", "to": "08:00"}]"#, "ranges overlap"),
-        ("reminders.quietHours", #"[{"from": "23:00", "to": "01:00"}, {"from": "00:30", "to": "02:00"}]"#, "ranges overlap"),
-        ("reminders.quietHours", #"[{"from": "08:00", "to": "12:00"}, {"from": "09:00", "to": "10:00"}]"#, "ranges overlap"),
-        ("reminders.quietHours", #"[{"start": "22:00", "end": "07:00"}]"#, #"range 1 is not {"from": "HH:mm", "to": "HH:mm"}"#),
-        ("reminders.quietHours", #"[{"from": "22:00", "to": "07:00", "note": "x"}]"#, #"range 1 is not {"from": "HH:mm", "to": "HH:mm"}"#),
-        ("reminders.quietHours", #"["22:00-07:00"]"#, #"range 1 is not {"from": "HH:mm", "to": "HH:mm"}"#),
+        ("reminders.quietHours", "{}", "expected an array of {start, end} ranges, got an object"),
+        ("reminders.quietHours", #"[{"start": "22:00", "end": "22:00"}]"#, "range 1 is empty (it starts where it ends)"),
+        ("reminders.quietHours", #"[{"start": "22:00", "end": "07:00"}, {"start": "06:00", "end": "08:00"}]"#, SettingRegistryTests.overlap),
+        ("reminders.quietHours", #"[{"start": "23:00", "end": "01:00"}, {"start": "00:30", "end": "02:00"}]"#, SettingRegistryTests.overlap),
+        ("reminders.quietHours", #"[{"start": "08:00", "end": "12:00"}, {"start": "09:00", "end": "10:00"}]"#, SettingRegistryTests.overlap),
+        // The end minute is covered (the app's ReminderPreferences and the server agree).
+        ("reminders.quietHours", #"[{"start": "22:00", "end": "23:00"}, {"start": "23:00", "end": "23:30"}]"#, SettingRegistryTests.overlap),
+        ("reminders.quietHours", #"[{"start": "22:00", "end": "07:00"}, {"start": "07:00", "end": "08:00"}]"#, SettingRegistryTests.overlap),
+        ("reminders.quietHours", #"[{"from": "22:00", "to": "07:00"}]"#, #"range 1 is not {"start": "HH:mm", "end": "HH:mm"}"#),
+        ("reminders.quietHours", #"[{"start": "22:00", "end": "07:00", "note": "x"}]"#, #"range 1 is not {"start": "HH:mm", "end": "HH:mm"}"#),
+        ("reminders.quietHours", #"[{"start": "7:00", "end": "08:00"}]"#, #"range 1 is not {"start": "HH:mm", "end": "HH:mm"}"#),
+        ("reminders.quietHours", #"["22:00-07:00"]"#, #"range 1 is not {"start": "HH:mm", "end": "HH:mm"}"#),
     ])
     func nonConformingValuesFailWithAReason(_ key: String, _ json: String, _ reason: String) {
         #expect(Self.problem(key, json) == reason)
