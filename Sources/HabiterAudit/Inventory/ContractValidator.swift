@@ -102,15 +102,17 @@ struct DocumentDraft {
 struct DocumentSummary {
     var isEntityDocument: Bool
     var deleted: Bool? = nil
-    /// The payload's keys, when it is an object.
-    var payloadKeys: [String]? = nil
+    /// The payload's keys (none for a tombstone), and the additional fields'.
+    var payloadKeys: [String] = []
+    var metadataKeys: [String] = []
 
     init(isEntityDocument: Bool) { self.isEntityDocument = isEntityDocument }
 
-    init(_ draft: borrowing DocumentDraft) {
+    init(_ draft: borrowing DocumentDraft, metadataKeys: [String]) {
         isEntityDocument = ContractValidator.isEntityDocument(draft)
         deleted = draft.deleted?.boolValue
-        payloadKeys = draft.payload?.value.objectMembers?.map(\.key)
+        payloadKeys = draft.payload?.value.objectMembers?.map(\.key) ?? []
+        self.metadataKeys = metadataKeys
     }
 }
 

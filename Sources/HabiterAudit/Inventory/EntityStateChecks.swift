@@ -8,20 +8,22 @@ enum EntityStateChecks {
             violations.append(ContractViolation(ruleId: "contract.entity-state", message: message, key: key, offset: offset,
                                                 memberPath: key.map { [.key($0)] } ?? []))
         }
-        guard ContractValidator.entityId(d, into: &violations) != nil else { return }
+        guard let entity = ContractValidator.entityId(d, into: &violations) else { return }
         ContractValidator.checkSensitiveMembers(d, what: "an entity state", into: &violations)
         if d.deleted?.boolValue == nil {
             add("An entity state needs \"deleted\": true or false (here \(d.deleted?.kindName ?? "missing")).")
         }
+        var lifecycle: Revision?
         switch d.lifecycleRevision {
         case nil:
             add("An entity state has a lifecycleRevision: a revision {deviceId, sequence} or null.")
         case let node? where node.value != .null:
-            if case .failure(let problem) = Revision.parse(node) {
-                add("The lifecycleRevision \(problem.message).", key: "lifecycleRevision", offset: node.offset)
+            switch Revision.parse(node) {
+            case .success(let revision): lifecycle = revision
+            case .failure(let problem): add("The lifecycleRevision \(problem.message).", key: "lifecycleRevision", offset: node.offset)
             }
         default:
-            break
+            if d.deleted?.boolValue == true { add("A pending entity state (lifecycleRevision null) cannot be deleted.", key: "deleted") }
         }
         for (name, registers) in [("payloadFields", d.payloadFields), ("metadataFields", d.metadataFields)] {
             guard let registers else {
@@ -48,7 +50,55 @@ enum EntityStateChecks {
                     violations.append(ContractViolation(ruleId: "contract.entity-state", message: "The register \(name).\(member.key)'s revision \(problem.message).",
                                                         key: member.key, offset: node.offset, memberPath: path + [.key("revision")]))
                 }
+                if let value = register.last(where: { $0.key == "value" })?.value {
+                    PortableFields.screenNames(in: value, path: path + [.key("value")], place: "an entity state's \(name)", into: &violations)
+                }
             }
         }
+        if let lifecycle, d.deleted?.boolValue == false, let payload = visiblePayload(d.payloadFields, lifecycle: lifecycle) {
+            checkMaterialized(payload, entity: entity, into: &violations)
+        }
+    }
+
+    /// The live payload the state stands for, as the server's `materializeEntity` makes it: the
+    /// registers written at or after the lifecycle revision (earlier ones belong to a life the
+    /// entity ended). Each field's offset is its register's.
+    private static func visiblePayload(_ registers: JSONValue.Node?, lifecycle: Revision) -> JSONValue.Node? {
+        guard let registers, let members = registers.value.objectMembers else { return nil }
+        var fields: [JSONValue.Member] = []
+        for member in members {
+            guard let revisionNode = member.value.value["revision"].map({ JSONValue.Node(value: $0, offset: member.value.offset) }),
+                  case .success(let revision) = Revision.parse(revisionNode), let value = member.value.value["value"] else { return nil }
+            if !revision.precedes(lifecycle) {
+                fields.append(JSONValue.Member(key: member.key, keyOffset: member.keyOffset, value: JSONValue.Node(value: value, offset: member.value.offset)))
+            }
+        }
+        return JSONValue.Node(value: .object(fields), offset: registers.offset)
+    }
+
+    /// A materialized habit or entry is checked as a document's payload would be, its
+    /// violations placed at the registers.
+    private static func checkMaterialized(_ payload: JSONValue.Node, entity: EntityId, into violations: inout [ContractViolation]) {
+        var found: [ContractViolation] = []
+        switch entity {
+        case .habit: PortableFields.checkHabit(payload, into: &found)
+        case .entry: PortableFields.checkEntry(payload, into: &found)
+        case .setting: return
+        }
+        for var violation in found where violation.ruleId != ContractValidator.sensitiveNameRule {
+            if violation.memberPath.first == .key("payload") {
+                violation.memberPath = [.key("payloadFields")] + violation.memberPath.dropFirst() + [.key("value")]
+            }
+            violation.message += " (in the entity state's visible registers)"
+            violations.append(violation)
+        }
+    }
+}
+
+extension Revision {
+    /// Lamport order: sequence first, then device id by UTF-16 code units (the server's
+    /// `compareRevisions`; for the ASCII device ids, byte order).
+    func precedes(_ other: Revision) -> Bool {
+        sequence != other.sequence ? sequence < other.sequence : Array(deviceId.utf8).lexicographicallyPrecedes(Array(other.deviceId.utf8))
     }
 }

@@ -47,8 +47,14 @@ public struct Store: Sendable, Equatable {
     public var isSensitive: Bool { classes.contains(.sensitive) }
 
     /// A store the app keeps in plain SharedPreferences by design (it has prefs keys and no
-    /// secure-storage key): a prefs export is where it lives, not where it leaked to.
-    public var livesInPlainPrefs: Bool { !prefsKeys.isEmpty && secureStorageKeys.isEmpty }
+    /// secure-storage key): a prefs export is where it lives, not where it leaked to. Not a
+    /// store the contract calls sensitive outright (`habiter_storage_backup_v0`, the verbatim
+    /// legacy values with the old AI key): a prefs export carries that recovery material off
+    /// the device. A sensitive-adjacent one (`habiter_ai_config`: provider and model) does live
+    /// there by design.
+    public var livesInPlainPrefs: Bool {
+        !prefsKeys.isEmpty && secureStorageKeys.isEmpty && (!isSensitive || qualifier == "Sensitive-adjacent")
+    }
 }
 
 /// The classification inventory of the data contract (`rules/inventory.json`): every store and

@@ -39,8 +39,8 @@ enum OperationChecks {
             add("The operation has no revision {deviceId, sequence}.")
         }
 
-        let changed = fieldList(d.changedFields, name: "changedFields", into: &violations)
-        _ = fieldList(d.changedMetadataFields, name: "changedMetadataFields", into: &violations)
+        let changed = fieldSet(d.changedFields, name: "changedFields", into: &violations)
+        let changedMetadata = fieldSet(d.changedMetadataFields, name: "changedMetadataFields", into: &violations)
         guard let kind, let document = d.document else { return }
         guard document.isEntityDocument else {
             add("The operation's document is not an entity document.", key: "document", offset: d.documentOffset)
@@ -51,37 +51,38 @@ enum OperationChecks {
             add(isDelete ? "A delete operation carries a live document, not a tombstone." : "A \(kind) operation carries a tombstone, not a live document.",
                 key: "document", offset: d.documentOffset)
         }
-        guard let changed else { return }
-        let payloadKeys = Set(document.payloadKeys ?? [])
-        let problem: String? = switch kind {
-        case "delete": changed.isEmpty ? nil : "A delete operation lists changed fields; it lists none."
-        case "patch" where changed.isEmpty: "A patch operation lists at least one changed field."
-        case "patch": document.payloadKeys == nil || Set(changed).isSubset(of: payloadKeys) ? nil
-            : "A patch operation lists a changed field its payload does not have (a removed key is sent as null)."
-        default: document.payloadKeys == nil || Set(changed) == payloadKeys ? nil
-            : "A \(kind) operation lists every payload key in changedFields, and only those."
+        // The server's validateFieldSet and requireComplete, the app's _validatedChangedFields.
+        for (list, available, name, node) in [(changed, document.payloadKeys, "changedFields", d.changedFields),
+                                              (changedMetadata, document.metadataKeys, "changedMetadataFields", d.changedMetadataFields)] {
+            guard let list else { continue }
+            let whole = kind == "create" || kind == "restore" || (kind == "delete" && name == "changedMetadataFields")
+            let what = name == "changedFields" ? "payload keys" : "additional document fields"
+            if !list.isSubset(of: available) {
+                add("The operation's \(name) names a field its document does not have (a removed payload key is sent as null).", key: name, offset: node?.offset)
+            } else if whole && list != Set(available) {
+                add("A \(kind) operation lists every one of its document's \(what) in \(name), and only those.", key: name, offset: node?.offset)
+            }
         }
-        if let problem { add(problem, key: "changedFields", offset: d.changedFields?.offset) }
+        if kind == "patch", changed?.isEmpty == true, changedMetadata?.isEmpty == true {
+            add("A patch operation changes at least one field.", key: "changedFields", offset: d.changedFields?.offset)
+        }
     }
 
-    /// A list of field names, sorted and without duplicates, as the app writes it; nil when
-    /// absent or malformed (reported). (The names it lists are screened where they occur: in
-    /// the payload and the document.)
-    private static func fieldList(_ node: JSONValue.Node?, name: String, into violations: inout [ContractViolation]) -> [String]? {
+    /// A list of field names (duplicates are one name, as both the app and the server read it);
+    /// nil when absent or malformed (reported). The names it lists are screened where they
+    /// occur, in the document.
+    private static func fieldSet(_ node: JSONValue.Node?, name: String, into violations: inout [ContractViolation]) -> Set<String>? {
         guard let node else {
             violations.append(ContractViolation(ruleId: "contract.operation", message: "The operation has no \(name) list."))
             return nil
         }
-        guard let elements = node.value.arrayElements, case let names = elements.compactMap(\.value.stringValue), names.count == elements.count else {
+        guard let elements = node.value.arrayElements, case let names = elements.compactMap(\.value.stringValue), names.count == elements.count,
+              !names.contains(where: { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) }) else {
             violations.append(ContractViolation(ruleId: "contract.operation", message: "The operation's \(name) is not a list of field names.",
                                                 key: name, offset: node.offset, memberPath: [.key(name)]))
             return nil
         }
-        if zip(names, names.dropFirst()).contains(where: { $0 >= $1 }) {
-            violations.append(ContractViolation(ruleId: "contract.operation", message: "The operation's \(name) is not sorted or holds a name twice.",
-                                                key: name, offset: node.offset, memberPath: [.key(name)]))
-        }
-        return names
+        return Set(names)
     }
 
     /// A push body is exactly `{"operations": [...]}` with 1 to 100 operations.
@@ -106,7 +107,7 @@ struct Revision {
 
         var message: String {
             switch self {
-            case .shape: "is not an object of exactly deviceId and sequence"
+            case .shape: "is not an object {deviceId, sequence}"
             case .deviceId: "has a deviceId outside [A-Za-z0-9._~-]{1,128}"
             case .sequence: "has a sequence that is not a safe integer of at least 1"
             }
@@ -114,9 +115,8 @@ struct Revision {
     }
 
     static func parse(_ node: JSONValue.Node) -> Result<Revision, Problem> {
-        guard let members = node.value.objectMembers, members.count == 2, Set(members.map(\.key)) == ["deviceId", "sequence"] else {
-            return .failure(.shape)
-        }
+        // Other members are let through, by the server and the app alike.
+        guard node.value.objectMembers != nil else { return .failure(.shape) }
         guard let deviceId = node.value["deviceId"]?.stringValue, isDeviceId(deviceId) else { return .failure(.deviceId) }
         guard let sequence = node.value["sequence"].flatMap(PortableFields.integer), sequence >= 1 else { return .failure(.sequence) }
         return .success(Revision(deviceId: deviceId, sequence: sequence))

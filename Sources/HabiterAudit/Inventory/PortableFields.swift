@@ -2,7 +2,9 @@
 /// `HabitEntry.toMap`) and as the app's `_validatePayload` and the server's `validateHabit` and
 /// `validateEntry` check them: every required field present, and each field of the right type
 /// and range. Where the app is stricter than the server (an integer is a JSON integer: `12.0` is
-/// refused, as Dart's `is int` refuses it), the app's rule holds.
+/// refused, as Dart's `is int` refuses it), the app's rule holds. The optional fields (`pauses`,
+/// `archivedAt`, `restoredAt`, `source`) and any additive field are checked by neither, beyond
+/// the sensitive-name rule on every nested name: they are not checked here either.
 enum PortableFields {
     /// What a field's value must be.
     enum Kind {
@@ -16,12 +18,9 @@ enum PortableFields {
         case optionalTime
         case weekdays
         case calendarDate
-        case pauses
-        case source
     }
 
-    /// The habit payload: required fields in the order `Habit.toMap` writes them, then the
-    /// optional ones (written only when set).
+    /// The habit payload's required fields, in the order `Habit.toMap` writes them.
     static let habitFields: [(name: String, kind: Kind)] = [
         ("id", .nonEmptyString), ("name", .nonEmptyString), ("description", .optionalString),
         ("color", .nonEmptyString), ("icon", .nonEmptyString), ("frequency", .oneOf(["daily", "weekly", "custom"])),
@@ -29,26 +28,21 @@ enum PortableFields {
         ("createdAt", .dateTime), ("isActive", .boolean), ("notificationEnabled", .boolean),
         ("notificationTime", .optionalTime),
     ]
-    static let optionalHabitFields: [(name: String, kind: Kind)] = [
-        ("pauses", .pauses), ("archivedAt", .dateTime), ("restoredAt", .dateTime), ("source", .source),
-    ]
     static let entryFields: [(name: String, kind: Kind)] = [
         ("id", .nonEmptyString), ("habitId", .nonEmptyString), ("date", .calendarDate), ("completed", .boolean),
         ("count", .integer(minimum: 0)), ("timestamp", .dateTime),
     ]
-    /// `HabitSource.kind`.
-    static let sourceKinds = ["local", "classlyCompatible", "imported", "aiSuggested", "unknown"]
 
     static func checkHabit(_ payload: JSONValue.Node, into violations: inout [ContractViolation]) {
-        check(payload, required: habitFields, optional: optionalHabitFields, entity: "habit", into: &violations)
+        check(payload, required: habitFields, entity: "habit", into: &violations)
     }
 
     static func checkEntry(_ payload: JSONValue.Node, into violations: inout [ContractViolation]) {
-        check(payload, required: entryFields, optional: [], entity: "entry", into: &violations)
+        check(payload, required: entryFields, entity: "entry", into: &violations)
     }
 
-    private static func check(_ payload: JSONValue.Node, required: [(name: String, kind: Kind)], optional: [(name: String, kind: Kind)],
-                              entity: String, into violations: inout [ContractViolation]) {
+    private static func check(_ payload: JSONValue.Node, required: [(name: String, kind: Kind)], entity: String,
+                              into violations: inout [ContractViolation]) {
         guard let members = payload.value.objectMembers else { return }
         let missing = required.filter { field in !members.contains { $0.key == field.name } }.map(\.name)
         if !missing.isEmpty {
@@ -56,30 +50,30 @@ enum PortableFields {
         }
         for member in members {
             let path: [PathToken] = [.key("payload"), .key(member.key)]
-            if let field = (required + optional).first(where: { $0.name == member.key }) {
+            if let field = required.first(where: { $0.name == member.key }) {
                 if let problem = problem(with: member.value, as: field.kind) {
                     violations.append(ContractViolation(ruleId: "contract.field-value", message: "The \(entity) field \(member.key) \(problem) (\"malformed payloads are rejected before mutation\").",
                                                         key: member.key, offset: member.value.offset, memberPath: path))
                 }
             }
-            // Additive fields are kept, but no sensitive-looking one, at any depth.
-            screenNames(member, path: path, entity: entity, into: &violations)
         }
+        // Additive fields are kept, but no sensitive-looking one, at any depth.
+        screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)
     }
 
-    /// The app's sensitive-name rule on a member's name and on every name nested in its value.
-    private static func screenNames(_ member: JSONValue.Member, path: [PathToken], entity: String, into violations: inout [ContractViolation]) {
-        if AppSensitiveName.matches(member.key) {
-            violations.append(ContractValidator.sensitiveName(member.key, offset: member.keyOffset, path: path, where: "a \(entity) payload"))
-        }
-        switch member.value.value {
-        case .object(let inner):
-            for m in inner { screenNames(m, path: path + [.key(m.key)], entity: entity, into: &violations) }
-        case .array(let elements):
-            for (i, element) in elements.enumerated() {
-                guard case .object(let inner) = element.value else { continue }
-                for m in inner { screenNames(m, path: path + [.index(i), .key(m.key)], entity: entity, into: &violations) }
+    /// The app's sensitive-name rule on every name in `node`, at any depth.
+    static func screenNames(in node: JSONValue.Node, path: [PathToken], place: String, into violations: inout [ContractViolation]) {
+        switch node.value {
+        case .object(let members):
+            for member in members {
+                let memberPath = path + [.key(member.key)]
+                if AppSensitiveName.matches(member.key) {
+                    violations.append(ContractValidator.sensitiveName(member.key, offset: member.keyOffset, path: memberPath, where: place))
+                }
+                screenNames(in: member.value, path: memberPath, place: place, into: &violations)
             }
+        case .array(let elements):
+            for (i, element) in elements.enumerated() { screenNames(in: element, path: path + [.index(i)], place: place, into: &violations) }
         default:
             break
         }
@@ -106,7 +100,7 @@ enum PortableFields {
             return value.boolValue == nil ? "is \(value.kindName), not a boolean" : nil
         case .dateTime:
             guard let s = value.stringValue else { return "is \(value.kindName), not a date-time string" }
-            return DateTimeText.isDateTime(s) ? nil : "is not an ISO 8601 date-time"
+            return DateTimeText.isDateTime(s) ? nil : "is not a date-time both the app (DateTime.tryParse) and the server (Date.parse) read"
         case .optionalTime:
             if value == .null { return nil }
             guard let s = value.stringValue else { return "is \(value.kindName), not a time HH:mm or null" }
@@ -119,26 +113,6 @@ enum PortableFields {
             guard let s = value.stringValue else { return "is \(value.kindName), not a date YYYY-MM-DD" }
             var text = s
             return text.withUTF8 { EntityId.isCalendarDate($0[...]) } ? nil : "is not a calendar date YYYY-MM-DD"
-        case .pauses:
-            guard let pauses = value.arrayElements else { return "is \(value.kindName), not a list of pauses" }
-            for (i, pause) in pauses.enumerated() {
-                guard let members = pause.value.objectMembers, let started = pause.value["startedAt"] else {
-                    return "has pause \(i + 1) without startedAt"
-                }
-                guard let start = started.stringValue, DateTimeText.isDateTime(start) else { return "has pause \(i + 1) whose startedAt is not a date-time" }
-                if let ended = members.last(where: { $0.key == "endedAt" })?.value.value, ended != .null,
-                   ended.stringValue.map(DateTimeText.isDateTime) != true {
-                    return "has pause \(i + 1) whose endedAt is neither null nor a date-time"
-                }
-            }
-            return nil
-        case .source:
-            guard value.objectMembers != nil else { return "is \(value.kindName), not an object" }
-            guard let kind = value["kind"]?.stringValue, sourceKinds.contains(kind) else {
-                return "has no kind of \(sourceKinds.joined(separator: ", "))"
-            }
-            if let id = value["externalId"], id != .null, id.stringValue == nil { return "has an externalId that is not a string" }
-            return nil
         }
     }
 

@@ -71,6 +71,8 @@ struct ShapeKeys: OptionSet {
     static let capturedMembers: ShapeKeys = [
         .payload, .revision, .changedFields, .changedMetadataFields, .payloadFields, .metadataFields, .lifecycleRevision,
     ]
+    /// The members of an entity document; any other is an additional field (metadata).
+    static let entityDocumentMembers: ShapeKeys = [.schemaVersion, .entityId, .deleted, .payload]
     /// Keys only a pull page has.
     private static let pullPageKeys: ShapeKeys = [.cursor, .headOffset, .compactionFloor, .requiresSnapshot]
 

@@ -32,8 +32,10 @@ struct JSONScanVisitor: JSONVisitor {
         /// For the `operations` array of a draft: that draft (its elements are counted).
         var operationsOf: Int?
         /// Where this object's members that the app's sensitive-name rule matches begin in
-        /// `appSensitiveKeys`.
+        /// `appSensitiveKeys`, and (an operation's document) its additional fields in
+        /// `metadataKeys`.
         var appSensitiveKeysStart = 0
+        var metadataKeysStart = 0
         /// The `settings` object of an input's root object: a backup's settings snapshot.
         var isSettingsSnapshot = false
     }
@@ -70,6 +72,9 @@ struct JSONScanVisitor: JSONVisitor {
     /// innermost object last: the contract checks screen a document's or operation's
     /// additional fields with them.
     private var appSensitiveKeys: [(name: String, offset: Int)] = []
+    /// The additional fields of the open operation documents, innermost last: an operation's
+    /// `changedMetadataFields` list them.
+    private var metadataKeys: [String] = []
     /// The inventory hit of the current key, until its value begins; then until its kind is known.
     private var pendingStoreHit: Int?
     private var storeHitForValue: Int?
@@ -91,7 +96,8 @@ struct JSONScanVisitor: JSONVisitor {
         beginValue(at: offset)
         if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
-        var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.hitCount, appSensitiveKeysStart: appSensitiveKeys.count)
+        var container = Container(id: nextId(), isObject: true, hitsAtOpen: scan.hitCount, appSensitiveKeysStart: appSensitiveKeys.count,
+                                  metadataKeysStart: metadataKeys.count)
         if pendingDocumentKey == .document, !containers.isEmpty, let draft = containers.top.draft { container.documentOf = draft }
         if containers.count == 1 && layer.depth == 0 && containers.top.isObject
             && keyText(containers.top.key) == "settings" {
@@ -112,12 +118,15 @@ struct JSONScanVisitor: JSONVisitor {
             draft.keys = containers.top.keys
             draft.memberCount = containers.top.memberCount
             draft.appSensitiveKeys = Array(appSensitiveKeys[containers.top.appSensitiveKeysStart...])
-            if let parent = containers.top.documentOf { drafts[parent].document = DocumentSummary(draft) }
+            if let parent = containers.top.documentOf {
+                drafts[parent].document = DocumentSummary(draft, metadataKeys: Array(metadataKeys[containers.top.metadataKeysStart...]))
+            }
             checkContract(draft)
         } else if let parent = containers.top.documentOf {
             drafts[parent].document = DocumentSummary(isEntityDocument: false)
         }
         appSensitiveKeys.removeSubrange(containers.top.appSensitiveKeysStart...)
+        metadataKeys.removeSubrange(containers.top.metadataKeysStart...)
         if !openStoreContainers.isEmpty { closeStoreContainer() }
         let container = containers.pop()
         if containers.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0
@@ -194,6 +203,9 @@ struct JSONScanVisitor: JSONVisitor {
         containers.top.keys.formUnion(flag)
         containers.top.memberCount += 1
         if facts.isAppSensitive { appSensitiveKeys.append((String(decoding: key, as: UTF8.self), offset)) }
+        if containers.top.documentOf != nil && flag.isDisjoint(with: ShapeKeys.entityDocumentMembers) {
+            metadataKeys.append(String(decoding: key, as: UTF8.self))
+        }
         pendingDocumentKey = flag.intersection(.documentKeys)
         if !pendingDocumentKey.isEmpty && containers.top.draft == nil {
             containers.top.draft = drafts.count

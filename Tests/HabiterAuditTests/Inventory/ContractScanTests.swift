@@ -122,7 +122,6 @@ enum ContractSamples {
          "contract.field-value key=notificationTime"),
         (S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h1", date: "2026-03-01").replacingOccurrences(of: #""count": 1"#, with: #""count": "1""#)),
          "contract.field-value key=count"),
-        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "pauses": [{"from": "2026-02-01", "to": "2026-02-03"}]"#)), "contract.field-value key=pauses"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "tokenizer": "words""#)), "contract.sensitive-name key=tokenizer"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "notes": {"secretary": "Ann"}"#)), "contract.sensitive-name key=secretary"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "apiXkey": "none""#)), "contract.sensitive-name key=apiXkey"),
@@ -293,6 +292,7 @@ extension ContractScanTests {
         #expect(result.errors.isEmpty)
         #expect(result.findings.map { "\($0.ruleId) \($0.family.rawValue) \($0.position.line) key=\($0.key ?? "-")" } == [
             "inventory.sensitive-store secret 3 key=classly_token",
+            "inventory.sensitive-store secret 7 key=habiter_storage_backup_v0",
             "secret.slack-token secret 9 key=habiter_debug_dump",
         ])
         let byName = Dictionary(result.inventory.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -302,7 +302,8 @@ extension ContractScanTests {
         #expect(byName["experimental_ai_api_key"]?.notes == ["the value is empty or a placeholder"])
         #expect(byName["experimental_ai_api_key"]?.verdict == .note)
         #expect(byName["habiter_ai_config (enabled, provider, model)"]?.notes == ["kept in plain prefs by design"])
-        #expect(byName["habiter_storage_backup_v0"]?.verdict == .note)
+        // Recovery material: a prefs export carries it off the device.
+        #expect(byName["habiter_storage_backup_v0"]?.verdict == .error)
         #expect(byName["habiter_mystery_flag"]?.classes == [.unsupported])
         #expect(byName["habiter_mystery_flag"]?.storeId == nil)
         #expect(byName["habiter_debug_dump"]?.classes == [.unsupported])

@@ -54,3 +54,21 @@ import Testing
         #expect(TestSupport.runCLI(["scan", "--no-config", file.path]).status == 0)
     }
 }
+
+/// A member the contract checks read whole (a payload) is bounded: past the limit the input
+/// fails with a `limit` error, in an input and in a JSON layer alike.
+@Suite struct CapturedMemberLimitTests {
+    static let hugePayload = #"{"schemaVersion": 1, "entityId": "habit/h1", "deleted": false, "payload": {"id": "h1", "notes": ["#
+        + Array(repeating: #""0123456789abcdef0123456789abcdef""#, count: JSONScanVisitor.maxCapturedBytes / 32).joined(separator: ",") + "]}}"
+
+    @Test func aPayloadLargerThanTheChecksReadFailsClosed() {
+        let outcome = TestSupport.scan(Self.hugePayload)
+        #expect(outcome.errors.map(\.kind) == [.limit])
+        #expect(outcome.errors.first?.reason.contains("MiB") == true)
+    }
+
+    @Test func soDoesOneInAString() {
+        let wrapped = #"{"body": \#(JSONOutput.string(Self.hugePayload).renderedOnOneLine())}"#
+        #expect(TestSupport.scan(wrapped).errors.map(\.kind) == [.limit])
+    }
+}
