@@ -92,9 +92,10 @@ enum HelpText {
       --sarif-category <id>   The run's automationDetails.id (code scanning category).
       --context <context>     Force the context of every value: auto, sync, prefs, backup or
                               payload. (default: auto, decided per document and value)
-      --input-format <fmt>    Force the input format: auto, json, ndjson, har, prefs-xml
-                              or http. (default: auto, detected from content; gzip is
-                              undone first either way)
+      --input-format <fmt>    Force the input format: auto, json, ndjson, har, prefs-xml,
+                              http or datastore. (default: auto, detected from content,
+                              and a *.preferences_pb name for DataStore; gzip is undone
+                              first either way)
       --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.
@@ -112,9 +113,11 @@ enum HelpText {
 
     Inputs: JSON and NDJSON (sync bodies, entity documents, operation logs, backups), HAR 1.2
     captures, Android SharedPreferences XML (FlutterSharedPreferences.xml, secure-storage
-    dumps), raw HTTP messages (.http files, proxy saves, curl -v dumps), and any of these
-    gzip-compressed. Strings holding JSON, base64, JWTs, URL queries, form bodies, URL
-    userinfo, Basic credentials or gzip are opened and scanned as inner layers.
+    dumps), Jetpack DataStore preferences (FlutterSharedPreferences.preferences_pb, where
+    SharedPreferencesAsync keeps the app's stores), raw HTTP messages (.http files, proxy
+    saves, curl -v dumps), and any of these gzip-compressed. Strings holding JSON, base64,
+    JWTs, URL queries, form bodies, URL userinfo, Basic credentials or gzip are opened and
+    scanned as inner layers.
 
     Findings are secret (a credential where it must not be), policy (a contract violation)
     or transport (a credential the protocol carries, e.g. an Authorization header in a
@@ -233,16 +236,18 @@ enum HelpText {
     USAGE: habiter-audit redact [options] <input> -o <output>
 
     ARGUMENTS:
-      <input>                 A HAR capture, JSON or NDJSON, SharedPreferences XML, raw HTTP
-                              messages or a backup (any of them gzip-compressed), or - for
-                              stdin. It is never modified.
+      <input>                 A HAR capture, JSON or NDJSON, SharedPreferences XML, a
+                              DataStore preferences file, raw HTTP messages or a backup
+                              (any of them gzip-compressed), or - for stdin. It is never
+                              modified.
 
     OPTIONS:
       -o, --output <file>     Where to write the redacted copy; - for stdout. An existing
                               file (or the input itself) is refused without --force.
       --force                 Overwrite an existing output file.
-      --input-format <fmt>    Force the input format: auto, json, ndjson, har, prefs-xml
-                              or http. (default: auto, detected from content)
+      --input-format <fmt>    Force the input format: auto, json, ndjson, har, prefs-xml,
+                              http or datastore. (default: auto, detected from content,
+                              and a *.preferences_pb name for DataStore)
       --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.
@@ -257,7 +262,8 @@ enum HelpText {
     cookies; a JSON Web Token is replaced whole. Policy findings are left as they are. The copy
     keeps its format: a HAR still opens in a HAR viewer, XML and JSON still parse, NDJSON keeps
     one document per line, raw HTTP keeps its framing (Content-Length is corrected, a chunked
-    body stays chunked), gzip input gives gzip output.
+    body stays chunked), a DataStore file stays protobuf (its lengths recomputed), gzip input
+    gives gzip output.
 
     The copy is scanned again before it is written: if it would not read in its format, or a
     secret would remain, nothing is written and the exit status is 2.

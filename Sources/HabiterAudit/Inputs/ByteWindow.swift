@@ -25,6 +25,9 @@ public final class ByteWindow {
     public private(set) var isComplete: Bool
     /// Why reading stopped early, when it did.
     public private(set) var failure: String?
+    /// A binary input (a DataStore file) has no lines: every position is on line 1, its column
+    /// the byte offset + 1 (the bytes of a length or a tag would count as line breaks).
+    public var isBinary = false
 
     private var cursor = LineCursor()
     /// The earliest offset kept visible, and the cursor as it was there.
@@ -149,6 +152,7 @@ public final class ByteWindow {
     /// position still known; readers ask in increasing order, or within a pinned unit, so this
     /// does not happen.
     public func position(of offset: Int) -> SourcePosition {
+        if isBinary { return SourcePosition(line: 1, column: offset + 1, byteOffset: offset) }
         if offset < cursor.offset {
             if let pinned, offset >= pinned.offset {
                 cursor = pinned.cursor

@@ -4,9 +4,11 @@ public struct FormatError: Error, Equatable, Sendable {
     public var offset: Int
 }
 
-/// Decides an input's format from its content, never from its name: gzip (then the format of
-/// what it holds), JSON (a HAR capture when the root object's first key is `log`; NDJSON is told
-/// apart while reading), Android SharedPreferences XML, or raw HTTP messages.
+/// Decides an input's format from its content: gzip (then the format of what it holds), JSON (a
+/// HAR capture when the root object's first key is `log`; NDJSON is told apart while reading),
+/// Android SharedPreferences XML, a Jetpack DataStore preferences file, or raw HTTP messages.
+/// A name says nothing, except for DataStore: its protobuf has no magic, so a file named
+/// `*.preferences_pb` claims the format whatever it holds (and fails to read if it is not one).
 public enum FormatDetector {
     /// What the input starts with.
     public enum Detected: Equatable, Sendable {
@@ -17,12 +19,19 @@ public enum FormatDetector {
     /// How far to look for the first line of an HTTP message or the first key of a HAR.
     static let sniffLength = 64 * 1024
 
-    /// The format of the input in `window`, read from its first bytes (nothing is consumed).
-    public static func detect(_ window: ByteWindow) -> Result<Detected, FormatError> {
+    /// The file name suffixes of a DataStore preferences file, plain and compressed.
+    static let dataStoreSuffixes = [".preferences_pb", ".preferences_pb.gz"]
+
+    /// The format of the input in `window`, read from its first bytes (nothing is consumed);
+    /// `name` is the input's name, which only a DataStore file's suffix makes count.
+    public static func detect(_ window: ByteWindow, name: String = "") -> Result<Detected, FormatError> {
         _ = window.ensure(sniffLength, keeping: window.start)
         let n = window.end - window.start
         let bytes = UnsafeBufferPointer(start: window.base, count: n)
         if n >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { return .success(.gzip) }
+        if dataStoreSuffixes.contains(where: name.hasSuffix) || DataStoreReader.looksLikePreferenceMap(bytes) {
+            return .success(.format(.datastore))
+        }
         if n >= 4 && bytes[0] == UInt8(ascii: "A") && bytes[1] == UInt8(ascii: "B") && bytes[2] == UInt8(ascii: "X") && bytes[3] == 0 {
             return .failure(FormatError(reason: "Android binary XML (ABX) is not supported; export the preferences as text XML", offset: 0))
         }
@@ -61,7 +70,7 @@ public enum FormatDetector {
                 start = end + 1
             }
             return .failure(FormatError(
-                reason: "the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML or an HTTP message (it starts with a \(describeByte(bytes[i])))",
+                reason: "the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML, a DataStore preferences file or an HTTP message (it starts with a \(describeByte(bytes[i])))",
                 offset: window.start + i))
         }
     }

@@ -3,8 +3,8 @@ public struct RedactionResult: Sendable {
     /// The redacted copy (gzip-compressed when the input was); the input's own bytes when
     /// nothing needed redacting.
     public var output: [UInt8]
-    /// The input format read (`har`, `json`, `ndjson`, `prefs-xml`, `http`), with `+gzip` for a
-    /// compressed input.
+    /// The input format read (`har`, `json`, `ndjson`, `prefs-xml`, `http`, `datastore`), with
+    /// `+gzip` for a compressed input.
     public var format: String
     /// Values replaced, by rule id.
     public var replacements: [String: Int]
@@ -115,6 +115,9 @@ public struct Redactor: Sendable {
         case .http:
             session.plan = RedactionPlan(findings: findings, rules: rules)
             return try HTTPMessageRedactor.redact(content, root: root, session: session)
+        case .datastore:
+            session.plan = RedactionPlan(findings: findings, rules: rules)
+            return try DataStoreRedactor.redact(content, root: root, session: session)
         }
     }
 

@@ -3,6 +3,8 @@ public enum InputFormat: String, Sendable, CaseIterable {
     case auto, json, ndjson, har
     case prefsXML = "prefs-xml"
     case http
+    /// Jetpack DataStore preferences (`*.preferences_pb`, protobuf).
+    case datastore
 }
 
 /// How to scan, independent of what is scanned.

@@ -114,11 +114,11 @@ public final class Scanner: @unchecked Sendable {
     /// with the reader for that format.
     func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
         let scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
-        var detected = FormatDetector.detect(window)
+        var detected = FormatDetector.detect(window, name: name)
         if case .success(.gzip) = detected {
             window.decompressGzip()
             scan.rootPath = scan.rootPath.entering("gzip")
-            detected = FormatDetector.detect(window)
+            detected = FormatDetector.detect(window, name: name)
         }
         var format: InputFormat?
         switch (options.inputFormat, detected) {
@@ -135,6 +135,7 @@ public final class Scanner: @unchecked Sendable {
         case .har?: CaptureInputScanner.scanHAR(scan, start: window.start)
         case .http?: CaptureInputScanner.scanHTTP(scan, start: window.start)
         case .prefsXML?: PrefsInputScanner.scan(scan, start: window.start)
+        case .datastore?: DataStoreInputScanner.scan(scan, start: window.start)
         case nil: break
         }
         // Read to the end: the byte count is the input's size, and a writer on stdin is not cut off.

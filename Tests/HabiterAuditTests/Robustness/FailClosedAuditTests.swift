@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 import Testing
 @testable import HabiterAudit
 
@@ -43,6 +44,9 @@ import Testing
         Case(description: "HTTP reader: body shorter than Content-Length", file: "push.http",
              bytes: http("Content-Type: application/json\r\nContent-Length: 500\r\n", Array(#"{"gh": "\#(token)"}"#.utf8)),
              kind: .parse, reason: "Content-Length", finding: "secret.github-token"),
+        Case(description: "DataStore reader: a file cut inside an entry", file: "FlutterSharedPreferences.preferences_pb",
+             bytes: DataStoreFixture.entry("note", .string("token \(token)")) + Array(DataStoreFixture.entry("more", .long(7)).dropLast(1)),
+             kind: .parse, reason: "runs past the end of the input", finding: "secret.github-token"),
         Case(description: "format detection: binary", file: "capture.bin",
              bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48], kind: .format, reason: "cannot be determined"),
         Case(description: "gzip input: corrupt data", file: "capture.json.gz",

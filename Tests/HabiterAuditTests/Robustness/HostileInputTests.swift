@@ -68,6 +68,7 @@ import Testing
             (Array(#"{"a": ""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8), "surrogate.json", .auto, [1, 8]),
             (Array("<map>\n<string name=\"flutter.a\">".utf8) + [0xFF] + Array("</string>\n</map>\n".utf8), "prefs.xml", .prefsXML, [2, 26]),
             (Array(#"{"log": {"version": "1.2", "entries": [{"request": {"url": ""#.utf8) + [0x80] + Array(#""}}]}}"#.utf8), "c.har", .har, [1, 61]),
+            ([0x0A, 0x08, 0x0A, 0x01, 0x6B, 0x12, 0x03, 0x2A, 0x01, 0xFF], "s.preferences_pb", .auto, [1, 10]),
         ]
         for (bytes, name, format, position) in cases {
             let outcome = TestSupport.scan(bytes: bytes, name: name, options: options(format))
@@ -210,6 +211,8 @@ import Testing
         ("corpus/captures/sync-requests.http", .http, false),
         ("corpus/sync/oplog-clean.ndjson", .ndjson, false),
         ("Tests/HabiterAuditTests/Fixtures/hostile/small-capture.har", .har, true),
+        // Protobuf has no terminator: a DataStore file cut between entries is a shorter store.
+        ("Tests/HabiterAuditTests/Fixtures/hostile/small-store.preferences_pb", .datastore, false),
     ]
 
     @Test(arguments: truncationSamples.map(\.file))

@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 import Testing
 @testable import HabiterAudit
 
@@ -60,6 +61,7 @@ import Testing
         case ndjsonValue, backupNote, gzipJSON
         case harHeader, harCookie, harQuery, harRequestBody, harBase64Response, harWebSocket
         case prefsString, prefsJSONInString, prefsStringSet
+        case dataStoreString, dataStoreJSONInString, dataStoreStringSet, dataStoreBytes
         case httpHeader, httpQuery, httpBody, httpBasicAuth
 
         func input(_ secret: String) -> (name: String, bytes: [UInt8]) {
@@ -81,6 +83,9 @@ import Testing
             }
             func prefs(_ entries: String) -> [UInt8] {
                 Array("<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <boolean name=\"flutter.onboarded\" value=\"true\" />\n\(entries)\n</map>\n".utf8)
+            }
+            func dataStore(_ entry: (String, DataStoreFixture.Value)) -> [UInt8] {
+                DataStoreFixture.file([("habiter_onboarding_v2", .boolean(true)), entry, ("launch_count", .long(3))])
             }
             func http(_ requestLine: String, headers: [String], body: String) -> [UInt8] {
                 Array((["\(requestLine) HTTP/1.1", "Host: api.example.com"] + headers + ["Content-Length: \(body.utf8.count)", "", body]).joined(separator: "\r\n").utf8)
@@ -113,6 +118,11 @@ import Testing
             case .prefsString: return ("p.xml", prefs("    <string name=\"flutter.api_token\">\(xml(secret))</string>"))
             case .prefsJSONInString: return ("p.xml", prefs("    <string name=\"flutter.habiter_ai_config\">\(xml(#"{"apiKey": "# + js(secret) + "}"))</string>"))
             case .prefsStringSet: return ("p.xml", prefs("    <set name=\"keys\">\n        <string>a</string>\n        <string>\(xml(secret))</string>\n    </set>"))
+            case .dataStoreString: return ("s.preferences_pb", dataStore(("api_token", .string(secret))))
+            case .dataStoreJSONInString:
+                return ("s.preferences_pb", dataStore(("habiter_storage_envelope", .string(#"{"data": {"habiter_ai_config": {"apiKey": "# + js(secret) + "}}}"))))
+            case .dataStoreStringSet: return ("s.preferences_pb", dataStore(("keys", .stringSet(["a", secret]))))
+            case .dataStoreBytes: return ("s.preferences_pb", dataStore(("blob", .bytes(Array(("key " + secret).utf8)))))
             case .httpHeader: return ("r.http", http("GET /v1/me", headers: ["X-Api-Key: " + secret], body: ""))
             case .httpQuery: return ("r.http", http("GET /v1/me?access_token=" + secret, headers: [], body: ""))
             case .httpBody: return ("r.http", http("POST /v1/login", headers: ["Content-Type: application/json"], body: #"{"password": \#(js(secret))}"#))

@@ -291,7 +291,7 @@ private func summary(_ f: Finding) -> String {
         ("GET /v1/sync/pull HTTP/1.1\nHost: x\n", "http"),
         ("HTTP/2 200\ncontent-type: application/json\n", "http"),
         ("> GET / HTTP/1.1\n", "http"),
-        ("hello world", "error: the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML or an HTTP message (it starts with a letter)"),
+        ("hello world", "error: the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML, a DataStore preferences file or an HTTP message (it starts with a letter)"),
         ("", "error: empty input"),
     ])
     func byContent(_ text: String, _ expected: String) {

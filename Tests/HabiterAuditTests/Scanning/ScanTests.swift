@@ -161,7 +161,7 @@ private func summary(_ f: Finding) -> String {
     @Test(arguments: [
         ("", "input.json:1:1: empty input"),
         (" \n ", "input.json:2:2: the input holds only whitespace"),
-        ("hello", "input.json:1:1: the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML or an HTTP message (it starts with a letter)"),
+        ("hello", "input.json:1:1: the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML, a DataStore preferences file or an HTTP message (it starts with a letter)"),
         ("{\"a\": [1, 2", "input.json:1:12: unexpected end of input"),
         ("{\"a\": \"\\q\"}", "input.json:1:8: invalid escape sequence in a string"),
     ])
