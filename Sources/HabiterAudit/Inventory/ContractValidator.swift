@@ -101,6 +101,8 @@ struct DocumentDraft {
 /// What an operation's checks need of its `document`.
 struct DocumentSummary {
     var isEntityDocument: Bool
+    /// A storage envelope, which `contract.storage-envelope` reports.
+    var isStorageEnvelope = false
     var deleted: Bool? = nil
     /// The payload's keys (none for a tombstone), and the additional fields'.
     var payloadKeys: [String] = []
@@ -110,6 +112,7 @@ struct DocumentSummary {
 
     init(_ draft: borrowing DocumentDraft, metadataKeys: [String]) {
         isEntityDocument = ContractValidator.isEntityDocument(draft)
+        isStorageEnvelope = ContractValidator.isStorageEnvelope(draft)
         deleted = draft.deleted?.boolValue
         payloadKeys = draft.payload?.value.objectMembers?.map(\.key) ?? []
         self.metadataKeys = metadataKeys
@@ -153,6 +156,11 @@ enum ContractValidator {
         d.entityId != nil && (d.schemaVersion != nil || d.deleted != nil || d.hasPayload) && !isEntityState(d)
     }
 
+    /// The app's storage envelope: `schemaVersion`, `migratedAt`, `data`, `quarantine`.
+    static func isStorageEnvelope(_ d: borrowing DocumentDraft) -> Bool {
+        d.schemaVersion != nil && d.hasMigratedAt && d.hasQuarantine
+    }
+
     /// A snapshot's or replica's entity state: field registers instead of a payload.
     static func isEntityState(_ d: borrowing DocumentDraft) -> Bool {
         d.entityId != nil && (d.payloadFields != nil || d.metadataFields != nil || d.lifecycleRevision != nil)
@@ -165,7 +173,7 @@ enum ContractValidator {
 
     static func check(_ d: borrowing DocumentDraft, inventory: Inventory) -> [ContractViolation] {
         var violations: [ContractViolation] = []
-        if d.schemaVersion != nil && d.hasMigratedAt && d.hasQuarantine {
+        if isStorageEnvelope(d) {
             violations.append(ContractViolation(ruleId: "contract.storage-envelope", message: "A raw storage envelope (schemaVersion, migratedAt, data, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\"."))
         }
         if isOperation(d) {
@@ -284,7 +292,7 @@ enum ContractValidator {
             }
             if let value = members.last(where: { $0.key == "value" })?.value, let problem = setting.schema.problem(with: value.value) {
                 violations.append(ContractViolation(ruleId: "contract.setting-value", message: "The value of \(setting.key) does not match its schema: \(problem) (\"malformed values are rejected before mutation\").",
-                                                    key: "value", offset: value.offset, memberPath: [.key("payload"), .key("value")]))
+                                                    offset: value.offset, memberPath: [.key("payload"), .key("value")]))
             }
         }
     }

@@ -43,7 +43,10 @@ enum OperationChecks {
         let changedMetadata = fieldSet(d.changedMetadataFields, name: "changedMetadataFields", into: &violations)
         guard let kind, let document = d.document else { return }
         guard document.isEntityDocument else {
-            add("The operation's document is not an entity document.", key: "document", offset: d.documentOffset)
+            // A storage envelope there is reported as one, by contract.storage-envelope.
+            if !document.isStorageEnvelope {
+                add("The operation's document is not an entity document.", key: "document", offset: d.documentOffset)
+            }
             return
         }
         let isDelete = kind == "delete"

@@ -416,7 +416,9 @@ struct JSONScanVisitor: JSONVisitor {
             if !violation.memberPath.isEmpty {
                 var path = location.path
                 for token in violation.memberPath.dropLast() { path.append(token) }
-                located = HitLocation(key: violation.key, containerPath: path, token: violation.memberPath.last, ancestry: location.ancestry,
+                // A member's violation without a name of its own (a setting's value) is named
+                // by its document's entity id, as whole-document violations are.
+                located = HitLocation(key: violation.key ?? location.key, containerPath: path, token: violation.memberPath.last, ancestry: location.ancestry,
                                       readerContext: location.readerContext, carrier: location.carrier)
             } else if let key = violation.key {
                 located.key = key

@@ -92,14 +92,14 @@ enum ContractSamples {
         (S.document("setting/ai.apiKey", payload: nil, deleted: true), "contract.setting-unknown key=setting/ai.apiKey"),
         (S.document("setting/appearance.theme", payload: #"{"value": "dark", "updatedBy": "d1"}"#), "contract.setting-payload key=setting/appearance.theme"),
         (S.document("setting/appearance.theme", payload: #"{"key": "appearance.theme"}"#), "contract.setting-payload key=setting/appearance.theme"),
-        (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 65}"#), "contract.setting-value key=value"),
-        (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 12.0}"#), "contract.setting-value key=value"),
+        (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 65}"#), "contract.setting-value key=setting/reminders.globalDailyLimit"),
+        (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 12.0}"#), "contract.setting-value key=setting/reminders.globalDailyLimit"),
         (S.document("setting/reminders.quietHours", payload: #"{"value": [{"start": "22:00", "end": "07:00"}, {"start": "06:30", "end": "08:00"}]}"#),
-         "contract.setting-value key=value"),
+         "contract.setting-value key=setting/reminders.quietHours"),
         // The end minute is covered: touching ranges overlap.
         (S.document("setting/reminders.quietHours", payload: #"{"value": [{"start": "22:00", "end": "23:00"}, {"start": "23:00", "end": "23:30"}]}"#),
-         "contract.setting-value key=value"),
-        (S.document("setting/reminders.quietHours", payload: #"{"value": [{"from": "22:00", "to": "07:00"}]}"#), "contract.setting-value key=value"),
+         "contract.setting-value key=setting/reminders.quietHours"),
+        (S.document("setting/reminders.quietHours", payload: #"{"value": [{"from": "22:00", "to": "07:00"}]}"#), "contract.setting-value key=setting/reminders.quietHours"),
         (S.document("habit/a%2db", payload: S.habitPayload(id: "a-b")), "contract.entity-id key=habit/a%2db"),
         (S.document("habit/%20", payload: S.habitPayload(id: " ")), "contract.entity-id key=habit/%20"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: ##""color": "#1E88E5""##, with: #""color": 3"#)),
@@ -189,7 +189,7 @@ enum ContractSamples {
         """#
         let findings = TestSupport.scan(har, name: "pull.har").findings
         #expect(findings.map(\.ruleId) == ["contract.setting-value"])
-        #expect(findings.first?.key == "value")
+        #expect(findings.first?.key == "setting/reminders.globalDailyLimit")
         #expect(findings.first.map { "\($0.path)".hasSuffix("!json/operations/0/document/payload/value") } == true)
         #expect(findings.first?.context == .sync)
         #expect(findings.first?.position.line == 4)
