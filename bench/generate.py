@@ -65,16 +65,16 @@ def token(r, n, alphabet=BASE62):
 
 def habit_document(r, i):
     habit_id = uuid(r)
+    # Habit.toMap, in its order (APP-FORMATS.md section 3).
     payload = {
-        "id": habit_id, "title": r.choice(TITLES), "description": r.choice(DESCRIPTIONS),
+        "id": habit_id, "name": r.choice(TITLES), "description": r.choice(DESCRIPTIONS),
         "color": "#%06X" % r.getrandbits(24), "icon": r.choice(ICONS),
-        "frequency": r.choice(["daily", "weekly", "custom"]), "target": r.randint(1, 10),
+        "frequency": r.choice(["daily", "weekly", "custom"]), "targetCount": r.randint(1, 10),
         "category": r.choice(["health", "mind", "social", "learning"]), "customDays": sorted(r.sample(range(1, 8), 3)),
         "createdAt": "2026-%02d-%02dT%02d:%02d:00.000Z" % (r.randint(1, 11), r.randint(1, 28), r.randint(0, 23), r.randint(0, 59)),
-        "lifecycleState": r.choice(["active", "active", "paused", "archived"]), "pauses": [],
-        "archivedAt": None, "restoredAt": None, "notificationEnabled": r.random() < 0.5,
+        "isActive": r.random() < 0.8, "notificationEnabled": r.random() < 0.5,
         "notificationTime": "%02d:%02d" % (r.randint(6, 21), r.choice([0, 15, 30, 45])),
-        "source": {"kind": "manual"},
+        "source": {"kind": "local"},
     }
     if i % 20000 == 7:
         payload["description"] = "export GITHUB_TOKEN=ghp_" + token(r, 36)
@@ -93,21 +93,27 @@ def entry_document(r):
     return {"schemaVersion": 1, "entityId": f"entry/{habit_id}/{day}", "deleted": False, "payload": payload}
 
 
+DEVICE = "YmVuY2gtZGV2aWNlLWlkMDEy"
+
+
 def operation(r, i):
+    """PersonalSyncOperation.toMap: a create listing every payload key."""
     document = habit_document(r, i) if i % 3 == 0 else entry_document(r)
-    return {"operationId": "op-%08d" % i, "idempotencyKey": uuid(r), "baseRevision": 40 + i, "document": document}
+    return {"protocolVersion": 1, "operationId": "operation/%s/%d" % (DEVICE, i + 1), "kind": "create",
+            "revision": {"deviceId": DEVICE, "sequence": i + 1}, "document": document,
+            "changedFields": sorted(document["payload"]), "changedMetadataFields": []}
 
 
 def har_entry(r, i):
     ops = [operation(r, i * 4 + k) for k in range(4)]
-    body = json.dumps({"protocolVersion": 1, "deviceId": "device-bench", "operations": ops}, separators=(",", ":"))
-    pulled = json.dumps({"protocolVersion": 1, "changes": [{"serverRevision": 100 + i, "document": op["document"]} for op in ops[:2]],
-                         "nextCursor": None, "hasMore": False}, separators=(",", ":"))
+    body = json.dumps({"operations": ops}, separators=(",", ":"))
+    pulled = json.dumps({"operations": ops[:2], "cursor": "eyJ2ZXJzaW9uIjoxLCJnZW5lcmF0aW9uIjoxLCJvZmZzZXQiOjJ9", "headOffset": 100 + i,
+                         "compactionFloor": 0, "requiresSnapshot": False, "recoveryReason": "none"}, separators=(",", ":"))
     headers = [{"name": "content-type", "value": "application/json"}, {"name": "user-agent", "value": "Habiter/1.8.0 (Android 14)"},
                {"name": "authorization", "value": "Bearer " + token(r, 40)}, {"name": "accept-encoding", "value": "gzip"}]
     entry = {
         "startedDateTime": "2026-11-30T07:%02d:%02d.000Z" % (i // 60 % 60, i % 60), "time": r.randint(20, 400),
-        "request": {"method": "POST", "url": "https://sync.habiter.app/v1/sync/push", "httpVersion": "HTTP/2", "headers": headers,
+        "request": {"method": "POST", "url": "https://sync.habiter.app/v1/push", "httpVersion": "HTTP/2", "headers": headers,
                     "queryString": [], "cookies": [], "headersSize": -1, "bodySize": len(body),
                     "postData": {"mimeType": "application/json", "text": body}},
         "response": {"status": 200, "statusText": "", "httpVersion": "HTTP/2",
@@ -174,7 +180,7 @@ def write_ndjson(f, r, target):
 
 def write_push_body(f, r, target, indent):
     separators = (",", ": ") if indent else (",", ":")
-    head = '{\n  "protocolVersion": 1,\n  "deviceId": "device-bench",\n  "operations": [' if indent else '{"protocolVersion":1,"deviceId":"device-bench","operations":['
+    head = '{\n  "operations": [' if indent else '{"operations":['
     f.write(head)
     written, i = len(head), 0
     while written < target:

@@ -20,7 +20,7 @@ enum EntityId: Equatable {
             let rest = UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)...])
             func decoded(_ part: UnsafeBufferPointer<UInt8>) -> Result<String, EntityIdProblem> {
                 guard let text = percentDecoded(part), !text.isEmpty,
-                      !text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) else { return .failure(.encoding) }
+                      !text.isBlank else { return .failure(.encoding) }
                 // The server's parseEntityId: re-encoding the decoded part gives back the text.
                 return isCanonical(part, decoded: text) ? .success(text) : .failure(.nonCanonical)
             }

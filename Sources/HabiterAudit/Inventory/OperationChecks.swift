@@ -80,7 +80,7 @@ enum OperationChecks {
             return nil
         }
         guard let elements = node.value.arrayElements, case let names = elements.compactMap(\.value.stringValue), names.count == elements.count,
-              !names.contains(where: { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) }) else {
+              !names.contains(where: { $0.isBlank }) else {
             violations.append(ContractViolation(ruleId: "contract.operation", message: "The operation's \(name) is not a list of field names.",
                                                 key: name, offset: node.offset, memberPath: [.key(name)]))
             return nil

@@ -44,39 +44,50 @@ enum PortableFields {
     private static func check(_ payload: JSONValue.Node, required: [(name: String, kind: Kind)], entity: String,
                               into violations: inout [ContractViolation]) {
         guard let members = payload.value.objectMembers else { return }
-        let missing = required.filter { field in !members.contains { $0.key == field.name } }.map(\.name)
+        // One pass over the members: which required fields are present, and each one's value.
+        var present = [Bool](repeating: false, count: required.count)
+        for member in members {
+            guard let index = required.firstIndex(where: { $0.name == member.key }) else { continue }
+            present[index] = true
+            if let problem = problem(with: member.value, as: required[index].kind) {
+                violations.append(ContractViolation(ruleId: "contract.field-value", message: "The \(entity) field \(member.key) \(problem) (\"malformed payloads are rejected before mutation\").",
+                                                    key: member.key, offset: member.value.offset, memberPath: [.key("payload"), .key(member.key)]))
+            }
+        }
+        let missing = required.indices.filter { !present[$0] }.map { required[$0].name }
         if !missing.isEmpty {
             violations.append(ContractViolation(ruleId: "contract.required-field", message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
-        }
-        for member in members {
-            let path: [PathToken] = [.key("payload"), .key(member.key)]
-            if let field = required.first(where: { $0.name == member.key }) {
-                if let problem = problem(with: member.value, as: field.kind) {
-                    violations.append(ContractViolation(ruleId: "contract.field-value", message: "The \(entity) field \(member.key) \(problem) (\"malformed payloads are rejected before mutation\").",
-                                                        key: member.key, offset: member.value.offset, memberPath: path))
-                }
-            }
         }
         // Additive fields are kept, but no sensitive-looking one, at any depth.
         screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)
     }
 
-    /// The app's sensitive-name rule on every name in `node`, at any depth.
+    /// The app's sensitive-name rule on every name in `node`, at any depth. The path is kept on
+    /// one stack and copied only for a match: a payload has many names and almost never a match.
     static func screenNames(in node: JSONValue.Node, path: [PathToken], place: String, into violations: inout [ContractViolation]) {
-        switch node.value {
-        case .object(let members):
-            for member in members {
-                let memberPath = path + [.key(member.key)]
-                if AppSensitiveName.matches(member.key) {
-                    violations.append(ContractValidator.sensitiveName(member.key, offset: member.keyOffset, path: memberPath, where: place))
+        var path = path
+        func walk(_ value: JSONValue) {
+            switch value {
+            case .object(let members):
+                for member in members {
+                    path.append(.key(member.key))
+                    if AppSensitiveName.matches(member.key) {
+                        violations.append(ContractValidator.sensitiveName(member.key, offset: member.keyOffset, path: path, where: place))
+                    }
+                    walk(member.value.value)
+                    path.removeLast()
                 }
-                screenNames(in: member.value, path: memberPath, place: place, into: &violations)
+            case .array(let elements):
+                for (i, element) in elements.enumerated() where element.value.isContainer {
+                    path.append(.index(i))
+                    walk(element.value)
+                    path.removeLast()
+                }
+            default:
+                break
             }
-        case .array(let elements):
-            for (i, element) in elements.enumerated() { screenNames(in: element, path: path + [.index(i)], place: place, into: &violations) }
-        default:
-            break
         }
+        walk(node.value)
     }
 
     /// What is wrong with `node` as a value of `kind` (by kind, never echoing it), or nil.
@@ -85,7 +96,7 @@ enum PortableFields {
         switch kind {
         case .nonEmptyString:
             guard let s = value.stringValue else { return "is \(value.kindName), not a string" }
-            return s.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? "is an empty string" : nil
+            return s.isBlank ? "is an empty string" : nil
         case .optionalString:
             return value == .null || value.stringValue != nil ? nil : "is \(value.kindName), not a string or null"
         case .oneOf(let allowed):
@@ -120,5 +131,23 @@ enum PortableFields {
     static func integer(_ value: JSONValue) -> Int? {
         guard case .number(let text) = value, let n = Int(text), abs(n) <= 9_007_199_254_740_991 else { return nil }
         return n
+    }
+}
+
+extension JSONValue {
+    var isContainer: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
+        }
+    }
+}
+
+extension String {
+    /// Empty or only white space, as Dart's `trim().isEmpty` and JavaScript's `!s.trim()` judge
+    /// it. Most names start with a letter: those are answered from their first byte.
+    var isBlank: Bool {
+        if let first = utf8.first, first > 0x20, first < 0x7F { return false }
+        return unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{FEFF}" }
     }
 }
