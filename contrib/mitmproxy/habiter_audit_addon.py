@@ -6,7 +6,7 @@ Each finished flow (on `response`, on `error` for a killed flow, on `websocket_e
 WebSocket) becomes a one-entry HAR 1.2 document that is piped to
 `habiter-audit scan - --format json --fail-on never`. Each finding is printed at once, one line:
 
-    [habiter-audit] error secret.github-token (secret) POST http://host/v1/sync/push
+    [habiter-audit] error secret.github-token (secret) POST http://host/v1/push
         /request/postData/text!json/operations/0/document/payload/description: GitHub token ...
 
 (on one line), never a value: the request's query shows its parameter names only, and the

@@ -14,7 +14,8 @@ public enum ValidatorVerdict: Sendable, Equatable {
 /// Offline validators that rules name in their `validator` field.
 public enum Validators {
     /// Validator names rule files may use.
-    public static let names: Set<String> = ["jwt", "base62-crc32", "pem", "openssh", "pgp-armor", "basic-auth", "bech32", "human-credential"]
+    public static let names: Set<String> = ["jwt", "base62-crc32", "pem", "openssh", "pgp-armor", "basic-auth", "bech32", "human-credential",
+                                            "habiter-access-token"]
 
     public static func check(_ name: String, _ secret: UnsafeRawBufferPointer) -> ValidatorVerdict {
         switch name {
@@ -26,6 +27,7 @@ public enum Validators {
         case "bech32": return checkBech32(secret)
         case "basic-auth": return checkBasicAuth(secret)
         case "human-credential": return checkHumanCredential(secret)
+        case "habiter-access-token": return checkHabiterAccessToken(secret)
         default: return .valid
         }
     }
@@ -238,6 +240,32 @@ public enum Validators {
         guard let claims = Base64.decode(Array(parts[1]), alphabet: .url),
               let claimsJSON = try? JSONValue.parse(claims),
               claimsJSON.value.objectMembers != nil else { return .invalid }
+        return .valid
+    }
+
+    /// The claims a Habiter access token carries (sync-auth `AccessClaims`), by JSON type.
+    private static let habiterClaims: [(name: String, isString: Bool)] = [
+        ("issuer", true), ("audience", true), ("subject", true), ("deviceId", true), ("tokenId", true),
+        ("passwordVersion", false), ("issuedAt", false), ("expiresAt", false),
+    ]
+
+    /// A Habiter Personal Sync access token, `v1.<claims>.<signature>` (not a JWT: the first
+    /// part is the literal `v1`): the claims are unpadded base64url of a JSON object with
+    /// `version` 1 and the string and number claims of `habiterClaims`, the signature is
+    /// unpadded base64url of 32 bytes (HMAC-SHA256). Claims that are JSON of another shape, or a
+    /// signature of another length, fail the check; claims that are not a JSON object are not the
+    /// format.
+    static func checkHabiterAccessToken(_ token: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].elementsEqual("v1".utf8),
+              let claims = Base64.decode(Array(parts[1]), alphabet: .url),
+              let json = try? JSONValue.parse(claims), json.value.objectMembers != nil else { return .notThisFormat }
+        guard Base64.decode(Array(parts[2]), alphabet: .url)?.count == 32, json.value["version"]?.doubleValue == 1 else { return .invalid }
+        for claim in habiterClaims {
+            guard let value = json.value[claim.name] else { return .invalid }
+            let typed = claim.isString ? value.stringValue != nil : value.doubleValue != nil
+            if !typed { return .invalid }
+        }
         return .valid
     }
 }

@@ -30,6 +30,18 @@ extension RedactionSession {
         return question >= 0 ? (question + 1)..<end : nil
     }
 
+    /// `X!fragment/<name>`: the pairs of the URL's fragment (`+` as a space), everything after
+    /// the first `#`.
+    func redactFragmentLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        guard value.withUnsafeBytes({ FragmentLayerDecoder().decode($0) }) != nil,
+              let hash = value.firstIndex(of: UInt8(ascii: "#")) else {
+            noteProblem("the URL at \(path) has no fragment to redact")
+            return nil
+        }
+        let edits = redactPairs(value, in: (hash + 1)..<value.count, separator: UInt8(ascii: "&"), plusAsSpace: true, at: path)
+        return edits.isEmpty ? nil : edits.applied(to: value)
+    }
+
     /// `X!form/<name>`: a form body or a lone `NAME=value` (which keeps its `+`).
     func redactFormLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         guard value.withUnsafeBytes({ FormLayerDecoder().decode($0) }) != nil else {

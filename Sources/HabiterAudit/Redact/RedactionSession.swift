@@ -96,7 +96,7 @@ final class RedactionSession {
 
     /// The order in which layers of one value are redacted: those that replace the value first,
     /// then those that edit a part of it (each re-reads the value the previous one left).
-    static let decoderOrder = ["json", "ndjson", "gzip", "base64", "list", "legacy-list", "query", "userinfo", "form", "basic", "cookie"]
+    static let decoderOrder = ["json", "ndjson", "gzip", "base64", "list", "legacy-list", "query", "fragment", "userinfo", "form", "basic", "cookie"]
 
     private func redactLayer(_ decoder: String, in value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         switch decoder {
@@ -107,6 +107,7 @@ final class RedactionSession {
         case "list": return redactFlutterJSONList(value, at: path)
         case "legacy-list": return redactFlutterLegacyList(value, at: path)
         case "query": return redactQueryLayer(value, at: path)
+        case "fragment": return redactFragmentLayer(value, at: path)
         case "form": return redactFormLayer(value, at: path)
         case "userinfo": return redactUserinfoLayer(value, at: path)
         case "basic": return redactBasicLayer(value, at: path)

@@ -1028,6 +1028,36 @@ enum BuiltinRuleFiles {
       "counterExamples": ["code_challenge", "verified", "verification"]
     },
     {
+      "id": "name.password-verifier",
+      "kind": "name",
+      "valueShape": "generated",
+      "title": "Password verifier material under a proof, password-key or salt name",
+      "description": "A value stored under a name such as proof, passwordKey or passwordVerifier, or a salt beside its iterations. Habiter's browser sign-in sends an HMAC proof made with a PBKDF2-derived password key, after a login challenge that carries the salt, the iteration count and the challenge id: with them anyone can test guessed passwords offline, so they are as sensitive as a password hash. A salt counts only in an object that also holds 'iterations' (password-hashing parameters), not elsewhere (a baseline's salt, a cache key).",
+      "help": "In a capture of the sign-in itself this is transport material: redact the capture (habiter-audit redact) before sharing it. Anywhere else (a log, a backup, a payload) remove the value, find the code path that wrote it, and have the user change the password if the file left the device.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "names": ["proof", "login proof", "password proof", "password verifier", "password key", "salt"],
+      "examples": ["proof", "loginProof", "passwordKey", "password_verifier", "passwordProof"],
+      "counterExamples": ["proofread", "waterproof", "saltLength", "proofId", "passwordless"]
+    },
+    {
+      "id": "name.authorization-response",
+      "kind": "name",
+      "valueShape": "generated",
+      "title": "OAuth authorization response (code and state)",
+      "description": "An OAuth authorization code under a name such as authorizationCode or auth_code, or the 'code' and 'state' of an authorization response: a URL fragment (Habiter's callback '…/auth/callback#code=…&state=…') or the text its desktop loopback page posts to 'http://localhost:43823/complete'. With the PKCE verifier the code is redeemed for tokens; it is single-use and short-lived.",
+      "help": "In a capture of the sign-in (the callback, the loopback POST) this is transport material: redact the capture before sharing it. Anywhere else (a log line with the callback URL, a crash report) remove it and stop logging callback URLs.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": ["security", "secret", "external/cwe/cwe-598"],
+      "names": ["authorization code", "auth code"],
+      "examples": ["authorizationCode", "auth_code", "AuthCode", "oauthAuthorizationCode"],
+      "counterExamples": ["authorization", "authorCode", "codeChallenge", "authorizationCodeTtl"]
+    },
+    {
       "id": "name.api-key",
       "kind": "name",
       "valueShape": "generated",
@@ -2656,6 +2686,34 @@ enum BuiltinRuleFiles {
       "counterExamples": [
         "eyJjdXJzb3IiOiI0MiJ9.eyJwYWdlIjoiMiJ9Cg.c2lnbmF0dXJl",
         "eyJhbGciOiJIUzI1NiJ9"
+      ]
+    },
+    {
+      "id": "secret.habiter-access-token",
+      "kind": "pattern",
+      "title": "Habiter Personal Sync access token",
+      "description": "An access token of a Habiter Personal Sync server: 'v1.', base64url JSON claims, '.', a base64url HMAC-SHA256 signature. Not a JWT (the first part is the literal 'v1'). The claims name the issuer, audience, subject (the user name), device id, password version, issue and expiry times and a token id: whoever holds the token can push and pull that user's habits until it expires, and the token itself discloses the user name.",
+      "help": "In a capture of the app's own calls (the Authorization header, the token response) this is transport material: redact the capture before sharing it. Anywhere else remove the token and revoke the device's session (POST /v1/revoke, or disconnect the device in the app).",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>v1\\.eyJ[A-Za-z0-9_-]{20,}+\\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+      "keywords": ["v1.eyJ"],
+      "minLength": 70,
+      "validator": "habiter-access-token",
+      "previewPrefixLength": 3,
+      "examples": [
+        "v1.eyJ2ZXJzaW9uIjoxLCJpc3N1ZXIiOiJodHRwczovL3N5bmMuZXhhbXBsZS5vcmciLCJhdWRpZW5jZSI6ImhhYml0ZXItbW9iaWxlIiwic3ViamVjdCI6Im1pYS5rIiwiZGV2aWNlSWQiOiJVdkltWmFZTUV0S0pHRjJWRHVpQk5na1ciLCJwYXNzd29yZFZlcnNpb24iOjEsImlzc3VlZEF0IjoxNzk2MTE3NDAwLCJleHBpcmVzQXQiOjE3OTYxMTc3MDAsInRva2VuSWQiOiJiMnNSUFJlTmJBX1RrQl95T2FHZ2xRIn0.gImWuSIpeeH6adRLwYlUvT2BzsOM22dcxVAVzn98fhE",
+        "authorization: Bearer v1.eyJ2ZXJzaW9uIjoxLCJpc3N1ZXIiOiJodHRwOi8vbG9jYWxob3N0Ojg3ODciLCJhdWRpZW5jZSI6ImhhYml0ZXItbW9iaWxlIiwic3ViamVjdCI6ImpvbmFzIiwiZGV2aWNlSWQiOiJFSkFQbmpSX3JvaHR4bEIzbGV4MFhFd18iLCJwYXNzd29yZFZlcnNpb24iOjMsImlzc3VlZEF0IjoxNzk2MjAwMDAwLCJleHBpcmVzQXQiOjE3OTYyMDAzMDAsInRva2VuSWQiOiJ5eTZ5eHo0VWsweUdmdUJYdW5KSm13In0.vYLBAkwJ847ppDno8flDZXvRD65Y3bXiLdOgmVY90ow",
+        "v1.eyJjdXJzb3IiOjQyLCJnZW5lcmF0aW9uIjoiZXBvY2gtYSJ9.i_18ICNrlRf_1pdtKOFcqXcjx0o-dt1K8eF_zuLFHgk"
+      ],
+      "counterExamples": [
+        "v1.eyJub3QganNvbiBhdCBhbGwsIGp1c3QgYnl0ZXM.DzfESSG9P2Vk6t9_FCpyZoxH4iPRbt2MR7Rq_Fuu4mE",
+        "v1.eyJ2ZXJzaW9uIjoxLCJzdWJqZWN0IjoieCJ9.rb0NdObex_PfrsyPZGVmZBp7omYPMBH8NXApHFeZDQ",
+        "v1.local.WzhIh1MpbqVNXNt7-HbWvL-JwAym3Tomad9Pc2nl7wK87vGraUVvn2bs8BBNo7jbukCNrkVID0jCK2vW5",
+        "eyJhbGciOiJIUzI1NiJ9.eyJ2ZXJzaW9uIjoxfQ.DzfESSG9P2Vk6t9_FCpyZoxH4iPRbt2MR7Rq_Fuu4mE",
+        "Authorization: Bearer v1.<claims>.<signature>"
       ]
     },
     {

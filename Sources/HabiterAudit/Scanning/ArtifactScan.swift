@@ -42,12 +42,20 @@ final class ArtifactScan {
     static let listedKeysLimit = 256
     private(set) var errors: [InputError] = []
 
+    /// Name rules the scan applies by more than a key's name (nil when the pack lacks them): a
+    /// `salt` is password-verifier material only beside its `iterations`; the `code` and `state`
+    /// of an authorization response are judged by `name.authorization-response`.
+    let passwordVerifierRule: Int?
+    let authorizationResponseRule: Int?
+
     init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, options: ScanOptions) {
         self.artifact = artifact
         self.window = window
         self.rules = rules
         self.matcher = matcher
         self.options = options
+        passwordVerifierRule = rules.nameRules.firstIndex { $0.id == "name.password-verifier" }
+        authorizationResponseRule = rules.nameRules.firstIndex { $0.id == "name.authorization-response" }
     }
 
     /// Records a sighting for the inventory section.
@@ -393,6 +401,9 @@ final class ArtifactScan {
                 guard context == .sync, let rule = rules.rule(id: ruleId) else { continue }
                 append(rule: rule, family: rule.family, message: message, hit: hit, path: path(index), context: context, confidence: .high, preview: "")
             case .name(let ruleIndex, let credible, let describesMetadata, let valueDescription):
+                // A salt is password-verifier material with its iterations only (a login
+                // challenge, a stored verifier), not a baseline's salt or a cache key's.
+                if ruleIndex == passwordVerifierRule, !isKDFSalt(hit.location) { continue }
                 // A credible value is a secret; any other is reported only in sync data, as a
                 // fail-closed name.
                 let isSecret = credible && !describesMetadata
@@ -464,6 +475,13 @@ final class ArtifactScan {
         return duplicates
     }
 
+    /// Whether a `name.password-verifier` hit stands: any name but a salt, and a salt in an
+    /// object that holds its `iterations` too.
+    private func isKDFSalt(_ location: HitLocation) -> Bool {
+        guard let key = location.key, rules.names.match(key)?.matchedName == "salt" else { return true }
+        return location.ancestry.last.flatMap { facts[$0]?.shape } == .kdfParameters
+    }
+
     /// The context implied by what is known of a hit's ancestors, if any.
     private func context(of ancestry: [Int]) -> ScanContext? {
         var found: ScanContext?
@@ -472,7 +490,7 @@ final class ArtifactScan {
             switch facts.shape {
             case .entityDocument?, .entityState?, .syncMessage?, .syncOperation?: return .sync
             case .backup?: found = found ?? .backup
-            case nil: break
+            case .kdfParameters?, nil: break
             }
             if let context = facts.context { found = context }
         }

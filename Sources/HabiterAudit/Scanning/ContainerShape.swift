@@ -28,6 +28,10 @@ enum ContainerShape {
     /// The root of a backup export: `schemaVersion`, `exportedAt`, `habits` and `entries`
     /// (what `DataPortabilityService.exportJson` writes), or `"format": "habiter.backup"`.
     case backup
+    /// Password-hashing parameters: a `salt` with its `iterations` (the sign-in's login
+    /// challenge, a stored password verifier). Implies no context; it makes a `salt` password
+    /// verifier material (`name.password-verifier`, see `ArtifactScan.isKDFSalt`).
+    case kdfParameters
 }
 
 /// Keys of an object that reveal its shape.
@@ -60,6 +64,8 @@ struct ShapeKeys: OptionSet {
     static let backupFormat = ShapeKeys(rawValue: 1 << 24)
     static let migratedAt = ShapeKeys(rawValue: 1 << 25)
     static let quarantine = ShapeKeys(rawValue: 1 << 26)
+    static let salt = ShapeKeys(rawValue: 1 << 27)
+    static let iterations = ShapeKeys(rawValue: 1 << 28)
 
     /// Keys whose values the contract checks record.
     static let documentKeys: ShapeKeys = [
@@ -86,7 +92,8 @@ struct ShapeKeys: OptionSet {
         ("metadataFields", .metadataFields), ("lifecycleRevision", .lifecycleRevision), ("cursor", .cursor),
         ("headOffset", .headOffset), ("compactionFloor", .compactionFloor), ("requiresSnapshot", .requiresSnapshot),
         ("entities", .entities), ("receipts", .receipts), ("exportedAt", .exportedAt), ("habits", .habits),
-        ("entries", .entries), ("migratedAt", .migratedAt), ("quarantine", .quarantine),
+        ("entries", .entries), ("migratedAt", .migratedAt), ("quarantine", .quarantine), ("salt", .salt),
+        ("iterations", .iterations),
     ] as [(String, ShapeKeys)]).map { (Array($0.0.utf8), $0.1) }
     private static let lengths = names.map(\.0.count).min()!...names.map(\.0.count).max()!
 
@@ -109,6 +116,7 @@ struct ShapeKeys: OptionSet {
         if contains(.entities) && contains(.cursor) { return .syncMessage }
         if contains(.receipts) && isTextRoot { return .syncMessage }
         if isInputRoot && (contains(.backupFormat) || isSuperset(of: [.schemaVersion, .exportedAt, .habits, .entries])) { return .backup }
+        if contains([.salt, .iterations]) { return .kdfParameters }
         return nil
     }
 }

@@ -1,7 +1,9 @@
 /// Judges one HTTP exchange (a HAR entry or raw HTTP messages): decides its context, scans
 /// headers, parameters and cookies by their names and bodies by their type, and marks what the
 /// protocol itself carries as `transport`: the `Authorization`, `Cookie` and API-key headers of
-/// any call, and the whole OAuth token exchange (its `code_verifier` and its token response).
+/// any call, the whole OAuth token exchange (its `code_verifier` and its token response), and
+/// every call of the app's sign-in (`HabiterAPI`: token and refresh, the browser login, the
+/// callback with its fragment and the desktop loopback POST).
 struct ExchangeScanner {
     let scan: ArtifactScan
 
@@ -11,12 +13,38 @@ struct ExchangeScanner {
         "x-access-token", "x-refresh-token",
     ]
 
-    /// The context of everything in the exchange: `sync` for calls to the sync API, else
-    /// `payload` (or what `--context` forces).
+    /// The context of everything in the exchange: `sync` for the app's sync calls (`/v1/push`,
+    /// `/v1/pull`, `/v1/snapshot`) and for paths holding a configured marker, else `payload` (or
+    /// what `--context` forces). The app's sign-in and metadata calls are never `sync`.
     func context(of exchange: HTTPExchange, urlPath: String) -> ScanContext {
         if let forced = scan.options.context { return forced }
+        return isSyncCall(urlPath) ? .sync : .payload
+    }
+
+    /// Whether a path is a sync call: an app route, or (no app route) a configured marker.
+    func isSyncCall(_ urlPath: String) -> Bool {
+        if let route = HabiterAPI.route(ofPath: urlPath) { return route == .sync }
         let path = Array(urlPath.utf8)
-        return scan.options.syncPathMarkers.contains(where: { path.containsBytes($0) }) ? .sync : .payload
+        return scan.options.syncPathMarkers.contains(where: { path.containsBytes($0) })
+    }
+
+    /// Whether the exchange is a call of the app's sign-in: by its route, else (unless it is a
+    /// sync call) by its bodies or by an authorization response in its URL's fragment.
+    func isSignIn(_ exchange: HTTPExchange, urlPath: String) -> Bool {
+        let route = HabiterAPI.route(ofPath: urlPath)
+        if let route { return route == .signIn }
+        if isSyncCall(urlPath) { return false }
+        if let url = exchange.url?.bytes, url.contains(UInt8(ascii: "#")),
+           url.withUnsafeBytes({ HabiterAPI.hasAuthorizationResponseFragment($0) }) {
+            return true
+        }
+        if let body = exchange.request.body?.bytes, body.withUnsafeBytes({ HabiterAPI.isSignInRequest($0, escapedJSON: false) }) {
+            return true
+        }
+        if let body = exchange.response.body?.bytes, body.withUnsafeBytes({ HabiterAPI.isSignInResponse($0, escapedJSON: false) }) {
+            return true
+        }
+        return false
     }
 
     /// Parameters only an OAuth token request carries.
@@ -42,18 +70,20 @@ struct ExchangeScanner {
     func scan(_ exchange: HTTPExchange, context: ScanContext? = nil) {
         let urlPath = exchange.urlPath
         let context = context ?? self.context(of: exchange, urlPath: urlPath)
-        let tokenExchange = isTokenExchange(exchange, urlPath: urlPath)
+        let tokenExchange = isTokenExchange(exchange, urlPath: urlPath) || isSignIn(exchange, urlPath: urlPath)
         let exchangeCarrier: Family? = tokenExchange ? .transport : nil
+        // The bodies of the app's sign-in and metadata calls are protocol, not sync data.
+        let protocolBodies = tokenExchange || HabiterAPI.route(ofPath: urlPath) == .metadata
         for note in exchange.notes { scanText(note, key: "note", context: context, carrier: .transport) }
         if let url = exchange.url { scanText(url, key: "url", context: context, carrier: exchangeCarrier) }
         for field in exchange.queryString { scanField(field, context: context, carrier: exchangeCarrier) }
-        scanMessage(exchange.request, context: context, carrier: exchangeCarrier)
-        scanMessage(exchange.response, context: context, carrier: exchangeCarrier)
+        scanMessage(exchange.request, context: context, carrier: exchangeCarrier, protocolBody: protocolBodies)
+        scanMessage(exchange.response, context: context, carrier: exchangeCarrier, protocolBody: protocolBodies)
         if let redirect = exchange.redirectURL { scanText(redirect, key: "redirectURL", context: context, carrier: nil) }
         for frame in exchange.webSocketMessages { scanBody(frame, context: context, carrier: nil) }
     }
 
-    private func scanMessage(_ message: HTTPExchange.Message, context: ScanContext, carrier: Family?) {
+    private func scanMessage(_ message: HTTPExchange.Message, context: ScanContext, carrier: Family?, protocolBody: Bool) {
         for header in message.headers {
             let name = header.name.lowercased()
             let headerCarrier = isCredentialHeader(name) ? .transport : carrier
@@ -68,7 +98,7 @@ struct ExchangeScanner {
         }
         for cookie in message.cookies { scanField(cookie, context: context, carrier: .transport) }
         for param in message.params { scanField(param, context: context, carrier: carrier) }
-        if let body = message.body { scanBody(body, context: context, carrier: carrier) }
+        if let body = message.body { scanBody(body, context: context, carrier: carrier, isProtocolField: protocolBody) }
     }
 
     /// Whether a header carries a credential: the standard ones, and any whose name a name rule
@@ -103,7 +133,7 @@ struct ExchangeScanner {
 
     /// A body: base64 and gzip undone (a body that claims an encoding it does not have is an
     /// input error, and is scanned as it is), then JSON, a form, or text by type and content.
-    func scanBody(_ body: HTTPExchange.Body, context: ScanContext, carrier: Family?) {
+    func scanBody(_ body: HTTPExchange.Body, context: ScanContext, carrier: Family?, isProtocolField: Bool = false) {
         var bytes = body.bytes
         var path = body.path
         var transformed = false
@@ -127,8 +157,16 @@ struct ExchangeScanner {
                 scan.fail(.parse, at: body.offset, "a gzip-encoded body cannot be decompressed (\(error.message)); it was scanned as it is")
             }
         }
-        let frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: [], depth: 1,
-                               readerContext: context, carrier: carrier)
+        // The JSON reader's hits learn that they are protocol fields from an ancestor's facts.
+        var ancestry: [Int] = []
+        if isProtocolField {
+            let id = scan.nextContainerId
+            scan.nextContainerId += 1
+            scan.facts[id] = ContainerFacts(carrier: carrier, isProtocolField: true)
+            ancestry = [id]
+        }
+        let frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: ancestry, depth: 1,
+                               readerContext: context, carrier: carrier, isProtocolField: isProtocolField)
         let mime = body.mimeType?.lowercased() ?? ""
         if mime.containsText("json") || JSONLayerDecoder().decode(bytes.withUnsafeBytes { $0 }) != nil {
             var jsonFrame = frame

@@ -4,7 +4,8 @@
 /// the entry's context (`sync` for calls to the sync API), headers, cookies and parameters as
 /// named values (`{"name": …, "value": …}` judged by the name, credential headers and cookies
 /// as `transport`, `Cookie` headers split into pairs), the OAuth token exchange (its request
-/// and response bodies as `transport`), and bodies that claim base64 but are not. Nothing of an
+/// and response bodies as `transport`), the sign-in calls of the app (`HabiterAPI`: everything
+/// in them `transport` and protocol), and bodies that claim base64 but are not. Nothing of an
 /// entry is kept but a few field values, so memory does not grow with entries or their size.
 struct HARScanVisitor: JSONVisitor {
     private let scan: ArtifactScan
@@ -48,11 +49,24 @@ struct HARScanVisitor: JSONVisitor {
     /// What an entry has shown so far.
     private struct Entry {
         var id: Int
+        var requestId: Int?
+        var responseId: Int?
         /// The path of the request's URL, lowercased (`HTTPExchange.path(ofURL:)`).
         var urlPath: String?
+        /// The app's route the path ends in, if any.
+        var route: HabiterAPI.Route?
+        /// The path is a sync call (a route or a configured marker): its bodies are sync data,
+        /// never looked at for the sign-in's shapes.
+        var isSync = false
         var requestHasTokenMarkers = false
         var responseIssuesToken = false
+        /// A message shows the sign-in by its body or URL (`HabiterAPI`), whatever its path.
+        var showsSignIn = false
         var bodyIds: [Int] = []
+
+        /// Whether the sign-in's shapes are looked for in its messages: not in sync calls, nor in
+        /// the app's other calls, whose route already says what they are.
+        var looksForSignIn: Bool { !isSync && route == nil }
     }
 
     /// The keys the HAR structure is read by.
@@ -128,6 +142,8 @@ struct HARScanVisitor: JSONVisitor {
         frames.append(Frame(role: role, id: id, isObject: isObject))
         switch role {
         case .entry: entry = Entry(id: id)
+        case .request: entry?.requestId = id
+        case .response: entry?.responseId = id
         case .field:
             field = Field(hitsAtOpen: scan.hitCount)
             // Judged when it closes, so its value's position must still resolve then.
@@ -207,7 +223,15 @@ struct HARScanVisitor: JSONVisitor {
         func bytes() -> [UInt8] { escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw) }
         switch (role, key) {
         case (.request, .url):
-            entry?.urlPath = HTTPExchange.path(ofURL: bytes())
+            let url = bytes()
+            let path = HTTPExchange.path(ofURL: url)
+            entry?.urlPath = path
+            let route = HabiterAPI.route(ofPath: path)
+            entry?.route = route
+            entry?.isSync = route == .sync || (route == nil && scan.options.syncPathMarkers.contains { Array(path.utf8).containsBytes($0) })
+            if url.contains(UInt8(ascii: "#")), url.withUnsafeBytes({ HabiterAPI.hasAuthorizationResponseFragment($0) }) {
+                entry?.showsSignIn = true
+            }
         case (.field, .name):
             field.name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
         case (.field, .value):
@@ -216,11 +240,17 @@ struct HARScanVisitor: JSONVisitor {
         case (.postData, .text):
             // The markers are plain ASCII: an escape inside one would be deliberate.
             if ExchangeScanner.tokenRequestMarkers.contains(where: { raw.containsBytes($0) }) { entry?.requestHasTokenMarkers = true }
+            if entry?.looksForSignIn ?? true, HabiterAPI.isSignInRequest(UnsafeRawBufferPointer(raw), escapedJSON: escaped) {
+                entry?.showsSignIn = true
+            }
         case (.content, .text):
             // Only a response to `…/token` counts (see `closeEntry`); the URL comes first in
             // every exporter's entries, else the body is looked at anyway.
             let mayBeTokenResponse = entry?.urlPath.map { $0.hasSuffix("/token") } ?? true
             if mayBeTokenResponse && ExchangeScanner.issuesAccessToken(raw, escapedJSON: escaped) { entry?.responseIssuesToken = true }
+            if entry?.looksForSignIn ?? true, HabiterAPI.isSignInResponse(UnsafeRawBufferPointer(raw), escapedJSON: escaped) {
+                entry?.showsSignIn = true
+            }
             // Text that cannot be base64 fails on its first byte.
             let isBase64: Bool
             if let first = raw.first, Base64.value(first, .standard) != nil || Base64.value(first, .url) != nil {
@@ -283,14 +313,25 @@ struct HARScanVisitor: JSONVisitor {
         scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
     }
 
-    /// Decides the entry's context and whether it is a token exchange, then resolves its hits.
+    /// Decides the entry's context and whether it is a token exchange or another call of the
+    /// sign-in, then resolves its hits.
     private mutating func closeEntry() {
         guard let entry else { return }
         let path = entry.urlPath ?? ""
-        let context = scan.options.context ?? (scan.options.syncPathMarkers.contains { Array(path.utf8).containsBytes($0) } ? .sync : .payload)
+        // The app's sign-in and metadata calls are never sync data, whatever a marker says.
+        let context = scan.options.context ?? (entry.isSync ? .sync : .payload)
         scan.facts[entry.id, default: ContainerFacts()].context = context
         if entry.requestHasTokenMarkers || (path.hasSuffix("/token") && entry.responseIssuesToken) {
             for id in entry.bodyIds { scan.facts[id, default: ContainerFacts()].carrier = .transport }
+        }
+        // A call of the sign-in carries its credentials by design, in its URL (the callback's
+        // fragment) as in its bodies; a metadata call carries protocol fields, not sync data.
+        let signIn = entry.route == .signIn || (entry.showsSignIn && !entry.isSync)
+        if signIn || entry.route == .metadata {
+            for id in [entry.requestId, entry.responseId].compactMap({ $0 }) {
+                if signIn { scan.facts[id, default: ContainerFacts()].carrier = .transport }
+                scan.facts[id, default: ContainerFacts()].isProtocolField = true
+            }
         }
         self.entry = nil
         scan.finishDocument(defaultContext: .payload)

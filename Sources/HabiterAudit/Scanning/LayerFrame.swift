@@ -147,10 +147,20 @@ extension ArtifactScan {
         }
     }
 
-    /// Named values: each judged by its name and scanned like an object member's value.
+    /// Named values: each judged by its name and scanned like an object member's value. The
+    /// `code` and `state` of an OAuth authorization response in a fragment or form (Habiter's
+    /// callback, its desktop loopback POST) are judged by `name.authorization-response`.
     private func scanPairs(_ pairs: [DecodedPair], frame: LayerFrame) -> Bool {
+        let responseRule = authorizationResponseRule.flatMap { rule in
+            frame.path.layers.last?.decoder.map { HabiterAPI.authorizationResponseLayers.contains($0) } == true
+                && HabiterAPI.isAuthorizationResponse(pairs) ? rule : nil
+        }
         for pair in pairs {
-            let name = pair.name.withUnsafeBufferPointer { nameMatch($0) }
+            var name = pair.name.withUnsafeBufferPointer { nameMatch($0) }
+            if let responseRule, pair.name == HabiterAPI.codeName || pair.name == HabiterAPI.stateName {
+                let word = String(decoding: pair.name, as: UTF8.self)
+                name = NameMatch(ruleIndex: responseRule, words: [word], matchedName: "authorizationresponse", describesMetadata: false)
+            }
             let key = String(decoding: pair.name, as: UTF8.self)
             let location = HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
                                        readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: frame.isProtocolField)

@@ -34,6 +34,26 @@ import Testing
         #expect(Self.check("base62-crc32", token) == verdict)
     }
 
+    /// Habiter access tokens (`v1.<claims>.<HMAC-SHA256>`, made like sync-auth's with a fake key).
+    static let accessClaims = "eyJ2ZXJzaW9uIjoxLCJpc3N1ZXIiOiJodHRwczovL3N5bmMuZXhhbXBsZS5vcmciLCJhdWRpZW5jZSI6ImhhYml0ZXItbW9iaWxlIiwic3ViamVjdCI6Im1pYS5rIiwiZGV2aWNlSWQiOiJVdkltWmFZTUV0S0pHRjJWRHVpQk5na1ciLCJwYXNzd29yZFZlcnNpb24iOjEsImlzc3VlZEF0IjoxNzk2MTE3NDAwLCJleHBpcmVzQXQiOjE3OTYxMTc3MDAsInRva2VuSWQiOiJiMnNSUFJlTmJBX1RrQl95T2FHZ2xRIn0"
+
+    @Test(arguments: [
+        ("v1.\(accessClaims).gImWuSIpeeH6adRLwYlUvT2BzsOM22dcxVAVzn98fhE", ValidatorVerdict.valid),
+        // A signature of 31 bytes, and one whose last symbol has trailing bits set.
+        ("v1.\(accessClaims).gImWuSIpeeH6adRLwYlUvT2BzsOM22dcxVAVzn98f", .invalid),
+        ("v1.\(accessClaims).gImWuSIpeeH6adRLwYlUvT2BzsOM22dcxVAVzn98fhF", .invalid),
+        // JSON claims of another shape: `{"cursor":42,"generation":"epoch-a"}`, `{"version":2,…}`.
+        ("v1.eyJjdXJzb3IiOjQyLCJnZW5lcmF0aW9uIjoiZXBvY2gtYSJ9.i_18ICNrlRf_1pdtKOFcqXcjx0o-dt1K8eF_zuLFHgk", .invalid),
+        ("v1.eyJ2ZXJzaW9uIjoyfQ.i_18ICNrlRf_1pdtKOFcqXcjx0o-dt1K8eF_zuLFHgk", .invalid),
+        // Claims that are not a JSON object, another version prefix, a JWT.
+        ("v1.eyJub3QganNvbiBhdCBhbGwsIGp1c3QgYnl0ZXM.DzfESSG9P2Vk6t9_FCpyZoxH4iPRbt2MR7Rq_Fuu4mE", .notThisFormat),
+        ("v2.\(accessClaims).gImWuSIpeeH6adRLwYlUvT2BzsOM22dcxVAVzn98fhE", .notThisFormat),
+        ("eyJhbGciOiJIUzI1NiJ9.\(accessClaims).gImWuSIpeeH6adRLwYlUvT2BzsOM22dcxVAVzn98fhE", .notThisFormat),
+    ])
+    func habiterAccessTokens(_ token: String, _ verdict: ValidatorVerdict) {
+        #expect(Self.check("habiter-access-token", token) == verdict)
+    }
+
     @Test func base62DigitsFollowTheDigitsUpperLowerOrder() {
         #expect(Validators.base62Digit(UInt8(ascii: "0")) == 0)
         #expect(Validators.base62Digit(UInt8(ascii: "A")) == 10)

@@ -112,7 +112,7 @@ struct LayerDecoderSet {
 /// order only orders the findings. Base64 hands gzip on as bytes, for the gzip decoder.
 public enum LayerDecoders {
     public static let standard: [any LayerDecoder] = [
-        JSONLayerDecoder(), JWTLayerDecoder(), QueryLayerDecoder(), UserinfoLayerDecoder(), FormLayerDecoder(),
+        JSONLayerDecoder(), JWTLayerDecoder(), QueryLayerDecoder(), FragmentLayerDecoder(), UserinfoLayerDecoder(), FormLayerDecoder(),
         BasicAuthLayerDecoder(), Base64LayerDecoder(), GzipLayerDecoder(),
     ]
 }

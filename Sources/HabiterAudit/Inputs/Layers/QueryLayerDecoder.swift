@@ -1,6 +1,7 @@
 /// The named values of a URL's query: `https://api.example.com/v1/sync?access_token=…&page=2`
 /// gives (`access_token`, …) and (`page`, `2`), percent-decoded with `+` as a space, in order,
-/// duplicates kept. A part without `=` is a name with an empty value; the fragment is ignored.
+/// duplicates kept. A part without `=` is a name with an empty value; the fragment is left to
+/// `FragmentLayerDecoder`.
 ///
 /// Only a whole value that is an http, https, ws or wss URL, or a root-relative path
 /// (`/callback?code=…`), with no blanks or control characters, is accepted: prose that mentions a
