@@ -116,13 +116,13 @@ private typealias F = RedactFixtures
     }
 
     @Test func aSensitiveStoreHoldingAnObjectHasEveryStringReplaced() throws {
-        // A storage envelope in sync data: the store is the finding; its strings are replaced,
-        // its numbers and booleans kept; the copy's store is a contract violation (policy),
-        // not a secret.
-        let input = #"{"protocolVersion":1,"deviceId":"d1","operations":[{"operationId":"o1","idempotencyKey":"k1","baseRevision":1,"document":{"schemaVersion":3,"migratedAt":"2025-10-02T18:22:41.093Z","quarantine":[{"reason":"invalid_color","raw":"{\"id\":\"17\"}","count":2}]}}]}"#
+        // The legacy storage backup in sync data: the store is the finding; its strings are
+        // replaced, its numbers and booleans kept; the copy's store is a contract violation
+        // (policy), not a secret.
+        let input = #"{"operations":[{"protocolVersion":1,"operationId":"operation/d1/1","kind":"create","revision":{"deviceId":"d1","sequence":1},"document":{"schemaVersion":1,"entityId":"habit/h1","deleted":false,"payload":{"habiter_storage_backup_v0":{"schemaVersion":0,"createdAt":"2025-10-02T18:22:41.093Z","raw":{"reason":"invalid_color","count":2}}}},"changedFields":["habiter_storage_backup_v0"],"changedMetadataFields":[]}]}"#
         let result = try F.redact(input, name: "push.json")
         let text = F.text(result)
-        expectHolds(text, #""quarantine":[{"reason":"[REDACTED:sensitive-store]","raw":"[REDACTED:sensitive-store]","count":2}]"#)
+        expectHolds(text, #""habiter_storage_backup_v0":{"schemaVersion":0,"createdAt":"[REDACTED:sensitive-store]","raw":{"reason":"[REDACTED:sensitive-store]","count":2}}"#)
         let copy = TestSupport.scan(text, name: "push.json").findings
         #expect(copy.contains { $0.ruleId == "inventory.sensitive-store" && $0.family == .policy })
         #expect(!copy.contains { $0.family == .secret || $0.family == .transport })

@@ -89,7 +89,7 @@ import Testing
             "report-sample/truncated.json 3:1 parse unexpected end of input",
             "report-sample/oplog.ndjson (2 findings)",
             "report-sample/push.json (3 findings)",
-            "18:26 error secret.github-token GitHub token",
+            "20:26 error secret.github-token GitHub token",
             "Path /operations/0/document/payload/description",
         ] {
             #expect(text.contains(expected), "the rendered page lacks \"\(expected)\"")

@@ -73,12 +73,16 @@ private func summary(_ f: Finding) -> String {
     }
 
     @Test func pushBodiesOperationLogsAndBackups() {
-        let push = #"{"protocolVersion": 1, "deviceId": "d", "authToken": "", "operations": []}"#
-        #expect(TestSupport.scan(push).findings.map(\.context) == [.sync])
+        // A push body is exactly {"operations": [...]}: other members are findings of their own.
+        let push = #"{"authToken": "", "operations": []}"#
+        #expect(TestSupport.scan(push).findings.filter { $0.key == "authToken" }.map(\.context) == [.sync])
         let operation = #"{"operationId": "o1", "document": {"x": 1}, "token": ""}"#
-        #expect(TestSupport.scan(operation).findings.map(\.context) == [.sync])
-        let backup = #"{"format": "habiter.backup", "schemaVersion": 1, "habits": [{"title": "x", "pwd": "hunter2-Kiwi"}]}"#
-        #expect(TestSupport.scan(backup).findings.map(summary) == ["name.password secret backup 1:83 /habits/0/pwd key=pwd"])
+        #expect(TestSupport.scan(operation).findings.filter { $0.ruleId == "name.token" }.map(\.context) == [.sync])
+        let backup = #"{"format": "habiter.backup", "schemaVersion": 1, "habits": [{"name": "x", "pwd": "hunter2-Kiwi"}]}"#
+        #expect(TestSupport.scan(backup).findings.map(summary) == ["name.password secret backup 1:82 /habits/0/pwd key=pwd"])
+        // The app's export has no marker: its shape is a backup.
+        let export = #"{"schemaVersion": 1, "exportedAt": "2026-11-30T18:02:11.204Z", "habits": [{"name": "x", "pwd": "hunter2-Kiwi"}], "entries": [], "settings": {}}"#
+        #expect(TestSupport.scan(export).findings.map(\.context) == [.backup])
         let notBackup = #"{"a": {"format": "habiter.backup"}, "pwd": "hunter2-Kiwi"}"#
         #expect(TestSupport.scan(notBackup).findings.map(\.context) == [.payload])
     }
