@@ -29,17 +29,17 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, HERE)
-from sync_server import habit_document  # noqa: E402  (the server's own clean habit)
+from sync_server import habit_document, operation  # noqa: E402  (the server's own clean habit)
 
 # label, method, path (the order of the session)
 EXCHANGES = [
     ("health", "GET", "/v1/health"),
     ("token", "POST", "/v1/oauth/token"),
-    ("push-clean", "POST", "/v1/sync/push"),
-    ("push-github-token", "POST", "/v1/sync/push"),
-    ("push-api-key", "POST", "/v1/sync/push"),
-    ("pull", "GET", "/v1/sync/pull"),
-    ("push-killed", "POST", "/v1/sync/push"),
+    ("push-clean", "POST", "/v1/push"),
+    ("push-github-token", "POST", "/v1/push"),
+    ("push-api-key", "POST", "/v1/push"),
+    ("pull", "GET", "/v1/pull"),
+    ("push-killed", "POST", "/v1/push"),
 ]
 RECORD_TIMEOUT = 30.0
 
@@ -50,10 +50,7 @@ def fake_secret(kind: str) -> str:
 
 
 def push_body(document: dict) -> bytes:
-    return json.dumps({"protocolVersion": 1, "deviceId": "0b6f2c4e-7d1a-4e43-9a55-1f0e2c3d4b5a",
-                       "operations": [{"operationId": "op-" + secrets.token_hex(6),
-                                       "idempotencyKey": "idem-" + secrets.token_hex(6),
-                                       "baseRevision": 41, "document": document}]}).encode()
+    return json.dumps({"operations": [operation(document, 41)]}).encode()
 
 
 def count_records(report: str) -> int:
@@ -113,18 +110,18 @@ def drive(args) -> None:
             state["access_token"] = values["access_token"] = tokens["access_token"]
             values["refresh_token"] = tokens["refresh_token"]
         elif label == "push-clean":
-            send("POST", "/v1/sync/push", push_body(habit_document("h-walk", "Walk")), bearer())
+            send("POST", "/v1/push", push_body(habit_document("h-walk", "Walk")), bearer())
         elif label == "push-github-token":
             body = push_body(leaky_habit("h-read", description=f"CI token for the backup job: {github_token}"))
-            send("POST", "/v1/sync/push", body, bearer())
+            send("POST", "/v1/push", body, bearer())
         elif label == "push-api-key":
-            send("POST", "/v1/sync/push", push_body(leaky_habit("h-coach", apiKey="")), bearer())
+            send("POST", "/v1/push", push_body(leaky_habit("h-coach", apiKey="")), bearer())
         elif label == "pull":
-            changes = json.loads(send("GET", f"/v1/sync/pull?cursor={cursor}&limit=100", None, bearer()))
-            assert changes["changes"], "the pull returned no changes"
+            changes = json.loads(send("GET", f"/v1/pull?cursor={cursor}&limit=100", None, bearer()))
+            assert changes["operations"], "the pull returned no operations"
         elif label == "push-killed":
             body = push_body(leaky_habit("h-npm", description=f"publish with {npm_token}"))
-            send("POST", "/v1/sync/push", body, {**bearer(), "X-Test-Drop": "1"}, expect=502)
+            send("POST", "/v1/push", body, {**bearer(), "X-Test-Drop": "1"}, expect=502)
 
     os.makedirs(args.workdir, exist_ok=True)
     secrets_file = os.path.join(args.workdir, "secrets.json")
@@ -241,7 +238,7 @@ def check(args) -> None:
             expected = f"[habiter-audit] {f['level']} {f['ruleId']} ({f['family']}) {record['request']} {f['path']}: "
             c.that(any(line.startswith(expected) for line in finding_lines), f"printed: {expected!r}")
     pull = by_label.get("pull", {}).get("request", "")
-    c.that(pull.endswith("/v1/sync/pull?cursor=…&limit=…"), f"pull: the query shows its names only (got {pull!r})")
+    c.that(pull.endswith("/v1/pull?cursor=…&limit=…"), f"pull: the query shows its names only (got {pull!r})")
     c.that("could not fully scan" not in log, "no scan failures printed")
     c.that("Traceback" not in log, "no addon exception in mitmdump's output")
 

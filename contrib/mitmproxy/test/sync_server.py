@@ -6,9 +6,9 @@
 Plays a sign-in and sync session (standard library only):
     GET  /v1/health                      {"status": "ok"}, no credentials: the clean exchange
     POST /v1/oauth/token                 a token response with fake, freshly random tokens
-    POST /v1/sync/push                   accepts an entity-document push (Bearer token required);
+    POST /v1/push                   accepts an entity-document push (Bearer token required);
                                          with "X-Test-Drop: 1" it closes the connection unanswered
-    GET  /v1/sync/pull?cursor=…&limit=100  the changes since the cursor, gzip-encoded
+    GET  /v1/pull?cursor=…&limit=100  the operations since the cursor, gzip-encoded
 Runs until killed (SIGTERM/SIGINT).
 """
 
@@ -40,15 +40,24 @@ def fake_jwt() -> str:
     return f"{header}.{claims}.{b64url(secrets.token_bytes(64))}"
 
 
-def habit_document(habit_id: str, title: str) -> dict:
+def habit_document(habit_id: str, name: str) -> dict:
+    """An entity document as the app writes it (Habit.toMap, APP-FORMATS.md section 3)."""
     return {"schemaVersion": 1, "entityId": f"habit/{habit_id}", "deleted": False,
-            "payload": {"id": habit_id, "title": title, "description": "Ten minutes after lunch",
+            "payload": {"id": habit_id, "name": name, "description": "Ten minutes after lunch",
                         "color": "#4CAF50", "icon": "directions_walk", "frequency": "daily",
-                        "target": 1, "category": "health", "customDays": [],
-                        "createdAt": "2025-11-02T08:15:00.000Z", "lifecycleState": "active",
-                        "pauses": [], "archivedAt": None, "restoredAt": None,
+                        "targetCount": 1, "category": "health", "customDays": None,
+                        "createdAt": "2025-11-02T08:15:00.000Z", "isActive": True,
                         "notificationEnabled": True, "notificationTime": "12:45",
-                        "source": {"kind": "manual"}}}
+                        "source": {"kind": "local"}}}
+
+
+def operation(document: dict, sequence: int, device: str = "mitmTestDevice0123456789") -> dict:
+    """PersonalSyncOperation.toMap: a create listing every payload key, or a delete."""
+    deleted = document.get("deleted") is True
+    return {"protocolVersion": 1, "operationId": f"operation/{device}/{sequence}",
+            "kind": "delete" if deleted else "create", "revision": {"deviceId": device, "sequence": sequence},
+            "document": document, "changedFields": [] if deleted else sorted(document["payload"]),
+            "changedMetadataFields": []}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -87,7 +96,7 @@ class Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         if url.path == "/v1/health":
             self.send_json(200, {"status": "ok", "protocolVersion": 1})
-        elif url.path == "/v1/sync/pull":
+        elif url.path == "/v1/pull":
             if not self.authorized():
                 return
             query = parse_qs(url.query)
@@ -96,11 +105,11 @@ class Handler(BaseHTTPRequestHandler):
                 return
             with LOCK:
                 revision = STATE["revision"]
-            changes = [{"serverRevision": revision, "document": habit_document("h-walk", "Walk")},
-                       {"serverRevision": revision + 1,
-                        "document": {"schemaVersion": 1, "entityId": "habit/h-old", "deleted": True}}]
-            self.send_json(200, {"protocolVersion": 1, "changes": changes,
-                                 "nextCursor": "c-" + secrets.token_hex(8), "hasMore": False},
+            operations = [operation(habit_document("h-walk", "Walk"), revision + 1),
+                          operation({"schemaVersion": 1, "entityId": "habit/h-old", "deleted": True}, revision + 2)]
+            cursor = b64url(json.dumps({"version": 1, "generation": 1, "offset": revision + 2}).encode())
+            self.send_json(200, {"operations": operations, "cursor": cursor, "headOffset": revision + 2,
+                                 "compactionFloor": 0, "requiresSnapshot": False, "recoveryReason": "none"},
                            gzip_body=True)
         else:
             self.send_json(404, {"error": "not_found"})
@@ -118,7 +127,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["access_tokens"].add(access)
             self.send_json(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
                                  "refresh_token": b64url(secrets.token_bytes(48)), "scope": "sync"})
-        elif path == "/v1/sync/push":
+        elif path == "/v1/push":
             if self.headers.get("X-Test-Drop") == "1":
                 self.close_connection = True  # no answer: the proxy sees a killed flow
                 self.connection.shutdown(2)
@@ -128,17 +137,18 @@ class Handler(BaseHTTPRequestHandler):
             try:
                 push = json.loads(body)
                 operations = push["operations"]
-                assert push["protocolVersion"] == 1 and isinstance(operations, list)
+                assert set(push) == {"operations"} and isinstance(operations, list)
+                assert all(op["protocolVersion"] == 1 for op in operations)
             except (ValueError, KeyError, TypeError, AssertionError):
                 self.send_json(400, {"error": "invalid_push"})
                 return
-            results = []
+            receipts = []
             with LOCK:
-                for operation in operations:
+                for _ in operations:
                     STATE["revision"] += 1
-                    results.append({"operationId": operation.get("operationId"), "status": "applied",
-                                    "serverRevision": STATE["revision"]})
-            self.send_json(200, {"protocolVersion": 1, "results": results})
+                    cursor = b64url(json.dumps({"version": 1, "generation": 1, "offset": STATE["revision"]}).encode())
+                    receipts.append({"cursor": cursor, "offset": STATE["revision"], "duplicate": False, "changed": True})
+            self.send_json(200, {"receipts": receipts})
         else:
             self.send_json(404, {"error": "not_found"})
 
