@@ -40,15 +40,14 @@ enum EntityStateChecks {
                     violations.append(ContractValidator.sensitiveName(member.key, offset: member.keyOffset, path: path, where: "an entity state's \(name)"))
                 }
                 guard let register = member.value.value.objectMembers, register.count == 2,
-                      Set(register.map(\.key)) == ["value", "revision"], let revision = member.value.value["revision"] else {
+                      Set(register.map(\.key)) == ["value", "revision"], let revision = register.last(where: { $0.key == "revision" })?.value else {
                     violations.append(ContractViolation(ruleId: "contract.entity-state", message: "The register \(name).\(member.key) is not {value, revision}.",
                                                         key: member.key, offset: member.value.offset, memberPath: path))
                     continue
                 }
-                let node = register.last { $0.key == "revision" }!.value
-                if case .failure(let problem) = Revision.parse(JSONValue.Node(value: revision, offset: node.offset)) {
+                if case .failure(let problem) = Revision.parse(revision) {
                     violations.append(ContractViolation(ruleId: "contract.entity-state", message: "The register \(name).\(member.key)'s revision \(problem.message).",
-                                                        key: member.key, offset: node.offset, memberPath: path + [.key("revision")]))
+                                                        key: member.key, offset: revision.offset, memberPath: path + [.key("revision")]))
                 }
                 if let value = register.last(where: { $0.key == "value" })?.value {
                     PortableFields.screenNames(in: value, path: path + [.key("value")], place: "an entity state's \(name)", into: &violations)
