@@ -5,16 +5,29 @@ import Foundation
 extension Fuzz {
     /// Decodes `value` with `decoder` (ungated: a scan asks only behind the decoder's `LayerGate`,
     /// but `decode` is public and must not trap on anything) and checks what holds for every
-    /// decoder: decoded names and values no larger than the value (percent-decoding never grows).
+    /// decoder: decoded names and values no larger than the value (percent-decoding never grows);
+    /// a refusal has a reason. A refused value gives nil, as one that is not a layer.
     public static func decodeLayer(_ decoder: any LayerDecoder, _ value: UnsafeRawBufferPointer) -> DecodedLayer? {
-        guard let layer = decoder.decode(value) else { return nil }
+        decodeOrRefuse(decoder, value).layer
+    }
+
+    /// As `decodeLayer`, telling a refusal apart.
+    public static func decodeOrRefuse(_ decoder: any LayerDecoder, _ value: UnsafeRawBufferPointer) -> (layer: DecodedLayer?, refusal: LayerRefusal?) {
+        let decoded: DecodedLayer?
+        do throws(LayerRefusal) {
+            decoded = try decoder.decode(value)
+        } catch {
+            check(!error.reason.isEmpty, "a refusal says why")
+            return (nil, error)
+        }
+        guard let layer = decoded else { return (nil, nil) }
         if case .pairs(let pairs) = layer.content {
             check(!pairs.isEmpty, "a pairs layer has pairs")
             for pair in pairs {
                 check(pair.name.count <= max(value.count, 8) && pair.value.count <= value.count, "decoded pairs are not larger than the value")
             }
         }
-        return layer
+        return (layer, nil)
     }
 
     /// True when `small` occurs in `big`.

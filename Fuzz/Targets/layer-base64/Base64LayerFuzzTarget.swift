@@ -10,7 +10,11 @@ import HabiterAudit
 public func fuzzBase64Layer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let value = Fuzz.buffer(data, size)
     let forced = Base64LayerDecoder.decodeForced(value)
-    if let layer = Fuzz.decodeLayer(Base64LayerDecoder(), value) {
+    let (decoded, refusal) = Fuzz.decodeOrRefuse(Base64LayerDecoder(), value)
+    if let refusal {
+        Fuzz.check(refusal.kind == .limit && value.count * 3 / 4 > Base64LayerDecoder.maxDecodedBytes, "base64 is refused only for its size")
+    }
+    if let layer = decoded {
         guard case .text = layer.content else { Fuzz.check(false, "a base64 layer is text"); return 0 }
         Fuzz.check(!layer.replacesValue, "a base64 value is still scanned as text")
         let symbols = value.filter { $0 != UInt8(ascii: "=") && $0 != 0x0A && $0 != 0x0D }.count

@@ -32,17 +32,21 @@ public func fuzzGzipLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if let expected {
         Fuzz.check((try? inflated.get()) == expected, "a well-formed gzip member inflates to its payload")
     }
-    let layer = value.withUnsafeBytes { Fuzz.decodeLayer(GzipLayerDecoder(), $0) }
+    let (layer, refusal) = value.withUnsafeBytes { Fuzz.decodeOrRefuse(GzipLayerDecoder(), $0) }
+    let headerPasses = value.count >= 20 && GzipLayerDecoder.hasMagic(value) && value[3] & 0xE0 == 0
     switch inflated {
     case .success(let bytes):
         Fuzz.check(bytes.count <= GzipLayerDecoder.maxOutput && bytes.count <= value.count * GzipLayerDecoder.maxRatio, "limits hold")
-        if value.count >= 20 && value[3] & 0xE0 == 0 {
+        if headerPasses {
             Fuzz.check(layer?.bytes == bytes, "decode opens what inflate inflates")
         }
     case .failure(let error):
         Fuzz.check(layer == nil, "decode does not open what inflate refuses")
+        // Recognised by its header: refused, never passed over as not gzip.
+        if headerPasses { Fuzz.check(refusal != nil && (refusal?.kind == .limit) == error.isLimit, "decode refuses what inflate refuses") }
         _ = error.message
     }
+    if !headerPasses { Fuzz.check(layer == nil && refusal == nil, "without the header, no layer and no refusal") }
     if let layer {
         guard case .text = layer.content else { Fuzz.check(false, "a gzip layer is text"); return 0 }
         Fuzz.check(layer.replacesValue, "inflated text replaces the compressed bytes")

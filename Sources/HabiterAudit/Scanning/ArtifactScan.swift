@@ -206,11 +206,12 @@ final class ArtifactScan {
     /// A string value found under a name (an object key, a header, a query parameter, a prefs
     /// key): the layer decoders open it, else the pattern rules scan it; then the name rule it
     /// matches, if any, judges the value. `locate` is asked only when something is found.
-    func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, locate: () -> HitLocation) {
+    func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
+                         locate: () -> HitLocation) {
         pkce.observe(value)
         var known: HitLocation?
         let hitsBefore = hitCount
-        let replaced = openLayers(value, at: offset, depth: depth) {
+        let replaced = openLayers(value, at: offset, depth: depth, excluding: excluded) {
             if known == nil { known = locate() }
             return known!
         }

@@ -38,10 +38,12 @@ extension ArtifactScan {
     /// be one (text that starts like JSON but is not) is forgotten, hits and errors included: a
     /// decoder failure inside a valid input is not an error, the value is scanned as text. A
     /// layer beyond `options.maxLayerDepth` is a limit error: what it holds is not checked.
-    func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, locate: () -> HitLocation) -> Bool {
-        var candidates = layerDecoders.candidates(value)
+    /// `excluded` are decoders not to try (the one that split off a value as it was written).
+    func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
+                    locate: () -> HitLocation) -> Bool {
+        var candidates = layerDecoders.candidates(value) & ~excluded
         // Most values open no layer: they are done without a location kept in waiting.
-        guard let first = nextLayer(of: value, candidates: &candidates) else { return false }
+        guard let first = nextLayer(of: value, at: offset, candidates: &candidates) else { return false }
         let location = locate()
         var replaced = false
         var next: (layer: DecodedLayer, decoder: Int)? = first
@@ -55,18 +57,23 @@ extension ArtifactScan {
                                    depth: depth + 1, readerContext: location.readerContext, carrier: location.carrier,
                                    isProtocolField: location.isProtocolField)
             if scanLayer(layer.content, bytes: layer.bytes, frame: frame) && layer.replacesValue { replaced = true }
-            next = nextLayer(of: value, candidates: &candidates)
+            next = nextLayer(of: value, at: offset, candidates: &candidates)
         }
         return replaced
     }
 
     /// The next layer that a decoder of `candidates` opens, and the decoder's index; the decoders
-    /// tried are taken off `candidates`.
-    private func nextLayer(of value: UnsafeRawBufferPointer, candidates: inout UInt16) -> (layer: DecodedLayer, decoder: Int)? {
+    /// tried are taken off `candidates`. A layer a decoder recognises and refuses is an input
+    /// error at `offset`, and the next decoder is tried.
+    private func nextLayer(of value: UnsafeRawBufferPointer, at offset: Int, candidates: inout UInt16) -> (layer: DecodedLayer, decoder: Int)? {
         while candidates != 0 {
             let index = candidates.trailingZeroBitCount
             candidates &= candidates - 1
-            if let layer = layerDecoders.decoders[index].decode(value) { return (layer, index) }
+            do {
+                if let layer = try layerDecoders.decoders[index].decode(value) { return (layer, index) }
+            } catch {
+                fail(error.kind == .limit ? .limit : .parse, at: offset, error.reason)
+            }
         }
         return nil
     }
@@ -155,6 +162,7 @@ extension ArtifactScan {
             frame.path.layers.last?.decoder.map { HabiterAPI.authorizationResponseLayers.contains($0) } == true
                 && HabiterAPI.isAuthorizationResponse(pairs) ? rule : nil
         }
+        let splitter = layerDecoders.mask(named: frame.path.layers.last?.decoder)
         for pair in pairs {
             var name = pair.name.withUnsafeBufferPointer { nameMatch($0) }
             if let responseRule, pair.name == HabiterAPI.codeName || pair.name == HabiterAPI.stateName {
@@ -165,7 +173,8 @@ extension ArtifactScan {
             let location = HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
                                        readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: frame.isProtocolField)
             pair.value.withUnsafeBytes { value in
-                scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth) { location }
+                scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth,
+                                excluding: pair.isVerbatim ? splitter : 0) { location }
             }
         }
         return true

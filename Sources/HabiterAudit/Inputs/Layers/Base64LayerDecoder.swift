@@ -8,7 +8,8 @@
 /// "text". The value needs 16 characters or more, one alphabet, canonical padding and zero
 /// trailing bits; the decoded bytes must be valid UTF-8 without NUL, at least 90 % printable, and
 /// are checked as they are decoded, so a random token is rejected after a few bytes without
-/// allocating. Decoded sizes beyond `maxDecodedBytes` are not opened.
+/// allocating. Text or gzip that would decode beyond `maxDecodedBytes` is refused (`decode`
+/// throws, and the scan reports a limit): it is recognised, so it is never skipped.
 public struct Base64LayerDecoder: LayerDecoder {
     public let name = "base64"
     // Computed, so that the decoder holds nothing reference-counted: scans on several threads copy
@@ -67,12 +68,13 @@ public struct Base64LayerDecoder: LayerDecoder {
     private static let standardOnly: UInt8 = 2
     private static let urlOnly: UInt8 = 4
 
-    /// Decoded sizes beyond this are not opened as layers.
-    public static let maxDecodedBytes = 16 << 20
+    /// Decoded sizes beyond this are refused: with a gzip layer inside, a layer costs at most
+    /// twice this beyond the input itself.
+    public static let maxDecodedBytes = 32 << 20
 
     public init() {}
 
-    public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
+    public func decode(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> DecodedLayer? {
         guard value.count >= Self.minLength, !Self.isUUIDOrHex(value) else { return nil }
         // Pass 1, characters: alphabet, padding, length, trailing bits; no decoding yet.
         var symbols = 0
@@ -134,7 +136,6 @@ public struct Base64LayerDecoder: LayerDecoder {
         default: break
         }
         let decodedCount = symbols * 3 / 4
-        guard decodedCount <= Self.maxDecodedBytes else { return nil }
 
         // Pass 2, on the first bytes decoded onto the stack: gzip magic, or text. A UTF-8
         // character is at most 4 bytes, so text reaches a character boundary within the sample.
@@ -164,6 +165,9 @@ public struct Base64LayerDecoder: LayerDecoder {
             return decoded == decodedCount && check.finish()
         }
         guard accepted else { return nil }
+        guard decodedCount <= Self.maxDecodedBytes else {
+            throw LayerRefusal(.limit, "base64 text or gzip data of \(decodedCount) bytes, over the limit of \(Self.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
+        }
 
         // Accepted: now decode for real.
         guard let bytes = Base64.decode(value, alphabet: alphabet, ignoringLineBreaks: true) else { return nil }

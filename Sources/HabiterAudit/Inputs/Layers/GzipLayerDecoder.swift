@@ -7,26 +7,31 @@ internal import CZlib
 /// Strict by its header (magic, method 8, reserved flag bits clear: four bytes reject everything
 /// else), and bounded: the output may not
 /// exceed `maxOutput` bytes nor `maxRatio` times the compressed size, and inflating stops as soon
-/// as it would, so a gzip bomb costs at most that much memory and time. Corrupt or truncated data
-/// is not a layer (`decode` returns nil); `inflate` says why, for callers that know the data is
-/// gzip (a `.gz` file, a `Content-Encoding: gzip` body).
+/// as it would, so a gzip bomb costs at most that much memory and time. Data past the header that
+/// is corrupt, truncated or over a limit is refused (`decode` throws, and the scan reports it):
+/// the header says it is gzip, so what it holds is never left unread.
 public struct GzipLayerDecoder: LayerDecoder {
     public let name = "gzip"
     public let gate = LayerGate(minimumLength: 18, firstBytes: "\u{1F}")
 
-    /// The most bytes a gzip layer may inflate to.
-    public static let maxOutput = 256 << 20
+    /// The most bytes a gzip layer may inflate to: with the base64 text it came from, a layer
+    /// costs at most this much beyond the input itself.
+    public static let maxOutput = 32 << 20
     /// The most a gzip layer may expand: real text rarely compresses beyond 20×, deflate's
     /// maximum is about 1032×.
     public static let maxRatio = 200
 
     public init() {}
 
-    public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
+    public func decode(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> DecodedLayer? {
         // Header (10) + the smallest deflate stream (2) + CRC and size (8).
         guard value.count >= 20, Self.hasMagic(value), value[3] & 0xE0 == 0 else { return nil }
-        guard case .success(let text) = Self.inflate(value) else { return nil }
-        return DecodedLayer(bytes: text, content: .text, replacesValue: true)
+        switch Self.inflate(value) {
+        case .success(let text):
+            return DecodedLayer(bytes: text, content: .text, replacesValue: true)
+        case .failure(let error):
+            throw LayerRefusal(error.isLimit ? .limit : .parse, "gzip data that cannot be opened: \(error.message); what it holds is not checked")
+        }
     }
 
     /// Whether `bytes` starts like gzip data: `1F 8B` and method 8 (deflate, the only one defined).
@@ -118,6 +123,14 @@ public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
     case zlib(code: Int32)
 
     public var description: String { message }
+
+    /// True when the data was refused for its size, not for what it is.
+    public var isLimit: Bool {
+        switch self {
+        case .bomb, .tooLarge: true
+        default: false
+        }
+    }
 
     /// A one-line message for an input error.
     public var message: String {

@@ -30,10 +30,14 @@ public struct DecodedLayer: Sendable {
 public struct DecodedPair: Sendable, Equatable {
     public var name: [UInt8]
     public var value: [UInt8]
+    /// The value is the bytes as written, nothing decoded: the decoder that split it off is
+    /// not offered it again (`a=b=c` is the pair `a` = `b=c`, never a form inside a form).
+    public var isVerbatim: Bool
 
-    public init(name: [UInt8], value: [UInt8]) {
+    public init(name: [UInt8], value: [UInt8], isVerbatim: Bool = false) {
         self.name = name
         self.value = value
+        self.isVerbatim = isVerbatim
     }
 }
 
@@ -45,8 +49,25 @@ public protocol LayerDecoder: Sendable {
     var name: String { get }
     /// What a value must look like before `decode` is asked at all.
     var gate: LayerGate { get }
-    /// The layer inside `value`, or nil when `value` is not this kind of layer.
-    func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer?
+    /// The layer inside `value`, or nil when `value` is not this kind of layer. A value that is
+    /// this kind of layer but cannot be opened in full (over a size or ratio limit, corrupt after
+    /// a header that says what it is) throws: recognised means scanned or refused, never skipped.
+    func decode(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> DecodedLayer?
+}
+
+/// Why a value that is a decoder's kind of layer is not opened. The scan reports it as an input
+/// error at the value, so what the layer holds never passes unchecked.
+public struct LayerRefusal: Error, Equatable, Sendable {
+    public enum Kind: Sendable { case parse, limit }
+
+    public var kind: Kind
+    /// One line naming the kind of problem, never the data.
+    public var reason: String
+
+    public init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
 }
 
 /// A test on a value's length and first byte that every decoder passes before it decodes: most
@@ -87,6 +108,12 @@ struct LayerDecoderSet {
         }
         byFirstByte = table
         minimumLength = minimumLengths.min() ?? Int.max
+    }
+
+    /// The decoder called `name`, as a bit mask over `decoders` (0 when there is none).
+    func mask(named name: String?) -> UInt16 {
+        guard let name, let index = decoders.firstIndex(where: { $0.name == name }) else { return 0 }
+        return 1 << UInt16(index)
     }
 
     /// The decoders whose gate `value` passes, as a bit mask over `decoders`.

@@ -64,8 +64,10 @@ public struct QueryLayerDecoder: LayerDecoder {
             if i > partStart {
                 let part = text[partStart..<i]
                 if let equals = part.firstIndex(of: UInt8(ascii: "=")) {
+                    let raw = part[(equals + 1)..<i]
+                    let value = LayerBytes.percentDecode(raw, plusAsSpace: plusAsSpace)
                     pairs.append(DecodedPair(name: LayerBytes.percentDecode(part[partStart..<equals], plusAsSpace: plusAsSpace),
-                                             value: LayerBytes.percentDecode(part[(equals + 1)..<i], plusAsSpace: plusAsSpace)))
+                                             value: value, isVerbatim: value.elementsEqual(raw)))
                 } else {
                     pairs.append(DecodedPair(name: LayerBytes.percentDecode(part, plusAsSpace: plusAsSpace), value: []))
                 }

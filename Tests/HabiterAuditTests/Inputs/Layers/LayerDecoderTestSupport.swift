@@ -9,8 +9,22 @@ enum LayerTesting {
         decode(decoder, Array(text.utf8))
     }
 
+    /// The layer, or nil when the value is not one or the decoder refuses it (`refusal` says).
     static func decode(_ decoder: some LayerDecoder, _ bytes: [UInt8]) -> DecodedLayer? {
-        bytes.withUnsafeBytes { decoder.decode($0) }
+        bytes.withUnsafeBytes { (try? decoder.decode($0)) ?? nil }
+    }
+
+    /// Why the decoder refuses a value that is its kind of layer, or nil when it opens it or it
+    /// is not one.
+    static func refusal(_ decoder: some LayerDecoder, _ bytes: [UInt8]) -> LayerRefusal? {
+        bytes.withUnsafeBytes { value -> LayerRefusal? in
+            do throws(LayerRefusal) {
+                _ = try decoder.decode(value)
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     /// The pairs of a `.pairs` layer as `[name, value]` strings, or nil.
