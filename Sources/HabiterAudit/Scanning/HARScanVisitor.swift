@@ -102,7 +102,17 @@ struct HARScanVisitor: JSONVisitor {
     /// The `content` object being read: its `encoding`, and whether its text is base64 (checked
     /// when it is read, so that the text need not be kept until `encoding` is known).
     private var contentEncoding: String?
-    private var contentText: (isBase64: Bool, offset: Int)?
+    private var contentText: ContentText?
+
+    /// A `content.text` as far as its `encoding` (which may come after it) needs it.
+    private struct ContentText {
+        var isBase64: Bool
+        var offset: Int
+        /// The text, kept while its `content` object is open when it is base64: if the body is
+        /// declared base64 and decodes to bytes that are no text layer, those bytes are scanned.
+        var base64: [UInt8]?
+        var location: HitLocation?
+    }
 
     init(scan: ArtifactScan) {
         self.scan = scan
@@ -258,7 +268,15 @@ struct HARScanVisitor: JSONVisitor {
             } else {
                 isBase64 = Self.isBase64(raw.prefix(1))
             }
-            contentText = (isBase64, offset)
+            contentText = ContentText(isBase64: isBase64, offset: offset)
+            if isBase64 {
+                contentText?.base64 = bytes()
+                // Asked before the string is read: the location of `content`, then its `text`.
+                var location = plain.location()
+                location.path = location.path.appending(.key("text")).entering("base64")
+                location.key = "text"
+                contentText?.location = location
+            }
         case (.content, .encoding):
             contentEncoding = String(decoding: bytes(), as: UTF8.self).lowercased()
         default:
@@ -307,10 +325,26 @@ struct HARScanVisitor: JSONVisitor {
         if case .success = Base64LayerDecoder.checkForced(text) { true } else { false }
     }
 
-    /// A response body that claims base64 must be base64.
+    /// A response body that claims base64 must be base64, and is scanned decoded: as a layer
+    /// when it decodes to text or gzip (the plain scan has opened it, or refused it), else its
+    /// bytes with the pattern rules (a body in Latin-1 is no UTF-8 text layer, and a token in it
+    /// is still a token).
     private mutating func closeContent() {
-        guard contentEncoding == "base64", let text = contentText, !text.isBase64 else { return }
-        scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
+        guard contentEncoding == "base64", let text = contentText else { return }
+        guard text.isBase64 else {
+            return scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
+        }
+        guard let body = text.base64, let location = text.location else { return }
+        let isLayer = body.withUnsafeBytes { value in
+            do { return try Base64LayerDecoder().decode(value) != nil } catch { return true }
+        }
+        if isLayer { return }
+        switch Base64LayerDecoder.decodeForced(body, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
+        case .success(let decoded):
+            _ = decoded.withUnsafeBytes { scan.scanPatterns($0, offset: text.offset) { location } }
+        case .failure(let error):
+            scan.fail(.limit, at: text.offset, "a body marked base64: \(error.message); what it holds is not checked")
+        }
     }
 
     /// Decides the entry's context and whether it is a token exchange or another call of the

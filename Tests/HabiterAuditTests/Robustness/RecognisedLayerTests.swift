@@ -80,6 +80,17 @@ import Testing
         #expect(layer?.bytes.count == text.utf8.count)
     }
 
+    @Test func aDeclaredBase64BodyThatIsNoTextLayerIsScannedAsBytes() {
+        // Latin-1 text (no UTF-8: `é` is one byte 0xE9), as exporters base64-encode such bodies.
+        let latin1: [UInt8] = Array("var caf".utf8) + [0xE9] + Array(" = \"\(Self.token)\";\n".utf8)
+        let body = LayerTesting.base64(latin1)
+        #expect(LayerTesting.decode(Base64LayerDecoder(), body) == nil, "the fixture is no text layer")
+        let outcome = TestSupport.scan(Self.har(#"{"size": 0, "mimeType": "application/javascript", "encoding": "base64", "text": "\#(body)"}"#), name: "c.har")
+        #expect(outcome.errors.isEmpty)
+        #expect(outcome.findings.contains { $0.ruleId == "secret.github-token" && $0.pathText.hasSuffix("/content/text!base64") },
+                "\(outcome.findings.map { "\($0.ruleId) \($0.pathText)" })")
+    }
+
     @Test(arguments: ["a=b=c=d=e=f=g=h=i=j", String(repeating: "a=", count: 5_000) + "z", "q=a=b&r=c=d=e=f=g=h=i=j=k"])
     func aFormValueThatNothingDecodedIsNotAnotherForm(_ value: String) {
         let outcome = TestSupport.scan(#"{"q": "\#(value)"}"#)
