@@ -236,3 +236,74 @@ private func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stder
         #expect(run.stdout.contains("secret.github-token"))
     }
 }
+
+/// Where a report goes (issue 18): a write that fails is exit status 2 with a message, whether
+/// to a file, stdout or stderr; and a report or baseline never overwrites what is scanned.
+@Suite struct ReportOutputTests {
+    static let binary = BinaryTests.binary
+
+    /// Runs the binary through `sh`, with `redirect` appended (`> /dev/full`).
+    static func shell(_ arguments: [String], _ redirect: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        let binary = try #require(binary, "the habiter-audit binary is built by swift build / swift test")
+        let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try TestSupport.run("/bin/sh", ["-c", "\(quoted) \(redirect)"])
+    }
+
+    @Test(arguments: ["text", "json", "sarif", "github", "html"])
+    func aReportThatCannotBeWrittenToStdoutIsExitTwo(_ format: String) throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else {
+            print("skipped: this system has no /dev/full")
+            return
+        }
+        let directory = ProcessRunner.temporaryDirectory()
+        let clean = directory.appendingPathComponent("clean.json")
+        try Data(#"{"habits": []}"#.utf8).write(to: clean)
+        let run = try Self.shell(["scan", "--no-config", "--format", format, clean.path], "> /dev/full")
+        #expect(run.status == ExitStatus.inputError, "\(format): exit \(run.status)")
+        #expect(run.stderr.contains("cannot write to stdout"), "\(run.stderr)")
+        let file = try Self.shell(["scan", "--no-config", "--format", format, "-o", "/dev/full", clean.path], "")
+        #expect(file.status == ExitStatus.inputError)
+    }
+
+    @Test func messagesThatCannotBeWrittenToStderrAreExitTwo() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else {
+            print("skipped: this system has no /dev/full")
+            return
+        }
+        let directory = ProcessRunner.temporaryDirectory()
+        let broken = directory.appendingPathComponent("broken.json")
+        try Data(#"{"a": "#.utf8).write(to: broken)
+        // With a JSON report on stdout, the input error is written to stderr too.
+        let run = try Self.shell(["scan", "--no-config", "--format", "json", broken.path], "2> /dev/full")
+        #expect(run.status == ExitStatus.inputError)
+        let usage = try Self.shell(["scan", "--no-such-option"], "2> /dev/full")
+        #expect(usage.status == ExitStatus.inputError, "a usage message lost is exit 2, not 64")
+    }
+
+    @Test func theOutputMayNotBeAnInputOrInsideAScannedDirectory() throws {
+        let directory = ProcessRunner.temporaryDirectory()
+        let input = directory.appendingPathComponent("capture.json")
+        let original = Data(#"{"note": "\#(github)"}"#.utf8)
+        try original.write(to: input)
+        let inside = directory.appendingPathComponent("report.sarif").path
+        let link = directory.deletingLastPathComponent().appendingPathComponent("link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
+        defer { try? FileManager.default.removeItem(at: link) }
+        for (command, output, inputs) in [("scan", input.path, [input.path]),
+                                          ("scan", input.path, [directory.path]),
+                                          ("scan", inside, [directory.path]),
+                                          ("scan", link.appendingPathComponent("report.sarif").path, [directory.path]),
+                                          ("scan", inside, [link.path]),
+                                          ("baseline", input.path, [input.path]),
+                                          ("baseline", inside, [directory.path])] {
+            let run = TestSupport.cli([command, "--no-config", "-o", output] + inputs)
+            #expect(run.status == ExitStatus.usage, "\(command) -o \(output) \(inputs): exit \(run.status)")
+            #expect(run.stderr.contains("is an input") || run.stderr.contains("which is scanned"), "\(run.stderr)")
+        }
+        #expect(try Data(contentsOf: input) == original, "the input is untouched")
+        #expect(!FileManager.default.fileExists(atPath: inside))
+        // Beside the scanned file, not inside a scanned directory: written.
+        let beside = directory.appendingPathComponent("beside.sarif").path
+        #expect(TestSupport.cli(["scan", "--no-config", "--format", "sarif", "-o", beside, input.path]).status == ExitStatus.findings)
+    }
+}

@@ -25,7 +25,7 @@ final class ProgressReporter: @unchecked Sendable {
                   let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return total }
             return total + size
         }
-        return ProgressReporter(totalFiles: items.count, totalBytes: bytes, write: environment.writeErr)
+        return ProgressReporter(totalFiles: items.count, totalBytes: bytes, write: environment.drawProgress)
     }
 
     func update(filesDone: Int, bytesDone: Int) {

@@ -138,6 +138,39 @@ enum OutputFile {
         return lstat(path, &info) == 0
     }
 
+    /// Why writing a report or baseline to `output` would overwrite what is scanned: it is one of
+    /// `inputs`, or lies inside one that is a directory (links resolved). Nil when it is neither.
+    static func overlap(of output: String, with inputs: [String]) -> String? {
+        guard output != "-" else { return nil }
+        let target = resolvedPath(output)
+        for input in inputs where input != "-" {
+            if sameFile(input, output) { return "the output '\(output)' is an input; an input is never overwritten" }
+            var info = stat()
+            guard stat(input, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, let directory = realpath(input, nil), let target else { continue }
+            defer { free(directory) }
+            let root = String(cString: directory)
+            if target.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+                return "the output '\(output)' is inside '\(input)', which is scanned; write it elsewhere"
+            }
+        }
+        return nil
+    }
+
+    /// `path` with its links resolved, also when the file does not exist yet (its directory's).
+    private static func resolvedPath(_ path: String) -> String? {
+        if let full = realpath(path, nil) {
+            defer { free(full) }
+            return String(cString: full)
+        }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let full = realpath(directory, nil) else { return nil }
+        defer { free(full) }
+        let root = String(cString: full)
+        return (root.hasSuffix("/") ? root : root + "/") + name
+    }
+
     /// Whether both paths name the same existing file (by device and inode), or are the same text.
     static func sameFile(_ a: String, _ b: String) -> Bool {
         var first = stat(), second = stat()

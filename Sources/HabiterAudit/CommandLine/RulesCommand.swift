@@ -56,7 +56,7 @@ enum RulesCommand {
         var text = ""
         for rule in pack.rules {
             text += rule.id.padding(toLength: width + 2) + rule.kind.rawValue.padding(toLength: 9)
-                + rule.level.rawValue.padding(toLength: 9) + rule.family.rawValue.padding(toLength: 11) + rule.title + "\n"
+                + rule.level.rawValue.padding(toLength: 9) + rule.family.rawValue.padding(toLength: 11) + DisplayText.escaped(rule.title) + "\n"
         }
         return text + "\(pack.rules.count) rules.\n"
     }

@@ -34,6 +34,9 @@ struct ScanSetup {
         if parsed.positionals.filter({ $0 == "-" }).count > 1 {
             throw UsageError(message: "stdin ('-') can be scanned only once", command: command)
         }
+        if let output = parsed.value("output"), let overlap = OutputFile.overlap(of: output, with: parsed.positionals) {
+            throw UsageError(message: overlap, command: command)
+        }
         let context: ContextChoice = try choice(parsed.value("context"), option: "context", command: command, default: .auto)
         let inputFormat: InputFormat = try choice(parsed.value("input-format"), option: "input-format", command: command, default: .auto)
         let maxDepth = try positiveInteger(parsed.value("max-depth"), option: "max-depth", command: command) ?? JSONReader.defaultMaxDepth

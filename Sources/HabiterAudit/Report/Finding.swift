@@ -99,8 +99,11 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// `file:line:column: reason`.
+    /// `file:line:column: reason`, safe to show (`DisplayText`): the file name and the reason
+    /// can carry what an input holds.
     public var description: String {
+        let artifact = DisplayText.escaped(artifact)
+        let reason = DisplayText.escaped(reason)
         if let position { return "\(artifact):\(position.line):\(position.column): \(reason)" }
         return "\(artifact): \(reason)"
     }

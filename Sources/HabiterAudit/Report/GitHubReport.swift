@@ -8,7 +8,8 @@
 /// Annotations attach to `file` as a path relative to the repository root, so the scan should run
 /// from the checkout with relative paths. Escaping follows the Actions toolkit (`escapeData`,
 /// `escapeProperty` in `@actions/core`): a message or a value can never end the command early or
-/// start a new one.
+/// start a new one. Before that, everything an input can carry is shown through `DisplayText`:
+/// the runner's log renders ANSI escapes, and a name must not recolour or hide a line.
 public enum GitHubReport {
     public static func render(_ input: ReportInput) -> String {
         var out = ""
@@ -18,7 +19,7 @@ public enum GitHubReport {
                            title: finding.ruleId, message: "\(finding.message) (\(path))")
         }
         for notice in input.result.notices {
-            out += "::warning title=\(escapeProperty(ToolInfo.name))::\(escapeData(notice))\n"
+            out += "::warning title=\(escapeProperty(ToolInfo.name))::\(escapeData(DisplayText.escaped(notice)))\n"
         }
         for error in input.result.errors {
             out += command("error", artifact: error.artifact, position: error.position,
@@ -40,7 +41,9 @@ public enum GitHubReport {
     /// One workflow command line. Stdin has no file to annotate: its position goes in the message.
     static func command(_ name: String, artifact: String, position: SourcePosition?, title: String, message: String) -> String {
         var properties: [(String, String)] = []
-        var message = message
+        var message = DisplayText.escaped(message)
+        let artifact = DisplayText.escaped(artifact)
+        let title = DisplayText.escaped(title)
         if artifact == "-" {
             let at = position.map { "stdin:\($0.line):\($0.column)" } ?? "stdin"
             message = "\(at): \(message)"

@@ -265,7 +265,7 @@ public enum HTMLReport {
 
     /// Text for HTML content and attribute values: `& < > " '` as references; C0 and C1
     /// controls (but tab and line feed) and bidirectional formatting characters, which could
-    /// hide or reorder what a reader sees, as U+FFFD.
+    /// hide or reorder what a reader sees, written visibly as `DisplayText` writes them.
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -277,8 +277,8 @@ public enum HTMLReport {
             case 0x22: out += "&quot;"
             case 0x27: out += "&#39;"
             case 0x09, 0x0A: out.unicodeScalars.append(scalar)
-            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                out += "\u{FFFD}"
+            case _ where DisplayText.needsEscape(scalar):
+                out += DisplayText.escaped(String(scalar))
             default: out.unicodeScalars.append(scalar)
             }
         }

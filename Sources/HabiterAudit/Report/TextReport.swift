@@ -1,5 +1,7 @@
 /// The terminal report: findings grouped by file, then input errors, then a one-line summary.
 /// Colour only when asked for (the CLI asks when stdout is a terminal and NO_COLOR is unset).
+/// Everything an input can carry (file names, keys in messages and paths, error reasons) is
+/// shown through `DisplayText`, so no input can write to the terminal.
 public enum TextReport {
     public static func render(_ input: ReportInput, colour: Bool) -> String {
         let style = Style(enabled: colour)
@@ -8,24 +10,25 @@ public enum TextReport {
         for finding in input.result.activeFindings {
             if finding.artifact != currentArtifact {
                 if currentArtifact != nil { out += "\n" }
-                out += style.bold(finding.artifact) + "\n"
+                out += style.bold(DisplayText.escaped(finding.artifact)) + "\n"
                 currentArtifact = finding.artifact
             }
             let location = "\(finding.position.line):\(finding.position.column)"
-            out += "  " + location.padding(toLength: 9) + style.level(finding.level) + "  " + finding.ruleId + "\n"
-            out += "           " + finding.message + "\n"
-            out += "           " + style.dim("\(finding.pathText.isEmpty ? "/" : finding.pathText)  [\(finding.family.rawValue), \(finding.context.rawValue), \(finding.confidence.rawValue) confidence]") + "\n"
+            out += "  " + location.padding(toLength: 9) + style.level(finding.level) + "  " + DisplayText.escaped(finding.ruleId) + "\n"
+            out += "           " + DisplayText.escaped(finding.message) + "\n"
+            out += "           " + style.dim("\(finding.pathText.isEmpty ? "/" : DisplayText.escaped(finding.pathText))  [\(finding.family.rawValue), \(finding.context.rawValue), \(finding.confidence.rawValue) confidence]") + "\n"
         }
         if !input.result.inventory.isEmpty {
             if !out.isEmpty { out += "\n" }
             out += style.bold("Inventory: stores seen") + "\n"
-            let width = min(48, input.result.inventory.map(\.name.count).max() ?? 0)
-            for entry in input.result.inventory {
+            let names = input.result.inventory.map { DisplayText.escaped($0.name) }
+            let width = min(48, names.map(\.count).max() ?? 0)
+            for (entry, name) in zip(input.result.inventory, names) {
                 let classes = entry.classes.map(\.rawValue).joined(separator: " / ")
                 let contexts = entry.contexts.map(\.rawValue).joined(separator: ", ")
-                out += "  " + String(entry.name.prefix(48)).padding(toLength: width + 2) + entry.verdict.rawValue.padding(toLength: 9)
+                out += "  " + String(name.prefix(48)).padding(toLength: width + 2) + entry.verdict.rawValue.padding(toLength: 9)
                     + classes + " in " + contexts + "\n"
-                for note in entry.notes { out += "  " + String(repeating: " ", count: width + 2) + style.dim(note) + "\n" }
+                for note in entry.notes { out += "  " + String(repeating: " ", count: width + 2) + style.dim(DisplayText.escaped(note)) + "\n" }
             }
         }
         let accepted = input.result.findings.filter { !$0.isActive }
@@ -38,7 +41,7 @@ public enum TextReport {
             if !input.result.absent.isEmpty {
                 out += "Gone since the baseline: \(input.result.absent.count) finding\(input.result.absent.count == 1 ? "" : "s") (fixed, or their input removed).\n"
             }
-            for notice in input.result.notices { out += style.level(.warning) + "  " + notice + "\n" }
+            for notice in input.result.notices { out += style.level(.warning) + "  " + DisplayText.escaped(notice) + "\n" }
         }
         if !input.result.errors.isEmpty {
             if !out.isEmpty { out += "\n" }
