@@ -47,7 +47,8 @@ enum HelpText {
     EXIT STATUS:
       0   pass
       1   findings at or above --fail-on
-      2   an input could not be read, parsed or fully scanned, or a rule file is invalid
+      2   an input could not be read, parsed or fully scanned, a rule file is invalid,
+          or the report or a message could not be written
       64  usage error
 
     Each command has its own help with examples: habiter-audit <command> --help.
@@ -73,7 +74,8 @@ enum HelpText {
     OPTIONS:
       -f, --format <format>   Report format: text, json, sarif, html or github
                               (GitHub Actions workflow commands). (default: text)
-      -o, --output <file>     Write the report to <file> instead of stdout.
+      -o, --output <file>     Write the report to <file> instead of stdout. An input, or
+                              a path inside a scanned directory, is refused.
       --fail-on <level>       Lowest finding level that fails the gate: error, warning,
                               note or never. (default: error)
       --baseline <file>       Accept the findings of a baseline (habiter-audit baseline):
@@ -144,7 +146,8 @@ enum HelpText {
       <path>                  What to scan, as for scan.
 
     OPTIONS:
-      -o, --output <file>     Where to write the baseline (JSON).
+      -o, --output <file>     Where to write the baseline (JSON). An input, or a path
+                              inside a scanned directory, is refused.
       --context, --input-format, --rules, --no-builtin-rules, --config, --no-config,
       --max-depth, --max-document-hits, --jobs, --shard
                               As for scan; use the same ones for the scans that read
