@@ -108,10 +108,17 @@ struct HARScanVisitor: JSONVisitor {
     private struct ContentText {
         var isBase64: Bool
         var offset: Int
-        /// The text, kept while its `content` object is open when it is base64: if the body is
-        /// declared base64 and decodes to bytes that are no text layer, those bytes are scanned.
-        var base64: [UInt8]?
+        /// Where the text is when it is base64: if the body is declared base64 and decodes to
+        /// bytes that are no text layer, those bytes are scanned when `content` closes.
+        var base64: Base64Text?
         var location: HitLocation?
+    }
+
+    /// A base64 `content.text`: where it stands in the window (which `content`'s pin keeps
+    /// visible, so a body of any size is not copied), or, written with JSON escapes, unescaped.
+    private enum Base64Text {
+        case inWindow(offset: Int, count: Int)
+        case unescaped([UInt8])
     }
 
     init(scan: ArtifactScan) {
@@ -270,7 +277,8 @@ struct HARScanVisitor: JSONVisitor {
             }
             contentText = ContentText(isBase64: isBase64, offset: offset)
             if isBase64 {
-                contentText?.base64 = bytes()
+                let start = scan.window.start + (UnsafeRawPointer(raw.baseAddress!) - UnsafeRawPointer(scan.window.base))
+                contentText?.base64 = escaped ? .unescaped(bytes()) : .inWindow(offset: start, count: raw.count)
                 // Asked before the string is read: the location of `content`, then its `text`.
                 var location = plain.location()
                 location.path = location.path.appending(.key("text")).entering("base64")
@@ -335,9 +343,22 @@ struct HARScanVisitor: JSONVisitor {
             return scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
         }
         guard let body = text.base64, let location = text.location else { return }
-        let isLayer = body.withUnsafeBytes { value in
-            do { return try Base64LayerDecoder().decode(value) != nil } catch { return true }
+        switch body {
+        case .inWindow(let offset, let count):
+            guard offset >= scan.window.start, offset + count <= scan.window.end else {
+                return scan.fail(.limit, at: text.offset, "a body marked base64 is no longer in memory when its encoding is read; what it holds is not checked")
+            }
+            scanDeclaredBase64(UnsafeRawBufferPointer(start: scan.window.base + (offset - scan.window.start), count: count), text, location)
+        case .unescaped(let bytes):
+            bytes.withUnsafeBytes { scanDeclaredBase64($0, text, location) }
         }
+    }
+
+    /// A body declared base64 that no decoder opens as text or gzip: its bytes, decoded, with
+    /// the pattern rules.
+    private func scanDeclaredBase64(_ body: UnsafeRawBufferPointer, _ text: ContentText, _ location: HitLocation) {
+        let isLayer: Bool
+        do { isLayer = try Base64LayerDecoder().recognises(body) } catch { isLayer = true }
         if isLayer { return }
         switch Base64LayerDecoder.decodeForced(body, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
         case .success(let decoded):

@@ -68,13 +68,29 @@ public struct Base64LayerDecoder: LayerDecoder {
     private static let standardOnly: UInt8 = 2
     private static let urlOnly: UInt8 = 4
 
-    /// Decoded sizes beyond this are refused: with a gzip layer inside, a layer costs at most
-    /// twice this beyond the input itself.
-    public static let maxDecodedBytes = 32 << 20
+    /// Decoded sizes beyond this are refused. With the gzip layer's own cap, a layer costs at
+    /// most 32 MiB beyond the input: within the 64 MB the scanner may take beyond its input,
+    /// some 30 MB of which are its own (rules, compiled patterns, buffers).
+    public static let maxDecodedBytes = 16 << 20
 
     public init() {}
 
     public func decode(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> DecodedLayer? {
+        guard let alphabet = try recognisedAlphabet(value) else { return nil }
+        guard let bytes = Base64.decode(value, alphabet: alphabet, ignoringLineBreaks: true) else { return nil }
+        // Text, gzip or JSON alike: the text layer offers it to the decoders again, so JSON opens
+        // as `!base64!json` when it parses, and is scanned as text when it does not.
+        return DecodedLayer(bytes: bytes, content: .text, replacesValue: false)
+    }
+
+    /// Whether `decode` opens `value` (or refuses it, throwing), without decoding all of it.
+    public func recognises(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> Bool {
+        try recognisedAlphabet(value) != nil
+    }
+
+    /// The alphabet of `value` when it is base64 of text or gzip (checked on a decoded sample),
+    /// nil when it is not; throws when it is and would decode beyond `maxDecodedBytes`.
+    private func recognisedAlphabet(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> Base64.Alphabet? {
         guard value.count >= Self.minLength, !Self.isUUIDOrHex(value) else { return nil }
         // Pass 1, characters: alphabet, padding, length, trailing bits; no decoding yet.
         var symbols = 0
@@ -169,11 +185,7 @@ public struct Base64LayerDecoder: LayerDecoder {
             throw LayerRefusal(.limit, "base64 text or gzip data of \(decodedCount) bytes, over the limit of \(Self.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
         }
 
-        // Accepted: now decode for real.
-        guard let bytes = Base64.decode(value, alphabet: alphabet, ignoringLineBreaks: true) else { return nil }
-        // Text, gzip or JSON alike: the text layer offers it to the decoders again, so JSON opens
-        // as `!base64!json` when it parses, and is scanned as text when it does not.
-        return DecodedLayer(bytes: bytes, content: .text, replacesValue: false)
+        return alphabet
     }
 
     /// Decodes a value that is known to be base64 (a HAR body with `"encoding": "base64"`, a

@@ -14,9 +14,10 @@ public struct GzipLayerDecoder: LayerDecoder {
     public let name = "gzip"
     public let gate = LayerGate(minimumLength: 18, firstBytes: "\u{1F}")
 
-    /// The most bytes a gzip layer may inflate to: with the base64 text it came from, a layer
-    /// costs at most this much beyond the input itself.
-    public static let maxOutput = 32 << 20
+    /// The most bytes a gzip layer (or a gzip-encoded body) may inflate to: with the base64
+    /// bytes it came from, a layer costs at most 32 MiB beyond the input (see
+    /// `Base64LayerDecoder.maxDecodedBytes`).
+    public static let maxOutput = 16 << 20
     /// The most a gzip layer may expand: real text rarely compresses beyond 20×, deflate's
     /// maximum is about 1032×.
     public static let maxRatio = 200
@@ -62,6 +63,12 @@ public struct GzipLayerDecoder: LayerDecoder {
         stream.next_in = UnsafeMutablePointer(mutating: input)
         stream.avail_in = 0
         var output: [UInt8] = []
+        // The size the trailer declares (of the last member, modulo 2^32), within the limit:
+        // one allocation of the right size instead of doublings that overshoot it.
+        if bytes.count >= 18 {
+            let declared = Int(bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self).littleEndian)
+            output.reserveCapacity(min(declared, limit))
+        }
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             if stream.avail_in == 0 && position < bytes.count {

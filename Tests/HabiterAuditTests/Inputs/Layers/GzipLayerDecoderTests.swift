@@ -55,18 +55,19 @@ import Testing
         #expect(GzipLayerDecoder.inflate(LayerTesting.gzip(text)) == .success(text))
     }
 
-    /// 100 MB of zeros compress to about 100 kB; inflating stops at 200 × that, long before the
+    /// 10 MB of zeros compress to about 10 kB; inflating stops at 200 × that, long before the
     /// whole output exists.
     @Test func gzipBombIsRefusedQuickly() {
         let zeros = [UInt8](repeating: 0, count: 1 << 20)
-        let bomb = LayerTesting.gzip(chunks: 100) { _ in zeros }
-        #expect(bomb.count < 200_000)
+        let bomb = LayerTesting.gzip(chunks: 10) { _ in zeros }
+        #expect(bomb.count < 20_000)
         let clock = ContinuousClock()
         var result: Result<[UInt8], GzipError>?
         let elapsed = clock.measure { result = GzipLayerDecoder.inflate(bomb) }
         #expect(result == .failure(.bomb(ratio: 200)))
         #expect(elapsed < .seconds(5))
         #expect(LayerTesting.decode(decoder, bomb) == nil)
+        #expect(LayerTesting.refusal(decoder, bomb)?.kind == .limit, "recognised, so refused: never passed over")
         #expect(GzipError.bomb(ratio: 200).message == "gzip bomb: decompresses beyond 200× its compressed size")
         // A higher ratio lets it through up to the byte limit.
         #expect(GzipLayerDecoder.inflate(bomb, maxOutput: 1 << 20, maxRatio: 10_000) == .failure(.tooLarge(limit: 1 << 20)))
