@@ -120,6 +120,7 @@ private func strings(_ list: [String]) -> FlutterPrefsValue { .legacyStringList(
         struct Texts: PrefsXMLVisitor {
             var values: [[UInt8]] = []
             mutating func entry(_ entry: PrefsEntry) { values.append(entry.text!.bytes) }
+            mutating func markup(_ markup: PrefsMarkup) {}
         }
         var texts = Texts()
         try Array(xml.utf8).withUnsafeBytes { buffer in

@@ -5,8 +5,9 @@ import Foundation
 import Testing
 @testable import HabiterAudit
 
-/// Records each entry as one line: kind, name and values with their line:column, resolving
-/// offsets in increasing order as a streaming window requires.
+/// Records each entry as one line (kind, name and values with their line:column), then a line
+/// per markup item of the entry, indented; markup outside entries as lines of its own. Offsets
+/// are resolved in increasing order, as a streaming window requires.
 private struct PrefsRecorder: PrefsXMLVisitor {
     let window: ByteWindow
     var lines: [String] = []
@@ -19,6 +20,7 @@ private struct PrefsRecorder: PrefsXMLVisitor {
         case .other(_, let content, let texts): offsets += [content.offset] + texts.map(\.offset)
         default: offsets.append(e.text!.offset)
         }
+        for m in e.markup { offsets += [m.name.offset, m.text.offset] }
         var at: [Int: String] = [:]
         for offset in Set(offsets).sorted() {
             let p = window.position(of: offset)
@@ -34,6 +36,31 @@ private struct PrefsRecorder: PrefsXMLVisitor {
         default: line += " = " + show(e.text!)
         }
         lines.append(line)
+        for m in e.markup { lines.append("  " + Self.describe(m, show)) }
+    }
+
+    mutating func markup(_ m: PrefsMarkup) {
+        var at: [Int: String] = [:]
+        for offset in Set([m.name.offset, m.text.offset]).sorted() {
+            let p = window.position(of: offset)
+            at[offset] = "\(p.line):\(p.column)"
+        }
+        lines.append("markup " + Self.describe(m) { "\(String(decoding: $0.bytes, as: UTF8.self).debugDescription)@\(at[$0.offset]!)" })
+    }
+
+    /// `attribute entry "name"@1:2 = "value"@1:8`, `element content(0) "name"@1:2`, `comment 0 "text"@1:5`.
+    static func describe(_ m: PrefsMarkup, _ show: (PrefsText) -> String) -> String {
+        let owner: String
+        switch m.owner {
+        case .entry: owner = "entry"
+        case .member(let i): owner = "member(\(i))"
+        case .content(let i): owner = "content(\(i))"
+        }
+        switch m.kind {
+        case .attribute: return "attribute \(owner) \(show(m.name)) = \(show(m.text))"
+        case .element: return "element \(owner) \(show(m.name))"
+        case .comment(let index): return "comment \(index) \(show(m.text))"
+        }
     }
 }
 
@@ -63,6 +90,7 @@ private func entries(_ text: String) throws -> [PrefsEntry] {
     struct Collector: PrefsXMLVisitor {
         var entries: [PrefsEntry] = []
         mutating func entry(_ entry: PrefsEntry) { entries.append(entry) }
+        mutating func markup(_ markup: PrefsMarkup) {}
     }
     return try Array(text.utf8).withUnsafeBytes { buffer in
         var reader = PrefsXMLReader(buffer)
@@ -74,7 +102,10 @@ private func entries(_ text: String) throws -> [PrefsEntry] {
 
 /// The error of a document that must fail: reason and line:column.
 private func failure(_ bytes: [UInt8], maxDepth: Int = PrefsXMLReader.defaultMaxDepth) -> (PrefsXMLReason, String)? {
-    struct Ignore: PrefsXMLVisitor { mutating func entry(_ entry: PrefsEntry) {} }
+    struct Ignore: PrefsXMLVisitor {
+        mutating func entry(_ entry: PrefsEntry) {}
+        mutating func markup(_ markup: PrefsMarkup) {}
+    }
     return bytes.withUnsafeBytes { buffer in
         var reader = PrefsXMLReader(buffer, maxDepth: maxDepth)
         var ignore = Ignore()
@@ -122,6 +153,8 @@ private let androidPrefsSample = """
 </map>
 
 """
+
+private let forbiddenReference = "character reference to a character XML does not allow (a surrogate, U+FFFE, U+FFFF, beyond U+10FFFF, or a control character not written as Android writes it: &#0; to &#31;)"
 
 @Suite struct PrefsXMLReaderTests {
     @Test func androidExportNamesValuesAndPositions() {
@@ -201,8 +234,14 @@ private let androidPrefsSample = """
     @Test func commentsAnywhereBetweenElementsAndInsideText() {
         let text = "<?xml version='1.0'?><!-- head --><map><!-- c --><string name=\"k\">a<!-- x -->b</string><!----><int name=\"i\" value=\"1\"><!-- inside --></int></map><!-- tail -->\n"
         #expect(outcome(text) == [
+            #"markup comment 0 " head "@1:26"#,
+            #"markup comment 1 " c "@1:44"#,
             #"string "k"@1:64 = "ab"@1:67"#,
+            #"  comment 0 " x "@1:72"#,
+            #"markup comment 2 ""@1:92"#,
             #"int "i"@1:106 = "1"@1:116"#,
+            #"  comment 0 " inside "@1:123"#,
+            #"markup comment 3 " tail "@1:150"#,
         ])
     }
 
@@ -217,9 +256,59 @@ private let androidPrefsSample = """
         """
         #expect(outcome(text) == [
             #"other "l"@2:15 <list> "<string>s1</string><int value=\"3\" />"@2:18 texts ["s1"@2:26]"#,
+            #"  element entry "list"@2:4"#,
+            #"  element content(0) "string"@2:19"#,
+            #"  element content(1) "int"@2:38"#,
+            #"  attribute content(1) "value"@2:42 = "3"@2:49"#,
             #"other "m"@3:14 <map> "<string name=\"k\">v &amp; w</string>"@3:17 texts ["v & w"@3:34]"#,
+            #"  element entry "map"@3:4"#,
+            #"  element content(0) "string"@3:18"#,
+            #"  attribute content(0) "name"@3:25 = "k"@3:31"#,
             #"other "ia"@4:20 <int-array> ""@4:34 texts []"#,
+            #"  element entry "int-array"@4:4"#,
+            #"  attribute entry "num"@4:24 = "0"@4:29"#,
             #"other "b"@5:21 <byte-array> "0a0b"@5:32 texts ["0a0b"@5:32]"#,
+            #"  element entry "byte-array"@5:4"#,
+            #"  attribute entry "num"@5:24 = "2"@5:29"#,
+        ])
+    }
+
+    /// Every text that is no entry's name or value is markup, with its owner and position: the
+    /// scanner reads it all (issue 18).
+    @Test func markupEverywhereIsReported() {
+        let text = """
+        <!-- before -->
+        <map version="2">
+          <string name="a" value="v1" z='q'>t<!-- in -->u</string>
+          <int extra="e" name="i" value="1" />
+          <set name="s" kind="k"><string note="n">m</string><!-- s --><string /></set>
+          <!-- between -->
+          <list name="l" x="1"><item y="2"><!-- c -->z</item><ghp_x/></list>
+        </map>
+        <!-- after -->
+        """
+        #expect(outcome(text) == [
+            #"markup comment 0 " before "@1:5"#,
+            #"markup attribute entry "version"@2:6 = "2"@2:15"#,
+            #"string "a"@3:17 = "tu"@3:37"#,
+            #"  attribute entry "value"@3:20 = "v1"@3:27"#,
+            #"  attribute entry "z"@3:31 = "q"@3:34"#,
+            #"  comment 0 " in "@3:42"#,
+            #"int "i"@4:24 = "1"@4:34"#,
+            #"  attribute entry "extra"@4:8 = "e"@4:15"#,
+            #"set "s"@5:14 ["m"@5:43, ""@5:73]"#,
+            #"  attribute entry "kind"@5:17 = "k"@5:23"#,
+            #"  attribute member(0) "note"@5:34 = "n"@5:40"#,
+            #"  comment 0 " s "@5:57"#,
+            #"markup comment 1 " between "@6:7"#,
+            #"other "l"@7:15 <list> "<item y=\"2\"><!-- c -->z</item><ghp_x/>"@7:24 texts ["z"@7:36]"#,
+            #"  element entry "list"@7:4"#,
+            #"  attribute entry "x"@7:18 = "1"@7:21"#,
+            #"  element content(0) "item"@7:25"#,
+            #"  attribute content(0) "y"@7:30 = "2"@7:33"#,
+            #"  comment 0 " c "@7:40"#,
+            #"  element content(1) "ghp_x"@7:55"#,
+            #"markup comment 2 " after "@9:5"#,
         ])
     }
 
@@ -276,11 +365,25 @@ private let androidPrefsSample = """
         ("<map><string name=\"a\">&am</string></map>", "malformed entity or character reference", "1:23"),
         ("<map><string name=\"a\">&l</string></map>", "malformed entity or character reference", "1:23"),
         ("<map><string name=\"a\">& b;</string></map>", "malformed entity or character reference", "1:23"),
-        ("<map><string name=\"a\">&#0;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:23"),
-        ("<map><string name=\"a\">x&#xD800;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:24"),
-        ("<map><string name=\"a\">&#x110000;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:23"),
-        ("<map><string name=\"a\">&#99999999999999999999;</string></map>", "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)", "1:23"),
+        ("<map><string name=\"a\">x&#xD800;</string></map>", forbiddenReference, "1:24"),
+        ("<map><string name=\"a\">&#x110000;</string></map>", forbiddenReference, "1:23"),
+        ("<map><string name=\"a\">&#99999999999999999999;</string></map>", forbiddenReference, "1:23"),
         ("<map><string name=\"a\">&#;</string></map>", "malformed entity or character reference", "1:23"),
+        // The XML declaration, strictly: version 1.0, then encoding and standalone in that order.
+        ("<?xml version='1.1'?><map/>", "malformed XML declaration", "1:16"),
+        ("<?xml version='ghp_x'?><map/>", "malformed XML declaration", "1:16"),
+        ("<?xml version='1.0' standalone='maybe'?><map/>", "malformed XML declaration", "1:33"),
+        ("<?xml version='1.0' standalone='yes' encoding='utf-8'?><map/>", "malformed XML declaration", "1:38"),
+        ("<?xml version='1.0' version='1.0'?><map/>", "malformed XML declaration", "1:21"),
+        ("<?xml version='1.0'encoding='utf-8'?><map/>", "malformed XML declaration", "1:20"),
+        // Processing instructions are refused wherever they stand.
+        ("<map><string name=\"a\">x<?pi y?></string></map>", "processing instructions other than the XML declaration are not allowed", "1:24"),
+        ("<map><set name=\"s\"><?pi?></set></map>", "processing instructions other than the XML declaration are not allowed", "1:20"),
+        ("<map><set name=\"s\"><string><?pi?></string></set></map>", "processing instructions other than the XML declaration are not allowed", "1:28"),
+        ("<map><int name=\"i\" value=\"1\"><?pi?></int></map>", "processing instructions other than the XML declaration are not allowed", "1:30"),
+        ("<map><list name=\"l\"><a><?pi?></a></list></map>", "processing instructions other than the XML declaration are not allowed", "1:24"),
+        ("<map/>\n<?pi?>", "processing instructions other than the XML declaration are not allowed", "2:1"),
+        ("<map><string name=\"a\"><?xml version='1.0'?></string></map>", "the XML declaration must come first", "1:23"),
         ("<map><string name=\"a\">&#x;</string></map>", "malformed entity or character reference", "1:23"),
         ("<map><string name=\"a\">&#12a;</string></map>", "malformed entity or character reference", "1:23"),
         ("<map><string name=\"a\">&#X41;</string></map>", "malformed entity or character reference", "1:23"),
@@ -301,7 +404,7 @@ private let androidPrefsSample = """
         ("<map><?xml-stylesheet href=\"x\"?></map>", "processing instructions other than the XML declaration are not allowed", "1:6"),
         (" <?xml version='1.0'?><map/>", "the XML declaration must come first", "1:2"),
         ("<?xml version='1.0' encoding='ISO-8859-1'?><map/>", "the XML declaration names an encoding other than UTF-8", "1:31"),
-        ("<?xml encoding='utf-8'?><map/>", "malformed XML declaration", "1:1"),
+        ("<?xml encoding='utf-8'?><map/>", "malformed XML declaration", "1:7"),
         ("<?xml version='1.0' bogus='1'?><map/>", "malformed XML declaration", "1:21"),
         ("hello<map/>", "unexpected text (only whitespace may appear here)", "1:1"),
         ("<map>\n  junk\n</map>", "unexpected text (only whitespace may appear here)", "2:3"),
@@ -336,6 +439,43 @@ private let androidPrefsSample = """
     ] as [(String, String, String)])
     func refusals(_ input: String, _ message: String, _ position: String) {
         #expect(outcome(input).last == "error: \(message) @\(position)", "\(input.debugDescription)")
+    }
+
+    /// Android's serializer writes control characters as `&#N;` (decimal, no leading zeros) and
+    /// reads them back: that spelling alone is accepted for them. Characters XML allows may be
+    /// referenced in any spelling; other code points never (issue 18).
+    @Test func characterReferencesAsXMLAndAndroidAllow() {
+        func decoded(_ reference: String) -> [UInt8]? {
+            let text = try? entries("<map><string name=\"a\(reference)\">\(reference)</string></map>")
+            guard let entry = text?.first, Array(entry.name.utf8) == [UInt8(ascii: "a")] + (entry.text?.bytes ?? []) else { return nil }
+            return entry.text?.bytes
+        }
+        for n in 0..<32 {
+            #expect(decoded("&#\(n);") == [UInt8(n)], "&#\(n);")
+        }
+        let allowed: [(String, [UInt8])] = [
+            ("&#x9;", [0x09]), ("&#009;", [0x09]), ("&#x0A;", [0x0A]), ("&#013;", [0x0D]), ("&#x20;", [0x20]), ("&#00065;", [0x41]),
+            ("&#x7F;", [0x7F]), ("&#xD7FF;", [0xED, 0x9F, 0xBF]), ("&#xE000;", [0xEE, 0x80, 0x80]), ("&#xFFFD;", [0xEF, 0xBF, 0xBD]),
+            ("&#x10000;", [0xF0, 0x90, 0x80, 0x80]), ("&#x10FFFF;", [0xF4, 0x8F, 0xBF, 0xBF]), ("&#1114111;", [0xF4, 0x8F, 0xBF, 0xBF]),
+        ]
+        for (reference, bytes) in allowed {
+            #expect(decoded(reference) == bytes, "\(reference)")
+        }
+        let refused = [
+            "&#x0;", "&#x1B;", "&#x1f;", "&#x01;", "&#00;", "&#01;", "&#027;", "&#0031;",
+            "&#xD800;", "&#xDFFF;", "&#55296;", "&#57343;", "&#xFFFE;", "&#xFFFF;", "&#65534;", "&#65535;",
+            "&#x110000;", "&#1114112;", "&#99999999999999999999;", "&#xFFFFFFFFFFFFFFFFFFFFFFFF;",
+            // 2^32 + 9 and 2^36 + 10: would wrap around to a tab and a line feed without saturation.
+            "&#4294967305;", "&#x100000009;", "&#68719476746;",
+        ]
+        for reference in refused {
+            for (prefix, column) in [("<map><string name=\"a\">x", 24), ("<map><string name=\"a\" extra=\"x", 31)] {
+                let result = failure(prefix + reference + "\"></string></map>")
+                #expect(result?.0 == .invalidCharacterReference, "\(reference)")
+                #expect(result?.1 == "1:\(column)", "\(reference)")
+            }
+        }
+        #expect(failure("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?><map/>") == nil)
     }
 
     @Test func invalidBytes() {
@@ -410,6 +550,7 @@ private let androidPrefsSample = """
         if index == 1 {
             #expect(whole == [
                 #"string "a&b\'"@3:15 = "1 <2> \n😀<raw> ]] & é😀"@3:30"#,
+                #"markup comment 0 " -a- b-c - "@4:5"#,
                 #"set "s"@5:12 ["x"@5:23, ""@5:42]"#,
             ])
         }

@@ -191,11 +191,13 @@ struct PrefsEntries: PrefsXMLVisitor {
     }
 
     mutating func entry(_ entry: PrefsEntry) {}
+    mutating func markup(_ markup: PrefsMarkup) {}
 
     private struct Collector: PrefsXMLVisitor {
         var values: [String: [UInt8]] = [:]
         mutating func entry(_ entry: PrefsEntry) {
             if case .string(let text) = entry.value { values[entry.name] = text.bytes }
         }
+        mutating func markup(_ markup: PrefsMarkup) {}
     }
 }

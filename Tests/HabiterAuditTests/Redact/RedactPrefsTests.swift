@@ -100,4 +100,74 @@ final class XMLStrings: NSObject, XMLParserDelegate {
         expectHolds(result.output, "<string name=\"\(prefix)classly_token\">[REDACTED:token]</string>")
         expectClean(result, leaking: ["\(F.password)-Xq9Lm2Vw7Tz"])
     }
+
+    /// Markup the scan reads (issue 18) is redacted in place: attribute values (in either quote),
+    /// comments anywhere, entry names. `TOKEN` stands for the token; the second string is the
+    /// line as it must be written.
+    @Test(arguments: [
+        ("<string name=\"flutter.api_token\" value=\"TOKEN\"/>", "<string name=\"flutter.api_token\" value=\"[REDACTED:github-token]\"/>"),
+        ("<string name='flutter.k' note='it&apos;s TOKEN'>x</string>", "<string name='flutter.k' note='it&apos;s [REDACTED:github-token]'>x</string>"),
+        ("<list name=\"flutter.l\"><string note=\"TOKEN\">x</string></list>", "<list name=\"flutter.l\"><string note=\"[REDACTED:github-token]\">x</string></list>"),
+        ("<set name=\"flutter.s\"><string note=\"TOKEN\">x</string></set>", "<set name=\"flutter.s\"><string note=\"[REDACTED:github-token]\">x</string></set>"),
+        ("<!-- between TOKEN -->", "<!-- between [REDACTED:github-token] -->"),
+        ("<string name=\"flutter.k\">a<!-- TOKEN -->b</string>", "<string name=\"flutter.k\">a<!-- [REDACTED:github-token] -->b</string>"),
+        ("<string name=\"TOKEN\">x</string>", "<string name=\"[REDACTED:github-token]\">x</string>"),
+        // A text that is redacted is written again whole, comments inside it included.
+        ("<string name=\"flutter.k\">OTHER<!-- TOKEN --></string>", "<string name=\"flutter.k\">[REDACTED:github-token]</string>"),
+        ("<string name=\"flutter.k\" meta=\"{&quot;apiKey&quot;:&quot;GOOGLE&quot;}\">x</string>",
+         "<string name=\"flutter.k\" meta=\"{&quot;apiKey&quot;:&quot;[REDACTED:google-api-key]&quot;}\">x</string>"),
+    ] as [(String, String)])
+    func markupIsRedactedInPlace(_ template: String, _ expected: String) throws {
+        func export(_ line: String) -> String {
+            Self.header + "    \(line)\n    <string name=\"flutter.settings_locale\">de</string>\n</map>\n"
+        }
+        let input = export(template.replacingOccurrences(of: "TOKEN", with: F.github).replacingOccurrences(of: "GOOGLE", with: F.google)
+            .replacingOccurrences(of: "OTHER", with: F.github2))
+        let result = try F.redact(input, name: "FlutterSharedPreferences.xml")
+        expectText(result.output, equals: export(expected))
+        #expect(XMLStrings.parse(result.output) != nil, "the redacted export is not well-formed XML")
+        expectClean(result, leaking: [F.github, F.github2, F.google])
+    }
+
+    /// Comments outside `<map>`, on both sides, and the root's own attributes.
+    @Test func commentsAroundTheRootAndItsAttributesAreRedacted() throws {
+        let input = "<!-- \(F.github) -->\n<map note=\"\(F.aws)\">\n    <string name=\"flutter.a\">x</string>\n</map>\n<!-- \(F.slack) -->\n"
+        let result = try F.redact(input, name: "FlutterSharedPreferences.xml")
+        expectText(result.output, equals: "<!-- [REDACTED:github-token] -->\n<map note=\"[REDACTED:aws-access-key-id]\">\n    <string name=\"flutter.a\">x</string>\n</map>\n<!-- [REDACTED:slack-token] -->\n")
+        expectClean(result, leaking: [F.github, F.aws, F.slack])
+    }
+
+    /// A secret in an element or attribute name cannot be replaced (a placeholder is no XML
+    /// name): the redaction is refused, naming the place, and nothing is written.
+    @Test(arguments: [
+        ("<list name=\"flutter.l\"><TOKEN/></list>", "/flutter.l/#element/0/#name", "element"),
+        ("<string name=\"flutter.k\" TOKEN=\"1\">x</string>", "/flutter.k/@[REDACTED]", "attribute"),
+    ] as [(String, String, String)])
+    func aSecretInANameIsRefused(_ template: String, _ path: String, _ kind: String) throws {
+        let input = Self.header + "    \(template.replacingOccurrences(of: "TOKEN", with: F.github))\n</map>\n"
+        do {
+            _ = try F.redact(input, name: "FlutterSharedPreferences.xml")
+            Issue.record("a secret in an \(kind) name was redacted")
+        } catch {
+            guard case .incomplete = error else {
+                Issue.record("refused for another reason: \(error.lines.count) lines")
+                return
+            }
+            #expect(error.lines.contains("FlutterSharedPreferences.xml: a secret in an \(kind) name at \(path) cannot be replaced in place"))
+            #expect(error.lines.last == "FlutterSharedPreferences.xml: 1 secret could not be redacted; nothing was written")
+            #expect(!F.holds(error.description, F.github))
+        }
+    }
+
+    @Test func theCommandLineRefusesASecretInANameWithExitStatus2() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("FlutterSharedPreferences.xml")
+        let copy = directory.appendingPathComponent("redacted.xml")
+        try Data((Self.header + "    <list name=\"flutter.l\"><\(F.github)/></list>\n</map>\n").utf8).write(to: file)
+        let result = TestSupport.runCLI(["redact", "--quiet", file.path, "-o", copy.path])
+        #expect(result.status == ExitStatus.inputError)
+        #expect(!FileManager.default.fileExists(atPath: copy.path))
+        #expect(!F.holds(result.stdout + result.stderr, F.github))
+    }
 }

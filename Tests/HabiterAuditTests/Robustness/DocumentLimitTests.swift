@@ -41,6 +41,18 @@ import Testing
         #expect(outcome.errors.isEmpty)
     }
 
+    /// Markup counts as well: one element of a prefs entry may hold a million attributes.
+    @Test func onePrefsEntryWithTooManyHitsFailsWithAPosition() {
+        let token = "ghp_" + "Zq8R2mWv7LkP4xT9nB3cD6fH1jS5gA0yE2uK"
+        let items = (0..<30).map { _ in "<a b=\"\(token)\"/>" }.joined(separator: "\n")
+        let text = "<map>\n<list name=\"flutter.l\">\n\(items)\n</list>\n</map>\n"
+        let outcome = TestSupport.scan(text, name: "FlutterSharedPreferences.xml", options: options(limit: 10))
+        let limit = outcome.errors.filter { $0.kind == .limit }
+        #expect(limit.count == 1)
+        #expect(limit.first?.position?.line == 13)  // the 11th hit: the attribute on line 3 + 10
+        #expect(outcome.errors.count == 1)
+    }
+
     @Test func theCommandLineTakesTheLimitAndFailsClosed() throws {
         let directory = TestSupport.temporaryDirectory()
         let file = directory.appendingPathComponent("records.json")

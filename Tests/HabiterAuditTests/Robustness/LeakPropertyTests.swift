@@ -60,7 +60,7 @@ import Testing
         case jsonSensitiveValue, jsonFreeText, jsonKey, jsonURLQuery, jsonInString, jsonBase64, jsonUserinfo, jsonFormBody
         case ndjsonValue, backupNote, gzipJSON
         case harHeader, harCookie, harQuery, harRequestBody, harBase64Response, harWebSocket
-        case prefsString, prefsJSONInString, prefsStringSet
+        case prefsString, prefsJSONInString, prefsStringSet, prefsAttribute
         case dataStoreString, dataStoreJSONInString, dataStoreStringSet, dataStoreBytes
         case httpHeader, httpQuery, httpBody, httpBasicAuth
 
@@ -118,6 +118,8 @@ import Testing
             case .prefsString: return ("p.xml", prefs("    <string name=\"flutter.api_token\">\(xml(secret))</string>"))
             case .prefsJSONInString: return ("p.xml", prefs("    <string name=\"flutter.habiter_ai_config\">\(xml(#"{"apiKey": "# + js(secret) + "}"))</string>"))
             case .prefsStringSet: return ("p.xml", prefs("    <set name=\"keys\">\n        <string>a</string>\n        <string>\(xml(secret))</string>\n    </set>"))
+            case .prefsAttribute:
+                return ("p.xml", prefs("    <string name=\"flutter.api_token\" value=\"\(xml(secret).replacingOccurrences(of: "\"", with: "&quot;"))\" />"))
             case .dataStoreString: return ("s.preferences_pb", dataStore(("api_token", .string(secret))))
             case .dataStoreJSONInString:
                 return ("s.preferences_pb", dataStore(("habiter_storage_envelope", .string(#"{"data": {"habiter_ai_config": {"apiKey": "# + js(secret) + "}}}"))))

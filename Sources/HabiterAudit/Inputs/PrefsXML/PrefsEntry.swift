@@ -1,8 +1,11 @@
-/// Receives the children of a SharedPreferences `<map>` in document order, one call per entry.
-/// Offsets in the entry are absolute; resolve them with `window.position(of:)` during the call
-/// and in increasing order (a streaming window forgets bytes once the reader moves on).
+/// Receives the children of a SharedPreferences `<map>` in document order, one call per entry,
+/// and the markup outside entries (comments before, between and after them, attributes of
+/// `<map>`) as it is read. Offsets are absolute; resolve them with `window.position(of:)` during
+/// the call and in increasing order (a streaming window forgets bytes once the reader moves on).
 public protocol PrefsXMLVisitor {
     mutating func entry(_ entry: PrefsEntry) throws
+    /// Markup outside any entry; required, so that no visitor overlooks it.
+    mutating func markup(_ markup: PrefsMarkup) throws
 }
 
 /// Decoded bytes (entities, character references and CDATA resolved) and the absolute offset
@@ -21,6 +24,16 @@ public struct PrefsText: Equatable, Hashable, Sendable {
 /// covers the rest of its vocabulary (`<list>`, `<map name=…>`, `<int-array>`, …).
 public enum PrefsEntryKind: String, Sendable, CaseIterable {
     case string, boolean, int, long, float, double, null, set, other
+}
+
+extension PrefsEntryKind {
+    /// Whether the entry's value is its `value` attribute (a boolean or a number).
+    var isScalar: Bool {
+        switch self {
+        case .boolean, .int, .long, .float, .double: return true
+        case .string, .null, .set, .other: return false
+        }
+    }
 }
 
 /// The value of one entry.
@@ -56,11 +69,14 @@ public struct PrefsEntry: Equatable, Sendable {
     /// come after the value's offset when `value=` is written before `name=`.
     public var nameOffset: Int
     public var value: PrefsValue
+    /// The entry's markup that holds no value, in document order (see `PrefsMarkup`).
+    public var markup: [PrefsMarkup]
 
-    public init(name: String, nameOffset: Int, value: PrefsValue) {
+    public init(name: String, nameOffset: Int, value: PrefsValue, markup: [PrefsMarkup] = []) {
         self.name = name
         self.nameOffset = nameOffset
         self.value = value
+        self.markup = markup
     }
 
     public var kind: PrefsEntryKind {
@@ -83,6 +99,51 @@ public struct PrefsEntry: Equatable, Sendable {
         case .string(let t), .boolean(let t), .int(let t), .long(let t), .float(let t), .double(let t): return t
         case .null, .set, .other: return nil
         }
+    }
+}
+
+/// Text in the markup of a prefs export that is no entry's name or value but can hold a secret
+/// all the same: an attribute the reader does not interpret (any but an entry's `name` and a
+/// scalar's `value`), a comment, the name of an element outside the SharedPreferences
+/// vocabulary. The scanner runs the pattern rules over it: every text in the file is read.
+public struct PrefsMarkup: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// `name` is the attribute's name, `text` its decoded value.
+        case attribute
+        /// `name` is the element's name; `text` is empty.
+        case element
+        /// `text` is the comment as written, between `<!--` and `-->`; `name` is empty. `index`
+        /// counts the comments of the entry (or, outside entries, of the document) from 0.
+        case comment(index: Int)
+    }
+
+    /// The element an attribute or element name belongs to (for a comment: `.entry`).
+    public enum Owner: Equatable, Sendable {
+        /// The entry's own element; outside entries, `<map>`.
+        case entry
+        /// The `<string>` member of a `<set>` at this index.
+        case member(Int)
+        /// The element at this index, counted in document order from 0, inside an `.other` entry.
+        case content(Int)
+    }
+
+    public var kind: Kind
+    public var owner: Owner
+    /// A name as written (names hold no references) and the offset of its first byte.
+    public var name: PrefsText
+    public var text: PrefsText
+
+    public init(_ kind: Kind, owner: Owner, name: PrefsText, text: PrefsText) {
+        self.kind = kind
+        self.owner = owner
+        self.name = name
+        self.text = text
+    }
+
+    /// Where it begins: its name, or a comment's text.
+    public var offset: Int {
+        if case .comment = kind { return text.offset }
+        return name.offset
     }
 }
 

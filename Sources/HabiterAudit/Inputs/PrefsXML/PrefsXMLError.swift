@@ -55,7 +55,7 @@ public enum PrefsXMLReason: Equatable, Sendable {
         case .invalidXMLDeclaration: return "malformed XML declaration"
         case .undefinedEntity: return "undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)"
         case .malformedReference: return "malformed entity or character reference"
-        case .invalidCharacterReference: return "character reference to an invalid code point (NUL, a surrogate or beyond U+10FFFF)"
+        case .invalidCharacterReference: return "character reference to a character XML does not allow (a surrogate, U+FFFE, U+FFFF, beyond U+10FFFF, or a control character not written as Android writes it: &#0; to &#31;)"
         case .invalidUTF8: return "invalid UTF-8"
         case .nulByte: return "NUL byte"
         case .controlCharacter: return "control character not allowed in XML"

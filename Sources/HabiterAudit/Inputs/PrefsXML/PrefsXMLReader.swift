@@ -14,9 +14,17 @@ import Darwin
 /// laughs, no external entities), entity references other than the five predefined ones, and
 /// processing instructions. Elements outside the SharedPreferences vocabulary (`<list>`,
 /// `<map name=…>`, `<int-array>`, `<byte-array>`, …, which `XmlUtils` can write) are checked and
-/// reported as `.other` entries with their raw content, not refused. Character references to
-/// control characters (`&#1;`) are accepted because Android's serializer writes every control
-/// character that way; raw control bytes other than tab, LF and CR are refused, as XML says.
+/// reported as `.other` entries with their raw content, not refused. Text that holds no value
+/// (attributes it does not interpret, comments, names of unknown elements) is handed over as
+/// `PrefsMarkup`, so that a scan reads every text in the file.
+///
+/// Character references must name characters XML 1.0 allows, with one exception: Android's
+/// `FastXmlSerializer` writes every control character as `&#N;` (decimal, no leading zeros, `&#0;`
+/// included) and Android reads them back, so exactly that spelling of a control character is
+/// accepted. Any other reference to a control character (`&#x1B;`, `&#027;`), a surrogate,
+/// U+FFFE, U+FFFF or a number beyond U+10FFFF is refused, as are raw control bytes other than
+/// tab, LF and CR. Work is linear in the input however it is built (a tag of a million
+/// attributes, a million entries, comments or references).
 public struct PrefsXMLReader {
     /// Default limit on element nesting (the root `<map>` counts as 1).
     public static let defaultMaxDepth = 256
@@ -32,10 +40,16 @@ public struct PrefsXMLReader {
     /// Bytes from this absolute offset on stay visible: the start of the entry or token being
     /// read, so that any range inside it can be sliced without copying as we go.
     private var keep: Int
-    /// Attribute name ranges of the tag being read, for the duplicate check.
-    private var attributeNames: [(Int, Int)] = []
+    /// Attribute names of the tag being read, for the duplicate check.
+    private var attributeNames = AttributeNameSet()
     /// Open element name ranges inside an `.other` entry.
     private var openElements: [(Int, Int)] = []
+    /// Markup of the entry (or the `<map>` tag) being read, in document order.
+    private var markup: [PrefsMarkup] = []
+    /// Comments read so far in the entry being read.
+    private var entryComments = 0
+    /// Comments read so far outside entries.
+    private var documentComments = 0
 
     /// A reader over `window` from its current start.
     public init(window: ByteWindow, maxDepth: Int = PrefsXMLReader.defaultMaxDepth) {
@@ -57,20 +71,23 @@ public struct PrefsXMLReader {
     /// Reads the whole document and calls `visitor` once per child of `<map>`. When the window
     /// fails to read, this reports an unexpected end: check `window.failure` first.
     public mutating func read<V: PrefsXMLVisitor>(_ visitor: inout V) throws {
-        try readProlog()
+        try readProlog(&visitor)
         let rootStart = next
         keep = rootStart
-        let root = try startTag(at: rootStart, wantAttributes: false)
+        markup.removeAll()
+        let root = try startTag(at: rootStart, role: .plain(owner: .entry, nameIsMarkup: false))
         guard nameIs(root.nameStart, root.nameEnd, "map") else { throw PrefsXMLError(.rootNotMap, at: rootStart) }
+        for attribute in markup { try visitor.markup(attribute) }
+        markup.removeAll()
         next = root.end
         var open = !root.selfClosing
         while open {
             keep = next
             guard let lt = skipSpace(from: next) else { throw PrefsXMLError(.unexpectedEnd(.map), at: limit) }
             guard origin[lt] == UInt8(ascii: "<") else { throw PrefsXMLError(unexpectedTextReason(origin[lt]), at: lt) }
-            switch try markup(at: lt) {
+            switch try markupKind(at: lt) {
             case .comment:
-                next = try skipComment(at: lt)
+                next = try documentComment(at: lt, &visitor)
             case .cdata:
                 throw PrefsXMLError(.unexpectedText, at: lt)
             case .endTag:
@@ -84,12 +101,12 @@ public struct PrefsXMLReader {
                 try visitor.entry(entry)
             }
         }
-        try readEpilog()
+        try readEpilog(&visitor)
     }
 
     /// Byte-order mark, binary-XML magic, XML declaration, then whitespace and comments up to
     /// the root element, leaving `next` at its `<`.
-    private mutating func readProlog() throws {
+    private mutating func readProlog<V: PrefsXMLVisitor>(_ visitor: inout V) throws {
         let s = next
         let b0 = peek(s), b1 = peek(s + 1), b2 = peek(s + 2), b3 = peek(s + 3)
         if b0 == nil { throw PrefsXMLError(.noRootElement, at: s) }
@@ -108,8 +125,8 @@ public struct PrefsXMLReader {
             keep = next
             guard let lt = skipSpace(from: next) else { throw PrefsXMLError(.noRootElement, at: limit) }
             guard origin[lt] == UInt8(ascii: "<") else { throw PrefsXMLError(unexpectedTextReason(origin[lt]), at: lt) }
-            switch try markup(at: lt) {
-            case .comment: next = try skipComment(at: lt)
+            switch try markupKind(at: lt) {
+            case .comment: next = try documentComment(at: lt, &visitor)
             case .cdata: throw PrefsXMLError(.unexpectedText, at: lt)
             case .endTag: throw PrefsXMLError(.unexpectedEndTag, at: lt)
             case .element:
@@ -120,15 +137,15 @@ public struct PrefsXMLReader {
     }
 
     /// Whitespace and comments after the root element, then the end of the input.
-    private mutating func readEpilog() throws {
+    private mutating func readEpilog<V: PrefsXMLVisitor>(_ visitor: inout V) throws {
         while true {
             keep = next
             guard let i = skipSpace(from: next) else { return }
             guard origin[i] == UInt8(ascii: "<") else {
                 throw PrefsXMLError(origin[i] == 0 ? .nulByte : .trailingContent, at: i)
             }
-            switch try markup(at: i) {
-            case .comment: next = try skipComment(at: i)
+            switch try markupKind(at: i) {
+            case .comment: next = try documentComment(at: i, &visitor)
             case .element: throw PrefsXMLError(.secondRoot, at: i)
             case .endTag: throw PrefsXMLError(.unexpectedEndTag, at: i)
             case .cdata: throw PrefsXMLError(.trailingContent, at: i)
@@ -136,8 +153,10 @@ public struct PrefsXMLReader {
         }
     }
 
-    /// `<?xml` + pseudo-attributes + `?>` at `lt`; returns the offset after it. Only `version`,
-    /// `encoding` (which must name UTF-8) and `standalone` are accepted.
+    /// `<?xml` + pseudo-attributes + `?>` at `lt`; returns the offset after it. XML 1.0's
+    /// `XMLDecl`, strictly: `version='1.0'`, then optionally `encoding` (which must name UTF-8) and
+    /// `standalone` (`yes` or `no`), in that order. The values can spell nothing else, so no text
+    /// hides in the declaration.
     private mutating func xmlDeclaration(at lt: Int) throws -> Int {
         var q = lt + 5
         while true {
@@ -147,18 +166,20 @@ public struct PrefsXMLReader {
             q = at + 1
         }
         var i = lt + 5
-        var seen = 0
+        var pseudoAttributes = 0  // version, encoding, standalone: how far along that order.
         while true {
             while i < q && isSpace(origin[i]) { i += 1 }
             if i == q { break }
             let nameStart = i
             while i < q && isNameByte(origin[i]) { i += 1 }
-            let bit: Int
-            if nameIs(nameStart, i, "version") { bit = 1 } else if nameIs(nameStart, i, "encoding") { bit = 2 } else if nameIs(nameStart, i, "standalone") { bit = 4 } else {
+            let order: Int
+            if nameIs(nameStart, i, "version") { order = 1 } else if nameIs(nameStart, i, "encoding") { order = 2 } else if nameIs(nameStart, i, "standalone") { order = 3 } else {
                 throw PrefsXMLError(.invalidXMLDeclaration, at: nameStart)
             }
-            if seen & bit != 0 { throw PrefsXMLError(.invalidXMLDeclaration, at: nameStart) }
-            seen |= bit
+            guard order > pseudoAttributes, pseudoAttributes > 0 || order == 1 else {
+                throw PrefsXMLError(.invalidXMLDeclaration, at: nameStart)
+            }
+            pseudoAttributes = order
             while i < q && isSpace(origin[i]) { i += 1 }
             guard i < q, origin[i] == UInt8(ascii: "=") else { throw PrefsXMLError(.invalidXMLDeclaration, at: i) }
             i += 1
@@ -173,13 +194,22 @@ public struct PrefsXMLReader {
                 i += 1
             }
             guard i < q else { throw PrefsXMLError(.invalidXMLDeclaration, at: valueStart - 1) }
-            if bit == 2 && !(nameIs(valueStart, i, "utf-8", caseInsensitive: true) || nameIs(valueStart, i, "utf8", caseInsensitive: true)) {
-                throw PrefsXMLError(.declaredEncodingNotUTF8, at: valueStart)
+            switch order {
+            case 1:
+                guard nameIs(valueStart, i, "1.0") else { throw PrefsXMLError(.invalidXMLDeclaration, at: valueStart) }
+            case 2:
+                guard nameIs(valueStart, i, "utf-8", caseInsensitive: true) || nameIs(valueStart, i, "utf8", caseInsensitive: true) else {
+                    throw PrefsXMLError(.declaredEncodingNotUTF8, at: valueStart)
+                }
+            default:
+                guard nameIs(valueStart, i, "yes") || nameIs(valueStart, i, "no") else {
+                    throw PrefsXMLError(.invalidXMLDeclaration, at: valueStart)
+                }
             }
             i += 1
             if i < q && !isSpace(origin[i]) { throw PrefsXMLError(.invalidXMLDeclaration, at: i) }
         }
-        if seen & 1 == 0 { throw PrefsXMLError(.invalidXMLDeclaration, at: lt) }
+        if pseudoAttributes == 0 { throw PrefsXMLError(.invalidXMLDeclaration, at: lt) }
         return q + 2
     }
 
@@ -187,8 +217,9 @@ public struct PrefsXMLReader {
 
     /// Reads the child of `<map>` whose `<` is at `lt` (visible, and kept).
     private mutating func readEntry(at lt: Int) throws -> PrefsEntry {
-        let tag = try startTag(at: lt, wantAttributes: true)
-        let kind = entryKind(tag.nameStart, tag.nameEnd)
+        entryComments = 0
+        let tag = try startTag(at: lt, role: .entry)
+        let kind = tag.kind
         guard let name = tag.name else { throw PrefsXMLError(.missingAttribute("name"), at: lt) }
         let entryName = String(decoding: name.bytes, as: UTF8.self)
         let value: PrefsValue
@@ -228,7 +259,8 @@ public struct PrefsXMLReader {
         case .other:
             value = try readOther(tag)
         }
-        return PrefsEntry(name: entryName, nameOffset: name.offset, value: value)
+        defer { markup = [] }
+        return PrefsEntry(name: entryName, nameOffset: name.offset, value: value, markup: markup)
     }
 
     /// The text of an element that may hold only text (and comments, CDATA), up to its end tag;
@@ -269,7 +301,7 @@ public struct PrefsXMLReader {
                 next = close.end
                 return members
             }
-            let member = try startTag(at: lt, wantAttributes: false)
+            let member = try startTag(at: lt, role: .plain(owner: .member(members.count), nameIsMarkup: false))
             guard nameIs(member.nameStart, member.nameEnd, "string") else { throw PrefsXMLError(.unexpectedElement(.set), at: lt) }
             if member.selfClosing {
                 members.append(PrefsText([], at: member.end))
@@ -294,6 +326,7 @@ public struct PrefsXMLReader {
         openElements.append((tag.nameStart, tag.nameEnd))
         var texts: [PrefsText] = []
         var text: [UInt8] = []
+        var elements = 0
         var i = tag.end
         while true {
             text.removeAll(keepingCapacity: true)
@@ -312,7 +345,8 @@ public struct PrefsXMLReader {
             } else {
                 // The map is level 1 and the entry level 2, so this child is at `count + 2`.
                 if openElements.count + 2 > maxDepth { throw PrefsXMLError(.nestingTooDeep(limit: maxDepth), at: lt) }
-                let child = try startTag(at: lt, wantAttributes: false)
+                let child = try startTag(at: lt, role: .plain(owner: .content(elements), nameIsMarkup: true))
+                elements += 1
                 if !child.selfClosing { openElements.append((child.nameStart, child.nameEnd)) }
                 i = child.end
             }
@@ -339,9 +373,12 @@ public struct PrefsXMLReader {
                 guard origin[found] == UInt8(ascii: "<") else { throw PrefsXMLError(unexpectedTextReason(origin[found]), at: found) }
                 lt = found
             }
-            switch try markup(at: lt) {
+            switch try markupKind(at: lt) {
             case .comment:
-                i = try skipComment(at: lt)
+                let (comment, end) = try readComment(at: lt, index: entryComments)
+                entryComments += 1
+                markup.append(comment)
+                i = end
             case .cdata:
                 guard textAllowed else { throw PrefsXMLError(.unexpectedText, at: lt) }
                 i = try readCDATA(at: lt, into: &text)
@@ -352,7 +389,7 @@ public struct PrefsXMLReader {
     }
 
     /// Classifies the markup whose `<` is at `lt`, refusing the kinds never allowed.
-    private mutating func markup(at lt: Int) throws -> Markup {
+    private mutating func markupKind(at lt: Int) throws -> Markup {
         guard let c = peek(lt + 1) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
         switch c {
         case UInt8(ascii: "/"):
@@ -391,9 +428,11 @@ public struct PrefsXMLReader {
         }
     }
 
-    /// Skips the comment at `lt`; returns the offset after `-->`. `--` may not occur inside.
-    private mutating func skipComment(at lt: Int) throws -> Int {
-        var i = lt + 4
+    /// Reads the comment at `lt`, the `index`th of its entry or of the document; returns it and
+    /// the offset after `-->`. `--` may not occur inside.
+    private mutating func readComment(at lt: Int, index: Int) throws -> (PrefsMarkup, end: Int) {
+        let start = lt + 4
+        var i = start
         var none: [UInt8] = []
         while true {
             guard let dash = find(UInt8(ascii: "-"), from: i) else { throw PrefsXMLError(.unexpectedEnd(.comment), at: limit) }
@@ -405,8 +444,18 @@ public struct PrefsXMLReader {
             }
             guard let d = peek(dash + 2) else { throw PrefsXMLError(.unexpectedEnd(.comment), at: limit) }
             guard d == UInt8(ascii: ">") else { throw PrefsXMLError(.doubleHyphenInComment, at: dash) }
-            return dash + 3
+            let text = PrefsText(Array(UnsafeBufferPointer(start: origin + start, count: dash - start)), at: start)
+            return (PrefsMarkup(.comment(index: index), owner: .entry, name: PrefsText([], at: start), text: text), dash + 3)
         }
+    }
+
+    /// Reads the comment at `lt`, outside any entry, and hands it to `visitor`; returns the
+    /// offset after it.
+    private mutating func documentComment<V: PrefsXMLVisitor>(at lt: Int, _ visitor: inout V) throws -> Int {
+        let (comment, end) = try readComment(at: lt, index: documentComments)
+        documentComments += 1
+        try visitor.markup(comment)
+        return end
     }
 
     /// Appends the content of the CDATA section at `lt` to `text`; returns the offset after `]]>`.
@@ -431,17 +480,47 @@ public struct PrefsXMLReader {
         /// Offset just after `>` or `/>`.
         var end: Int
         var selfClosing: Bool
+        /// For an entry: its kind, by the element's name.
+        var kind: PrefsEntryKind
         var name: PrefsText?
         var value: PrefsText?
     }
 
-    /// Reads the start tag at `lt`: name, attributes (checked, and `name`/`value` decoded when
-    /// `wantAttributes`), then `>` or `/>`.
-    private mutating func startTag(at lt: Int, wantAttributes: Bool) throws -> StartTag {
+    /// What a start tag is, and so which of its attributes the reader interprets.
+    private enum TagRole {
+        /// A child of `<map>`: `name` is the entry's name and, on a scalar (`<int>`, …), `value`
+        /// its value. Any other attribute is markup, and so is the element's name when it is
+        /// outside the vocabulary (an `.other` entry).
+        case entry
+        /// Any other element: every attribute is markup of `owner`, and so is the element's name
+        /// when `nameIsMarkup` (it is not for `<map>` and `<set>` members, whose names are known).
+        case plain(owner: PrefsMarkup.Owner, nameIsMarkup: Bool)
+    }
+
+    /// Reads the start tag at `lt`: name, attributes (checked; the interpreted ones decoded into
+    /// the tag, the others appended to `markup`), then `>` or `/>`.
+    private mutating func startTag(at lt: Int, role: TagRole) throws -> StartTag {
         let nameStart = lt + 1
         var i = try scanName(from: nameStart)
-        var tag = StartTag(nameStart: nameStart, nameEnd: i, end: i, selfClosing: false, name: nil, value: nil)
-        attributeNames.removeAll(keepingCapacity: true)
+        var tag = StartTag(nameStart: nameStart, nameEnd: i, end: i, selfClosing: false, kind: .other, name: nil, value: nil)
+        let owner: PrefsMarkup.Owner
+        let nameIsMarkup: Bool
+        let interpretsValue: Bool
+        switch role {
+        case .entry:
+            tag.kind = entryKind(nameStart, i)
+            owner = .entry
+            nameIsMarkup = tag.kind == .other
+            interpretsValue = tag.kind.isScalar
+        case .plain(let o, let n):
+            owner = o
+            nameIsMarkup = n
+            interpretsValue = false
+        }
+        if nameIsMarkup {
+            markup.append(PrefsMarkup(.element, owner: owner, name: slice(nameStart, i), text: PrefsText([], at: i)))
+        }
+        attributeNames.removeAll()
         while true {
             let before = i
             i = try skipSpaceInTag(from: i)
@@ -462,10 +541,9 @@ public struct PrefsXMLReader {
             let attributeStart = i
             i = try scanName(from: i)
             let attributeEnd = i
-            for (s, e) in attributeNames where sameName(s, e, attributeStart, attributeEnd) {
+            guard attributeNames.insert(attributeStart, attributeEnd, in: origin) else {
                 throw PrefsXMLError(.duplicateAttribute, at: attributeStart)
             }
-            attributeNames.append((attributeStart, attributeEnd))
             i = try skipSpaceInTag(from: i)
             guard origin[i] == UInt8(ascii: "=") else { throw PrefsXMLError(.expectedEquals, at: i) }
             i = try skipSpaceInTag(from: i + 1)
@@ -473,16 +551,23 @@ public struct PrefsXMLReader {
             guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw PrefsXMLError(.expectedQuote, at: i) }
             let valueStart = i + 1
             guard let valueEnd = find(quote, from: valueStart) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
-            var which = 0
-            if wantAttributes {
-                if nameIs(attributeStart, attributeEnd, "name") { which = 1 } else if nameIs(attributeStart, attributeEnd, "value") { which = 2 }
-            }
             var decoded: [UInt8] = []
-            try decode(from: valueStart, to: valueEnd, mode: .attribute, collect: which != 0, into: &decoded)
-            if which == 1 { tag.name = PrefsText(decoded, at: valueStart) }
-            if which == 2 { tag.value = PrefsText(decoded, at: valueStart) }
+            try decode(from: valueStart, to: valueEnd, mode: .attribute, collect: true, into: &decoded)
+            let value = PrefsText(decoded, at: valueStart)
+            if case .entry = role, nameIs(attributeStart, attributeEnd, "name") {
+                tag.name = value
+            } else if interpretsValue, nameIs(attributeStart, attributeEnd, "value") {
+                tag.value = value
+            } else {
+                markup.append(PrefsMarkup(.attribute, owner: owner, name: slice(attributeStart, attributeEnd), text: value))
+            }
             i = valueEnd + 1
         }
+    }
+
+    /// The visible bytes `[start, end)`, copied.
+    private func slice(_ start: Int, _ end: Int) -> PrefsText {
+        PrefsText(Array(UnsafeBufferPointer(start: origin + start, count: end - start)), at: start)
     }
 
     /// Reads the end tag at `lt` (`</name>`, whitespace allowed before `>`).
@@ -635,7 +720,7 @@ public struct PrefsXMLReader {
                 j += 1
             }
             guard digits > 0, j < to, p[j] == UInt8(ascii: ";") else { throw PrefsXMLError(.malformedReference, at: i) }
-            guard (1...0xD7FF).contains(value) || (0xE000...0x10FFFF).contains(value) else {
+            guard PrefsXMLReader.isReferable(value, decimal: !hex, digits: digits) else {
                 throw PrefsXMLError(.invalidCharacterReference, at: i)
             }
             return (j + 1, value)
@@ -644,6 +729,17 @@ public struct PrefsXMLReader {
         while j < to && isNameByte(p[j]) { j += 1 }
         guard j < to, p[j] == UInt8(ascii: ";") else { throw PrefsXMLError(.malformedReference, at: i) }
         throw PrefsXMLError(.undefinedEntity, at: i)
+    }
+
+    /// Whether a reference of `digits` digits to `value` is accepted: a character of XML 1.0's
+    /// `Char` production, or a control character spelled as Android's serializer writes it
+    /// (decimal, no leading zeros: `&#0;` … `&#31;`).
+    static func isReferable(_ value: UInt32, decimal: Bool, digits: Int) -> Bool {
+        switch value {
+        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x1_0000...0x10_FFFF: return true
+        case 0..<0x20: return decimal && digits == (value < 10 ? 1 : 2)
+        default: return false
+        }
     }
 
     /// The five predefined entities, `quot;` … `gt;` at `j` (after the `&`): the character and the

@@ -1,0 +1,70 @@
+import Testing
+@testable import HabiterAudit
+
+/// The prefs reader's duplicate-attribute check (its compared small sets and hashed large ones),
+/// against the pairwise comparison it replaced.
+@Suite struct AttributeNameSetTests {
+    /// The index of the first name equal to an earlier one, comparing every pair.
+    private static func pairwiseFirstDuplicate(_ names: [[UInt8]]) -> Int? {
+        for (i, name) in names.enumerated() where names[..<i].contains(name) { return i }
+        return nil
+    }
+
+    /// Inserts `names` (laid out one after another in one buffer, as a tag's are) into `set`.
+    private static func firstDuplicate(_ names: [[UInt8]], in set: inout AttributeNameSet) -> Int? {
+        let bytes = names.flatMap { $0 }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            let origin = buffer.baseAddress ?? emptyByteBase
+            var start = 0
+            for (i, name) in names.enumerated() {
+                defer { start += name.count }
+                if !set.insert(start, start + name.count, in: origin) { return i }
+            }
+            return nil
+        }
+    }
+
+    /// Random tags of 0 to 6,000 names from a small alphabet (so that equal names, names that
+    /// differ in one byte and hash collisions in small tables all happen), read one after the
+    /// other with one set, as the reader does: across growth, reuse and freeing of large tables.
+    @Test func agreesWithThePairwiseComparisonOnRandomTags() {
+        var rng = SeededGenerator(seed: 18)
+        var set = AttributeNameSet()
+        for round in 0..<300 {
+            let count = round % 50 == 0 ? Int(rng.next() % 6_000) : Int(rng.next() % 40)
+            let length = 1 + Int(rng.next() % 4)
+            var names: [[UInt8]] = []
+            for _ in 0..<count {
+                let size = 1 + Int(rng.next() % UInt64(length))
+                names.append((0..<size).map { _ in UInt8(ascii: "a") + UInt8(rng.next() % 3) })
+            }
+            if round % 3 == 0 { names = Array(Set(names)).sorted { $0.lexicographicallyPrecedes($1) } }  // some tags without a duplicate
+            set.removeAll()
+            #expect(Self.firstDuplicate(names, in: &set) == Self.pairwiseFirstDuplicate(names), "round \(round), \(names.count) names")
+        }
+    }
+
+    /// Around the switch from comparing names to hashing them: a duplicate of any earlier name,
+    /// the tag before it just under, at or over `smallCount`.
+    @Test func aDuplicateOfAnyEarlierNameAroundTheSwitchToHashing() {
+        var set = AttributeNameSet()
+        for count in 1...(2 * AttributeNameSet.smallCount + 2) {
+            let names = (0..<count).map { Array("attr\($0)".utf8) }
+            for earlier in 0..<count {
+                set.removeAll()
+                #expect(Self.firstDuplicate(names + [names[earlier]], in: &set) == count, "\(count) names, then name \(earlier) again")
+            }
+        }
+    }
+
+    @Test func distinctNamesFillTablesOfEverySize() {
+        var set = AttributeNameSet()
+        for count in [0, 1, 2, 7, 8, 9, 16, 17, 4_096, 10_000] {
+            let names = (0..<count).map { Array("n\($0)".utf8) }
+            set.removeAll()
+            #expect(Self.firstDuplicate(names, in: &set) == nil, "\(count) names")
+            set.removeAll()
+            #expect(Self.firstDuplicate(names + [Array("n0".utf8)], in: &set) == (count == 0 ? nil : count), "\(count) names and n0 again")
+        }
+    }
+}

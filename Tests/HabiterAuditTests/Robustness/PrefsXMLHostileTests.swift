@@ -1,0 +1,88 @@
+import Testing
+@testable import HabiterAudit
+
+/// Hostile structure in prefs XML (issue 18): each shape is read and scanned in time linear in
+/// its size. Before, the duplicate-attribute check compared every attribute name with every
+/// earlier one: 80,000 attributes took 8 s in a release build, a million did not finish in a
+/// minute. The bounds are generous, for a debug build on a shared machine.
+@Suite struct PrefsXMLHostileTests {
+    /// Fake, format-valid: `ghp_` and 36 base62 characters.
+    private static let token = "ghp_" + "Zq8R2mWv7LkP4xT9nB3cD6fH1jS5gA0yE2uK"
+
+    private struct Ignore: PrefsXMLVisitor {
+        mutating func entry(_ entry: PrefsEntry) {}
+        mutating func markup(_ markup: PrefsMarkup) {}
+    }
+
+    /// The reader's error, or nil when the document reads.
+    private static func readError(_ bytes: [UInt8]) -> PrefsXMLError? {
+        bytes.withUnsafeBytes { buffer in
+            var reader = PrefsXMLReader(buffer)
+            var ignore = Ignore()
+            do {
+                try reader.read(&ignore)
+                return nil
+            } catch {
+                return error as? PrefsXMLError ?? PrefsXMLError(.unexpectedText, at: -1)
+            }
+        }
+    }
+
+    private static func scan(_ bytes: [UInt8]) -> (findings: [Finding], errors: [InputError], inventory: [InventoryEntry]) {
+        TestSupport.scan(bytes: bytes, name: "FlutterSharedPreferences.xml")
+    }
+
+    /// `<map><string name="k" a0="" a1="" …` with `count` attributes, then `tail` and the end.
+    private static func manyAttributes(_ count: Int, tail: String) -> [UInt8] {
+        var bytes = Array("<map><string name=\"k\"".utf8)
+        bytes.reserveCapacity(12 * count + 64)
+        for i in 0..<count { bytes += " a\(i)=\"\"".utf8 }
+        bytes += "\(tail)>v</string></map>".utf8
+        return bytes
+    }
+
+    @Test func twoHundredThousandAttributesAreCheckedInLinearTime() throws {
+        let clean = Self.manyAttributes(200_000, tail: "")
+        #expect(TestSupport.withinSeconds(5) { Self.readError(clean) } == nil)
+        // A duplicate of the first at the very end is still found, at its own offset.
+        let duplicate = Self.manyAttributes(200_000, tail: " a0=\"x\"")
+        let error = try #require(TestSupport.withinSeconds(5) { Self.readError(duplicate) })
+        #expect(error.reason == .duplicateAttribute)
+        #expect(error.offset == duplicate.count - " a0=\"x\">v</string></map>".utf8.count + 1)
+    }
+
+    @Test func aTokenInTheLastOfManyAttributesIsFound() throws {
+        let bytes = Self.manyAttributes(100_000, tail: " last=\"\(Self.token)\"")
+        let outcome = TestSupport.withinSeconds(20) { Self.scan(bytes) }
+        #expect(outcome.errors.isEmpty)
+        let finding = try #require(outcome.findings.first { $0.ruleId == "secret.github-token" })
+        #expect(finding.pathText == "/k/@last")
+        #expect(finding.position.byteOffset == bytes.count - "\(Self.token)\">v</string></map>".utf8.count)
+    }
+
+    @Test func manyEntriesCommentsReferencesAndElementsAreReadInLinearTime() {
+        let entries = "<map>" + String(repeating: "<boolean name=\"b\" value=\"true\"/><!-- c -->", count: 200_000) + "</map>"
+        let comment = "<!-- " + String(repeating: "a-", count: 5_000_000) + "a --><map/>"
+        let references = "<map><string name=\"r\">" + String(repeating: "&#10;&#x1F600;&amp;", count: 300_000) + "</string></map>"
+        let siblings = "<map><list name=\"l\">" + String(repeating: "<a b=\"1\">x</a>", count: 200_000) + "</list></map>"
+        let nested = "<map><list name=\"l\">" + String(repeating: String(repeating: "<a>", count: 250) + String(repeating: "</a>", count: 250), count: 400) + "</list></map>"
+        for (name, text) in [("entries", entries), ("comment", comment), ("references", references), ("siblings", siblings), ("nested", nested)] {
+            #expect(TestSupport.withinSeconds(10) { Self.readError(Array(text.utf8)) } == nil, "\(name)")
+        }
+    }
+
+    /// Every entry's scalar value comes before a name that is a secret: hits are still recorded in
+    /// document order, so positions never make the scan count lines again from the start.
+    @Test func secretNamesAfterTheirValuesAreScannedInLinearTime() {
+        let count = 20_000
+        var text = "<map>\n"
+        for _ in 0..<count { text += "<int value=\"1\" name=\"\(Self.token)\" />\n" }
+        text += "</map>\n"
+        let outcome = TestSupport.withinSeconds(20) { Self.scan(Array(text.utf8)) }
+        #expect(outcome.errors.isEmpty)
+        let tokens = outcome.findings.filter { $0.ruleId == "secret.github-token" }
+        #expect(tokens.count == count)
+        #expect(tokens.last.map { [$0.position.line, $0.position.column] } == [count + 1, 22])
+        #expect(tokens.allSatisfy { $0.pathText == "/[REDACTED]/@name" })
+    }
+}
