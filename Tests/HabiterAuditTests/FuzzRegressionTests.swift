@@ -5,13 +5,8 @@ import Testing
 /// the bytes that matter.
 @Suite struct FuzzRegressionTests {
     /// The notes of every exchange of raw HTTP text.
-    static func httpNotes(_ bytes: [UInt8]) throws -> [HTTPExchange.Text] {
-        try bytes.withUnsafeBytes { buffer in
-            var reader = HTTPMessageReader(window: ByteWindow(whole: buffer), start: 0, rootPath: LayeredPath())
-            var notes: [HTTPExchange.Text] = []
-            while let exchange = try reader.nextExchange() { notes += exchange.notes }
-            return notes
-        }
+    static func httpNotes(_ bytes: [UInt8]) throws -> [HTTPPartRecorder.Part] {
+        try HTTPPartRecorder.parts(bytes).filter { $0.name == "note" }
     }
 
     /// fuzz-http, `exchange offset 3494 is in the input of 3493 bytes`: a `curl -v` note line of
@@ -32,7 +27,7 @@ import Testing
     @Test func curlNoteContentStartsAfterItsMarker() throws {
         let notes = try Self.httpNotes(Array("* Connected\n}\n".utf8))
         #expect(notes.map(\.offset) == [2, 13])
-        #expect(notes.map { String(decoding: $0.bytes, as: UTF8.self) } == ["Connected", ""])
+        #expect(notes.map { String(decoding: $0.value, as: UTF8.self) } == ["Connected", ""])
     }
 
     /// fuzz-ndjson, `a finding's position is in the input: inventory.sensitive-store at 0:0`: a
