@@ -52,4 +52,39 @@ import Testing
         let key = text.utf8.distance(from: text.utf8.startIndex, to: text.range(of: #""classly_token""#)!.lowerBound)
         #expect(stores.map(\.position.byteOffset) == [key])
     }
+
+    /// fuzz-http (issue 18's recipe inputs), `the same error whole and streamed`: a chunk size of
+    /// `7FFFFFFFFFFFFFFF` failed before reading on, so a streamed read reported it at the end of
+    /// what it had read so far, a whole read at the end of the input. The size is now clamped
+    /// and the input read to its end, as for a Content-Length.
+    @Test(arguments: [1, 2, 5, 7, 4096])
+    func aChunkSizeBeyondTheAddressSpaceFailsAtTheEndOfTheInput(_ readSize: Int) {
+        let input = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7FFFFFFFFFFFFFFF\r\nabc".utf8)
+        let window = ByteWindow(source: SlowSource(input, readSize: readSize), chunkSize: readSize)
+        var reader = HTTPMessageReader(window: window, start: 0)
+        var recorder = HTTPPartRecorder(window: window)
+        #expect(throws: HTTPSyntaxError(reason: "chunk is shorter than its size", offset: input.count)) {
+            while try reader.nextExchange(&recorder) { window.unpin() }
+        }
+    }
+}
+
+/// Bytes handed out `readSize` at a time, as a pipe gives them.
+private final class SlowSource: ByteSource {
+    private let bytes: [UInt8]
+    private let readSize: Int
+    private var next = 0
+
+    init(_ bytes: [UInt8], readSize: Int) {
+        self.bytes = bytes
+        self.readSize = readSize
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        guard next < bytes.count else { return .end }
+        let n = min(readSize, buffer.count, bytes.count - next)
+        buffer.copyBytes(from: bytes[next..<(next + n)])
+        next += n
+        return .bytes(n)
+    }
 }

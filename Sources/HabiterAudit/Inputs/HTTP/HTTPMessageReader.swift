@@ -453,11 +453,14 @@ struct HTTPMessageReader {
                 _ = try readFields(.trailers, side: side, prefix: .none, framing: &framing, &visitor)
                 return body
             }
-            guard size <= Int.max - next, window.ensure(next + size - 1, keeping: window.start) else {
+            // Clamped, so that a size beyond the address space fails, at the end of the input,
+            // as one past it.
+            let end = size <= Int.max - next ? next + size : Int.max
+            guard window.ensure(end - 1, keeping: window.start) else {
                 throw HTTPSyntaxError(reason: "chunk is shorter than its size", offset: window.end)
             }
-            body.append(contentsOf: window.bytes(next..<next + size))
-            next += size
+            body.append(contentsOf: window.bytes(next..<end))
+            next = end
             guard let end = line(at: next) else {
                 throw HTTPSyntaxError(reason: "chunked body ends before its last chunk", offset: window.end)
             }
