@@ -426,7 +426,6 @@ def http_unit(r, kind):
 def write_har_units(f, r, target, kind):
     head = '{"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": ['
     f.write(head)
-    first = [True]
 
     def unit(n, count):
         pairs = many_values(r, {"many-headers-har": "x-trace-", "many-cookies-har": "c", "many-query-parameters-har": "p",
@@ -452,9 +451,7 @@ def write_har_units(f, r, target, kind):
                               "content": {"size": 0, "mimeType": "text/plain", "text": ""}, "redirectURL": "",
                               "headersSize": -1, "bodySize": 0},
                  "cache": {}, "timings": {"send": 0, "wait": 40, "receive": 2}}
-        text = ("" if first[0] else ",") + "\n" + json.dumps(entry, separators=(",", ":"))
-        first[0] = False
-        return text
+        return ("," if n else "") + "\n" + json.dumps(entry, separators=(",", ":"))
 
     write_units(f, target - len(head), unit)
     f.write("\n]}}\n")

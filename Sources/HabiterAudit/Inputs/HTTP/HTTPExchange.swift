@@ -190,11 +190,4 @@ extension ByteWindow {
     }
 }
 
-extension String {
-    /// ASCII case-insensitive equality.
-    func equalsIgnoringCase(_ other: String) -> Bool {
-        lowercased() == other.lowercased()
-    }
-}
-
 import Foundation
