@@ -11,6 +11,9 @@ Realistic kinds:
             string, every other response body is base64 of JSON (`"encoding": "base64"`), the rest
             JSON in a string; `Authorization: Bearer` headers; a WebSocket frame every 50 entries
   prefs     an Android FlutterSharedPreferences.xml export with every Flutter encoding
+  http      raw HTTP/1.1 exchanges of the same sync calls as `har` (a proxy's save): push requests
+            with Content-Length, JSON responses, every fourth one chunked (the baseline of the raw
+            HTTP adversarial kinds; not in the throughput section)
 About one document in 20,000 carries a planted, fake secret (a GitHub token in a description, an
 API key in a payload, a password in a note that holds JSON), so every 100 MB run has findings.
 
@@ -29,6 +32,22 @@ Adversarial kinds (JSON; same size as asked, to compare with `json` of that size
                   a database URL without credentials, password: + 3 chars; none should be a finding
   sensitive-keys  indented records of sensitive names (token, apiKey, password, secret, ...) holding
                   values that are no credential (empty, null, placeholders, booleans, masks)
+Adversarial kinds of the other formats (each compared with the normal kind of its format, `http`,
+`har` or `prefs`, of the same size): units of 1,000,000 items, as many as the size takes (the last
+one, or a single one larger than the size, with fewer), every name distinct, short random values:
+  many-headers                one raw HTTP request with 1,000,000 headers
+  many-cookies                one raw HTTP request whose Cookie header holds 1,000,000 pairs
+  many-query-parameters       one raw HTTP request whose target has 1,000,000 query parameters
+  many-form-fields            one raw HTTP POST whose form body has 1,000,000 fields
+  many-headers-har            a HAR entry with 1,000,000 request headers
+  many-cookies-har            a HAR entry with a Cookie header of 1,000,000 pairs and a cookies
+                              array of the same 1,000,000
+  many-query-parameters-har   a HAR entry whose URL has 1,000,000 query parameters, and its
+                              queryString array
+  many-form-fields-har        a HAR entry whose postData has a form text of 1,000,000 fields and
+                              its params array
+  many-attributes             a prefs XML export whose <string> elements carry 1,000,000
+                              attributes each
 The same arguments always give the same bytes; --seed changes them (bench/run uses it to make the
 files of its --jobs directory differ).
 """
@@ -46,12 +65,25 @@ DESCRIPTIONS = ["Small steps every day.", "Track it even when it is hard.", "", 
 ICONS = ["directions_run", "menu_book", "local_drink", "self_improvement", "fitness_center", "edit_note"]
 
 REALISTIC_KINDS = ("json", "compact", "ndjson", "har", "prefs")
-ADVERSARIAL_KINDS = ("huge-string", "many-keys", "deep-nesting", "near-miss", "sensitive-keys")
-EXTENSIONS = {"ndjson": "ndjson", "har": "har", "prefs": "xml"}
+ADVERSARIAL_KINDS = ("huge-string", "many-keys", "deep-nesting", "near-miss", "sensitive-keys",
+                     "many-headers", "many-cookies", "many-query-parameters", "many-form-fields",
+                     "many-headers-har", "many-cookies-har", "many-query-parameters-har", "many-form-fields-har",
+                     "many-attributes")
+EXTENSIONS = {"ndjson": "ndjson", "har": "har", "prefs": "xml", "http": "http"}
+ITEMS_PER_UNIT = 1_000_000
+
+
+def normal_kind(kind):
+    """The realistic kind an adversarial kind is compared with: the same format."""
+    if kind.endswith("-har"):
+        return "har"
+    if kind in ("many-headers", "many-cookies", "many-query-parameters", "many-form-fields"):
+        return "http"
+    return "prefs" if kind == "many-attributes" else "json"
 
 
 def extension(kind):
-    return EXTENSIONS.get(kind, "json")
+    return EXTENSIONS.get(kind if kind in EXTENSIONS else normal_kind(kind), "json")
 
 
 def uuid(r):
@@ -194,6 +226,32 @@ def write_push_body(f, r, target, indent):
     f.write("\n  ]\n}\n" if indent else "]}")
 
 
+def write_http(f, r, target):
+    """The `har` kind's calls as a proxy saves them: request and response, CRLF line ends."""
+    written, i = 0, 0
+    while written < target:
+        entry = har_entry(r, i)
+        request = entry["request"]
+        body = request["postData"]["text"]
+        head = ["POST /v1/push HTTP/1.1", "Host: sync.habiter.app"] + [f"{h['name']}: {h['value']}" for h in request["headers"]]
+        content = entry["response"]["content"]
+        pulled = base64.b64decode(content["text"]).decode() if content.get("encoding") == "base64" else content["text"]
+        response = ["HTTP/1.1 200 OK"] + [f"{h['name']}: {h['value']}" for h in entry["response"]["headers"]]
+        if i % 4 == 3:
+            middle = len(pulled) // 2
+            chunks = [pulled[:middle], pulled[middle:]]
+            framed = "".join(f"{len(c.encode()):x}\r\n{c}\r\n" for c in chunks) + "0\r\n\r\n"
+            response.append("Transfer-Encoding: chunked")
+        else:
+            framed = pulled
+            response.append(f"Content-Length: {len(pulled.encode())}")
+        text = ("\r\n".join(head + [f"Content-Length: {len(body.encode())}", "", body]) + "\r\n".join(response + ["", framed])
+                + ("" if i % 4 == 3 else "\r\n"))
+        f.write(text)
+        written += len(text.encode())
+        i += 1
+
+
 # --- adversarial kinds ----------------------------------------------------------------------------
 
 WORDS = ("the habit streak was kept for days and the app synced every entry to the server while the "
@@ -327,6 +385,90 @@ def sensitive_record(r, i):
     return {"id": uuid(r), "n": i, "settings": values}
 
 
+def many_values(r, prefix, count, start):
+    """`count` distinct names (`prefix` and a base-36 number) with 8 random hex digits each."""
+    return [(f"{prefix}{base36(start + k)}", "%08x" % r.getrandbits(32)) for k in range(count)]
+
+
+def write_units(f, target, unit):
+    """Units of ITEMS_PER_UNIT items until the target size; the last one has as many items as
+    the rest of the size takes, at the bytes per item the first unit had."""
+    written, n, item_bytes = 0, 0, None
+    while written < target:
+        count = ITEMS_PER_UNIT if item_bytes is None else min(ITEMS_PER_UNIT, max(1, int((target - written) / item_bytes)))
+        text = unit(n, count)
+        if item_bytes is None and len(text) > target:
+            # A unit larger than the whole size: as many items as fit.
+            item_bytes = len(text) / count
+            continue
+        f.write(text)
+        written += len(text.encode())
+        item_bytes = item_bytes or len(text) / count
+        n += ITEMS_PER_UNIT
+
+
+def http_unit(r, kind):
+    def unit(n, count):
+        pairs = many_values(r, {"many-headers": "x-trace-", "many-cookies": "c", "many-query-parameters": "p",
+                                "many-form-fields": "f"}[kind], count, n)
+        if kind == "many-headers":
+            return "GET /v1/pull HTTP/1.1\r\nHost: sync.habiter.app\r\n" + "".join(f"{k}: {v}\r\n" for k, v in pairs) + "\r\n"
+        joined = "&".join(f"{k}={v}" for k, v in pairs)
+        if kind == "many-cookies":
+            return "GET /v1/pull HTTP/1.1\r\nHost: sync.habiter.app\r\nCookie: " + "; ".join(f"{k}={v}" for k, v in pairs) + "\r\n\r\n"
+        if kind == "many-query-parameters":
+            return f"GET /v1/pull?{joined} HTTP/1.1\r\nHost: sync.habiter.app\r\n\r\n"
+        return ("POST /v1/feedback HTTP/1.1\r\nHost: api.habiter.app\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                f"Content-Length: {len(joined)}\r\n\r\n{joined}\r\n")
+    return unit
+
+
+def write_har_units(f, r, target, kind):
+    head = '{"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": ['
+    f.write(head)
+
+    def unit(n, count):
+        pairs = many_values(r, {"many-headers-har": "x-trace-", "many-cookies-har": "c", "many-query-parameters-har": "p",
+                                "many-form-fields-har": "f"}[kind], count, n)
+        fields = [{"name": k, "value": v} for k, v in pairs]
+        request = {"method": "GET", "url": "https://sync.habiter.app/v1/pull", "httpVersion": "HTTP/1.1",
+                   "headers": [{"name": "host", "value": "sync.habiter.app"}], "queryString": [], "cookies": [],
+                   "headersSize": -1, "bodySize": 0}
+        if kind == "many-headers-har":
+            request["headers"] += fields
+        elif kind == "many-cookies-har":
+            request["headers"].append({"name": "Cookie", "value": "; ".join(f"{k}={v}" for k, v in pairs)})
+            request["cookies"] = fields
+        elif kind == "many-query-parameters-har":
+            request["url"] += "?" + "&".join(f"{k}={v}" for k, v in pairs)
+            request["queryString"] = fields
+        else:
+            request.update(method="POST", url="https://api.habiter.app/v1/feedback",
+                           postData={"mimeType": "application/x-www-form-urlencoded",
+                                     "text": "&".join(f"{k}={v}" for k, v in pairs), "params": fields})
+        entry = {"startedDateTime": "2026-11-30T07:00:00.000Z", "time": 42, "request": request,
+                 "response": {"status": 204, "statusText": "No Content", "httpVersion": "HTTP/1.1", "headers": [], "cookies": [],
+                              "content": {"size": 0, "mimeType": "text/plain", "text": ""}, "redirectURL": "",
+                              "headersSize": -1, "bodySize": 0},
+                 "cache": {}, "timings": {"send": 0, "wait": 40, "receive": 2}}
+        return ("," if n else "") + "\n" + json.dumps(entry, separators=(",", ":"))
+
+    write_units(f, target - len(head), unit)
+    f.write("\n]}}\n")
+
+
+def write_many_attributes(f, r, target):
+    head = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n"
+    f.write(head)
+
+    def unit(n, count):
+        attributes = " ".join(f'{k}="{v}"' for k, v in many_values(r, "a", count, n))
+        return f'    <string name="flutter.settings_theme_{n}" {attributes}>dark</string>\n'
+
+    write_units(f, target - len(head), unit)
+    f.write("</map>\n")
+
+
 def generate(kind, size_mb, output, seed=DEFAULT_SEED):
     target = int(size_mb * 1024 * 1024)
     r = random.Random(seed)
@@ -336,12 +478,17 @@ def generate(kind, size_mb, output, seed=DEFAULT_SEED):
         "ndjson": lambda f: write_ndjson(f, r, target),
         "har": lambda f: write_har(f, r, target),
         "prefs": lambda f: write_prefs(f, r, target),
+        "http": lambda f: write_http(f, r, target),
         "huge-string": lambda f: write_huge_string(f, r, target),
         "many-keys": lambda f: write_many_keys(f, r, target),
         "deep-nesting": lambda f: write_deep_nesting(f, r, target),
         "near-miss": lambda f: write_records(f, r, target, near_miss_record),
         "sensitive-keys": lambda f: write_records(f, r, target, sensitive_record),
+        "many-attributes": lambda f: write_many_attributes(f, r, target),
     }
+    for adversarial in ("many-headers", "many-cookies", "many-query-parameters", "many-form-fields"):
+        writers[adversarial] = lambda f, unit=http_unit(r, adversarial): write_units(f, target, unit)
+        writers[adversarial + "-har"] = lambda f, k=adversarial + "-har": write_har_units(f, r, target, k)
     if kind not in writers:
         raise SystemExit(f"generate.py: unknown kind {kind!r}; kinds: {', '.join(writers)}")
     with open(output, "w", encoding="utf-8") as f:

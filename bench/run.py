@@ -3,8 +3,8 @@
 inputs, --jobs scaling, linearity and memory. Medians of several runs; every ratio is measured
 in the same run, so the machine's noise hits both sides alike.
 
-Usage: bench/run.py [--size MB] [--runs N] [--sections LIST] [--kinds LIST] [--peer-size MB]
-                    [--big] [--markdown] [--binary PATH]
+Usage: bench/run.py [--size MB] [--runs N] [--sections LIST] [--kinds LIST] [--adversarial LIST]
+                    [--peer-size MB] [--big] [--markdown] [--binary PATH]
 Sections (default: all but big; --big adds it):
   throughput   each realistic kind (json, compact, ndjson, har, prefs) at --size MB: MB/s, peak
                RSS, findings, and the floor `grep -cE 'AKIA[A-Z0-9]{16}|ghp_[A-Za-z0-9]{36}' FILE`
@@ -12,9 +12,11 @@ Sections (default: all but big; --big adds it):
   peer         detect-secrets 1.5.0 (PyPI, in .build/peers-venv/) and habiter-audit on the same
                --peer-size MB file of each kind (default 4: detect-secrets runs at ~0.15 MB/s,
                so 100 MB would take 11 minutes a kind); one run each
-  adversarial  each adversarial kind of bench/generate.py at --size MB against `json` of that size;
-               sensitive-keys with --max-document-hits 100000000 (its one document holds millions
-               of hits, which the default limit stops at 250,000 with exit status 2)
+  adversarial  each adversarial kind of bench/generate.py (or those --adversarial names) at --size MB
+               against the normal kind of its format (json, http, har, prefs) made as large: the
+               time ratio against ≤ 3× and the peak RSS against the input's size + 64 MB (issue
+               18's bounds); sensitive-keys with --max-document-hits 100000000 (its one document
+               holds millions of hits, which the default limit stops at 250,000 with exit status 2)
   jobs         a directory of 100 files (json, ndjson, har, prefs; --size MB in all) with --jobs 1
                and --jobs 2
   linearity    json at --size/10 MB and at --size MB
@@ -41,6 +43,9 @@ import peers  # noqa: E402
 GNU_TIME = "/usr/bin/time"
 FLOOR_PATTERN = "AKIA[A-Z0-9]{16}|ghp_[A-Za-z0-9]{36}"
 TARGET_MBPS = {"json": 400, "compact": 400, "ndjson": 400, "har": 250, "prefs": 250}
+# Issue 18's bounds for an adversarial input against a normal one of its format and size.
+ADVERSARIAL_TIME_BOUND = 3
+RSS_HEADROOM_MB = 64
 SECTIONS = ("throughput", "peer", "adversarial", "jobs", "linearity", "big")
 
 
@@ -172,13 +177,15 @@ class Suite:
 
     def adversarial(self):
         size = self.args.size
-        self.heading("adversarial", f"{size:g} MB adversarial inputs against json of the same size (target ≤ 3×)")
-        header = ["input", "MB", "MB/s", "time / json", "peak RSS MiB", "findings"]
-        normal = input_file("json", size)
-        warm(normal)
-        for kind in generator.ADVERSARIAL_KINDS:
+        self.heading("adversarial", f"{size:g} MB adversarial inputs against a normal input of the same format and size "
+                                    f"(bounds: ≤ {ADVERSARIAL_TIME_BOUND:g}× its time, peak RSS ≤ input + {RSS_HEADROOM_MB} MB)")
+        header = ["input", "MB", "MB/s", "compared with", "time / normal", "peak RSS MiB", "RSS bound MiB", "bounds", "findings"]
+        for kind in self.args.adversarial:
             path = input_file(kind, size)
+            # The normal input is made as large as the adversarial one came out.
+            normal = input_file(generator.normal_kind(kind), round(os.path.getsize(path) / 2**20, 1))
             warm(path)
+            warm(normal)
             mb = os.path.getsize(path) / 1e6
             options = ["--max-document-hits", "100000000"] if kind == "sensitive-keys" else []
             times, normal_times, peaks, findings = [], [], [], 0
@@ -187,9 +194,12 @@ class Suite:
                 times.append(t)
                 peaks.append(peak)
                 normal_times.append(self.scan(normal)[0])
-            t, n = statistics.median(times), statistics.median(normal_times)
-            self.add("adversarial", header, [os.path.basename(path), f"{mb:.1f}", f"{mb / t:.0f}", f"{t / n:.2f}×",
-                                             f"{statistics.median(peaks) / 1024:.0f}", findings])
+            t, n, peak = statistics.median(times), statistics.median(normal_times), statistics.median(peaks)
+            bound_kib = (os.path.getsize(path) + RSS_HEADROOM_MB * 1e6) / 1024
+            within = t / n <= ADVERSARIAL_TIME_BOUND and peak <= bound_kib
+            self.add("adversarial", header, [os.path.basename(path), f"{mb:.1f}", f"{mb / t:.0f}", os.path.basename(normal),
+                                             f"{t / n:.2f}×", f"{peak / 1024:.0f}", f"{bound_kib / 1024:.0f}",
+                                             "within" if within else "OVER", findings])
 
     def jobs(self):
         size = self.args.size
@@ -282,6 +292,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sections", default=",".join(s for s in SECTIONS if s != "big"))
     parser.add_argument("--kinds", default=",".join(generator.REALISTIC_KINDS))
+    parser.add_argument("--adversarial", default=",".join(generator.ADVERSARIAL_KINDS))
     parser.add_argument("--peer-size", type=float, default=4)
     parser.add_argument("--big", action="store_true", help="add the 1 GB memory section")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables at the end (progress on stderr)")
@@ -291,6 +302,10 @@ def main():
     for kind in args.kinds:
         if kind not in TARGET_MBPS:
             sys.exit(f"bench/run: unknown kind {kind!r} (one of {', '.join(TARGET_MBPS)})")
+    args.adversarial = args.adversarial.split(",")
+    for kind in args.adversarial:
+        if kind not in generator.ADVERSARIAL_KINDS:
+            sys.exit(f"bench/run: unknown adversarial kind {kind!r} (one of {', '.join(generator.ADVERSARIAL_KINDS)})")
     sections = args.sections.split(",") + (["big"] if args.big else [])
     for section in sections:
         if section not in SECTIONS:

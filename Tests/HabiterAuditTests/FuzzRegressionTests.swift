@@ -5,13 +5,8 @@ import Testing
 /// the bytes that matter.
 @Suite struct FuzzRegressionTests {
     /// The notes of every exchange of raw HTTP text.
-    static func httpNotes(_ bytes: [UInt8]) throws -> [HTTPExchange.Text] {
-        try bytes.withUnsafeBytes { buffer in
-            var reader = HTTPMessageReader(window: ByteWindow(whole: buffer), start: 0, rootPath: LayeredPath())
-            var notes: [HTTPExchange.Text] = []
-            while let exchange = try reader.nextExchange() { notes += exchange.notes }
-            return notes
-        }
+    static func httpNotes(_ bytes: [UInt8]) throws -> [HTTPPartRecorder.Part] {
+        try HTTPPartRecorder.parts(bytes).filter { $0.name == "note" }
     }
 
     /// fuzz-http, `exchange offset 3494 is in the input of 3493 bytes`: a `curl -v` note line of
@@ -32,7 +27,7 @@ import Testing
     @Test func curlNoteContentStartsAfterItsMarker() throws {
         let notes = try Self.httpNotes(Array("* Connected\n}\n".utf8))
         #expect(notes.map(\.offset) == [2, 13])
-        #expect(notes.map { String(decoding: $0.bytes, as: UTF8.self) } == ["Connected", ""])
+        #expect(notes.map { String(decoding: $0.value, as: UTF8.self) } == ["Connected", ""])
     }
 
     /// fuzz-ndjson, `a finding's position is in the input: inventory.sensitive-store at 0:0`: a
@@ -56,5 +51,40 @@ import Testing
         }
         let key = text.utf8.distance(from: text.utf8.startIndex, to: text.range(of: #""classly_token""#)!.lowerBound)
         #expect(stores.map(\.position.byteOffset) == [key])
+    }
+
+    /// fuzz-http (issue 18's recipe inputs), `the same error whole and streamed`: a chunk size of
+    /// `7FFFFFFFFFFFFFFF` failed before reading on, so a streamed read reported it at the end of
+    /// what it had read so far, a whole read at the end of the input. The size is now clamped
+    /// and the input read to its end, as for a Content-Length.
+    @Test(arguments: [1, 2, 5, 7, 4096])
+    func aChunkSizeBeyondTheAddressSpaceFailsAtTheEndOfTheInput(_ readSize: Int) {
+        let input = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7FFFFFFFFFFFFFFF\r\nabc".utf8)
+        let window = ByteWindow(source: SlowSource(input, readSize: readSize), chunkSize: readSize)
+        var reader = HTTPMessageReader(window: window, start: 0)
+        var recorder = HTTPPartRecorder(window: window)
+        #expect(throws: HTTPSyntaxError(reason: "chunk is shorter than its size", offset: input.count)) {
+            while try reader.nextExchange(&recorder) { window.unpin() }
+        }
+    }
+}
+
+/// Bytes handed out `readSize` at a time, as a pipe gives them.
+private final class SlowSource: ByteSource {
+    private let bytes: [UInt8]
+    private let readSize: Int
+    private var next = 0
+
+    init(_ bytes: [UInt8], readSize: Int) {
+        self.bytes = bytes
+        self.readSize = readSize
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        guard next < bytes.count else { return .end }
+        let n = min(readSize, buffer.count, bytes.count - next)
+        buffer.copyBytes(from: bytes[next..<(next + n)])
+        next += n
+        return .bytes(n)
     }
 }

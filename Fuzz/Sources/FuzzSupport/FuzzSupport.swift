@@ -192,67 +192,93 @@ public func offsets(of entry: PrefsEntry) -> [Int] {
     return offsets
 }
 
-/// An exchange as lines of text (parts, paths, offsets, byte counts), to compare two reads.
-func describe(_ exchange: HTTPExchange) -> [String] {
-    var lines = ["method \(exchange.method ?? "-")"]
-    func text(_ t: HTTPExchange.Text?, _ label: String) {
-        guard let t else { return }
-        lines.append("\(label) \(t.path) @\(t.offset) \(t.bytes)")
-    }
-    func fields(_ fs: [HTTPExchange.Field], _ label: String) {
-        for f in fs { lines.append("\(label) \(f.name) \(f.path) @\(f.offset) \(f.value)") }
-    }
-    func body(_ b: HTTPExchange.Body?, _ label: String) {
-        guard let b else { return }
-        lines.append("\(label) \(b.path) @\(b.offset) \(b.bytes) \(b.mimeType ?? "-") \(b.base64) \(b.gzip) \(String(describing: b.inPlace))")
-    }
-    text(exchange.url, "url")
-    fields(exchange.queryString, "query")
-    for (label, message) in [("request", exchange.request), ("response", exchange.response)] {
-        fields(message.headers, "\(label) header")
-        fields(message.cookies, "\(label) cookie")
-        fields(message.params, "\(label) param")
-        body(message.body, "\(label) body")
-    }
-    text(exchange.redirectURL, "redirect")
-    for b in exchange.webSocketMessages { body(b, "websocket") }
-    for n in exchange.notes { text(n, "note") }
-    return lines
-}
-
-/// Every offset an exchange reports.
-func offsets(of exchange: HTTPExchange) -> [Int] {
-    var offsets: [Int] = []
-    offsets += [exchange.url?.offset, exchange.redirectURL?.offset].compactMap { $0 }
-    offsets += exchange.queryString.map(\.offset) + exchange.notes.map(\.offset) + exchange.webSocketMessages.map(\.offset)
-    for message in [exchange.request, exchange.response] {
-        offsets += (message.headers + message.cookies + message.params).map(\.offset)
-        if let body = message.body { offsets.append(body.offset) }
-    }
-    return offsets
-}
-
-/// Reads every exchange of raw HTTP text through `window`: the exchanges as text, or the error.
-public func readHTTP(_ window: ByteWindow, size: Int) -> (exchanges: [String], error: String?) {
-    var reader = HTTPMessageReader(window: window, start: 0, rootPath: LayeredPath())
+/// Records what the raw HTTP reader hands its visitor as lines of text (paths, offsets, bytes),
+/// to compare two reads, and checks that every part lies inside the input.
+struct HTTPRecorder: HTTPMessageVisitor {
+    let window: ByteWindow
+    let size: Int
     var lines: [String] = []
+
+    private func inInput(_ range: Range<Int>) -> Bool { range.lowerBound >= 0 && range.upperBound <= size }
+
+    mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) {
+        Fuzz.check(inInput(text.range) && bytes.count == text.count, "a text part \(text.range) lies in the input of \(size) bytes")
+        lines.append("\(text.path(under: LayeredPath())) @\(text.offset) \(Array(bytes))")
+    }
+
+    mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        Fuzz.check(inInput(field.nameRange) && name.count == field.nameCount, "a field name \(field.nameRange) lies in the input of \(size) bytes")
+        Fuzz.check(inInput(field.valueRange) && field.valueRange.lowerBound == field.valueOffset,
+                   "a field value \(field.valueRange) lies in the input of \(size) bytes")
+        Fuzz.check(value.count >= field.valueRange.count || value.contains(0x20), "a value is as long as it is written, or folded")
+        lines.append("\(field.valuePath(under: LayeredPath())) \(Array(name)) @\(field.valueOffset) \(field.valueRange) \(Array(value))")
+    }
+
+    mutating func exchange(_ exchange: HTTPExchange) {
+        for (label, message) in [("request", exchange.request), ("response", exchange.response)] {
+            guard let message else { continue }
+            for length in message.contentLengths { Fuzz.check(inInput(length), "a Content-Length value \(length) lies in the input") }
+            guard let body = message.body else { continue }
+            Fuzz.check(body.offset >= 0 && body.offset <= size, "a body's offset \(body.offset) is in the input of \(size) bytes")
+            if case .input(let range) = body.bytes {
+                Fuzz.check(inInput(range) && range.lowerBound == body.offset, "an in-place body \(range) is in the input of \(size) bytes")
+            }
+            let bytes = body.withBytes(in: window) { Array($0) }
+            lines.append("\(label) body \(body.path(exchange: exchange.index, under: LayeredPath())) @\(body.offset) \(bytes) \(body.mimeType ?? "-") \(body.gzip)")
+        }
+        lines.append("end of exchange \(exchange.index)")
+    }
+}
+
+/// Reads every exchange of raw HTTP text through `window`: the parts as text, or the error.
+public func readHTTP(_ window: ByteWindow, size: Int) -> (exchanges: [String], error: String?) {
+    var reader = HTTPMessageReader(window: window, start: 0)
+    var recorder = HTTPRecorder(window: window, size: size)
     var exchanges = 0
     do {
-        while let exchange = try reader.nextExchange() {
+        while try reader.nextExchange(&recorder) {
             exchanges += 1
             Fuzz.check(exchanges <= size + 1, "an exchange consumes input")
-            for offset in offsets(of: exchange) {
-                Fuzz.check(offset >= 0 && offset <= size, "exchange offset \(offset) is in the input of \(size) bytes")
-            }
-            if let body = exchange.request.body, let range = body.inPlace {
-                Fuzz.check(range.lowerBound >= 0 && range.upperBound <= size, "an in-place body \(range) is in the input of \(size) bytes")
-            }
-            lines += describe(exchange)
             window.unpin()
+            if let truncation = reader.truncation {
+                Fuzz.check(truncation.offset >= 0 && truncation.offset <= size, "a truncation's offset is in the input")
+                return (recorder.lines, "\(truncation.reason) @\(truncation.offset)")
+            }
         }
-        return (lines, nil)
-    } catch {
+        return (recorder.lines, nil)
+    } catch let error as HTTPSyntaxError {
         Fuzz.check(error.offset >= 0 && error.offset <= size, "an HTTP error's offset \(error.offset) is in the input of \(size) bytes")
-        return (lines, "\(error.reason) @\(error.offset)")
+        return (recorder.lines, "\(error.reason) @\(error.offset)")
+    } catch {
+        Fuzz.check(false, "the HTTP reader throws only HTTPSyntaxError")
+        return ([], nil)
+    }
+}
+
+// MARK: Hostile numbers
+
+extension Fuzz {
+    /// Numbers that break unchecked arithmetic on lengths and sizes, as a reader would see them
+    /// written: around 2^63 and 2^64, negative, floating-point, signed, padded, listed.
+    public static let hostileDecimals = ["9223372036854775807", "9223372036854775808", "18446744073709551615",
+                                         "18446744073709551616", "99999999999999999999999", "-1", "1e23", "+5", "0",
+                                         "00000000000000000000000000000005", "5, 5", "5, 6", "", " 5", "4294967296"]
+    public static let hostileHex = ["7FFFFFFFFFFFFFFF", "7fffffffffffffff", "8000000000000000", "FFFFFFFFFFFFFFFF",
+                                    "10000000000000000", "FFFFFFFFFFFFFFFFFFFF", "-1", "+5", "0x5", "", "1e3", "0;ext=1",
+                                    "5;" + String(repeating: "e", count: 64), "0000000000000000000000005"]
+    /// Varint values at the edges of 31, 32, 63 and 64 bits, and past the end of any input.
+    public static let hostileVarints: [UInt64] = [0, 1, 0x7F, 0x80, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, 0x1_0000_0000,
+                                                  UInt64(Int.max), UInt64(Int.max) + 1, UInt64.max, UInt64.max - 1, 1 << 40]
+
+    /// A varint's bytes (protobuf base-128).
+    public static func varint(_ value: UInt64) -> [UInt8] {
+        var out: [UInt8] = []
+        var rest = value
+        while rest >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        out.append(UInt8(rest))
+        return out
     }
 }

@@ -62,8 +62,8 @@ public enum FormatDetector {
             while start < n {
                 var end = start
                 while end < n && bytes[end] != 0x0A { end += 1 }
-                var line = ArraySlice(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-                if line.last == 0x0D { line = line.dropLast() }
+                var line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
                 if HTTPMessageReader.looksLikeHTTP(line) { return .success(.format(.http)) }
                 let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
                 guard line.first == UInt8(ascii: "*") || blank || HTTPMessageReader.isCommentOrVariable(line) else { break }

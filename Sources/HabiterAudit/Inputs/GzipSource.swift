@@ -52,10 +52,12 @@ final class GzipSource: ByteSource {
                     return .failure(reason)
                 }
             }
+            // zlib counts in 32 bits; a window grown past 4 GiB by one huge token is filled in parts.
+            let room = min(buffer.count, Int(uInt.max))
             stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-            stream.avail_out = uInt(buffer.count)
+            stream.avail_out = uInt(room)
             let rc = inflate(&stream, Z_NO_FLUSH)
-            let produced = buffer.count - Int(stream.avail_out)
+            let produced = room - Int(stream.avail_out)
             totalOut += produced
             if totalOut > maxRatio * max(totalIn, 4096) {
                 return .failure("gzip bomb: the data decompresses to more than \(maxRatio)× its size")

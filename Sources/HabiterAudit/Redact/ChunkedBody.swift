@@ -19,13 +19,18 @@ struct ChunkedBody {
                 lineBreak = lineEnd < lf ? [0x0D, 0x0A] : [0x0A]
                 sawLineBreak = true
             }
-            let sizeText = input[i..<lineEnd].prefix { $0 != UInt8(ascii: ";") }
-            if sizeText.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }) { uppercaseHex = true }
-            guard let size = Int(String(decoding: sizeText, as: UTF8.self).trimmingASCIIWhitespace(), radix: 16), size >= 0 else { return nil }
+            // The reader's own rules (hex digits, an optional extension), so both frame alike.
+            guard case .success(let parsed) = HTTPFraming.chunkSize(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[i..<lineEnd]))) else { return nil }
+            let size = parsed.size
+            if input[i..<(parsed.extensions.map { i + $0 } ?? lineEnd)].contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }) {
+                uppercaseHex = true
+            }
             if size == 0 {
                 lastChunkStart = i
                 return
             }
+            // Checked against what is left, so that no sum can overflow.
+            guard size <= input.count - (lf + 1) else { return nil }
             total += size
             boundaries.append(total)
             i = lf + 1 + size

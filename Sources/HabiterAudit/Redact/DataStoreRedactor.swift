@@ -19,26 +19,48 @@ struct DataStoreRedactor {
         var edits = ByteEdits()
 
         mutating func entry(_ entry: DataStoreEntry) {
-            let path = DataStoreInputScanner.path(of: entry.key, under: root)
-            guard session.plan.leadsSomewhere(path) else { return }
-            let value: [UInt8]
-            switch entry.value {
+            var key = entry.key
+            var path = DataStoreInputScanner.path(of: entry.key, under: root)
+            // A key that is itself a secret: the scanner names the entry `[REDACTED]`.
+            let masked = DataStoreInputScanner.path(of: Redaction.maskedKey, under: root)
+            var keyChanged = false
+            if session.plan.leadsSomewhere(masked), key.utf8.count >= session.rules.patterns.minimumValueLength {
+                let bytes = Array(key.utf8)
+                let spans = session.secretSpans(in: bytes, at: masked)
+                if !spans.isEmpty {
+                    path = masked
+                    if session.plan.node(at: masked)?.isTarget == true {
+                        var keyEdits = ByteEdits()
+                        for span in spans { keyEdits.replace(span.range, with: RedactionPlaceholder.bytes(forRule: span.ruleId)) }
+                        session.noteWhole(masked, ruleId: spans[0].ruleId)
+                        key = String(decoding: keyEdits.applied(to: bytes), as: UTF8.self)
+                        keyChanged = true
+                    }
+                }
+            }
+            guard keyChanged || session.plan.leadsSomewhere(path) else { return }
+            let value = redactedValue(entry.value, at: path)
+            guard keyChanged || value != nil else { return }
+            edits.replace(entry.range, with: DataStoreWriter.entry(key: key, value: value ?? DataStoreWriter.value(entry.value)))
+        }
+
+        /// The entry's `Value` written again around its redacted string, set members or bytes;
+        /// nil when nothing in it changes.
+        private func redactedValue(_ value: DataStoreValue, at path: LayeredPath) -> [UInt8]? {
+            switch value {
             case .string(let text):
-                guard let redacted = redact(text, at: path) else { return }
-                value = DataStoreWriter.stringValue(redacted)
+                return redact(text, at: path).map(DataStoreWriter.stringValue)
             case .bytes(let bytes):
-                guard let redacted = redact(bytes, at: path) else { return }
-                value = DataStoreWriter.bytesValue(redacted)
+                return redact(bytes, at: path).map(DataStoreWriter.bytesValue)
             case .stringSet(let members):
                 let redacted = members.enumerated().map { i, member in redact(member, at: path.appending(.index(i))) }
-                guard redacted.contains(where: { $0 != nil }) else { return }
-                value = DataStoreWriter.stringSetValue(zip(members, redacted).map { member, new in new ?? member.bytes })
+                guard redacted.contains(where: { $0 != nil }) else { return nil }
+                return DataStoreWriter.stringSetValue(zip(members, redacted).map { member, new in new ?? member.bytes })
             case .boolean, .float, .integer, .long, .double:
                 // Not secret material: a store's finding on it names the key, and the value stays.
                 if session.plan.node(at: path)?.wholeRules.isEmpty == false { session.noteWhole(path, ruleId: nil) }
-                return
+                return nil
             }
-            edits.replace(entry.range, with: DataStoreWriter.entry(key: entry.key, value: value))
         }
 
         private func redact(_ text: PrefsText, at path: LayeredPath) -> [UInt8]? {

@@ -1,18 +1,18 @@
 /// Redacts raw HTTP messages (`.http` files, proxy saves, `curl -v` dumps) in place, keeping
-/// their framing: a redacted header value, URL or note line is rewritten where it stands; a
-/// changed body gets a corrected `Content-Length`, and a chunked body is written as valid
-/// chunked encoding again (the original chunk boundaries kept where the body did not change).
-/// Paths are the scanner's: `/entries/<n>/request/headers/<i>/value`, `…/postData/text!json/…`.
-struct HTTPMessageRedactor {
+/// their framing: a redacted header name or value, URL, note, comment or other text part is
+/// rewritten where it stands (a folded value on one line); a changed body gets a corrected
+/// `Content-Length`, and a chunked body is written as valid chunked encoding again (the original
+/// chunk boundaries kept where the body did not change). Paths are the scanner's:
+/// `/entries/<n>/request/headers/<i>/value`, `…/postData/text!json/…`.
+struct HTTPMessageRedactor: HTTPMessageVisitor {
     static func redact(_ input: [UInt8], root: LayeredPath, session: RedactionSession) throws -> [UInt8]? {
         try input.withUnsafeBytes { buffer -> [UInt8]? in
             let bytes = buffer.bindMemory(to: UInt8.self)
             let window = ByteWindow(whole: buffer)
-            var reader = HTTPMessageReader(window: window, start: 0, rootPath: root)
-            var redactor = HTTPMessageRedactor(session: session, input: bytes)
-            while let exchange = try reader.nextExchange() {
+            var reader = HTTPMessageReader(window: window, start: 0)
+            var redactor = HTTPMessageRedactor(session: session, root: root, input: bytes, window: window)
+            while try reader.nextExchange(&redactor) {
                 if let truncation = reader.truncation { throw truncation }
-                redactor.redact(exchange)
                 window.unpin()
             }
             return redactor.edits.isEmpty ? nil : redactor.edits.applied(to: bytes)
@@ -20,58 +20,46 @@ struct HTTPMessageRedactor {
     }
 
     let session: RedactionSession
+    let root: LayeredPath
     let input: UnsafeBufferPointer<UInt8>
+    let window: ByteWindow
     var edits = ByteEdits()
 
-    private mutating func redact(_ exchange: HTTPExchange) {
-        for note in exchange.notes { redact(note) }
-        if let url = exchange.url { redact(url) }
-        redact(exchange.request)
-        redact(exchange.response)
+    mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) {
+        redact(bytes, at: text.path(under: root), range: text.range)
     }
 
-    private mutating func redact(_ text: HTTPExchange.Text) {
-        guard session.plan.node(at: text.path) != nil, let redacted = session.redactValue(text.bytes, at: text.path) else { return }
-        edits.replace(text.offset..<text.offset + text.bytes.count, with: redacted)
-    }
-
-    private mutating func redact(_ message: HTTPExchange.Message) {
-        for header in message.headers {
-            guard session.plan.node(at: header.path) != nil, let redacted = session.redactValue(header.value, at: header.path) else { continue }
-            edits.replace(rawRange(of: header), with: redacted)
+    mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        // A name stays a token (`-REDACTED-github-token-`), so that the message still reads.
+        redact(name, at: field.namePath(under: root), range: field.nameRange) { byte in
+            field.list == .variables || HTTPMessageReader.isTokenByte(byte) ? byte : UInt8(ascii: "-")
         }
-        guard let body = message.body, session.plan.node(at: body.path) != nil,
-              let redacted = session.redactValue(body.bytes, at: body.path) else { return }
-        let end = body.offset + body.bytes.count
-        if end <= input.count && input[body.offset..<end].elementsEqual(body.bytes) {
-            edits.replace(body.offset..<end, with: redacted)
-            for header in message.headers where header.name.lowercased() == "content-length" {
-                edits.replace(rawRange(of: header), with: Array(String(redacted.count).utf8))
+        redact(value, at: field.valuePath(under: root), range: field.valueRange)
+    }
+
+    private mutating func redact(_ bytes: UnsafeRawBufferPointer, at path: LayeredPath, range: Range<Int>, _ map: (UInt8) -> UInt8 = { $0 }) {
+        guard session.plan.node(at: path) != nil, let redacted = session.redactValue(Array(bytes), at: path) else { return }
+        edits.replace(range, with: redacted.map(map))
+    }
+
+    mutating func exchange(_ exchange: HTTPExchange) {
+        for message in [exchange.request, exchange.response].compactMap({ $0 }) {
+            guard let body = message.body else { continue }
+            let path = body.path(exchange: exchange.index, under: root)
+            guard session.plan.node(at: path) != nil else { continue }
+            let old = body.withBytes(in: window) { Array($0) }
+            guard let redacted = session.redactValue(old, at: path) else { continue }
+            switch body.bytes {
+            case .input(let range):
+                edits.replace(range, with: redacted)
+                for length in message.contentLengths { edits.replace(length, with: Array(String(redacted.count).utf8)) }
+            case .decoded:
+                if let chunked = ChunkedBody(input, at: body.offset) {
+                    edits.replace(body.offset..<chunked.lastChunkStart, with: chunked.reencode(old: old, new: redacted))
+                } else {
+                    session.noteProblem("the body at \(path) is neither in place nor chunked; it was not rewritten")
+                }
             }
-        } else if let chunked = ChunkedBody(input, at: body.offset) {
-            edits.replace(body.offset..<chunked.lastChunkStart, with: chunked.reencode(old: body.bytes, new: redacted))
-        } else {
-            session.noteProblem("the body at \(body.path) is neither in place nor chunked; it was not rewritten")
         }
-    }
-
-    /// The bytes a header value spans as written: its own line, and the continuation lines of
-    /// an obsolete line folding (a folded value is written back on one line).
-    private func rawRange(of field: HTTPExchange.Field) -> Range<Int> {
-        let simpleEnd = field.offset + field.value.count
-        if simpleEnd <= input.count && input[field.offset..<simpleEnd].elementsEqual(field.value) {
-            return field.offset..<simpleEnd
-        }
-        func lineEnd(from start: Int) -> (content: Int, next: Int) {
-            var i = start
-            while i < input.count && input[i] != 0x0A { i += 1 }
-            let content = i > start && input[i - 1] == 0x0D ? i - 1 : i
-            return (content, min(i + 1, input.count))
-        }
-        var (end, next) = lineEnd(from: field.offset)
-        while next < input.count && (input[next] == 0x20 || input[next] == 0x09) {
-            (end, next) = lineEnd(from: next)
-        }
-        return field.offset..<end
     }
 }

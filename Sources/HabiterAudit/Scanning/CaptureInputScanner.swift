@@ -20,19 +20,18 @@ enum CaptureInputScanner {
         scan.finishDocument(defaultContext: .payload)
     }
 
-    /// Raw HTTP/1.x messages.
+    /// Raw HTTP/1.x messages, exchange by exchange: each exchange is one document.
     static func scanHTTP(_ scan: ArtifactScan, start: Int) {
-        var reader = HTTPMessageReader(window: scan.window, start: start, rootPath: scan.rootPath)
-        let exchanges = ExchangeScanner(scan: scan)
+        var reader = HTTPMessageReader(window: scan.window, start: start)
+        var exchanges = ExchangeScanner(scan: scan)
         var count = 0
         while true {
             do {
-                guard let exchange = try reader.nextExchange() else {
+                guard try reader.nextExchange(&exchanges) else {
                     if count == 0 { scan.fail(.parse, at: start, "empty input: no HTTP message") }
-                    break
+                    return
                 }
                 count += 1
-                exchanges.scan(exchange)
                 scan.finishDocument(defaultContext: .payload)
                 scan.window.unpin()
                 if let truncation = reader.truncation {
@@ -41,7 +40,14 @@ enum CaptureInputScanner {
                 }
             } catch {
                 scan.window.unpin()
-                if scan.window.failure == nil { scan.fail(.parse, at: error.offset, error.reason) }
+                switch error {
+                case let syntax as HTTPSyntaxError:
+                    if scan.window.failure == nil { scan.fail(.parse, at: syntax.offset, syntax.reason) }
+                case let limit as DocumentLimit:
+                    scan.fail(.limit, at: limit.offset, limit.message)
+                default:
+                    scan.fail(.parse, at: nil, "cannot read the HTTP messages")
+                }
                 scan.finishDocument(defaultContext: .payload)
                 return
             }

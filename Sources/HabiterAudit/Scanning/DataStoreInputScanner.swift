@@ -35,7 +35,15 @@ struct DataStoreScanVisitor: DataStoreVisitor {
         // Entries are independent documents: what one holds never changes how another is judged.
         defer { scan.finishDocument(defaultContext: .prefs) }
         let values = PrefsValueScanner(scan: scan)
-        let key = entry.key
+        var key = entry.key
+        // A key that is itself a secret: found where it stands, and shown as `[REDACTED]` in
+        // the entry's paths, messages and inventory (its value is then judged by what it holds).
+        let found = Array(key.utf8).withUnsafeBufferPointer { bytes in
+            guard scan.keyFacts(bytes).matchesPattern else { return 0 }
+            let masked = DataStoreInputScanner.path(of: Redaction.maskedKey, under: scan.rootPath)
+            return scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: entry.keyOffset) { HitLocation(key: nil, path: masked, ancestry: []) }
+        }
+        if found > 0 { key = Redaction.maskedKey }
         let path = DataStoreInputScanner.path(of: key, under: scan.rootPath)
         values.classify(key, secure: false, path: path, offset: entry.valueOffset)
         switch entry.value {

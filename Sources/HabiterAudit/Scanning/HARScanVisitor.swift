@@ -312,10 +312,9 @@ struct HARScanVisitor: JSONVisitor {
         location.path = location.path.appending(.key("value"))
         location.key = name
         if isCookieHeader {
-            let pairs = ExchangeScanner.cookiePairs(value, setCookie: lowercased == "set-cookie")
             let frame = LayerFrame(path: location.path.entering("cookie"), outerOffset: field.valueOffset, outerKey: name,
                                    ancestry: location.ancestry, depth: 1, readerContext: nil)
-            _ = scan.scanLayer(.pairs(pairs), bytes: [], frame: frame)
+            value.withUnsafeBytes { ExchangeScanner.scanCookies($0, setCookie: lowercased == "set-cookie", frame: frame, scan: scan, afterBatch: {}) }
             return
         }
         guard let match else { return }

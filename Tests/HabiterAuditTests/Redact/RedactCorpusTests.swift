@@ -135,28 +135,10 @@ import Testing
         return documents
     }
 
-    /// The named parts of raw HTTP messages (notes, URLs, headers, bodies) by path, as the
+    /// The parts of raw HTTP messages (notes, URLs, header names and values, bodies) by path, as the
     /// scanner's reader splits them; nil when the messages no longer read.
     static func httpParts(_ bytes: [UInt8]) -> [(pointer: String, name: String, value: [UInt8])]? {
-        bytes.withUnsafeBytes { buffer in
-            let window = ByteWindow(whole: buffer)
-            var reader = HTTPMessageReader(window: window, start: 0, rootPath: LayeredPath())
-            var parts: [(pointer: String, name: String, value: [UInt8])] = []
-            do {
-                while let exchange = try reader.nextExchange() {
-                    for note in exchange.notes { parts.append((note.path.description, "note", note.bytes)) }
-                    if let url = exchange.url { parts.append((url.path.description, "url", url.bytes)) }
-                    for message in [exchange.request, exchange.response] {
-                        for header in message.headers { parts.append((header.path.description, header.name.lowercased(), header.value)) }
-                        if let body = message.body { parts.append((body.path.description, "body", body.bytes)) }
-                    }
-                    window.unpin()
-                }
-            } catch {
-                return nil
-            }
-            return parts
-        }
+        (try? HTTPPartRecorder.parts(bytes))?.map { ($0.path, $0.name, $0.value) }
     }
 
     // MARK: What changed

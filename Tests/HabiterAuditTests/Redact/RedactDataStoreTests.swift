@@ -60,6 +60,17 @@ private let storeName = "FlutterSharedPreferences.preferences_pb"
         expectClean(result, leaking: [F.github, F.github2, F.stripe, F.aws])
     }
 
+    @Test func aSecretUsedAsAKeyIsRedactedAndTheEntryWrittenAgain() throws {
+        // A string under it goes too: it shares the key's masked path, as in JSON.
+        for (value, kept) in [(D.Value.boolean(true), D.Value.boolean(true)), (.integer(-7), .integer(-7)), (.long(1_764_489_600_000), .long(1_764_489_600_000)),
+                              (.float(0.25), .float(0.25)), (.double(-1.5), .double(-1.5)), (.string("kept"), .string("[REDACTED:github-token]"))] {
+            let result = try F.redact(D.file([("launch_count", .integer(3)), (F.github, value)]), name: storeName)
+            let same = result.output == D.file([("launch_count", .integer(3)), ("[REDACTED:github-token]", kept)])
+            #expect(same, "the copy is not the store with its key redacted (\(value))")
+            expectClean(result, leaking: [F.github])
+        }
+    }
+
     @Test func aCleanStoreIsCopiedUnchanged() throws {
         let store = D.file([("habiter_onboarding_v2", .boolean(true)), ("recent_icons", .string(D.flutterList(["school"])))])
         let result = try F.redact(store, name: storeName)

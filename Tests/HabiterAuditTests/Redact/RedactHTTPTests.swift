@@ -116,4 +116,14 @@ private func split(_ message: [UInt8]) -> (head: String, body: [UInt8])? {
         expectHolds(text, "< content-length: \(newBody.utf8.count)\n<\n\(newBody)\n")
         expectClean(result, leaking: [F.jwt, F.google])
     }
+
+    @Test func everyTextPlaceIsRewrittenWhereItStands() throws {
+        let input = "### deploy with \(F.stripe)\n@key = \(F.aws)\nGET /x HTTP/1.1\n\(F.github): 1\n\n"
+            + "HTTP/1.1 403 \(F.github2)\nTransfer-Encoding: chunked\n\n3;sig=\(F.google)\nabc\n0\nX-Trace: \(F.slack)\n\n"
+        let result = try F.redact(input, name: "places.http")
+        expectText(result.output, equals: "### deploy with [REDACTED:stripe-secret-key]\n@key = [REDACTED:aws-access-key-id]\nGET /x HTTP/1.1\n"
+                   + "-REDACTED-github-token-: 1\n\nHTTP/1.1 403 [REDACTED:github-token]\nTransfer-Encoding: chunked\n\n"
+                   + "3;sig=[REDACTED:google-api-key]\nabc\n0\nX-Trace: [REDACTED:slack-token]\n\n")
+        expectClean(result, leaking: [F.stripe, F.aws, F.github, F.github2, F.google, F.slack])
+    }
 }

@@ -214,7 +214,7 @@ private func summary(_ f: Finding) -> String {
     @Test(arguments: [
         ("GET /x HTTP/1.1\nBroken header line\n\n", "h.http:2:1: malformed header line (expected 'Name: value')"),
         ("POST /x HTTP/1.1\nContent-Length: 50\n\nshort", "h.http:4:6: the body is shorter than its Content-Length"),
-        ("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\nzz\r\n", "h.http:4:1: malformed chunk size"),
+        ("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\nzz\r\n", "h.http:4:1: malformed chunk size (hex digits, then an optional ';' extension)"),
     ])
     func errorsNameTheirPosition(_ text: String, _ message: String) {
         #expect(TestSupport.scan(text, name: "h.http").errors.map(\.description) == [message])

@@ -50,6 +50,18 @@ private func valueOffset(of key: String, in bytes: [UInt8]) -> Int? {
         #expect(result.findings.allSatisfy { $0.context == .prefs && $0.position.line == 1 })
     }
 
+    /// A key is text too (issue 18): a secret used as a key is found at the key's offset and
+    /// never shown, in paths, messages or the inventory section.
+    @Test func aSecretUsedAsAKeyIsFoundAndMasked() throws {
+        let store = D.file([("launch_count", .long(3)), (github, .boolean(true))])
+        let result = TestSupport.scan(bytes: store, name: storeName)
+        #expect(result.errors.isEmpty)
+        let keyOffset = D.entry("launch_count", .long(3)).count + 4
+        #expect(result.findings.map(summary) == ["secret.github-token secret prefs 1:\(keyOffset + 1) /preferences/[REDACTED] key=-"])
+        for finding in result.findings { #expect(!finding.message.contains(github)) }
+        #expect(!result.inventory.contains { $0.name.contains(github) })
+    }
+
     @Test func aCleanStoreHasNoFindingAndNoError() {
         let store = D.file([
             ("habiter_smart_reminders_v1", .string(#"{"schemaVersion":1,"preferences":{},"policies":[]}"#)),

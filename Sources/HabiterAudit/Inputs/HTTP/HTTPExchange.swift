@@ -1,59 +1,158 @@
-/// One request and its response as a capture records them (a HAR entry, or raw HTTP messages),
-/// with where each part sits in the input. Readers build it; `ExchangeScanner` judges it.
+/// What `HTTPMessageReader` hands its visitor, part by part in input order, so that memory does
+/// not grow with the number of headers, cookies or notes of a message: a text part or a field
+/// is judged when it is read; the bodies, which need the whole exchange to be judged (an OAuth
+/// token exchange is known by its response), come with the end of the exchange.
+protocol HTTPMessageVisitor {
+    /// A part that is text: a note, a comment, the request line's method, target and version,
+    /// the status line's version and reason phrase, a chunk extension. `bytes` are valid during
+    /// the call only.
+    mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) throws
+    /// A header, a trailer or a REST-client variable. `name` and `value` are valid during the
+    /// call only (a folded value is the reader's copy, its lines joined by a space).
+    mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws
+    /// The exchange is complete, or broke off at a syntax error (then only the bodies read
+    /// before it are there).
+    mutating func exchange(_ exchange: HTTPExchange) throws
+}
+
+/// The request or the response of an exchange.
+enum HTTPSide {
+    case request, response
+
+    var key: String { self == .request ? "request" : "response" }
+    /// Where the body sits, as in a HAR entry.
+    var bodyPath: [PathToken] { self == .request ? [.key("postData"), .key("text")] : [.key("content"), .key("text")] }
+}
+
+/// A text part of an exchange and where it sits. Paths follow a HAR entry's where it has the
+/// part (`/entries/<n>/request/url`, `…/response/statusText`).
+struct HTTPText: Equatable {
+    enum Kind: Equatable {
+        /// A `curl -v` line starting `* `, `{ ` or `} `.
+        case note
+        /// A REST-client `###` separator, `#` or `//` comment line, before a message.
+        case comment
+        case method, url, version, statusText
+        /// What follows the size of a chunk, from its `;`.
+        case chunkExtension
+    }
+
+    var exchange: Int
+    var kind: Kind
+    /// The message, for the parts of one.
+    var side: HTTPSide?
+    /// The note, comment or chunk number in its exchange or body.
+    var index = 0
+    /// The first byte, as written.
+    var offset: Int
+    var count: Int
+
+    var range: Range<Int> { offset..<offset + count }
+
+    /// The name a finding in the part is reported under.
+    var key: String {
+        switch kind {
+        case .note: "note"
+        case .comment: "comment"
+        case .method: "method"
+        case .url: "url"
+        case .version: "httpVersion"
+        case .statusText: "statusText"
+        case .chunkExtension: "chunkExtension"
+        }
+    }
+
+    func path(under root: LayeredPath) -> LayeredPath {
+        var path = root.appending(.key("entries")).appending(.index(exchange))
+        if let side { path.append(.key(side.key)) }
+        switch kind {
+        case .note: path.append(.key("notes")); path.append(.index(index))
+        case .comment: path.append(.key("comments")); path.append(.index(index))
+        case .chunkExtension: path.append(.key("chunkExtensions")); path.append(.index(index))
+        default: path.append(.key(key))
+        }
+        return path
+    }
+}
+
+/// A named value of an exchange: a header or trailer field, or a REST-client `@name = value`
+/// variable before a message.
+struct HTTPField: Equatable {
+    enum List: String { case headers, trailers, variables }
+
+    var exchange: Int
+    var list: List
+    /// The message of a header or trailer.
+    var side: HTTPSide?
+    var index: Int
+    var nameOffset: Int
+    var nameCount: Int
+    /// The value's first byte (after the blanks that follow the colon).
+    var valueOffset: Int
+    /// The bytes the value spans as written: to the end of its line, or of its last obs-fold
+    /// continuation line (without trailing blanks).
+    var valueRange: Range<Int>
+
+    var nameRange: Range<Int> { nameOffset..<nameOffset + nameCount }
+
+    /// `/entries/<n>/request/headers/<i>`, `…/response/trailers/<i>`, `/entries/<n>/variables/<i>`.
+    func path(under root: LayeredPath) -> LayeredPath {
+        var path = root.appending(.key("entries")).appending(.index(exchange))
+        if let side { path.append(.key(side.key)) }
+        path.append(.key(list.rawValue))
+        path.append(.index(index))
+        return path
+    }
+
+    func valuePath(under root: LayeredPath) -> LayeredPath { path(under: root).appending(.key("value")) }
+    func namePath(under root: LayeredPath) -> LayeredPath { path(under: root).appending(.key("name")) }
+}
+
+/// The end of an exchange: its bodies, which the reader keeps (in place, or decoded from chunked
+/// framing) until then.
 struct HTTPExchange {
-    /// A named value: a header, a query or form parameter, a cookie.
-    struct Field {
-        var name: String
-        var value: [UInt8]
-        /// Offset to report for the value.
-        var offset: Int
-        var path: LayeredPath
-    }
-
-    /// A message body as captured.
-    struct Body {
-        var bytes: [UInt8]
-        var offset: Int
-        var path: LayeredPath
-        var mimeType: String?
-        /// The capture stored the body base64-encoded (HAR `encoding: "base64"`).
-        var base64: Bool = false
-        /// `Content-Encoding: gzip` and the body still compressed (raw HTTP).
-        var gzip: Bool = false
-        /// The body's bytes stand in the input exactly here, so a JSON body can be read in place
-        /// with exact positions (raw HTTP without transfer or content encoding).
-        var inPlace: Range<Int>?
-    }
-
-    /// A string that is not a named field (the URL, a redirect target).
-    struct Text {
-        var bytes: [UInt8]
-        var offset: Int
-        var path: LayeredPath
-    }
+    var index: Int
+    var request: Message?
+    var response: Message?
 
     struct Message {
-        var headers: [Field] = []
-        var cookies: [Field] = []
-        /// Form parameters (HAR `postData.params`).
-        var params: [Field] = []
         var body: Body?
+        /// Where each `Content-Length` value of the message stands (the redactor corrects them).
+        var contentLengths: [Range<Int>] = []
     }
 
-    var method: String?
-    var url: Text?
-    /// Query parameters as the capture lists them (HAR `queryString`).
-    var queryString: [Field] = []
-    var request = Message()
-    var response = Message()
-    var redirectURL: Text?
-    /// WebSocket frames: text frames as text, binary frames base64-encoded.
-    var webSocketMessages: [Body] = []
-    /// `curl -v` notes about the transfer (`* [HTTP/2] [1] [authorization: …]`).
-    var notes: [Text] = []
+    struct Body {
+        enum Bytes {
+            /// The body stands in the input here (no chunked framing): a JSON body can be read
+            /// in place, with exact positions.
+            case input(Range<Int>)
+            /// The chunks' data, joined.
+            case decoded([UInt8])
+        }
 
-    /// The request URL's path (no scheme, host, query or fragment), lowercased.
-    var urlPath: String { url.map { HTTPExchange.path(ofURL: $0.bytes) } ?? "" }
+        var side: HTTPSide
+        var bytes: Bytes
+        /// The first byte of the body as written (of its first chunk-size line when chunked).
+        var offset: Int
+        var mimeType: String?
+        /// `Content-Encoding: gzip`: the body is still compressed.
+        var gzip: Bool
+
+        func path(exchange: Int, under root: LayeredPath) -> LayeredPath {
+            var path = root.appending(.key("entries")).appending(.index(exchange)).appending(.key(side.key))
+            for token in side.bodyPath { path.append(token) }
+            return path
+        }
+
+        /// Calls `body` with the bytes; in-place bytes are read from `window`, where the pinned
+        /// exchange keeps them.
+        func withBytes<R>(in window: ByteWindow, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            switch bytes {
+            case .input(let range): try body(window.bytes(range))
+            case .decoded(let decoded): try decoded.withUnsafeBytes(body)
+            }
+        }
+    }
 
     /// The path of a URL (absolute, or a request target), lowercased.
     static func path(ofURL url: [UInt8]) -> String {
@@ -82,17 +181,13 @@ struct HTTPExchange {
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
         return text
     }
+}
 
-    /// The value of the first header named `name` (case-insensitive).
-    func header(_ name: String, in message: Message) -> String? {
-        message.headers.first { $0.name.equalsIgnoringCase(name) }
-            .map { String(decoding: $0.value, as: UTF8.self) }
+extension ByteWindow {
+    /// The visible bytes of `range`: valid until the window next reads.
+    func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + (range.lowerBound - start), count: range.count)
     }
 }
 
-extension String {
-    /// ASCII case-insensitive equality.
-    func equalsIgnoringCase(_ other: String) -> Bool {
-        lowercased() == other.lowercased()
-    }
-}
+import Foundation

@@ -1,0 +1,65 @@
+import Testing
+@testable import HabiterAudit
+
+/// Every place of a raw HTTP message that can hold text is scanned (issue 18): a token there is
+/// found where it stands, never skipped with the framing around it.
+@Suite struct RawHTTPPlacesTests {
+    /// A fake, format-valid GitHub token.
+    static let token = "ghp_" + "Wd4Hs8Bf2Jg6Ua0EiZ3Qk7vTLm9Xc2Vb5Nz1"
+
+    /// Messages with `TOKEN` where the token goes, the path its finding must have, and its line
+    /// and column.
+    static let places: [(String, String, String)] = [
+        ("GET /x HTTP/1.1\n\nHTTP/1.1 403 TOKEN\n\n", "/entries/0/response/statusText", "3:14"),
+        ("GET /x HTTP/1.1/TOKEN\n\n", "/entries/0/request/httpVersion", "1:8"),
+        ("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n3;sig=TOKEN\nabc\n0\n\n", "/entries/0/response/chunkExtensions/0", "4:2"),
+        ("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n3\nabc\n0\nX-Trace: TOKEN\n\n", "/entries/0/response/trailers/0/value", "7:10"),
+        ("GET /x HTTP/1.1\nTOKEN: 1\n\n", "/entries/0/request/headers/0/name", "2:1"),
+        ("### deploy with TOKEN\nGET /x HTTP/1.1\n\n", "/entries/0/comments/0", "1:1"),
+        ("# TOKEN\nGET /x HTTP/1.1\n\n", "/entries/0/comments/0", "1:1"),
+        ("@TOKEN = 1\nGET /x HTTP/1.1\n\n", "/entries/0/variables/0/name", "1:2"),
+        ("@auth = TOKEN\nGET /x HTTP/1.1\n\n", "/entries/0/variables/0/value", "1:9"),
+        ("> GET /x HTTP/1.1\n>\n* sent TOKEN\n< HTTP/1.1 204 No Content\n<\n", "/entries/0/notes/0", "3:3"),
+        ("GET /x HTTP/1.1\nCookie: theme=dark; TOKEN\n\n", "/entries/0/request/headers/0/value", "2:9"),
+        ("HTTP/1.1 200 OK\nSet-Cookie: sid=1; Domain=TOKEN\n\n", "/entries/0/response/headers/0/value", "2:13"),
+    ]
+
+    @Test(arguments: places)
+    func aTokenIsFoundWhereItStands(_ template: String, _ path: String, _ position: String) {
+        let text = template.replacingOccurrences(of: "TOKEN", with: Self.token)
+        let result = TestSupport.scan(text, name: "places.http")
+        #expect(result.errors.isEmpty)
+        let found = result.findings.filter { $0.ruleId == "secret.github-token" }
+        #expect(found.map { "\($0.path) \($0.position.line):\($0.position.column)" } == ["\(path) \(position)"])
+    }
+
+    /// A header name that is a secret is masked where it names its value.
+    @Test func aSecretHeaderNameIsMaskedInTheValuesFindings() {
+        let text = "GET /x HTTP/1.1\n\(Self.token): password=Tr0ub4dor-3xK9q-Lm2\n\n"
+        let result = TestSupport.scan(text, name: "name.http")
+        #expect(result.findings.map(\.ruleId).contains("secret.github-token"))
+        for finding in result.findings {
+            #expect(!finding.message.contains(Self.token) && finding.key != Self.token && !finding.path.description.contains(Self.token))
+        }
+    }
+
+    @Test func aGzipBodyBeyondTheRatioIsALimitError() throws {
+        let body = try #require(GzipEncoder.compress([UInt8](repeating: 0x20, count: 2_000_000), headerFrom: []))
+        var bytes = Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        bytes += body
+        let errors = TestSupport.scan(bytes: bytes, name: "bomb.http").errors
+        #expect(errors.map(\.kind) == [.limit])
+        #expect(errors.first?.reason.contains("gzip bomb") == true)
+        #expect(errors.first?.position.map { "\($0.line):\($0.column)" } == "5:1")
+    }
+
+    /// Hits waiting for the end of one exchange are bounded as in a JSON document.
+    @Test func headersPastTheHitLimitAreALimitError() {
+        var options = ScanOptions(inputFormat: .http)
+        options.maxDocumentHits = 100
+        let headers = (0..<500).map { "X-Session-Token-\($0): changeme" }.joined(separator: "\n")
+        let result = TestSupport.scan("GET /v1/push HTTP/1.1\n\(headers)\n\n", name: "hits.http", options: options)
+        #expect(result.errors.map(\.kind) == [.limit])
+        #expect(result.errors.first?.reason.hasPrefix("more than 100 hits wait for the end of one document") == true)
+    }
+}
