@@ -218,6 +218,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
     private func scanBody(_ body: HTTPExchange.Body, exchange: Int, context: ScanContext, carrier: Family?, isProtocolField: Bool) {
         var path = body.path(exchange: exchange, under: scan.rootPath)
         var inflated: [UInt8]?
+        var excluded: UInt16 = 0
         if body.gzip || body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
             switch body.withBytes(in: scan.window, { GzipLayerDecoder.inflate($0) }) {
             case .success(let bytes):
@@ -229,6 +230,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
                 default: .parse
                 }
                 scan.fail(kind, at: body.offset, "a gzip-encoded body cannot be decompressed (\(error.message)); it was scanned as it is")
+                excluded = scan.layerDecoders.mask(named: GzipLayerDecoder().name)
             }
         }
         // The JSON reader's hits learn that they are protocol fields from an ancestor's facts.
@@ -238,8 +240,9 @@ struct ExchangeScanner: HTTPMessageVisitor {
             scan.facts[id] = ContainerFacts(carrier: carrier, isProtocolField: true)
             ancestry = [id]
         }
-        let frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: ancestry, depth: 1,
+        var frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: ancestry, depth: 1,
                                readerContext: context, carrier: carrier, isProtocolField: isProtocolField)
+        frame.excludedDecoders = excluded
         let mime = body.mimeType?.lowercased() ?? ""
         if let inflated {
             inflated.withUnsafeBytes { scanContent($0, decoded: inflated, inPlace: nil, mime: mime, frame: frame) }
@@ -262,7 +265,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
             if scan.scanLayer(.json, bytes: decoded ?? Array(bytes), frame: jsonFrame) { return }
         }
         let location = frame.location
-        if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, locate: { location }) {
+        if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: frame.excludedDecoders, locate: { location }) {
             _ = scan.scanPatterns(bytes, offset: frame.outerOffset ?? 0) { location }
         }
     }
