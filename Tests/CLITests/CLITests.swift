@@ -242,6 +242,13 @@ private func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stder
 @Suite struct ReportOutputTests {
     static let binary = BinaryTests.binary
 
+    /// Whether `/dev/full` (a device every write to fails on) is there; says so when not.
+    static func hasDevFull() -> Bool {
+        if FileManager.default.fileExists(atPath: "/dev/full") { return true }
+        print("skipped: this system has no /dev/full")
+        return false
+    }
+
     /// Runs the binary through `sh`, with `redirect` appended (`> /dev/full`).
     static func shell(_ arguments: [String], _ redirect: String) throws -> (status: Int32, stdout: String, stderr: String) {
         let binary = try #require(binary, "the habiter-audit binary is built by swift build / swift test")
@@ -251,10 +258,7 @@ private func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stder
 
     @Test(arguments: ["text", "json", "sarif", "github", "html"])
     func aReportThatCannotBeWrittenToStdoutIsExitTwo(_ format: String) throws {
-        guard FileManager.default.fileExists(atPath: "/dev/full") else {
-            print("skipped: this system has no /dev/full")
-            return
-        }
+        guard Self.hasDevFull() else { return }
         let directory = ProcessRunner.temporaryDirectory()
         let clean = directory.appendingPathComponent("clean.json")
         try Data(#"{"habits": []}"#.utf8).write(to: clean)
@@ -266,10 +270,7 @@ private func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stder
     }
 
     @Test func messagesThatCannotBeWrittenToStderrAreExitTwo() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/full") else {
-            print("skipped: this system has no /dev/full")
-            return
-        }
+        guard Self.hasDevFull() else { return }
         let directory = ProcessRunner.temporaryDirectory()
         let broken = directory.appendingPathComponent("broken.json")
         try Data(#"{"a": "#.utf8).write(to: broken)
