@@ -43,6 +43,19 @@ import Testing
         }
     }
 
+    /// A coding the scanner cannot undo hides what the body holds: refused, never read as text.
+    @Test(arguments: ["br", "deflate", "zstd", "gzip, br", "compress"])
+    func aBodyInACodingThatCannotBeUndoneIsAParseError(_ coding: String) {
+        let body = "opaque compressed bytes"
+        let text = "HTTP/1.1 200 OK\r\nContent-Encoding: \(coding)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let errors = TestSupport.scan(text, name: "coded.http").errors
+        #expect(errors.contains { $0.kind == .parse && $0.reason.contains("Content-Encoding") && $0.position.map { "\($0.line):\($0.column)" } == "5:1" },
+                "\(errors.map(\.reason))")
+        // Identity, and no body at all, are read as they are.
+        #expect(TestSupport.scan("HTTP/1.1 200 OK\r\nContent-Encoding: identity\r\nContent-Length: 2\r\n\r\nok", name: "i.http").errors.isEmpty)
+        #expect(TestSupport.scan("HTTP/1.1 204 No Content\r\nContent-Encoding: \(coding)\r\n\r\n", name: "e.http").errors.isEmpty)
+    }
+
     @Test func aGzipBodyBeyondTheRatioIsALimitError() throws {
         let body = try #require(GzipEncoder.compress([UInt8](repeating: 0x20, count: 2_000_000), headerFrom: []))
         var bytes = Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n".utf8)

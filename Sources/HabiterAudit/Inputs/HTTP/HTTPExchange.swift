@@ -137,6 +137,9 @@ struct HTTPExchange {
         var mimeType: String?
         /// `Content-Encoding: gzip`: the body is still compressed.
         var gzip: Bool
+        /// A content coding named in `Content-Encoding` that the scanner cannot undo (`br`,
+        /// `deflate`, `zstd`, …): the body is not readable as it is, so it fails closed.
+        var unsupportedCoding: String? = nil
 
         func path(exchange: Int, under root: LayeredPath) -> LayeredPath {
             var path = root.appending(.key("entries")).appending(.index(exchange)).appending(.key(side.key))

@@ -288,6 +288,7 @@ struct HTTPMessageReader {
         var chunked = false
         var mimeType: String?
         var gzip = false
+        var unsupportedCoding: String?
 
         /// Takes in a header that frames or types the body.
         mutating func observe(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
@@ -307,7 +308,17 @@ struct HTTPMessageReader {
             } else if name.equalsIgnoringASCIICase("content-type") {
                 if mimeType == nil { mimeType = String(decoding: value, as: UTF8.self) }
             } else if name.equalsIgnoringASCIICase("content-encoding") {
-                if value.containsIgnoringASCIICase("gzip") { gzip = true }
+                // A list of codings (RFC 9110 §8.4): gzip is undone, identity is none, any other
+                // is one the body cannot be read without.
+                for coding in value.split(separator: UInt8(ascii: ",")) {
+                    let trimmed = coding.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+                    let name = String(decoding: trimmed, as: UTF8.self).lowercased()
+                    switch name {
+                    case "gzip", "x-gzip": gzip = true
+                    case "identity", "": break
+                    default: if unsupportedCoding == nil { unsupportedCoding = name }
+                    }
+                }
             }
         }
     }
@@ -324,7 +335,8 @@ struct HTTPMessageReader {
         guard hasBody else { return message }
         let bodyStart = next
         func body(_ bytes: HTTPExchange.Body.Bytes) -> HTTPExchange.Body {
-            HTTPExchange.Body(side: side, bytes: bytes, offset: bodyStart, mimeType: framing.mimeType, gzip: framing.gzip)
+            HTTPExchange.Body(side: side, bytes: bytes, offset: bodyStart, mimeType: framing.mimeType, gzip: framing.gzip,
+                              unsupportedCoding: framing.unsupportedCoding)
         }
         if framing.chunked && prefix == .none {
             // Chunked framing wins over a Content-Length (RFC 9112 §6.3).
