@@ -178,19 +178,7 @@ public struct JSONRecorder: JSONVisitor {
     }
 }
 
-// MARK: Prefs entries and HTTP exchanges as comparable text
-
-/// Every offset of a prefs entry.
-public func offsets(of entry: PrefsEntry) -> [Int] {
-    var offsets = [entry.nameOffset]
-    switch entry.value {
-    case .null: break
-    case .set(let members): offsets += members.map(\.offset)
-    case .other(_, let content, let texts): offsets += [content.offset] + texts.map(\.offset)
-    case .string(let t), .boolean(let t), .int(let t), .long(let t), .float(let t), .double(let t): offsets.append(t.offset)
-    }
-    return offsets
-}
+// MARK: HTTP exchanges as comparable text
 
 /// Records what the raw HTTP reader hands its visitor as lines of text (paths, offsets, bytes),
 /// to compare two reads, and checks that every part lies inside the input.

@@ -1,7 +1,7 @@
 // The SharedPreferences XML reader, whole and streamed: only PrefsXMLError is thrown, at an offset
-// inside the input; entry and markup offsets lie inside the input and resolve to positions during
-// the visit (as the scanner does); both reads give the same entries, markup and error. Then a
-// whole scan with the format forced to prefs-xml.
+// inside the input; entry and markup offsets lie inside the input, come in increasing order and
+// resolve to positions during the visit (as the scanner does); both reads give the same entries,
+// parts, markup and error. Then a whole scan with the format forced to prefs-xml.
 //
 // The first byte chooses what is read: 1 -> one tag of many attributes built from the rest (a
 // byte each, some names repeated), which must be refused exactly at the first repeated name;
@@ -12,26 +12,54 @@
 import FuzzSupport
 import HabiterAudit
 
+/// What the reader hands, in order.
+private enum Event: Equatable {
+    case entry(PrefsEntry)
+    case part(PrefsEntryPart)
+    case endEntry
+    case markup(PrefsMarkup)
+}
+
 private struct Recorder: PrefsXMLVisitor {
     let window: ByteWindow
     let size: Int
-    var entries: [PrefsEntry] = []
-    var markup: [PrefsMarkup] = []
+    var events: [Event] = []
     var positions: [SourcePosition] = []
+    var entry: PrefsEntry?
 
     mutating func entry(_ entry: PrefsEntry) throws {
-        resolve(offsets(of: entry) + entry.markup.flatMap { [$0.name.offset, $0.text.offset] })
-        entries.append(entry)
+        Fuzz.check(self.entry == nil, "an entry starts after the previous one ended")
+        self.entry = entry
+        events.append(.entry(entry))
+    }
+
+    mutating func part(_ part: PrefsEntryPart) throws {
+        guard let entry else { return Fuzz.check(false, "parts come inside an entry") }
+        switch part {
+        case .name: resolve([entry.nameOffset])
+        case .value(let text, _): resolve([text.offset])
+        case .markup(let markup): resolve([markup.name.offset, markup.text.offset])
+        }
+        events.append(.part(part))
+    }
+
+    mutating func endEntry() throws {
+        Fuzz.check(entry != nil, "an entry ends after it started")
+        entry = nil
+        events.append(.endEntry)
     }
 
     mutating func markup(_ markup: PrefsMarkup) throws {
+        Fuzz.check(entry == nil, "markup outside entries comes outside entries")
         resolve([markup.name.offset, markup.text.offset])
-        self.markup.append(markup)
+        events.append(.markup(markup))
     }
 
+    /// Resolves offsets as they are handed, which must be in increasing order.
     private mutating func resolve(_ offsets: [Int]) {
-        for offset in offsets.sorted() {
+        for offset in offsets {
             Fuzz.check(offset >= 0 && offset <= size, "prefs entry and markup offsets are in the input")
+            Fuzz.check(positions.last.map { $0.byteOffset <= offset } ?? true, "offsets are handed in increasing order")
             let p = window.position(of: offset)
             Fuzz.check(p.line >= 1 && p.column >= 1 && p.byteOffset == offset, "an offset resolves to its position")
             positions.append(p)
@@ -40,10 +68,21 @@ private struct Recorder: PrefsXMLVisitor {
 }
 
 private struct Outcome {
-    var entries: [PrefsEntry]
-    var markup: [PrefsMarkup]
+    var events: [Event]
     var positions: [SourcePosition]
     var error: PrefsXMLError?
+
+    /// The parts of the first entry.
+    var firstEntryParts: [PrefsEntryPart] {
+        var parts: [PrefsEntryPart] = []
+        for event in events.drop(while: { if case .entry = $0 { false } else { true } }).dropFirst() {
+            guard case .part(let part) = event else { break }
+            parts.append(part)
+        }
+        return parts
+    }
+
+    var entryCount: Int { events.filter { $0 == .endEntry }.count }
 }
 
 private func read(_ window: ByteWindow, size: Int) -> Outcome {
@@ -51,14 +90,14 @@ private func read(_ window: ByteWindow, size: Int) -> Outcome {
     var recorder = Recorder(window: window, size: size)
     do {
         try reader.read(&recorder)
-        return Outcome(entries: recorder.entries, markup: recorder.markup, positions: recorder.positions)
+        return Outcome(events: recorder.events, positions: recorder.positions)
     } catch let error as PrefsXMLError {
         Fuzz.check(error.offset >= 0 && error.offset <= size, "the error offset is in the input")
         _ = error.reason.message
-        return Outcome(entries: recorder.entries, markup: recorder.markup, positions: recorder.positions, error: error)
+        return Outcome(events: recorder.events, positions: recorder.positions, error: error)
     } catch {
         Fuzz.check(false, "the prefs reader throws only PrefsXMLError")
-        return Outcome(entries: [], markup: [], positions: [])
+        return Outcome(events: [], positions: [])
     }
 }
 
@@ -165,16 +204,20 @@ private func check(_ outcome: Outcome, _ expectation: Expectation) {
     case .error(let reason, let offset):
         Fuzz.check(outcome.error == PrefsXMLError(reason, at: offset), "a built document is refused where it must be")
     case .markupNames(let names):
-        Fuzz.check(outcome.error == nil && outcome.entries.count == 1, "a built document reads")
-        let reported = outcome.entries.first?.markup.map { markup -> String in
+        Fuzz.check(outcome.error == nil && outcome.entryCount == 1, "a built document reads")
+        let reported = outcome.firstEntryParts.compactMap { part -> String? in
+            guard case .markup(let markup) = part else { return nil }
             if case .comment = markup.kind { return "#" }
             return String(decoding: markup.name.bytes, as: UTF8.self)
         }
         Fuzz.check(reported == names, "every attribute, element and comment is reported, in document order")
     case .text(let bytes):
-        Fuzz.check(outcome.error == nil && outcome.entries.count == 1, "references XML and Android allow are accepted")
-        Fuzz.check(outcome.entries.first?.text?.bytes == bytes, "references decode to their characters")
-        Fuzz.check(outcome.entries.first?.markup.map(\.text.bytes) == [bytes], "references in an attribute decode as in text")
+        Fuzz.check(outcome.error == nil && outcome.entryCount == 1, "references XML and Android allow are accepted")
+        let parts = outcome.firstEntryParts
+        let texts = parts.compactMap { part -> [UInt8]? in if case .value(let text, nil) = part { text.bytes } else { nil } }
+        let attributes = parts.compactMap { part -> [UInt8]? in if case .markup(let markup) = part { markup.text.bytes } else { nil } }
+        Fuzz.check(texts == [bytes], "references decode to their characters")
+        Fuzz.check(attributes == [bytes], "references in an attribute decode as in text")
     }
 }
 
@@ -192,8 +235,7 @@ public func fuzzPrefsXML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     document.withUnsafeBytes { bytes in
         let whole = read(ByteWindow(whole: bytes), size: bytes.count)
         let streamed = read(Fuzz.streamingWindow(bytes, chunkSize: Fuzz.chunkSize(for: bytes)), size: bytes.count)
-        Fuzz.check(whole.entries == streamed.entries, "the same entries whole and streamed")
-        Fuzz.check(whole.markup == streamed.markup, "the same markup whole and streamed")
+        Fuzz.check(whole.events == streamed.events, "the same entries, parts and markup whole and streamed")
         Fuzz.check(whole.positions == streamed.positions, "the same positions whole and streamed")
         Fuzz.check(whole.error == streamed.error, "the same error whole and streamed")
         if let expectation { check(whole, expectation) }

@@ -22,7 +22,17 @@ struct PrefsXMLRedactor {
         let input: UnsafeBufferPointer<UInt8>
         var edits = ByteEdits()
 
+        /// The entry being read, when the plan leads into it.
+        private var current: (path: LayeredPath, kind: PrefsEntryKind, secure: Bool, isKeyset: Bool)?
+
+        init(session: RedactionSession, root: LayeredPath, input: UnsafeBufferPointer<UInt8>) {
+            self.session = session
+            self.root = root
+            self.input = input
+        }
+
         mutating func entry(_ entry: PrefsEntry) {
+            current = nil
             let secure = FlutterPrefsEncoding.isSecureStorageKey(entry.name)
             let isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(entry.name)
             // The scanner's check of the name: its key, shifted back to the whole name.
@@ -34,21 +44,33 @@ struct PrefsXMLRedactor {
             let path = root.appending(.key(nameSpans.isEmpty ? entry.name : Redaction.maskedKey))
             guard session.plan.leadsSomewhere(path) else { return }
             if !nameSpans.isEmpty { redactName(entry, spans: nameSpans, at: PrefsEntry.namePath(in: path)) }
-            for markup in entry.markup { redact(markup, in: path) }
-            if isKeyset { return }
-            switch entry.value {
-            case .string(let text):
-                // Ciphertext in secure storage is not scanned, so it is never planned either.
-                if secure && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
-                redact(text, at: path)
-            case .set(let members):
-                for (i, member) in members.enumerated() { redact(member, at: path.appending(.index(i))) }
-            case .other(_, _, let texts):
-                for (i, text) in texts.enumerated() { redact(text, at: path.appending(.index(i))) }
-            case .boolean, .int, .long, .float, .double, .null:
-                // Not secret material: a store's finding on it names the key, and the value stays.
-                if session.plan.node(at: path)?.wholeRules.isEmpty == false { session.noteWhole(path, ruleId: nil) }
+            current = (path, entry.kind, secure, isKeyset)
+            // Not secret material: a store's finding on it names the key, and the value stays.
+            if !isKeyset && (entry.kind.isScalar || entry.kind == .null), session.plan.node(at: path)?.wholeRules.isEmpty == false {
+                session.noteWhole(path, ruleId: nil)
             }
+        }
+
+        mutating func part(_ part: PrefsEntryPart) {
+            guard let current else { return }
+            switch part {
+            case .name:
+                break
+            case .markup(let markup):
+                redact(markup, in: current.path)
+            case .value(let text, let index?):
+                if !current.isKeyset { redact(text, at: current.path.appending(.index(index))) }
+            case .value(let text, nil):
+                // A scalar's value stays (noted with its entry); ciphertext in secure storage is
+                // not scanned, so it is never planned either.
+                guard !current.isKeyset, current.kind == .string else { return }
+                if current.secure && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
+                redact(text, at: current.path)
+            }
+        }
+
+        mutating func endEntry() {
+            current = nil
         }
 
         mutating func markup(_ markup: PrefsMarkup) {

@@ -24,30 +24,71 @@ enum PrefsInputScanner {
     }
 }
 
-/// Judges each preference as it is read. Everything in an entry is scanned in document order,
-/// so that positions resolve forwards (a streaming window cannot go back, and a whole one would
-/// count lines again from the start).
+/// Judges each preference as it is read, part by part and so in document order: positions
+/// resolve forwards (a streaming window cannot go back, and a whole one would count lines again
+/// from the start), and an entry costs no memory beyond what its parts found.
 struct PrefsScanVisitor: PrefsXMLVisitor {
     let scan: ArtifactScan
+    /// The entry being read, and what its parts are judged by (fields of the visitor, not a
+    /// value copied out for each part).
+    private var entry = PrefsEntry(name: "", nameOffset: 0, kind: .null)
+    /// The name as the pattern rules read it.
+    private var nameKey = ""
+    private var nameIsSecret = false
+    private var isKeyset = false
+    private var secure = false
+    /// The key findings name the entry by, masked when the name is a secret.
+    private var key = ""
+    private var path = LayeredPath()
+
+    init(scan: ArtifactScan) {
+        self.scan = scan
+    }
 
     mutating func entry(_ entry: PrefsEntry) throws {
-        // Entries are independent documents: what one holds never changes how another is judged.
-        defer { scan.finishDocument(defaultContext: .prefs) }
         let name = entry.name
-        let isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
-        let secure = FlutterPrefsEncoding.isSecureStorageKey(name)
-        let nameKey = String(PrefsEntry.key(ofName: name))
-        let nameIsSecret = !isKeyset && matchesPattern(nameKey)
-        let key = nameIsSecret ? Redaction.maskedKey : nameKey
-        let path = scan.rootPath.appending(.key(nameIsSecret ? Redaction.maskedKey : name))
-        var markup = MarkupCursor(path: path, key: key)
-        let scalarFirst = entry.kind.isScalar && entry.text.map { $0.offset < entry.nameOffset } == true
-        if !scalarFirst { try scanName(nameKey, of: entry, isSecret: nameIsSecret, path: path, markup: &markup) }
-        if !isKeyset {
-            try scanValue(entry, key: key, secure: secure, path: path, markup: &markup)
+        self.entry = entry
+        isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
+        secure = FlutterPrefsEncoding.isSecureStorageKey(name)
+        nameKey = String(PrefsEntry.key(ofName: name))
+        nameIsSecret = !isKeyset && matchesPattern(nameKey)
+        key = nameIsSecret ? Redaction.maskedKey : nameKey
+        path = scan.rootPath.appending(.key(nameIsSecret ? Redaction.maskedKey : name))
+    }
+
+    /// The name (a secret's hits; the store of an entry whose value has no text of its own), a
+    /// value's text (the store, then the value, Flutter's encodings undone), or markup.
+    mutating func part(_ part: PrefsEntryPart) throws {
+        let values = PrefsValueScanner(scan: scan)
+        switch part {
+        case .name:
+            try scanName()
+            if !isKeyset && !entry.kind.isScalar && entry.kind != .string {
+                values.classify(key, secure: secure, path: path, offset: entry.nameOffset)
+            }
+        case .value(let text, let index?):
+            guard !isKeyset else { return }
+            values.scanString(text, key: key, path: path.appending(.index(index)))
+            try scan.checkDocumentHits(at: text.offset)
+        case .value(let text, nil):
+            guard !isKeyset else { return }
+            values.classify(key, secure: secure, path: path, offset: text.offset)
+            if entry.kind.isScalar {
+                values.scanScalar(key: key, description: entry.kind == .boolean ? "a boolean" : "a number", path: path, offset: text.offset)
+                return
+            }
+            if secure && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
+            values.scanString(text, key: key, path: path)
+            try scan.checkDocumentHits(at: text.offset)
+        case .markup(let markup):
+            scanMarkup(markup, in: path, key: key)
+            try scan.checkDocumentHits(at: markup.offset)
         }
-        if scalarFirst { try scanName(nameKey, of: entry, isSecret: nameIsSecret, path: path, markup: &markup) }
-        try scanMarkup(of: entry, before: Int.max, &markup)
+    }
+
+    mutating func endEntry() throws {
+        // Entries are independent documents: what one holds never changes how another is judged.
+        scan.finishDocument(defaultContext: .prefs)
     }
 
     mutating func markup(_ markup: PrefsMarkup) throws {
@@ -55,65 +96,17 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         scanMarkup(markup, in: scan.rootPath, key: nil)
     }
 
-    /// How far the scan of an entry's markup (in document order, as the scan of its value reaches
-    /// each part) has come.
-    private struct MarkupCursor {
-        let path: LayeredPath
-        let key: String
-        var next = 0
-    }
-
-    /// Scans the entry's markup that begins before `offset`.
-    private func scanMarkup(of entry: PrefsEntry, before offset: Int, _ cursor: inout MarkupCursor) throws {
-        let markup = entry.markup
-        while cursor.next < markup.count && markup[cursor.next].offset < offset {
-            scanMarkup(markup[cursor.next], in: cursor.path, key: cursor.key)
-            try scan.checkDocumentHits(at: markup[cursor.next].offset)
-            cursor.next += 1
-        }
-    }
-
     /// An entry name the pattern rules match: its hits, at the name (`/[REDACTED]/@name`).
-    private func scanName(_ key: String, of entry: PrefsEntry, isSecret: Bool, path: LayeredPath, markup: inout MarkupCursor) throws {
-        try scanMarkup(of: entry, before: entry.nameOffset, &markup)
-        guard isSecret else { return }
-        var key = key
-        _ = key.withUTF8 { bytes in
-            scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: entry.nameOffset) {
+    private func scanName() throws {
+        guard nameIsSecret else { return }
+        var nameKey = nameKey
+        let offset = entry.nameOffset
+        _ = nameKey.withUTF8 { bytes in
+            scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: offset) {
                 HitLocation(key: nil, path: PrefsEntry.namePath(in: path), ancestry: [])
             }
         }
-        try scan.checkDocumentHits(at: entry.nameOffset)
-    }
-
-    /// The entry's store, then its value, with the markup that comes before each part.
-    private func scanValue(_ entry: PrefsEntry, key: String, secure: Bool, path: LayeredPath, markup: inout MarkupCursor) throws {
-        let values = PrefsValueScanner(scan: scan)
-        let storeOffset = entry.text?.offset ?? entry.nameOffset
-        try scanMarkup(of: entry, before: storeOffset, &markup)
-        values.classify(key, secure: secure, path: path, offset: storeOffset)
-        switch entry.value {
-        case .string(let text):
-            if secure && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
-            values.scanString(text, key: key, path: path)
-            try scan.checkDocumentHits(at: text.offset)
-        case .set(let members):
-            for (i, member) in members.enumerated() {
-                try scanMarkup(of: entry, before: member.offset, &markup)
-                values.scanString(member, key: key, path: path.appending(.index(i)))
-                try scan.checkDocumentHits(at: member.offset)
-            }
-        case .other(_, _, let texts):
-            for (i, text) in texts.enumerated() {
-                try scanMarkup(of: entry, before: text.offset, &markup)
-                values.scanString(text, key: key, path: path.appending(.index(i)))
-                try scan.checkDocumentHits(at: text.offset)
-            }
-        case .boolean(let text), .int(let text), .long(let text), .float(let text), .double(let text):
-            values.scanScalar(key: key, description: entry.kind == .boolean ? "a boolean" : "a number", path: path, offset: text.offset)
-        case .null:
-            break
-        }
+        try scan.checkDocumentHits(at: offset)
     }
 
     /// Markup of an entry (`key` is the entry's) or of the input: names with the pattern rules,

@@ -10,14 +10,15 @@ import Testing
         return nil
     }
 
-    /// Inserts `names` (laid out one after another in one buffer, as a tag's are) into `set`.
+    /// Inserts `names` (laid out one after another in one buffer as a tag's are, ` name=""`)
+    /// into `set`.
     private static func firstDuplicate(_ names: [[UInt8]], in set: inout AttributeNameSet) -> Int? {
-        let bytes = names.flatMap { $0 }
+        let bytes = names.flatMap { [UInt8(ascii: " ")] + $0 + Array("=\"\"".utf8) }
         return bytes.withUnsafeBufferPointer { buffer -> Int? in
             let origin = buffer.baseAddress ?? emptyByteBase
-            var start = 0
+            var start = 1
             for (i, name) in names.enumerated() {
-                defer { start += name.count }
+                defer { start += name.count + 4 }
                 if !set.insert(start, start + name.count, in: origin) { return i }
             }
             return nil

@@ -119,7 +119,11 @@ private func strings(_ list: [String]) -> FlutterPrefsValue { .legacyStringList(
         let xml = "<map>\n    <string name=\"flutter.l\">VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIGxpc3QurO0ABXNyABNqYXZhLnV0aWwuQXJyYXlMaXN0eIHSHZnHYZ0DAAFJAARzaXpleHAAAAACdwQAAAAC&#10;dAABYXQAAWJ4&#10;</string>\n</map>\n"
         struct Texts: PrefsXMLVisitor {
             var values: [[UInt8]] = []
-            mutating func entry(_ entry: PrefsEntry) { values.append(entry.text!.bytes) }
+            mutating func entry(_ entry: PrefsEntry) {}
+            mutating func part(_ part: PrefsEntryPart) {
+                if case .value(let text, nil) = part { values.append(text.bytes) }
+            }
+            mutating func endEntry() {}
             mutating func markup(_ markup: PrefsMarkup) {}
         }
         var texts = Texts()

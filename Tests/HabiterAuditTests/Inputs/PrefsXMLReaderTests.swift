@@ -7,49 +7,63 @@ import Testing
 
 /// Records each entry as one line (kind, name and values with their line:column), then a line
 /// per markup item of the entry, indented; markup outside entries as lines of its own. Offsets
-/// are resolved in increasing order, as a streaming window requires.
+/// are resolved as they are handed, as a streaming window requires, and must come in increasing
+/// order.
 private struct PrefsRecorder: PrefsXMLVisitor {
     let window: ByteWindow
     var lines: [String] = []
+    private var entry: PrefsEntry?
+    private var name = ""
+    private var values: [String] = []
+    private var markupLines: [String] = []
+    private var lastOffset = 0
+
+    init(window: ByteWindow) {
+        self.window = window
+    }
+
+    /// `"text"@line:column`, the offset checked to come no earlier than the last one.
+    private mutating func show(_ bytes: [UInt8], at offset: Int) -> String {
+        if offset < lastOffset { lines.append("offset \(offset) handed after \(lastOffset)") }
+        lastOffset = offset
+        let p = window.position(of: offset)
+        return "\(String(decoding: bytes, as: UTF8.self).debugDescription)@\(p.line):\(p.column)"
+    }
 
     mutating func entry(_ e: PrefsEntry) {
-        var offsets = [e.nameOffset]
-        switch e.value {
-        case .null: break
-        case .set(let members): offsets += members.map(\.offset)
-        case .other(_, let content, let texts): offsets += [content.offset] + texts.map(\.offset)
-        default: offsets.append(e.text!.offset)
+        entry = e
+        values = []
+        markupLines = []
+    }
+
+    mutating func part(_ part: PrefsEntryPart) {
+        guard let e = entry else { return lines.append("part outside an entry") }
+        switch part {
+        case .name: name = show(Array(e.name.utf8), at: e.nameOffset)
+        case .value(let text, _): values.append(show(text.bytes, at: text.offset))
+        case .markup(let m): markupLines.append("  " + describe(m))
         }
-        for m in e.markup { offsets += [m.name.offset, m.text.offset] }
-        var at: [Int: String] = [:]
-        for offset in Set(offsets).sorted() {
-            let p = window.position(of: offset)
-            at[offset] = "\(p.line):\(p.column)"
-        }
-        func show(_ t: PrefsText) -> String { "\(String(decoding: t.bytes, as: UTF8.self).debugDescription)@\(at[t.offset]!)" }
-        var line = "\(e.kind.rawValue) \(e.name.debugDescription)@\(at[e.nameOffset]!)"
-        switch e.value {
+    }
+
+    mutating func endEntry() {
+        guard let e = entry else { return lines.append("end outside an entry") }
+        var line = "\(e.kind.rawValue) \(name)"
+        switch e.kind {
         case .null: break
-        case .set(let members): line += " [" + members.map(show).joined(separator: ", ") + "]"
-        case .other(let element, let content, let texts):
-            line += " <\(element)> \(show(content)) texts [" + texts.map(show).joined(separator: ", ") + "]"
-        default: line += " = " + show(e.text!)
+        case .set, .other: line += " [" + values.joined(separator: ", ") + "]"
+        default: line += " = " + values.joined(separator: ", ")
         }
         lines.append(line)
-        for m in e.markup { lines.append("  " + Self.describe(m, show)) }
+        lines += markupLines
+        entry = nil
     }
 
     mutating func markup(_ m: PrefsMarkup) {
-        var at: [Int: String] = [:]
-        for offset in Set([m.name.offset, m.text.offset]).sorted() {
-            let p = window.position(of: offset)
-            at[offset] = "\(p.line):\(p.column)"
-        }
-        lines.append("markup " + Self.describe(m) { "\(String(decoding: $0.bytes, as: UTF8.self).debugDescription)@\(at[$0.offset]!)" })
+        lines.append("markup " + describe(m))
     }
 
     /// `attribute entry "name"@1:2 = "value"@1:8`, `element content(0) "name"@1:2`, `comment 0 "text"@1:5`.
-    static func describe(_ m: PrefsMarkup, _ show: (PrefsText) -> String) -> String {
+    private mutating func describe(_ m: PrefsMarkup) -> String {
         let owner: String
         switch m.owner {
         case .entry: owner = "entry"
@@ -57,9 +71,11 @@ private struct PrefsRecorder: PrefsXMLVisitor {
         case .content(let i): owner = "content(\(i))"
         }
         switch m.kind {
-        case .attribute: return "attribute \(owner) \(show(m.name)) = \(show(m.text))"
-        case .element: return "element \(owner) \(show(m.name))"
-        case .comment(let index): return "comment \(index) \(show(m.text))"
+        case .attribute:
+            let name = show(m.name.bytes, at: m.name.offset)
+            return "attribute \(owner) \(name) = \(show(m.text.bytes, at: m.text.offset))"
+        case .element: return "element \(owner) \(show(m.name.bytes, at: m.name.offset))"
+        case .comment(let index): return "comment \(index) \(show(m.text.bytes, at: m.text.offset))"
         }
     }
 }
@@ -85,11 +101,25 @@ private func outcome(_ bytes: [UInt8], maxDepth: Int = PrefsXMLReader.defaultMax
 
 private func outcome(_ text: String) -> [String] { outcome(Array(text.utf8)) }
 
+/// An entry of a document that must parse, with its parts.
+private struct ReadEntry {
+    var entry: PrefsEntry
+    var parts: [PrefsEntryPart] = []
+
+    /// The text of a `<string>` or the value of a scalar.
+    var text: PrefsText? {
+        for case .value(let text, nil) in parts { return text }
+        return nil
+    }
+}
+
 /// The entries of a document that must parse.
-private func entries(_ text: String) throws -> [PrefsEntry] {
+private func entries(_ text: String) throws -> [ReadEntry] {
     struct Collector: PrefsXMLVisitor {
-        var entries: [PrefsEntry] = []
-        mutating func entry(_ entry: PrefsEntry) { entries.append(entry) }
+        var entries: [ReadEntry] = []
+        mutating func entry(_ entry: PrefsEntry) { entries.append(ReadEntry(entry: entry)) }
+        mutating func part(_ part: PrefsEntryPart) { entries[entries.count - 1].parts.append(part) }
+        mutating func endEntry() {}
         mutating func markup(_ markup: PrefsMarkup) {}
     }
     return try Array(text.utf8).withUnsafeBytes { buffer in
@@ -104,6 +134,8 @@ private func entries(_ text: String) throws -> [PrefsEntry] {
 private func failure(_ bytes: [UInt8], maxDepth: Int = PrefsXMLReader.defaultMaxDepth) -> (PrefsXMLReason, String)? {
     struct Ignore: PrefsXMLVisitor {
         mutating func entry(_ entry: PrefsEntry) {}
+        mutating func part(_ part: PrefsEntryPart) {}
+        mutating func endEntry() {}
         mutating func markup(_ markup: PrefsMarkup) {}
     }
     return bytes.withUnsafeBytes { buffer in
@@ -174,12 +206,17 @@ private let forbiddenReference = "character reference to a character XML does no
 
     @Test func entryModelHoldsKindsAndDecodedBytes() throws {
         let all = try entries(androidPrefsSample)
-        #expect(all.map(\.kind) == [.string, .boolean, .long, .int, .float, .string, .set, .null, .string, .string])
-        #expect(all[0] == PrefsEntry(name: "flutter.token", nameOffset: 81, value: .string(PrefsText(Array("ghp_abc".utf8), at: 96))))
-        #expect(all[2].value == .long(PrefsText(Array("-42".utf8), at: 200)))
-        #expect(all[7].value == .null && all[7].text == nil)
-        guard case .set(let members) = all[6].value else { Issue.record("not a set"); return }
-        #expect(members.map(\.bytes) == [Array("x".utf8), Array("y & z".utf8)])
+        #expect(all.map(\.entry.kind) == [.string, .boolean, .long, .int, .float, .string, .set, .null, .string, .string])
+        #expect(all[0].entry == PrefsEntry(name: "flutter.token", nameOffset: 81, kind: .string))
+        #expect(all[0].parts == [.name, .value(PrefsText(Array("ghp_abc".utf8), at: 96), index: nil)])
+        let value = PrefsText(Array("-42".utf8), at: 200)
+        #expect(all[2].entry.value == value && all[2].parts == [.name, .value(value, index: nil)])
+        #expect(all[7].parts == [.name] && all[7].text == nil)
+        let members = all[6].parts.compactMap { part -> [UInt8]? in
+            guard case .value(let text, let index?) = part else { return nil }
+            return index == 0 || index == 1 ? text.bytes : nil
+        }
+        #expect(members == [Array("x".utf8), Array("y & z".utf8)])
     }
 
     @Test func entitiesCharacterReferencesAndCDATA() {
@@ -245,7 +282,7 @@ private let forbiddenReference = "character reference to a character XML does no
         ])
     }
 
-    @Test func otherXmlUtilsElementsAreReportedRaw() {
+    @Test func otherXmlUtilsElementsAreReportedByTheirTexts() {
         let text = """
         <map>
           <list name="l"><string>s1</string><int value="3" /></list>
@@ -255,19 +292,19 @@ private let forbiddenReference = "character reference to a character XML does no
         </map>
         """
         #expect(outcome(text) == [
-            #"other "l"@2:15 <list> "<string>s1</string><int value=\"3\" />"@2:18 texts ["s1"@2:26]"#,
+            #"other "l"@2:15 ["s1"@2:26]"#,
             #"  element entry "list"@2:4"#,
             #"  element content(0) "string"@2:19"#,
             #"  element content(1) "int"@2:38"#,
             #"  attribute content(1) "value"@2:42 = "3"@2:49"#,
-            #"other "m"@3:14 <map> "<string name=\"k\">v &amp; w</string>"@3:17 texts ["v & w"@3:34]"#,
+            #"other "m"@3:14 ["v & w"@3:34]"#,
             #"  element entry "map"@3:4"#,
             #"  element content(0) "string"@3:18"#,
             #"  attribute content(0) "name"@3:25 = "k"@3:31"#,
-            #"other "ia"@4:20 <int-array> ""@4:34 texts []"#,
+            #"other "ia"@4:20 []"#,
             #"  element entry "int-array"@4:4"#,
             #"  attribute entry "num"@4:24 = "0"@4:29"#,
-            #"other "b"@5:21 <byte-array> "0a0b"@5:32 texts ["0a0b"@5:32]"#,
+            #"other "b"@5:21 ["0a0b"@5:32]"#,
             #"  element entry "byte-array"@5:4"#,
             #"  attribute entry "num"@5:24 = "2"@5:29"#,
         ])
@@ -301,7 +338,7 @@ private let forbiddenReference = "character reference to a character XML does no
             #"  attribute member(0) "note"@5:34 = "n"@5:40"#,
             #"  comment 0 " s "@5:57"#,
             #"markup comment 1 " between "@6:7"#,
-            #"other "l"@7:15 <list> "<item y=\"2\"><!-- c -->z</item><ghp_x/>"@7:24 texts ["z"@7:36]"#,
+            #"other "l"@7:15 ["z"@7:36]"#,
             #"  element entry "list"@7:4"#,
             #"  attribute entry "x"@7:18 = "1"@7:21"#,
             #"  element content(0) "item"@7:25"#,
@@ -447,7 +484,7 @@ private let forbiddenReference = "character reference to a character XML does no
     @Test func characterReferencesAsXMLAndAndroidAllow() {
         func decoded(_ reference: String) -> [UInt8]? {
             let text = try? entries("<map><string name=\"a\(reference)\">\(reference)</string></map>")
-            guard let entry = text?.first, Array(entry.name.utf8) == [UInt8(ascii: "a")] + (entry.text?.bytes ?? []) else { return nil }
+            guard let entry = text?.first, Array(entry.entry.name.utf8) == [UInt8(ascii: "a")] + (entry.text?.bytes ?? []) else { return nil }
             return entry.text?.bytes
         }
         for n in 0..<32 {
@@ -507,6 +544,39 @@ private let forbiddenReference = "character reference to a character XML does no
         let deep = "<map><list name=\"l\">" + String(repeating: "<a>", count: 10) + String(repeating: "</a>", count: 10) + "</list></map>"
         #expect(failure(deep) == nil)
         #expect(failure(Array(deep.utf8), maxDepth: 8).map { "\($0.0.message) @\($0.1)" } == "elements nested deeper than the limit of 8 @1:39")
+    }
+
+    /// Every tag may hold up to `maxAttributes` attributes, which bounds the duplicate check's
+    /// memory: the next one is refused at its name.
+    @Test func attributeLimitOnEveryTag() {
+        func failure(_ text: String) -> PrefsXMLError? {
+            struct Ignore: PrefsXMLVisitor {
+                mutating func entry(_ entry: PrefsEntry) {}
+                mutating func part(_ part: PrefsEntryPart) {}
+                mutating func endEntry() {}
+                mutating func markup(_ markup: PrefsMarkup) {}
+            }
+            return Array(text.utf8).withUnsafeBytes { buffer in
+                var reader = PrefsXMLReader(buffer, maxAttributes: 3)
+                var ignore = Ignore()
+                do {
+                    try reader.read(&ignore)
+                    return nil
+                } catch {
+                    return error as? PrefsXMLError
+                }
+            }
+        }
+        let three = ["<map a='' b='' c=''/>", "<map><string name='k' a='' b=''>v</string></map>",
+                     "<map><set name='s'><string a='' b='' c=''/></set></map>", "<map><list name='l'><x a='' b='' c=''/></list></map>"]
+        for text in three { #expect(failure(text) == nil, "\(text)") }
+        let four = [("<map a='' b='' c='' d=''/>", 20), ("<map><string name='k' a='' b='' c=''>v</string></map>", 32),
+                    ("<map><set name='s'><string a='' b='' c='' d=''/></set></map>", 42), ("<map><list name='l'><x a='' b='' c='' d=''/></list></map>", 38)]
+        for (text, offset) in four {
+            #expect(failure(text) == PrefsXMLError(.tooManyAttributes(limit: 3), at: offset), "\(text)")
+        }
+        #expect(PrefsXMLReason.tooManyAttributes(limit: 3).message == "a tag with more attributes than the limit of 3")
+        #expect(PrefsXMLReader.defaultMaxAttributes == 1 << 20)
     }
 
     /// A document cut anywhere before its end tag is refused, never accepted and never a crash.

@@ -178,7 +178,7 @@ private func request(url: String = "https://api.example.com/v1/things", headers:
 }
 
 /// The string values of a prefs export by entry name (for checking a redacted copy).
-struct PrefsEntries: PrefsXMLVisitor {
+struct PrefsEntries {
     var values: [String: [UInt8]] = [:]
 
     init(_ bytes: [UInt8]) throws {
@@ -190,14 +190,14 @@ struct PrefsEntries: PrefsXMLVisitor {
         values = visitor.values
     }
 
-    mutating func entry(_ entry: PrefsEntry) {}
-    mutating func markup(_ markup: PrefsMarkup) {}
-
     private struct Collector: PrefsXMLVisitor {
         var values: [String: [UInt8]] = [:]
-        mutating func entry(_ entry: PrefsEntry) {
-            if case .string(let text) = entry.value { values[entry.name] = text.bytes }
+        private var string: String?
+        mutating func entry(_ entry: PrefsEntry) { string = entry.kind == .string ? entry.name : nil }
+        mutating func part(_ part: PrefsEntryPart) {
+            if let string, case .value(let text, nil) = part { values[string] = text.bytes }
         }
+        mutating func endEntry() {}
         mutating func markup(_ markup: PrefsMarkup) {}
     }
 }

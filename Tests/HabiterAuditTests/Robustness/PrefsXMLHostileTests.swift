@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
 import Testing
 @testable import HabiterAudit
 
@@ -11,6 +15,8 @@ import Testing
 
     private struct Ignore: PrefsXMLVisitor {
         mutating func entry(_ entry: PrefsEntry) {}
+        mutating func part(_ part: PrefsEntryPart) {}
+        mutating func endEntry() {}
         mutating func markup(_ markup: PrefsMarkup) {}
     }
 
@@ -84,5 +90,63 @@ import Testing
         #expect(tokens.count == count)
         #expect(tokens.last.map { [$0.position.line, $0.position.column] } == [count + 1, 22])
         #expect(tokens.allSatisfy { $0.pathText == "/[REDACTED]/@name" })
+    }
+
+    // MARK: Memory
+
+    /// A scan of `text` from a file through a 64 KiB window; the window, for its capacity.
+    private static func scanStreamed(_ text: String) throws -> (findings: [Finding], errors: [InputError], window: ByteWindow) {
+        let url = TestSupport.temporaryDirectory().appendingPathComponent("FlutterSharedPreferences.xml")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        let window = ByteWindow(descriptor: open(url.path, O_RDONLY), expectedSize: text.utf8.count, chunkSize: 64 * 1024)
+        let outcome = Scanner(rules: TestSupport.builtinPack).scan(window, name: "FlutterSharedPreferences.xml", rules: TestSupport.builtinPack, matcher: RegexMatcher())
+        return (outcome.findings, outcome.errors, window)
+    }
+
+    /// One entry of megabytes (members, elements with attributes, comments) goes through a
+    /// window of a few chunks: each part is handed as it is read and none is kept (issue 18).
+    /// Before, the window kept the whole entry and the reader a record per part, 200 bytes an
+    /// attribute. A token in the last part is still found, at its own line.
+    @Test(arguments: [
+        ("set", "<set name=\"s\">", "<string>m</string>\n", "</set>", "<string>TOKEN</string>", "/s/100000"),
+        ("list", "<list name=\"l\">", "<string a=\"1\">x</string>\n", "</list>", "<string>TOKEN</string>", "/l/100000"),
+        ("attributes of a list", "<list name=\"l\">", "<int value=\"1\" />\n", "</list>", "<int value=\"TOKEN\" />", "/l/#element/100000/@value"),
+        ("comments in a set", "<set name=\"s\">", "<!-- c -->\n", "</set>", "<!-- TOKEN -->", "/s/#comment/100000"),
+        ("comments in an int", "<int name=\"i\" value=\"1\">", "<!-- c -->\n", "</int>", "<!-- TOKEN -->", "/i/#comment/100000"),
+    ] as [(String, String, String, String, String, String)])
+    func aLargeEntryGoesThroughASmallWindow(_ shape: String, _ open: String, _ part: String, _ close: String, _ last: String, _ path: String) throws {
+        let lastPart = last.replacingOccurrences(of: "TOKEN", with: Self.token)
+        let text = "<map>\n" + open + "\n" + String(repeating: part, count: 100_000) + lastPart + "\n" + close + "\n</map>\n"
+        let outcome = try TestSupport.withinSeconds(30) { try Self.scanStreamed(text) }
+        #expect(outcome.errors.isEmpty, "\(shape)")
+        let finding = try #require(outcome.findings.first { $0.ruleId == "secret.github-token" }, "\(shape)")
+        #expect(finding.pathText == path, "\(shape)")
+        #expect(finding.position.line == 100_003, "\(shape)")
+        #expect(text.utf8.count > 1_000_000 && outcome.window.capacityForTests <= 256 * 1024, "\(shape)")
+    }
+
+    /// The duplicate check keeps a slot of 8 bytes per name, in a table at most half full: 16 to
+    /// 32 bytes a name however long its value, freed after a large tag.
+    @Test func theDuplicateCheckCostsABoundedAmountPerName() {
+        let count = 50_000
+        var bytes: [UInt8] = []
+        var names: [(Int, Int)] = []
+        for i in 0..<count {
+            bytes += " ".utf8
+            let start = bytes.count
+            bytes += "a\(i)".utf8
+            names.append((start, bytes.count))
+            bytes += "=\"\(String(repeating: "v", count: 100))\"".utf8
+        }
+        var set = AttributeNameSet()
+        bytes.withUnsafeBufferPointer { buffer in
+            let origin = buffer.baseAddress!
+            let inserted = names.allSatisfy { set.insert($0.0, $0.1, in: origin) }
+            let again = set.insert(names[count / 2].0, names[count / 2].1, in: origin)
+            #expect(inserted && !again)
+        }
+        #expect(set.capacityForTests <= 32 * count && set.capacityForTests >= 16 * count)
+        set.removeAll()
+        #expect(set.capacityForTests <= 1024)
     }
 }

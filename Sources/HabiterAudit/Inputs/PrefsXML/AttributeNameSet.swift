@@ -4,95 +4,123 @@ import Glibc
 import Darwin
 #endif
 
-/// The attribute names of the tag being read, for the duplicate check: a hash set of byte ranges
-/// of the input, compared by content, so that a tag of n attributes costs O(n) rather than the
-/// O(n²) of comparing each name with every earlier one (a hostile tag holds a million). Hashing is
-/// Swift's `Hasher`, seeded per process, so that no input can be made of names that all collide.
-/// A tag's first few names are compared with each other instead: hashing costs more than that
-/// for the one to three attributes of a real entry (a tenth of the scan of an export of many
-/// small entries). Emptied between tags; its storage is kept unless a huge tag made it large.
+/// The attribute names of the tag being read, for the duplicate check: a hash set of offsets
+/// into the tag, which the reader keeps visible, so that a tag of n attributes costs O(n) rather
+/// than the O(n²) of comparing each name with every earlier one (a hostile tag holds a million).
+/// A slot is 8 bytes (the name's offset in the tag and the top of its hash) at most half full,
+/// so a name costs 16 to 32 bytes, whatever its length. Hashing is Swift's `Hasher`, seeded per
+/// process, so that no input can be made of names that all collide. A tag's first few names are
+/// compared with each other instead: hashing costs more than that for the one to three
+/// attributes of a real entry (a tenth of the scan of an export of many small entries). Emptied
+/// between tags in time proportional to the names it held; a large table is freed.
 struct AttributeNameSet {
-    /// The names inserted since `removeAll`, as absolute offsets, with their hash and slot (both
-    /// 0 while the set is small).
-    private var names: [(start: Int, end: Int, hash: Int, slot: Int)] = []
-    /// Open addressing with linear probing: 1 + an index into `names`, or 0 when free. Its count
-    /// is a power of two and at least twice the number of names; used from `smallCount` names on.
-    private var slots = [Int](repeating: 0, count: AttributeNameSet.initialSlots)
+    /// The first names of the tag, as absolute offsets, until `smallCount`.
+    private var small: [(start: Int, end: Int)] = []
+    /// Open addressing with linear probing: 0 when free, else the top bits of the name's hash
+    /// above `offsetBits`, and below them 1 + the name's offset from `base`. Its count is a power
+    /// of two at least twice the number of names; used from `smallCount` names on.
+    private var slots: [UInt64] = []
+    private var count = 0
+    /// Absolute offset of the tag's first name.
+    private var base = 0
 
     /// Up to this many names, each new one is compared with every earlier one.
     static let smallCount = 8
     private static let initialSlots = 32
-    /// Larger tables are freed by `removeAll` rather than kept for the next tag.
     private static let keptSlots = 1 << 12
+    /// Enough for a tag of a terabyte: the reader holds the whole tag in memory.
+    private static let offsetBits: UInt64 = 40
+    private static let offsetMask: UInt64 = 1 << offsetBits - 1
 
     /// Inserts the name `[start, end)` of `origin` (indexed by absolute offsets, as the reader's
-    /// bytes are); false when an equal name is already in the set.
+    /// bytes are; every name inserted since `removeAll` stays visible); false when an equal name
+    /// is already in the set. The table keeps no lengths: a name ends where `=` or whitespace
+    /// follows it, as in a tag (the reader checks the `=` after inserting, and a tag without it
+    /// inserts no further name).
     mutating func insert(_ start: Int, _ end: Int, in origin: UnsafePointer<UInt8>) -> Bool {
-        if names.count < AttributeNameSet.smallCount {
-            for other in names where other.end - other.start == end - start
+        if count < AttributeNameSet.smallCount {
+            if count == 0 { base = start }
+            for other in small where other.end - other.start == end - start
                 && memcmp(origin + other.start, origin + start, end - start) == 0 {
                 return false
             }
-            names.append((start, end, 0, 0))
-            if names.count == AttributeNameSet.smallCount { hashAll(origin) }
+            small.append((start, end))
+            count += 1
+            if count == AttributeNameSet.smallCount { hashSmall(origin) }
             return true
         }
-        if 2 * (names.count + 1) > slots.count { grow() }
+        if 2 * (count + 1) > slots.count { grow(origin) }
         let hash = AttributeNameSet.hash(start, end, origin)
+        let tag = hash & ~AttributeNameSet.offsetMask
         let mask = slots.count - 1
-        var slot = hash & mask
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
-            let other = names[slots[slot] - 1]
-            if other.hash == hash && other.end - other.start == end - start
-                && memcmp(origin + other.start, origin + start, end - start) == 0 {
-                return false
+            let entry = slots[slot]
+            if entry & ~AttributeNameSet.offsetMask == tag {
+                let other = base + Int(entry & AttributeNameSet.offsetMask) - 1
+                // Equal bytes up to the new name's length, and the other name ends there too.
+                if memcmp(origin + other, origin + start, end - start) == 0 && !AttributeNameSet.continuesName(origin[other + end - start]) {
+                    return false
+                }
             }
             slot = (slot + 1) & mask
         }
-        names.append((start, end, hash, slot))
-        slots[slot] = names.count
+        slots[slot] = tag | UInt64(start - base + 1)
+        count += 1
         return true
     }
 
-    /// Empties the set in time proportional to what it holds.
+    /// Empties the set in time proportional to what it held; a table larger than `keptSlots`
+    /// is freed.
     mutating func removeAll() {
-        if slots.count > AttributeNameSet.keptSlots {
-            slots = [Int](repeating: 0, count: AttributeNameSet.initialSlots)
-            names = []
-            return
+        small.removeAll(keepingCapacity: true)
+        if count >= AttributeNameSet.smallCount {
+            if slots.count > AttributeNameSet.keptSlots || slots.count > 4 * count {
+                slots = [UInt64](repeating: 0, count: AttributeNameSet.initialSlots)
+            } else {
+                slots.withUnsafeMutableBufferPointer { _ = memset($0.baseAddress!, 0, $0.count * MemoryLayout<UInt64>.stride) }
+            }
         }
-        if names.count >= AttributeNameSet.smallCount {
-            for name in names { slots[name.slot] = 0 }
-        }
-        names.removeAll(keepingCapacity: true)
+        count = 0
     }
 
-    private static func hash(_ start: Int, _ end: Int, _ origin: UnsafePointer<UInt8>) -> Int {
+    /// Bytes allocated for the table (tests check that a name costs a bounded amount).
+    var capacityForTests: Int { slots.capacity * MemoryLayout<UInt64>.stride }
+
+    private static func continuesName(_ b: UInt8) -> Bool {
+        b != UInt8(ascii: "=") && b != 0x20 && b != 0x09 && b != 0x0A && b != 0x0D
+    }
+
+    private static func hash(_ start: Int, _ end: Int, _ origin: UnsafePointer<UInt8>) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(start: origin + start, count: end - start))
-        return hasher.finalize()
+        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 
     /// Moves the small set's names (all distinct) into the table.
-    private mutating func hashAll(_ origin: UnsafePointer<UInt8>) {
-        for index in names.indices { names[index].hash = AttributeNameSet.hash(names[index].start, names[index].end, origin) }
-        place()
+    private mutating func hashSmall(_ origin: UnsafePointer<UInt8>) {
+        if slots.count < AttributeNameSet.initialSlots { slots = [UInt64](repeating: 0, count: AttributeNameSet.initialSlots) }
+        for name in small { place(name.start, name.end, origin) }
     }
 
-    /// Doubles the table.
-    private mutating func grow() {
-        slots = [Int](repeating: 0, count: slots.count * 2)
-        place()
-    }
-
-    /// Places every name in the (empty) table by its hash.
-    private mutating func place() {
-        let mask = slots.count - 1
-        for index in names.indices {
-            var slot = names[index].hash & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = index + 1
-            names[index].slot = slot
+    /// Doubles the table, placing its names again by their hash.
+    private mutating func grow(_ origin: UnsafePointer<UInt8>) {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        for entry in old where entry != 0 {
+            let start = base + Int(entry & AttributeNameSet.offsetMask) - 1
+            var end = start + 1
+            while AttributeNameSet.continuesName(origin[end]) { end += 1 }
+            place(start, end, origin)
         }
+    }
+
+    /// Places a name known to be absent.
+    private mutating func place(_ start: Int, _ end: Int, _ origin: UnsafePointer<UInt8>) {
+        let hash = AttributeNameSet.hash(start, end, origin)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = hash & ~AttributeNameSet.offsetMask | UInt64(start - base + 1)
     }
 }

@@ -1,9 +1,18 @@
-/// Receives the children of a SharedPreferences `<map>` in document order, one call per entry,
-/// and the markup outside entries (comments before, between and after them, attributes of
-/// `<map>`) as it is read. Offsets are absolute; resolve them with `window.position(of:)` during
-/// the call and in increasing order (a streaming window forgets bytes once the reader moves on).
+/// Receives a SharedPreferences `<map>` as it is read, in document order: each child as
+/// `entry`, then its parts, then `endEntry`; the markup outside entries (comments before, between
+/// and after them, attributes of `<map>`) as `markup`. Nothing is collected for the visitor, so a
+/// hostile entry (a million attributes, members or comments) costs no memory beyond the bytes of
+/// the part being read. Offsets are absolute and handed in increasing order: resolve them with
+/// `window.position(of:)` during the call that hands them (a streaming window forgets bytes once
+/// the reader moves on). `entry` hands the name and a scalar's value early, for the path; their
+/// offsets come again as the parts `.name` and `.value`, in their place.
 public protocol PrefsXMLVisitor {
+    /// An entry whose start tag was read and checked: its name, kind and, for a scalar, value.
     mutating func entry(_ entry: PrefsEntry) throws
+    /// The next part of the entry being read.
+    mutating func part(_ part: PrefsEntryPart) throws
+    /// The end tag of the entry being read.
+    mutating func endEntry() throws
     /// Markup outside any entry; required, so that no visitor overlooks it.
     mutating func markup(_ markup: PrefsMarkup) throws
 }
@@ -36,70 +45,39 @@ extension PrefsEntryKind {
     }
 }
 
-/// The value of one entry.
-public enum PrefsValue: Equatable, Sendable {
-    /// The element's text. For empty text (`<string name="k"></string>` or `<string name="k" />`)
-    /// the offset is the one just after the start tag.
-    case string(PrefsText)
-    /// A validated `value` attribute: `true`/`false`.
-    case boolean(PrefsText)
-    /// A validated `value` attribute: signed decimal in the 32-bit range.
-    case int(PrefsText)
-    /// A validated `value` attribute: signed decimal in the 64-bit range.
-    case long(PrefsText)
-    /// A validated `value` attribute as Java's `Float.toString` writes it (`NaN`, `1.0E10`, …).
-    case float(PrefsText)
-    /// A validated `value` attribute as Java's `Double.toString` writes it.
-    case double(PrefsText)
-    case null
-    /// The `<string>` members of a `<set>`, in document order (a HashSet: order means nothing).
-    case set([PrefsText])
-    /// An element outside the SharedPreferences vocabulary. `content` is everything between the
-    /// start and end tag exactly as written (checked for well-formedness, not decoded); `texts`
-    /// are the decoded text nodes inside it that hold more than whitespace, so that a secret in
-    /// `<list name="k"><string>…</string></list>` can still be scanned and located.
-    case other(element: String, content: PrefsText, texts: [PrefsText])
-}
-
-/// One child of the root `<map>`.
+/// One child of the root `<map>`, as its start tag gives it.
 public struct PrefsEntry: Equatable, Sendable {
     /// The decoded `name` attribute.
     public var name: String
     /// Absolute offset of the first byte of the `name` attribute's value (after the quote). It may
     /// come after the value's offset when `value=` is written before `name=`.
     public var nameOffset: Int
-    public var value: PrefsValue
-    /// The entry's markup that holds no value, in document order (see `PrefsMarkup`).
-    public var markup: [PrefsMarkup]
+    public var kind: PrefsEntryKind
+    /// A scalar's `value` attribute, validated: `true`/`false`, a signed decimal in the range of
+    /// its type, or a floating-point literal as Java's `toString` writes it (`NaN`, `1.0E10`, …).
+    public var value: PrefsText?
 
-    public init(name: String, nameOffset: Int, value: PrefsValue, markup: [PrefsMarkup] = []) {
+    public init(name: String, nameOffset: Int, kind: PrefsEntryKind, value: PrefsText? = nil) {
         self.name = name
         self.nameOffset = nameOffset
+        self.kind = kind
         self.value = value
-        self.markup = markup
     }
+}
 
-    public var kind: PrefsEntryKind {
-        switch value {
-        case .string: return .string
-        case .boolean: return .boolean
-        case .int: return .int
-        case .long: return .long
-        case .float: return .float
-        case .double: return .double
-        case .null: return .null
-        case .set: return .set
-        case .other: return .other
-        }
-    }
-
-    /// The text of a `<string>` or the `value` attribute of a scalar, if the entry has one.
-    public var text: PrefsText? {
-        switch value {
-        case .string(let t), .boolean(let t), .int(let t), .long(let t), .float(let t), .double(let t): return t
-        case .null, .set, .other: return nil
-        }
-    }
+/// A part of the entry being read, handed as soon as it is complete.
+public enum PrefsEntryPart: Equatable, Sendable {
+    /// The entry's `name` attribute, at `PrefsEntry.nameOffset`.
+    case name
+    /// A text of the value, decoded: a scalar's `value` attribute or a `<string>`'s text (index
+    /// nil; for empty text, `<string name="k" />` included, the offset just after the start tag),
+    /// the `index`th `<string>` member of a `<set>` (a HashSet: order means nothing), or the
+    /// `index`th text node that holds more than whitespace inside an element outside the
+    /// vocabulary (`<list name="k"><string>…</string></list>`), so that its secrets are scanned
+    /// and located. The comments inside a text follow it.
+    case value(PrefsText, index: Int?)
+    /// The entry's markup (see `PrefsMarkup`).
+    case markup(PrefsMarkup)
 }
 
 /// Text in the markup of a prefs export that is no entry's name or value but can hold a secret

@@ -36,6 +36,7 @@ public enum PrefsXMLReason: Equatable, Sendable {
     case missingAttribute(String)
     case invalidValue(PrefsEntryKind)
     case nestingTooDeep(limit: Int)
+    case tooManyAttributes(limit: Int)
 
     public var message: String {
         switch self {
@@ -74,6 +75,7 @@ public enum PrefsXMLReason: Equatable, Sendable {
         case .missingAttribute(let name): return "missing '\(name)' attribute"
         case .invalidValue(let kind): return "invalid \(kind.rawValue) value"
         case .nestingTooDeep(let limit): return "elements nested deeper than the limit of \(limit)"
+        case .tooManyAttributes(let limit): return "a tag with more attributes than the limit of \(limit)"
         }
     }
 }

@@ -6,15 +6,15 @@ import Darwin
 
 /// A byte-level reader of Android SharedPreferences XML exports (what `XmlUtils.writeMapXml`
 /// writes, plus what hand-edited and third-party dumps add: single quotes, `&apos;`, CDATA,
-/// comments). It streams through a `ByteWindow`, keeping only the entry being read, never
-/// recurses and never builds a tree: it hands each child of `<map>` to a visitor.
+/// comments). It streams through a `ByteWindow`, never recurses and never builds a tree: it hands
+/// each child of `<map>` to a visitor, part by part, as it reads it.
 ///
 /// It is deliberately not a general XML parser. Everything that lets an XML file reach outside
 /// itself or grow when expanded is refused: DOCTYPE (so no entity definitions, no billion
 /// laughs, no external entities), entity references other than the five predefined ones, and
 /// processing instructions. Elements outside the SharedPreferences vocabulary (`<list>`,
 /// `<map name=…>`, `<int-array>`, `<byte-array>`, …, which `XmlUtils` can write) are checked and
-/// reported as `.other` entries with their raw content, not refused. Text that holds no value
+/// reported as `.other` entries with their texts, not refused. Text that holds no value
 /// (attributes it does not interpret, comments, names of unknown elements) is handed over as
 /// `PrefsMarkup`, so that a scan reads every text in the file.
 ///
@@ -25,36 +25,48 @@ import Darwin
 /// U+FFFE, U+FFFF or a number beyond U+10FFFF is refused, as are raw control bytes other than
 /// tab, LF and CR. Work is linear in the input however it is built (a tag of a million
 /// attributes, a million entries, comments or references).
+///
+/// Memory is the window and what one part needs: the window keeps the start tag being read (its
+/// names are the duplicate check's keys, and an entry's attributes are handed only once its
+/// name is known), the text being read (its offset must still resolve when it is handed), and no
+/// more; nothing is kept per attribute, member, element or comment once it is handed, but the
+/// duplicate check's slot per attribute name of the tag being read, which `maxAttributes` bounds.
 public struct PrefsXMLReader {
     /// Default limit on element nesting (the root `<map>` counts as 1).
     public static let defaultMaxDepth = 256
+    /// Default limit on the attributes of one tag: Android writes one or two, and the duplicate
+    /// check of 2^20 costs 16 MiB.
+    public static let defaultMaxAttributes = 1 << 20
 
     public let window: ByteWindow
     public let maxDepth: Int
+    public let maxAttributes: Int
     /// `window.base - window.start`: indexed by absolute offsets; refreshed after every extend.
     private var origin: UnsafePointer<UInt8>
     /// Absolute offset just past the visible bytes.
     private var limit: Int
     /// Absolute offset of the next unread byte (between tokens only).
     private var next: Int
-    /// Bytes from this absolute offset on stay visible: the start of the entry or token being
-    /// read, so that any range inside it can be sliced without copying as we go.
+    /// Bytes from this absolute offset on stay visible: the start of the tag, text or token being
+    /// read, so that any range inside it can be sliced without copying as we go, and its offsets
+    /// still resolve to positions.
     private var keep: Int
     /// Attribute names of the tag being read, for the duplicate check.
     private var attributeNames = AttributeNameSet()
-    /// Open element name ranges inside an `.other` entry.
-    private var openElements: [(Int, Int)] = []
-    /// Markup of the entry (or the `<map>` tag) being read, in document order.
-    private var markup: [PrefsMarkup] = []
-    /// Comments read so far in the entry being read.
+    /// The names of the open elements inside an `.other` entry, end to end, and where each ends:
+    /// copied, so that the window need not keep their start tags.
+    private var openNames: [UInt8] = []
+    private var openNameEnds: [Int] = []
+    /// Comments handed so far in the entry being read.
     private var entryComments = 0
     /// Comments read so far outside entries.
     private var documentComments = 0
 
     /// A reader over `window` from its current start.
-    public init(window: ByteWindow, maxDepth: Int = PrefsXMLReader.defaultMaxDepth) {
+    public init(window: ByteWindow, maxDepth: Int = PrefsXMLReader.defaultMaxDepth, maxAttributes: Int = PrefsXMLReader.defaultMaxAttributes) {
         self.window = window
         self.maxDepth = maxDepth
+        self.maxAttributes = maxAttributes
         origin = window.base - window.start
         limit = window.end
         next = window.start
@@ -62,23 +74,21 @@ public struct PrefsXMLReader {
     }
 
     /// A reader over a whole buffer (offsets are offsets into `bytes`).
-    public init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = PrefsXMLReader.defaultMaxDepth) {
-        self.init(window: ByteWindow(whole: bytes), maxDepth: maxDepth)
+    public init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = PrefsXMLReader.defaultMaxDepth, maxAttributes: Int = PrefsXMLReader.defaultMaxAttributes) {
+        self.init(window: ByteWindow(whole: bytes), maxDepth: maxDepth, maxAttributes: maxAttributes)
     }
 
     // MARK: - Document
 
-    /// Reads the whole document and calls `visitor` once per child of `<map>`. When the window
-    /// fails to read, this reports an unexpected end: check `window.failure` first.
+    /// Reads the whole document and hands it to `visitor`. When the window fails to read, this
+    /// reports an unexpected end: check `window.failure` first.
     public mutating func read<V: PrefsXMLVisitor>(_ visitor: inout V) throws {
         try readProlog(&visitor)
         let rootStart = next
         keep = rootStart
-        markup.removeAll()
-        let root = try startTag(at: rootStart, role: .plain(owner: .entry, nameIsMarkup: false))
+        let root = try startTag(at: rootStart, role: .map)
         guard nameIs(root.nameStart, root.nameEnd, "map") else { throw PrefsXMLError(.rootNotMap, at: rootStart) }
-        for attribute in markup { try visitor.markup(attribute) }
-        markup.removeAll()
+        try hand(root, role: .map, &visitor)
         next = root.end
         var open = !root.selfClosing
         while open {
@@ -97,15 +107,12 @@ public struct PrefsXMLReader {
                 open = false
             case .element:
                 keep = lt
-                let entry = try readEntry(at: lt)
-                try visitor.entry(entry)
+                try readEntry(at: lt, &visitor)
             }
         }
         try readEpilog(&visitor)
     }
 
-    /// Byte-order mark, binary-XML magic, XML declaration, then whitespace and comments up to
-    /// the root element, leaving `next` at its `<`.
     private mutating func readProlog<V: PrefsXMLVisitor>(_ visitor: inout V) throws {
         let s = next
         let b0 = peek(s), b1 = peek(s + 1), b2 = peek(s + 2), b3 = peek(s + 3)
@@ -215,25 +222,13 @@ public struct PrefsXMLReader {
 
     // MARK: - Entries
 
-    /// Reads the child of `<map>` whose `<` is at `lt` (visible, and kept).
-    private mutating func readEntry(at lt: Int) throws -> PrefsEntry {
+    /// Reads the child of `<map>` whose `<` is at `lt` (visible, and kept) and hands it over.
+    private mutating func readEntry<V: PrefsXMLVisitor>(at lt: Int, _ visitor: inout V) throws {
         entryComments = 0
         let tag = try startTag(at: lt, role: .entry)
         let kind = tag.kind
         guard let name = tag.name else { throw PrefsXMLError(.missingAttribute("name"), at: lt) }
-        let entryName = String(decoding: name.bytes, as: UTF8.self)
-        let value: PrefsValue
-        switch kind {
-        case .string:
-            if tag.selfClosing {
-                value = .string(PrefsText([], at: tag.end))
-                next = tag.end
-            } else {
-                var text: [UInt8] = []
-                next = try readText(from: tag.end, closing: tag, into: &text)
-                value = .string(PrefsText(text, at: tag.end))
-            }
-        case .boolean, .int, .long, .float, .double:
+        if kind.isScalar {
             guard let v = tag.value else { throw PrefsXMLError(.missingAttribute("value"), at: lt) }
             let valid: Bool
             switch kind {
@@ -243,114 +238,146 @@ public struct PrefsXMLReader {
             default: valid = JavaNumberText.isFloatingPoint(v.bytes)
             }
             guard valid else { throw PrefsXMLError(.invalidValue(kind), at: v.offset) }
-            next = try closeEmpty(tag)
-            switch kind {
-            case .boolean: value = .boolean(v)
-            case .int: value = .int(v)
-            case .long: value = .long(v)
-            case .float: value = .float(v)
-            default: value = .double(v)
-            }
-        case .null:
-            next = try closeEmpty(tag)
-            value = .null
-        case .set:
-            value = .set(try readSetMembers(tag))
-        case .other:
-            value = try readOther(tag)
         }
-        defer { markup = [] }
-        return PrefsEntry(name: entryName, nameOffset: name.offset, value: value, markup: markup)
+        try visitor.entry(PrefsEntry(name: String(decoding: name.bytes, as: UTF8.self), nameOffset: name.offset, kind: kind, value: tag.value))
+        try hand(tag, role: .entry, &visitor)
+        switch kind {
+        case .string:
+            if tag.selfClosing {
+                try visitor.part(.value(PrefsText([], at: tag.end), index: nil))
+                next = tag.end
+            } else {
+                next = try readText(from: tag.end, index: nil, &visitor)
+            }
+        case .boolean, .int, .long, .float, .double, .null:
+            next = try closeEmpty(tag, &visitor)
+        case .set:
+            next = try readSetMembers(tag, &visitor)
+        case .other:
+            next = try readOther(tag, &visitor)
+        }
+        try visitor.endEntry()
     }
 
-    /// The text of an element that may hold only text (and comments, CDATA), up to its end tag;
-    /// returns the offset after the end tag.
-    private mutating func readText(from start: Int, closing tag: StartTag, into text: inout [UInt8]) throws -> Int {
-        let (lt, kind) = try readContent(from: start, into: &text, textAllowed: true, place: .stringText)
+    /// The text of a `<string>` (an entry or a set member) up to its end tag, which may hold
+    /// only text, CDATA and comments: handed as a value part, then the comments inside it.
+    /// Returns the offset after the end tag.
+    private mutating func readText<V: PrefsXMLVisitor>(from start: Int, index: Int?, _ visitor: inout V) throws -> Int {
+        keep = start
+        var text: [UInt8] = []
+        let (lt, kind, hasComments) = try readContent(from: start, into: &text, textAllowed: true, place: .stringText, &visitor)
         if kind == .element { throw PrefsXMLError(.unexpectedElement(.stringText), at: lt) }
         let close = try endTag(at: lt)
-        guard sameName(close, tag) else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
+        guard nameIs(close.nameStart, close.nameEnd, "string") else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
+        try visitor.part(.value(PrefsText(text, at: start), index: index))
+        if hasComments { try handComments(from: start, to: lt, &visitor) }
         return close.end
     }
 
-    /// The end of an element that holds nothing but whitespace and comments.
-    private mutating func closeEmpty(_ tag: StartTag) throws -> Int {
+    /// The end of an element that holds nothing but whitespace and comments (handed as read).
+    private mutating func closeEmpty<V: PrefsXMLVisitor>(_ tag: StartTag, _ visitor: inout V) throws -> Int {
         if tag.selfClosing { return tag.end }
         var none: [UInt8] = []
-        let (lt, kind) = try readContent(from: tag.end, into: &none, textAllowed: false, place: .valueElement)
+        let (lt, kind, _) = try readContent(from: tag.end, into: &none, textAllowed: false, place: .valueElement, &visitor)
         if kind == .element { throw PrefsXMLError(.unexpectedElement(.valueElement), at: lt) }
         let close = try endTag(at: lt)
-        guard sameName(close, tag) else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
+        guard nameIs(close.nameStart, close.nameEnd, tag.kind) else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
         return close.end
     }
 
-    /// The `<string>` members of a `<set>`.
-    private mutating func readSetMembers(_ tag: StartTag) throws -> [PrefsText] {
-        var members: [PrefsText] = []
-        if tag.selfClosing {
-            next = tag.end
-            return members
-        }
+    /// The `<string>` members of a `<set>`, each handed as it is read; returns the offset after
+    /// the set's end tag.
+    private mutating func readSetMembers<V: PrefsXMLVisitor>(_ tag: StartTag, _ visitor: inout V) throws -> Int {
+        if tag.selfClosing { return tag.end }
         var i = tag.end
+        var members = 0
         var none: [UInt8] = []
         while true {
-            let (lt, kind) = try readContent(from: i, into: &none, textAllowed: false, place: .set)
+            let (lt, kind, _) = try readContent(from: i, into: &none, textAllowed: false, place: .set, &visitor)
+            keep = lt
             if kind == .endTag {
                 let close = try endTag(at: lt)
-                guard sameName(close, tag) else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
-                next = close.end
-                return members
+                guard nameIs(close.nameStart, close.nameEnd, "set") else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
+                return close.end
             }
-            let member = try startTag(at: lt, role: .plain(owner: .member(members.count), nameIsMarkup: false))
+            let member = try startTag(at: lt, role: .member(members))
             guard nameIs(member.nameStart, member.nameEnd, "string") else { throw PrefsXMLError(.unexpectedElement(.set), at: lt) }
+            try hand(member, role: .member(members), &visitor)
             if member.selfClosing {
-                members.append(PrefsText([], at: member.end))
+                try visitor.part(.value(PrefsText([], at: member.end), index: members))
                 i = member.end
-                continue
+            } else {
+                i = try readText(from: member.end, index: members, &visitor)
             }
-            var text: [UInt8] = []
-            i = try readText(from: member.end, closing: member, into: &text)
-            members.append(PrefsText(text, at: member.end))
+            members += 1
         }
     }
 
-    /// An element outside the SharedPreferences vocabulary: checked for well-formedness with an
-    /// explicit stack of open elements, its raw content sliced, its non-blank texts decoded.
-    private mutating func readOther(_ tag: StartTag) throws -> PrefsValue {
-        let element = String(decoding: UnsafeBufferPointer(start: origin + tag.nameStart, count: tag.nameEnd - tag.nameStart), as: UTF8.self)
-        if tag.selfClosing {
-            next = tag.end
-            return .other(element: element, content: PrefsText([], at: tag.end), texts: [])
-        }
-        openElements.removeAll(keepingCapacity: true)
-        openElements.append((tag.nameStart, tag.nameEnd))
-        var texts: [PrefsText] = []
-        var text: [UInt8] = []
+    /// An element outside the SharedPreferences vocabulary, checked for well-formedness with an
+    /// explicit stack of open elements: the names and attributes of the elements inside it are
+    /// handed as markup, its non-blank texts as values, as they are read. Returns the offset after
+    /// its end tag.
+    private mutating func readOther<V: PrefsXMLVisitor>(_ tag: StartTag, _ visitor: inout V) throws -> Int {
+        if tag.selfClosing { return tag.end }
+        openNames.removeAll(keepingCapacity: true)
+        openNameEnds.removeAll(keepingCapacity: true)
+        pushOpenName(tag.nameStart, tag.nameEnd)
+        var texts = 0
         var elements = 0
+        var text: [UInt8] = []
         var i = tag.end
         while true {
+            keep = i
             text.removeAll(keepingCapacity: true)
-            let (lt, kind) = try readContent(from: i, into: &text, textAllowed: true, place: .otherElement)
-            if text.contains(where: { !isSpace($0) }) { texts.append(PrefsText(text, at: i)) }
+            let (lt, kind, hasComments) = try readContent(from: i, into: &text, textAllowed: true, place: .otherElement, &visitor)
             if kind == .endTag {
                 let close = try endTag(at: lt)
-                let open = openElements.removeLast()
-                guard sameName(close.nameStart, close.nameEnd, open.0, open.1) else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
+                guard isOpenName(close.nameStart, close.nameEnd) else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
+                try handTextNode(text, from: i, to: lt, hasComments: hasComments, index: &texts, &visitor)
+                popOpenName()
                 i = close.end
-                if openElements.isEmpty {
-                    next = i
-                    let content = Array(UnsafeBufferPointer(start: origin + tag.end, count: lt - tag.end))
-                    return .other(element: element, content: PrefsText(content, at: tag.end), texts: texts)
-                }
+                if openNameEnds.isEmpty { return i }
             } else {
                 // The map is level 1 and the entry level 2, so this child is at `count + 2`.
-                if openElements.count + 2 > maxDepth { throw PrefsXMLError(.nestingTooDeep(limit: maxDepth), at: lt) }
-                let child = try startTag(at: lt, role: .plain(owner: .content(elements), nameIsMarkup: true))
+                if openNameEnds.count + 2 > maxDepth { throw PrefsXMLError(.nestingTooDeep(limit: maxDepth), at: lt) }
+                let child = try startTag(at: lt, role: .content(elements))
+                try handTextNode(text, from: i, to: lt, hasComments: hasComments, index: &texts, &visitor)
+                try hand(child, role: .content(elements), &visitor)
                 elements += 1
-                if !child.selfClosing { openElements.append((child.nameStart, child.nameEnd)) }
+                if !child.selfClosing { pushOpenName(child.nameStart, child.nameEnd) }
                 i = child.end
             }
         }
+    }
+
+    /// Hands a text node of an `.other` entry read from `[start, end)`, when it holds more than
+    /// whitespace, as the value part `index` (then counted), and the comments inside it.
+    private mutating func handTextNode<V: PrefsXMLVisitor>(_ text: [UInt8], from start: Int, to end: Int, hasComments: Bool,
+                                                           index: inout Int, _ visitor: inout V) throws {
+        if text.contains(where: { !isSpace($0) }) {
+            try visitor.part(.value(PrefsText(text, at: start), index: index))
+            index += 1
+        }
+        if hasComments { try handComments(from: start, to: end, &visitor) }
+    }
+
+    /// Opens an element inside an `.other` entry: its name (visible) is copied.
+    private mutating func pushOpenName(_ start: Int, _ end: Int) {
+        openNames.append(contentsOf: UnsafeBufferPointer(start: origin + start, count: end - start))
+        openNameEnds.append(openNames.count)
+    }
+
+    /// Whether the visible bytes `[start, end)` spell the name of the innermost open element.
+    private func isOpenName(_ start: Int, _ end: Int) -> Bool {
+        let nameEnd = openNameEnds[openNameEnds.count - 1]
+        let nameStart = openNameEnds.count > 1 ? openNameEnds[openNameEnds.count - 2] : 0
+        guard nameEnd - nameStart == end - start else { return false }
+        return openNames.withUnsafeBufferPointer { memcmp($0.baseAddress! + nameStart, origin + start, end - start) == 0 }
+    }
+
+    private mutating func popOpenName() {
+        openNameEnds.removeLast()
+        openNames.removeSubrange((openNameEnds.last ?? 0)...)
     }
 
     // MARK: - Content
@@ -358,10 +385,15 @@ public struct PrefsXMLReader {
     private enum Markup { case element, endTag, comment, cdata }
 
     /// Reads character data, CDATA sections and comments from `start` up to the next start or
-    /// end tag, and returns that tag's `<` and kind. With `textAllowed`, text is decoded and
-    /// appended to `text`; otherwise only whitespace may appear.
-    private mutating func readContent(from start: Int, into text: inout [UInt8], textAllowed: Bool, place: PrefsXMLPlace) throws -> (Int, Markup) {
+    /// end tag, and returns that tag's `<`, its kind and whether a comment came before it. With
+    /// `textAllowed`, text is decoded and appended to `text`, and comments are only checked: they
+    /// follow the text, which is complete only at the tag, so the caller hands them after it
+    /// (`handComments`, while `start` stays kept). Otherwise only whitespace may appear, and each
+    /// comment is handed as it is read.
+    private mutating func readContent<V: PrefsXMLVisitor>(from start: Int, into text: inout [UInt8], textAllowed: Bool, place: PrefsXMLPlace,
+                                                          _ visitor: inout V) throws -> (Int, Markup, hasComments: Bool) {
         var i = start
+        var hasComments = false
         while true {
             let lt: Int
             if textAllowed {
@@ -369,21 +401,44 @@ public struct PrefsXMLReader {
                 lt = found
                 if lt > i { try decode(from: i, to: lt, mode: .text, collect: true, into: &text) }
             } else {
+                keep = i
                 guard let found = skipSpace(from: i) else { throw PrefsXMLError(.unexpectedEnd(place), at: limit) }
                 guard origin[found] == UInt8(ascii: "<") else { throw PrefsXMLError(unexpectedTextReason(origin[found]), at: found) }
                 lt = found
             }
             switch try markupKind(at: lt) {
             case .comment:
-                let (comment, end) = try readComment(at: lt, index: entryComments)
-                entryComments += 1
-                markup.append(comment)
+                hasComments = true
+                let end = try readComment(at: lt)
+                if !textAllowed { try handComment(at: lt, end: end, &visitor) }
                 i = end
             case .cdata:
                 guard textAllowed else { throw PrefsXMLError(.unexpectedText, at: lt) }
                 i = try readCDATA(at: lt, into: &text)
             case let tag:
-                return (lt, tag)
+                return (lt, tag, hasComments)
+            }
+        }
+    }
+
+    /// Hands the comments in `[start, end)`, content that `readContent` read and checked and that
+    /// is still visible, in document order (CDATA sections, which may hold `<!--`, skipped).
+    private mutating func handComments<V: PrefsXMLVisitor>(from start: Int, to end: Int, _ visitor: inout V) throws {
+        var i = start
+        while let lt = visibleIndex(of: UInt8(ascii: "<"), from: i, to: end) {
+            if origin[lt + 2] == UInt8(ascii: "-") {
+                // The first `--` after `<!--` ends it: `readComment` refused any other.
+                var dash = visibleIndex(of: UInt8(ascii: "-"), from: lt + 4, to: end)!
+                while origin[dash + 1] != UInt8(ascii: "-") { dash = visibleIndex(of: UInt8(ascii: "-"), from: dash + 1, to: end)! }
+                try handComment(at: lt, end: dash + 3, &visitor)
+                i = dash + 3
+            } else {
+                // `<![CDATA[`, up to the first `]]>`.
+                var gt = visibleIndex(of: UInt8(ascii: ">"), from: lt + 9, to: end)!
+                while gt - 2 < lt + 9 || origin[gt - 1] != UInt8(ascii: "]") || origin[gt - 2] != UInt8(ascii: "]") {
+                    gt = visibleIndex(of: UInt8(ascii: ">"), from: gt + 1, to: end)!
+                }
+                i = gt + 1
             }
         }
     }
@@ -428,11 +483,9 @@ public struct PrefsXMLReader {
         }
     }
 
-    /// Reads the comment at `lt`, the `index`th of its entry or of the document; returns it and
-    /// the offset after `-->`. `--` may not occur inside.
-    private mutating func readComment(at lt: Int, index: Int) throws -> (PrefsMarkup, end: Int) {
-        let start = lt + 4
-        var i = start
+    /// Checks the comment at `lt`; returns the offset after `-->`. `--` may not occur inside.
+    private mutating func readComment(at lt: Int) throws -> Int {
+        var i = lt + 4
         var none: [UInt8] = []
         while true {
             guard let dash = find(UInt8(ascii: "-"), from: i) else { throw PrefsXMLError(.unexpectedEnd(.comment), at: limit) }
@@ -444,17 +497,30 @@ public struct PrefsXMLReader {
             }
             guard let d = peek(dash + 2) else { throw PrefsXMLError(.unexpectedEnd(.comment), at: limit) }
             guard d == UInt8(ascii: ">") else { throw PrefsXMLError(.doubleHyphenInComment, at: dash) }
-            let text = PrefsText(Array(UnsafeBufferPointer(start: origin + start, count: dash - start)), at: start)
-            return (PrefsMarkup(.comment(index: index), owner: .entry, name: PrefsText([], at: start), text: text), dash + 3)
+            return dash + 3
         }
+    }
+
+    /// The comment checked at `lt` (visible up to `end`, after `-->`) as markup, the `index`th of
+    /// its entry or of the document.
+    private func comment(at lt: Int, end: Int, index: Int) -> PrefsMarkup {
+        let start = lt + 4
+        return PrefsMarkup(.comment(index: index), owner: .entry, name: PrefsText([], at: start), text: slice(start, end - 3))
+    }
+
+    /// Hands the comment checked at `lt` as the next of the entry being read.
+    private mutating func handComment<V: PrefsXMLVisitor>(at lt: Int, end: Int, _ visitor: inout V) throws {
+        try visitor.part(.markup(comment(at: lt, end: end, index: entryComments)))
+        entryComments += 1
     }
 
     /// Reads the comment at `lt`, outside any entry, and hands it to `visitor`; returns the
     /// offset after it.
     private mutating func documentComment<V: PrefsXMLVisitor>(at lt: Int, _ visitor: inout V) throws -> Int {
-        let (comment, end) = try readComment(at: lt, index: documentComments)
+        let end = try readComment(at: lt)
+        let markup = comment(at: lt, end: end, index: documentComments)
         documentComments += 1
-        try visitor.markup(comment)
+        try visitor.markup(markup)
         return end
     }
 
@@ -472,6 +538,7 @@ public struct PrefsXMLReader {
         }
     }
 
+
     // MARK: - Tags
 
     private struct StartTag {
@@ -484,43 +551,50 @@ public struct PrefsXMLReader {
         var kind: PrefsEntryKind
         var name: PrefsText?
         var value: PrefsText?
+        /// How many of its attributes are markup, for `hand`.
+        var markupAttributes: Int
     }
 
-    /// What a start tag is, and so which of its attributes the reader interprets.
+    /// What a start tag is, and so which of its attributes the reader interprets and where its
+    /// markup goes.
     private enum TagRole {
+        /// The root: every attribute is markup outside entries.
+        case map
         /// A child of `<map>`: `name` is the entry's name and, on a scalar (`<int>`, …), `value`
         /// its value. Any other attribute is markup, and so is the element's name when it is
         /// outside the vocabulary (an `.other` entry).
         case entry
-        /// Any other element: every attribute is markup of `owner`, and so is the element's name
-        /// when `nameIsMarkup` (it is not for `<map>` and `<set>` members, whose names are known).
-        case plain(owner: PrefsMarkup.Owner, nameIsMarkup: Bool)
+        /// The `<string>` member of a `<set>` at this index: every attribute is markup.
+        case member(Int)
+        /// The element at this index inside an `.other` entry: its name and every attribute are
+        /// markup.
+        case content(Int)
+
+        var owner: PrefsMarkup.Owner {
+            switch self {
+            case .map, .entry: return .entry
+            case .member(let index): return .member(index)
+            case .content(let index): return .content(index)
+            }
+        }
     }
 
-    /// Reads the start tag at `lt`: name, attributes (checked; the interpreted ones decoded into
-    /// the tag, the others appended to `markup`), then `>` or `/>`.
+    /// Reads and checks the start tag at `lt`, which stays visible until `hand`: name,
+    /// attributes (the interpreted ones decoded into the tag, the others only checked and
+    /// counted), then `>` or `/>`.
     private mutating func startTag(at lt: Int, role: TagRole) throws -> StartTag {
         let nameStart = lt + 1
         var i = try scanName(from: nameStart)
-        var tag = StartTag(nameStart: nameStart, nameEnd: i, end: i, selfClosing: false, kind: .other, name: nil, value: nil)
-        let owner: PrefsMarkup.Owner
-        let nameIsMarkup: Bool
-        let interpretsValue: Bool
-        switch role {
-        case .entry:
+        var tag = StartTag(nameStart: nameStart, nameEnd: i, end: i, selfClosing: false, kind: .other, name: nil, value: nil, markupAttributes: 0)
+        var isEntry = false
+        if case .entry = role {
+            isEntry = true
             tag.kind = entryKind(nameStart, i)
-            owner = .entry
-            nameIsMarkup = tag.kind == .other
-            interpretsValue = tag.kind.isScalar
-        case .plain(let o, let n):
-            owner = o
-            nameIsMarkup = n
-            interpretsValue = false
         }
-        if nameIsMarkup {
-            markup.append(PrefsMarkup(.element, owner: owner, name: slice(nameStart, i), text: PrefsText([], at: i)))
-        }
+        let interpretsValue = isEntry && tag.kind.isScalar
         attributeNames.removeAll()
+        var attributes = 0
+        var none: [UInt8] = []
         while true {
             let before = i
             i = try skipSpaceInTag(from: i)
@@ -541,6 +615,8 @@ public struct PrefsXMLReader {
             let attributeStart = i
             i = try scanName(from: i)
             let attributeEnd = i
+            attributes += 1
+            if attributes > maxAttributes { throw PrefsXMLError(.tooManyAttributes(limit: maxAttributes), at: attributeStart) }
             guard attributeNames.insert(attributeStart, attributeEnd, in: origin) else {
                 throw PrefsXMLError(.duplicateAttribute, at: attributeStart)
             }
@@ -551,18 +627,77 @@ public struct PrefsXMLReader {
             guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw PrefsXMLError(.expectedQuote, at: i) }
             let valueStart = i + 1
             guard let valueEnd = find(quote, from: valueStart) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
-            var decoded: [UInt8] = []
-            try decode(from: valueStart, to: valueEnd, mode: .attribute, collect: true, into: &decoded)
-            let value = PrefsText(decoded, at: valueStart)
-            if case .entry = role, nameIs(attributeStart, attributeEnd, "name") {
-                tag.name = value
-            } else if interpretsValue, nameIs(attributeStart, attributeEnd, "value") {
-                tag.value = value
+            if isEntry && nameIs(attributeStart, attributeEnd, "name") {
+                tag.name = try attributeValue(from: valueStart, to: valueEnd)
+            } else if interpretsValue && nameIs(attributeStart, attributeEnd, "value") {
+                tag.value = try attributeValue(from: valueStart, to: valueEnd)
             } else {
-                markup.append(PrefsMarkup(.attribute, owner: owner, name: slice(attributeStart, attributeEnd), text: value))
+                try decode(from: valueStart, to: valueEnd, mode: .attribute, collect: false, into: &none)
+                tag.markupAttributes += 1
             }
             i = valueEnd + 1
         }
+    }
+
+    /// Hands the parts of a start tag that `startTag` checked, in document order: the element's
+    /// name when it is markup, then its attributes, as markup or (an entry's `name` and a
+    /// scalar's `value`) as the parts `.name` and `.value`. An entry's markup waits for its tag's
+    /// end, where its name is known; the tag is read a second time only when it holds markup.
+    private mutating func hand<V: PrefsXMLVisitor>(_ tag: StartTag, role: TagRole, _ visitor: inout V) throws {
+        var isEntry = false
+        switch role {
+        case .map, .member: break
+        case .entry: isEntry = true
+        case .content: try hand(PrefsMarkup(.element, owner: role.owner, name: slice(tag.nameStart, tag.nameEnd), text: PrefsText([], at: tag.nameEnd)), role: role, &visitor)
+        }
+        if isEntry && tag.kind == .other {
+            try hand(PrefsMarkup(.element, owner: .entry, name: slice(tag.nameStart, tag.nameEnd), text: PrefsText([], at: tag.nameEnd)), role: role, &visitor)
+        }
+        if tag.markupAttributes == 0 {
+            guard isEntry, let name = tag.name else { return }
+            if let value = tag.value, value.offset < name.offset { try visitor.part(.value(value, index: nil)) }
+            try visitor.part(.name)
+            if let value = tag.value, value.offset > name.offset { try visitor.part(.value(value, index: nil)) }
+            return
+        }
+        var i = tag.nameEnd
+        while true {
+            while isSpace(origin[i]) { i += 1 }
+            guard isNameStart(origin[i]) else { return }
+            let attributeStart = i
+            i = try scanName(from: i)
+            let attributeEnd = i
+            while origin[i] != UInt8(ascii: "=") { i += 1 }
+            i += 1
+            while isSpace(origin[i]) { i += 1 }
+            let valueStart = i + 1
+            let valueEnd = visibleIndex(of: origin[i], from: valueStart, to: tag.end)!
+            if isEntry && nameIs(attributeStart, attributeEnd, "name") {
+                try visitor.part(.name)
+            } else if let value = tag.value, isEntry && nameIs(attributeStart, attributeEnd, "value") {
+                try visitor.part(.value(value, index: nil))
+            } else {
+                let text = try attributeValue(from: valueStart, to: valueEnd)
+                try hand(PrefsMarkup(.attribute, owner: role.owner, name: slice(attributeStart, attributeEnd), text: text), role: role, &visitor)
+            }
+            i = valueEnd + 1
+        }
+    }
+
+    /// Hands markup where it belongs: outside entries for `<map>`, else as a part of the entry.
+    private func hand<V: PrefsXMLVisitor>(_ markup: PrefsMarkup, role: TagRole, _ visitor: inout V) throws {
+        if case .map = role {
+            try visitor.markup(markup)
+        } else {
+            try visitor.part(.markup(markup))
+        }
+    }
+
+    /// The decoded attribute value `[start, end)` (visible).
+    private func attributeValue(from start: Int, to end: Int) throws -> PrefsText {
+        var decoded: [UInt8] = []
+        try decode(from: start, to: end, mode: .attribute, collect: true, into: &decoded)
+        return PrefsText(decoded, at: start)
     }
 
     /// The visible bytes `[start, end)`, copied.
@@ -801,6 +936,12 @@ public struct PrefsXMLReader {
         }
     }
 
+    /// The offset of the first `byte` in the visible bytes `[start, end)`.
+    private func visibleIndex(of byte: UInt8, from start: Int, to end: Int) -> Int? {
+        guard start < end, let hit = memchr(origin + start, Int32(byte), end - start) else { return nil }
+        return UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - origin
+    }
+
     /// Whether the input at `i` starts with `word`; nil when it ends before that is known.
     private mutating func prefix(_ word: StaticString, at i: Int) -> Bool? {
         let w = word.utf8Start
@@ -861,12 +1002,10 @@ public struct PrefsXMLReader {
         return true
     }
 
-    private func sameName(_ s1: Int, _ e1: Int, _ s2: Int, _ e2: Int) -> Bool {
-        e1 - s1 == e2 - s2 && memcmp(origin + s1, origin + s2, e1 - s1) == 0
-    }
-
-    private func sameName(_ close: (nameStart: Int, nameEnd: Int, end: Int), _ open: StartTag) -> Bool {
-        sameName(close.nameStart, close.nameEnd, open.nameStart, open.nameEnd)
+    /// Whether the visible bytes `[start, end)` spell the element name of `kind`.
+    private func nameIs(_ start: Int, _ end: Int, _ kind: PrefsEntryKind) -> Bool {
+        var word = kind.rawValue
+        return word.withUTF8 { w in w.count == end - start && memcmp(origin + start, w.baseAddress!, w.count) == 0 }
     }
 
     private func unexpectedTextReason(_ b: UInt8) -> PrefsXMLReason {
