@@ -39,8 +39,9 @@ extension ArtifactScan {
     /// `offset` is the position to report (the outermost string's); `locate` gives the value's
     /// location and is asked only when a decoder accepts the value. A layer that turns out not to
     /// be one (text that starts like JSON but is not) is forgotten, hits and errors included: a
-    /// decoder failure inside a valid input is not an error, the value is scanned as text. A
-    /// layer beyond `options.maxLayerDepth` is a limit error: what it holds is not checked.
+    /// value that is not a decoder's kind is not an error, it is scanned as text; one the decoder
+    /// recognises and refuses is (see `nextLayer`). A layer beyond `options.maxLayerDepth` is a
+    /// limit error: what it holds is not checked.
     /// `excluded` are decoders not to try (the one that split off a value as it was written).
     func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
                     locate: () -> HitLocation) -> Bool {
