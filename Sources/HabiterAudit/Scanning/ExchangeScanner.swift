@@ -243,23 +243,26 @@ struct ExchangeScanner: HTTPMessageVisitor {
             scan.facts[id] = ContainerFacts(carrier: carrier, isProtocolField: true)
             ancestry = [id]
         }
-        var frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: ancestry, depth: 1,
+        let frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: ancestry, depth: 1,
                                readerContext: context, carrier: carrier, isProtocolField: isProtocolField)
-        frame.excludedDecoders = excluded
         let mime = body.mimeType?.lowercased() ?? ""
         if let inflated {
             inflated.withUnsafeBytes { scanContent($0, decoded: inflated, inPlace: nil, mime: mime, frame: frame) }
             return
         }
         switch body.bytes {
-        case .input(let range): scanContent(scan.window.bytes(range), decoded: nil, inPlace: range, mime: mime, frame: frame)
-        case .decoded(let bytes): bytes.withUnsafeBytes { scanContent($0, decoded: bytes, inPlace: nil, mime: mime, frame: frame) }
+        case .input(let range):
+            scanContent(scan.window.bytes(range), decoded: nil, inPlace: range, mime: mime, frame: frame, excluding: excluded)
+        case .decoded(let bytes):
+            bytes.withUnsafeBytes { scanContent($0, decoded: bytes, inPlace: nil, mime: mime, frame: frame, excluding: excluded) }
         }
     }
 
     /// A body's content; `decoded` holds it when it is not the input's own bytes, `inPlace` says
-    /// where it stands when it is.
-    private func scanContent(_ bytes: UnsafeRawBufferPointer, decoded: [UInt8]?, inPlace: Range<Int>?, mime: String, frame: LayerFrame) {
+    /// where it stands when it is. `excluded` are decoders not to offer it (gzip, when the body
+    /// failed to inflate: its error is reported once).
+    private func scanContent(_ bytes: UnsafeRawBufferPointer, decoded: [UInt8]?, inPlace: Range<Int>?, mime: String, frame: LayerFrame,
+                             excluding excluded: UInt16 = 0) {
         if mime.containsText("json") || JSONLayerDecoder().decode(bytes) != nil {
             var jsonFrame = frame
             jsonFrame.path = frame.path.entering("json")
@@ -268,7 +271,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
             if scan.scanLayer(.json, bytes: decoded ?? Array(bytes), frame: jsonFrame) { return }
         }
         let location = frame.location
-        if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: frame.excludedDecoders, locate: { location }) {
+        if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: excluded, locate: { location }) {
             _ = scan.scanPatterns(bytes, offset: frame.outerOffset ?? 0) { location }
         }
     }

@@ -17,9 +17,6 @@ struct LayerFrame {
     var carrier: Family? = nil
     /// Everything in this text is a protocol field (see `HitLocation`).
     var isProtocolField = false
-    /// Decoders not to try on this text itself (a gzip body that failed to inflate is not
-    /// offered to the gzip decoder again: its error is reported once).
-    var excludedDecoders: UInt16 = 0
 
     static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil, carrier: Family? = nil) -> LayerFrame {
         LayerFrame(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext, carrier: carrier)
@@ -188,7 +185,7 @@ extension ArtifactScan {
     private func scanTextLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
         let location = frame.location
         text.withUnsafeBytes { bytes in
-            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: frame.excludedDecoders, locate: { location }) {
+            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, locate: { location }) {
                 _ = scanPatterns(bytes, offset: frame.outerOffset ?? 0) { location }
             }
         }

@@ -50,7 +50,8 @@ enum HTTPFraming {
         return .success((size, i))
     }
 
-    private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+    /// Optional whitespace (RFC 9110 OWS): a space or a tab.
+    static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
 
     private static func hexValue(_ b: UInt8) -> Int? {
         switch b {

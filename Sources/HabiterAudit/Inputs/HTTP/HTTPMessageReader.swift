@@ -133,13 +133,11 @@ struct HTTPMessageReader {
         return isRequestLine(line) || isStatusLine(line)
     }
 
-    private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
-
     /// The part of `range` without blanks at either end.
     private func trimmed(_ range: Range<Int>) -> Range<Int> {
         var start = range.lowerBound, end = range.upperBound
-        while start < end && Self.isBlank(window[start]) { start += 1 }
-        while end > start && Self.isBlank(window[end - 1]) { end -= 1 }
+        while start < end && HTTPFraming.isBlank(window[start]) { start += 1 }
+        while end > start && HTTPFraming.isBlank(window[end - 1]) { end -= 1 }
         return start..<end
     }
 
@@ -311,7 +309,7 @@ struct HTTPMessageReader {
                 // A list of codings (RFC 9110 §8.4): gzip is undone, identity is none, any other
                 // is one the body cannot be read without.
                 for coding in value.split(separator: UInt8(ascii: ",")) {
-                    let trimmed = coding.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+                    let trimmed = coding.drop(while: HTTPFraming.isBlank).reversed().drop(while: HTTPFraming.isBlank).reversed()
                     let name = String(decoding: trimmed, as: UTF8.self).lowercased()
                     switch name {
                     case "gzip", "x-gzip": gzip = true
@@ -415,7 +413,7 @@ struct HTTPMessageReader {
                 try flush()
                 return true
             }
-            if Self.isBlank(window[contentStart]), let field = pending {
+            if HTTPFraming.isBlank(window[contentStart]), let field = pending {
                 // Obsolete line folding: the line continues the previous field's value.
                 if folded == nil { folded = Array(window.bytes(field.valueOffset..<valueEnd)) }
                 folded! += [0x20]
