@@ -21,8 +21,10 @@ extension Fuzz {
             return (nil, error)
         }
         guard let layer = decoded else { return (nil, nil) }
-        if case .pairs(let pairs) = layer.content {
+        if case .pairs(let list) = layer.content {
+            let pairs = Array(list.pairs(in: value))
             check(!pairs.isEmpty, "a pairs layer has pairs")
+            if let range = list.encodedRange { check(range.clamped(to: 0..<value.count) == range, "the pairs are read from within the value") }
             for pair in pairs {
                 check(pair.name.count <= max(value.count, 8) && pair.value.count <= value.count, "decoded pairs are not larger than the value")
             }

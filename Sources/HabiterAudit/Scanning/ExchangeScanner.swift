@@ -143,7 +143,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
     static func scanCookies(_ value: UnsafeRawBufferPointer, setCookie: Bool, frame: LayerFrame, scan: ArtifactScan,
                             afterBatch: () throws -> Void) rethrows {
         try forEachCookieBatch(value, setCookie: setCookie, batchSize: cookieBatch) { pairs in
-            _ = scan.scanLayer(.pairs(pairs), bytes: [], frame: frame)
+            _ = scan.scanPairs(PairList(pairs).pairs(in: UnsafeRawBufferPointer(start: nil, count: 0)), frame: frame)
             try afterBatch()
         }
     }
@@ -268,7 +268,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
             jsonFrame.path = frame.path.entering("json")
             if let inPlace, scanJSONInPlace(inPlace, frame: jsonFrame) { return }
             // Not one JSON text in place: NDJSON, or JSON after all decoding.
-            if scan.scanLayer(.json, bytes: decoded ?? Array(bytes), frame: jsonFrame) { return }
+            if scan.scanJSONLayer(decoded ?? Array(bytes), frame: jsonFrame) { return }
         }
         let location = frame.location
         if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: excluded, locate: { location }) {

@@ -90,7 +90,7 @@ enum HabiterAPI {
     /// Whether the named values are an OAuth authorization response: one `state` with one
     /// non-empty `code` (the authorization code flow, Habiter's callback fragment holds exactly
     /// these two), or with an `access_token` or `id_token` (the implicit flow).
-    static func isAuthorizationResponse(_ pairs: [DecodedPair]) -> Bool {
+    static func isAuthorizationResponse(_ pairs: some Sequence<DecodedPair>) -> Bool {
         var codes = 0, states = 0, tokens = 0
         for pair in pairs {
             if pair.name == codeName {
@@ -112,13 +112,13 @@ enum HabiterAPI {
     static func isAuthorizationResponseText(_ text: UnsafeRawBufferPointer) -> Bool {
         guard text.count >= 12, text.count <= 4096, let form = FormLayerDecoder().decode(text),
               case .pairs(let pairs) = form.content else { return false }
-        return isAuthorizationResponse(pairs)
+        return isAuthorizationResponse(pairs.pairs(in: text))
     }
 
     /// Whether a URL's fragment is an authorization response (`…/callback#code=…&state=…`).
     static func hasAuthorizationResponseFragment(_ url: UnsafeRawBufferPointer) -> Bool {
         guard let layer = FragmentLayerDecoder().decode(url), case .pairs(let pairs) = layer.content else { return false }
-        return isAuthorizationResponse(pairs)
+        return isAuthorizationResponse(pairs.pairs(in: url))
     }
 
     /// The layers whose pairs can be an authorization response.

@@ -57,7 +57,7 @@ extension ArtifactScan {
             let frame = LayerFrame(path: location.path.entering(name), outerOffset: offset, outerKey: location.key, ancestry: location.ancestry,
                                    depth: depth + 1, readerContext: location.readerContext, carrier: location.carrier,
                                    isProtocolField: location.isProtocolField)
-            if scanLayer(layer.content, bytes: layer.bytes, frame: frame) && layer.replacesValue { replaced = true }
+            if scanLayer(layer, of: value, frame: frame) && layer.replacesValue { replaced = true }
             next = nextLayer(of: value, at: offset, candidates: &candidates)
         }
         return replaced
@@ -79,18 +79,18 @@ extension ArtifactScan {
         return nil
     }
 
-    /// Scans decoded bytes as `content` in `frame`; false when they are not that content after
-    /// all (text that starts like JSON but is not), in which case nothing was recorded.
-    func scanLayer(_ content: DecodedLayer.Content, bytes: [UInt8], frame: LayerFrame) -> Bool {
-        switch content {
-        case .json: return scanJSONLayer(bytes, frame: frame)
-        case .text: return scanTextLayer(bytes, frame: frame)
-        case .pairs(let pairs): return scanPairs(pairs, frame: frame)
+    /// Scans a layer decoded from `value` in `frame`; false when it is not that content after all
+    /// (text that starts like JSON but is not), in which case nothing was recorded.
+    private func scanLayer(_ layer: DecodedLayer, of value: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
+        switch layer.content {
+        case .json: return scanJSONLayer(layer.bytes, frame: frame)
+        case .text: return scanTextLayer(layer.bytes, frame: frame)
+        case .pairs(let list): return scanPairs(list.pairs(in: value), frame: frame)
         }
     }
 
     /// JSON text, or else NDJSON text (an operation log as a request body).
-    private func scanJSONLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
+    func scanJSONLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
         text.withUnsafeBytes { bytes in
             var reader = JSONReader(bytes, maxDepth: options.maxDepth)
             return readJSONLayer(&reader, frame: frame) || scanNDJSONLayer(bytes, frame: frame)
@@ -158,7 +158,7 @@ extension ArtifactScan {
     /// Named values: each judged by its name and scanned like an object member's value. The
     /// `code` and `state` of an OAuth authorization response in a fragment or form (Habiter's
     /// callback, its desktop loopback POST) are judged by `name.authorization-response`.
-    private func scanPairs(_ pairs: [DecodedPair], frame: LayerFrame) -> Bool {
+    func scanPairs(_ pairs: PairList.Pairs, frame: LayerFrame) -> Bool {
         let responseRule = authorizationResponseRule.flatMap { rule in
             frame.path.layers.last?.decoder.map { HabiterAPI.authorizationResponseLayers.contains($0) } == true
                 && HabiterAPI.isAuthorizationResponse(pairs) ? rule : nil

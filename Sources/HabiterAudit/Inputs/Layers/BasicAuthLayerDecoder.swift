@@ -29,6 +29,6 @@ public struct BasicAuthLayerDecoder: LayerDecoder {
             DecodedPair(name: Array("username".utf8), value: Array(credentials[..<colon])),
             DecodedPair(name: Array("password".utf8), value: Array(credentials[(colon + 1)...])),
         ]
-        return DecodedLayer(bytes: credentials, content: .pairs(pairs), replacesValue: false)
+        return DecodedLayer(bytes: [], content: .pairs(PairList(pairs)), replacesValue: false)
     }
 }

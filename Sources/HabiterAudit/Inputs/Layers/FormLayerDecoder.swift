@@ -63,8 +63,8 @@ public struct FormLayerDecoder: LayerDecoder {
         // Not a URL: a scheme's `://` cannot be in a name, but `a=1&next=https://…` is a form.
         // A lone `NAME=value` is as likely an environment assignment as a form: its value keeps
         // its `+` (base64 secrets have them).
-        let pairs = QueryLayerDecoder.pairs(value, separator: UInt8(ascii: "&"), plusAsSpace: parts > 1)
-        return DecodedLayer(bytes: Array(value), content: .pairs(pairs), replacesValue: false)
+        let pairs = PairList(encodedIn: 0..<value.count, separator: UInt8(ascii: "&"), plusAsSpace: parts > 1)
+        return DecodedLayer(bytes: [], content: .pairs(pairs), replacesValue: false)
     }
 
     /// Characters of a parameter name: unreserved, `%` escapes, `+` for a space, `[` `]` for

@@ -40,11 +40,10 @@ public struct FragmentLayerDecoder: LayerDecoder {
             i += 1
         }
         guard hash >= 0, hash + 1 < value.count else { return nil }
-        let fragment = UnsafeRawBufferPointer(rebasing: value[(hash + 1)...])
-        guard Self.isPairs(fragment) else { return nil }
-        let pairs = QueryLayerDecoder.pairs(fragment, separator: UInt8(ascii: "&"))
-        guard !pairs.isEmpty else { return nil }
-        return DecodedLayer(bytes: Array(fragment), content: .pairs(pairs), replacesValue: false)
+        // Every part has a name and an `=`, so there is a pair.
+        guard Self.isPairs(UnsafeRawBufferPointer(rebasing: value[(hash + 1)...])) else { return nil }
+        let pairs = PairList(encodedIn: (hash + 1)..<value.count, separator: UInt8(ascii: "&"))
+        return DecodedLayer(bytes: [], content: .pairs(pairs), replacesValue: false)
     }
 
     private static func isSchemeByte(_ b: UInt8, first: Bool) -> Bool {

@@ -9,9 +9,10 @@ public struct DecodedLayer: Sendable {
         case text
         /// Named values (URL query, form body, userinfo, Basic credentials): each value is
         /// judged by its name like an object member, and offered to the decoders.
-        case pairs([DecodedPair])
+        case pairs(PairList)
     }
 
+    /// The decoded bytes of a `json` or `text` layer; empty for `pairs`, which say where they are.
     public var bytes: [UInt8]
     public var content: Content
     /// True when the layer holds everything the value says (JSON text), so the value itself is

@@ -40,10 +40,9 @@ public struct QueryLayerDecoder: LayerDecoder {
             }
         }
         guard question >= 0 else { return nil }
-        let query = UnsafeRawBufferPointer(rebasing: value[(question + 1)..<end])
-        let pairs = Self.pairs(query, separator: UInt8(ascii: "&"))
-        guard !pairs.isEmpty else { return nil }
-        return DecodedLayer(bytes: Array(query), content: .pairs(pairs), replacesValue: false)
+        guard PairList.hasPairs(UnsafeRawBufferPointer(rebasing: value[(question + 1)..<end]), separator: UInt8(ascii: "&")) else { return nil }
+        let pairs = PairList(encodedIn: (question + 1)..<end, separator: UInt8(ascii: "&"))
+        return DecodedLayer(bytes: [], content: .pairs(pairs), replacesValue: false)
     }
 
     /// Index after `http://`, `https://`, `ws://` or `wss://` (any case), or nil.
@@ -53,27 +52,5 @@ public struct QueryLayerDecoder: LayerDecoder {
         if LayerBytes.hasPrefixIgnoringCase(value, "wss://") { return 6 }
         if LayerBytes.hasPrefixIgnoringCase(value, "ws://") { return 5 }
         return nil
-    }
-
-    /// The `name=value` parts of a form-encoded text, percent-decoded with `+` as a space;
-    /// empty parts are skipped, a part without `=` has an empty value.
-    static func pairs(_ text: UnsafeRawBufferPointer, separator: UInt8, plusAsSpace: Bool = true) -> [DecodedPair] {
-        var pairs: [DecodedPair] = []
-        var partStart = 0
-        for i in 0...text.count where i == text.count || text[i] == separator {
-            if i > partStart {
-                let part = text[partStart..<i]
-                if let equals = part.firstIndex(of: UInt8(ascii: "=")) {
-                    let raw = part[(equals + 1)..<i]
-                    let value = LayerBytes.percentDecode(raw, plusAsSpace: plusAsSpace)
-                    pairs.append(DecodedPair(name: LayerBytes.percentDecode(part[partStart..<equals], plusAsSpace: plusAsSpace),
-                                             value: value, isVerbatim: value.elementsEqual(raw)))
-                } else {
-                    pairs.append(DecodedPair(name: LayerBytes.percentDecode(part, plusAsSpace: plusAsSpace), value: []))
-                }
-            }
-            partStart = i + 1
-        }
-        return pairs
     }
 }

@@ -60,7 +60,7 @@ public struct UserinfoLayerDecoder: LayerDecoder {
             DecodedPair(name: Array("username".utf8), value: LayerBytes.percentDecode(value[authorityStart..<colon], plusAsSpace: false)),
             DecodedPair(name: Array("password".utf8), value: LayerBytes.percentDecode(value[(colon + 1)..<at], plusAsSpace: false)),
         ]
-        return DecodedLayer(bytes: Array(userinfo), content: .pairs(pairs), replacesValue: false)
+        return DecodedLayer(bytes: [], content: .pairs(PairList(pairs)), replacesValue: false)
     }
 
     @inline(__always)

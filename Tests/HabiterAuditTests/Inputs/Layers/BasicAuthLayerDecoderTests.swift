@@ -3,15 +3,14 @@ import Testing
 
 @Suite struct BasicAuthLayerDecoderTests {
     let decoder = BasicAuthLayerDecoder()
-    func pairs(_ text: String) -> [[String]]? { LayerTesting.pairs(LayerTesting.decode(decoder, text)) }
+    func pairs(_ text: String) -> [[String]]? { LayerTesting.pairs(decoder, text) }
 
     @Test func basicCredentials() {
         let value = "Basic " + LayerTesting.base64("habiter-user:fake-pass-0123")
         #expect(value == "Basic aGFiaXRlci11c2VyOmZha2UtcGFzcy0wMTIz")
         let layer = LayerTesting.decode(decoder, value)
-        #expect(LayerTesting.pairs(layer) == [["username", "habiter-user"], ["password", "fake-pass-0123"]])
+        #expect(pairs(value) == [["username", "habiter-user"], ["password", "fake-pass-0123"]])
         #expect(layer?.replacesValue == false)
-        #expect(layer?.bytes == Array("habiter-user:fake-pass-0123".utf8))
         #expect(decoder.name == "basic")
     }
 

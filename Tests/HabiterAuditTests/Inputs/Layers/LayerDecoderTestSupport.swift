@@ -27,10 +27,20 @@ enum LayerTesting {
         }
     }
 
-    /// The pairs of a `.pairs` layer as `[name, value]` strings, or nil.
-    static func pairs(_ layer: DecodedLayer?) -> [[String]]? {
-        guard let layer, case .pairs(let pairs) = layer.content else { return nil }
-        return pairs.map { [String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self)] }
+    /// The pairs of the `.pairs` layer `decoder` opens in `text` as `[name, value]` strings, or nil.
+    static func pairs(_ decoder: some LayerDecoder, _ text: String) -> [[String]]? {
+        Array(text.utf8).withUnsafeBytes { value in
+            guard let layer = (try? decoder.decode(value)) ?? nil, case .pairs(let list) = layer.content else { return nil }
+            return list.pairs(in: value).map { [String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self)] }
+        }
+    }
+
+    /// The part of `text` that the pairs of the layer `decoder` opens are read from, or nil.
+    static func encodedPairsText(_ decoder: some LayerDecoder, _ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        let layer = decode(decoder, bytes)
+        guard let layer, case .pairs(let list) = layer.content, let range = list.encodedRange else { return nil }
+        return String(decoding: bytes[range], as: UTF8.self)
     }
 
     static func isJSON(_ layer: DecodedLayer?) -> Bool {

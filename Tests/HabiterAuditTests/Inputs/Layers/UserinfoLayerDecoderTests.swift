@@ -3,11 +3,12 @@ import Testing
 
 @Suite struct UserinfoLayerDecoderTests {
     let decoder = UserinfoLayerDecoder()
-    func pairs(_ text: String) -> [[String]]? { LayerTesting.pairs(LayerTesting.decode(decoder, text)) }
+    func pairs(_ text: String) -> [[String]]? { LayerTesting.pairs(decoder, text) }
 
     @Test func connectionStringGivesUserAndPassword() {
-        let layer = LayerTesting.decode(decoder, "postgres://app_user:fake-pass-0123@db.example.internal:5432/habits?sslmode=require")
-        #expect(LayerTesting.pairs(layer) == [["username", "app_user"], ["password", "fake-pass-0123"]])
+        let url = "postgres://app_user:fake-pass-0123@db.example.internal:5432/habits?sslmode=require"
+        let layer = LayerTesting.decode(decoder, url)
+        #expect(pairs(url) == [["username", "app_user"], ["password", "fake-pass-0123"]])
         #expect(layer?.replacesValue == false)
         #expect(decoder.name == "userinfo")
     }
