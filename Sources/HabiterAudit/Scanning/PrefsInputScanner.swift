@@ -115,8 +115,8 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         switch markup.kind {
         case .attribute:
             let found = scanPatterns(markup.name, path: markup.path(in: entryPath, nameIsSecret: true))
-            let attributeName = found ? Redaction.maskedKey : String(decoding: markup.name.bytes, as: UTF8.self)
-            scanText(markup.text, key: attributeName, path: markup.path(in: entryPath, nameIsSecret: found))
+            scanText(markup.text, key: found ? Redaction.maskedKey : String(decoding: markup.name.bytes, as: UTF8.self),
+                     path: markup.path(in: entryPath, nameIsSecret: found))
         case .element:
             _ = scanPatterns(markup.name, path: markup.path(in: entryPath, nameIsSecret: false))
         case .comment:
@@ -147,9 +147,11 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         }
     }
 
-    private func scanText(_ text: PrefsText, key: String?, path: LayeredPath) {
+    /// `key` and `path` are made only when something is found (a tag of a million attributes
+    /// would make a million).
+    private func scanText(_ text: PrefsText, key: @autoclosure () -> String?, path: @autoclosure () -> LayeredPath) {
         text.bytes.withUnsafeBytes { bytes in
-            scan.scanNamedString(bytes, name: nil, at: text.offset, depth: 0) { HitLocation(key: key, path: path, ancestry: []) }
+            scan.scanNamedString(bytes, name: nil, at: text.offset, depth: 0) { HitLocation(key: key(), path: path(), ancestry: []) }
         }
     }
 }

@@ -68,4 +68,15 @@ import Testing
             #expect(Self.firstDuplicate(names + [Array("n0".utf8)], in: &set) == (count == 0 ? nil : count), "\(count) names and n0 again")
         }
     }
+
+    /// The table takes a name's slot from the hash bits a slot keeps, which holds up to
+    /// `maxNames`; the reader's limit never goes beyond it, whatever it is asked for.
+    @Test func theReaderNeverAllowsMoreAttributesThanTheSetHolds() {
+        #expect(PrefsXMLReader.defaultMaxAttributes <= AttributeNameSet.maxNames)
+        let bytes: [UInt8] = Array("<map/>".utf8)
+        bytes.withUnsafeBytes { buffer in
+            #expect(PrefsXMLReader(buffer, maxAttributes: .max).maxAttributes == AttributeNameSet.maxNames)
+            #expect(PrefsXMLReader(buffer, maxAttributes: 5).maxAttributes == 5)
+        }
+    }
 }

@@ -8,7 +8,9 @@ import Darwin
 /// into the tag, which the reader keeps visible, so that a tag of n attributes costs O(n) rather
 /// than the O(n²) of comparing each name with every earlier one (a hostile tag holds a million).
 /// A slot is 8 bytes (the name's offset in the tag and the top of its hash) at most half full,
-/// so a name costs 16 to 32 bytes, whatever its length. Hashing is Swift's `Hasher`, seeded per
+/// so a name costs 16 to 32 bytes, whatever its length. A name's slot is taken from the top of
+/// its hash, which the slot keeps: the table doubles by moving slots, without reading or hashing
+/// a name again (that was a third of the time of a tag of a million attributes). Hashing is Swift's `Hasher`, seeded per
 /// process, so that no input can be made of names that all collide. A tag's first few names are
 /// compared with each other instead: hashing costs more than that for the one to three
 /// attributes of a real entry (a tenth of the scan of an export of many small entries). Emptied
@@ -16,10 +18,13 @@ import Darwin
 struct AttributeNameSet {
     /// The first names of the tag, as absolute offsets, until `smallCount`.
     private var small: [(start: Int, end: Int)] = []
-    /// Open addressing with linear probing: 0 when free, else the top bits of the name's hash
-    /// above `offsetBits`, and below them 1 + the name's offset from `base`. Its count is a power
-    /// of two at least twice the number of names; used from `smallCount` names on.
+    /// Open addressing with linear probing from the slot the hash's top bits name: 0 when free,
+    /// else the top bits of the name's hash above `offsetBits`, and below them 1 + the name's
+    /// offset from `base`. Its count is a power of two at least twice the number of names; used
+    /// from `smallCount` names on.
     private var slots: [UInt64] = []
+    /// 64 minus log2 of the number of slots: a hash shifted right by it is its first slot.
+    private var shift = 64
     private var count = 0
     /// Absolute offset of the tag's first name.
     private var base = 0
@@ -31,6 +36,10 @@ struct AttributeNameSet {
     /// Enough for a tag of a terabyte: the reader holds the whole tag in memory.
     private static let offsetBits: UInt64 = 40
     private static let offsetMask: UInt64 = 1 << offsetBits - 1
+    /// The most names a tag may have: the table then has at most 2^(64 - offsetBits) slots, so
+    /// a slot's index bits are among the hash bits the slot keeps (the reader's attribute limit
+    /// is below it).
+    static let maxNames = 1 << (63 - Int(offsetBits)) - 1
 
     /// Inserts the name `[start, end)` of `origin` (indexed by absolute offsets, as the reader's
     /// bytes are; every name inserted since `removeAll` stays visible); false when an equal name
@@ -49,11 +58,12 @@ struct AttributeNameSet {
             if count == AttributeNameSet.smallCount { hashSmall(origin) }
             return true
         }
-        if 2 * (count + 1) > slots.count { grow(origin) }
+        precondition(count < AttributeNameSet.maxNames, "at most AttributeNameSet.maxNames names")
+        if 2 * (count + 1) > slots.count { grow() }
         let hash = AttributeNameSet.hash(start, end, origin)
         let tag = hash & ~AttributeNameSet.offsetMask
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        var slot = Int(truncatingIfNeeded: hash >> UInt64(shift))
         while slots[slot] != 0 {
             let entry = slots[slot]
             if entry & ~AttributeNameSet.offsetMask == tag {
@@ -76,7 +86,7 @@ struct AttributeNameSet {
         small.removeAll(keepingCapacity: true)
         if count >= AttributeNameSet.smallCount {
             if slots.count > AttributeNameSet.keptSlots || slots.count > 4 * count {
-                slots = [UInt64](repeating: 0, count: AttributeNameSet.initialSlots)
+                allocate(AttributeNameSet.initialSlots)
             } else {
                 slots.withUnsafeMutableBufferPointer { _ = memset($0.baseAddress!, 0, $0.count * MemoryLayout<UInt64>.stride) }
             }
@@ -99,28 +109,30 @@ struct AttributeNameSet {
 
     /// Moves the small set's names (all distinct) into the table.
     private mutating func hashSmall(_ origin: UnsafePointer<UInt8>) {
-        if slots.count < AttributeNameSet.initialSlots { slots = [UInt64](repeating: 0, count: AttributeNameSet.initialSlots) }
-        for name in small { place(name.start, name.end, origin) }
-    }
-
-    /// Doubles the table, placing its names again by their hash.
-    private mutating func grow(_ origin: UnsafePointer<UInt8>) {
-        let old = slots
-        slots = [UInt64](repeating: 0, count: old.count * 2)
-        for entry in old where entry != 0 {
-            let start = base + Int(entry & AttributeNameSet.offsetMask) - 1
-            var end = start + 1
-            while AttributeNameSet.continuesName(origin[end]) { end += 1 }
-            place(start, end, origin)
+        if slots.count < AttributeNameSet.initialSlots { allocate(AttributeNameSet.initialSlots) }
+        for name in small {
+            place(AttributeNameSet.hash(name.start, name.end, origin) & ~AttributeNameSet.offsetMask | UInt64(name.start - base + 1))
         }
     }
 
-    /// Places a name known to be absent.
-    private mutating func place(_ start: Int, _ end: Int, _ origin: UnsafePointer<UInt8>) {
-        let hash = AttributeNameSet.hash(start, end, origin)
+    /// An empty table of `count` slots (a power of two).
+    private mutating func allocate(_ count: Int) {
+        slots = [UInt64](repeating: 0, count: count)
+        shift = 64 - count.trailingZeroBitCount
+    }
+
+    /// Doubles the table, moving each slot to where its kept hash bits say.
+    private mutating func grow() {
+        let old = slots
+        allocate(old.count * 2)
+        for entry in old where entry != 0 { place(entry) }
+    }
+
+    /// Places a slot's entry whose name is known to be absent.
+    private mutating func place(_ entry: UInt64) {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        var slot = Int(truncatingIfNeeded: entry >> UInt64(shift))
         while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = hash & ~AttributeNameSet.offsetMask | UInt64(start - base + 1)
+        slots[slot] = entry
     }
 }

@@ -62,11 +62,12 @@ public struct PrefsXMLReader {
     /// Comments read so far outside entries.
     private var documentComments = 0
 
-    /// A reader over `window` from its current start.
+    /// A reader over `window` from its current start; `maxAttributes` is clamped to what the
+    /// duplicate check holds (`AttributeNameSet.maxNames`, eight times the default).
     public init(window: ByteWindow, maxDepth: Int = PrefsXMLReader.defaultMaxDepth, maxAttributes: Int = PrefsXMLReader.defaultMaxAttributes) {
         self.window = window
         self.maxDepth = maxDepth
-        self.maxAttributes = maxAttributes
+        self.maxAttributes = min(maxAttributes, AttributeNameSet.maxNames)
         origin = window.base - window.start
         limit = window.end
         next = window.start
