@@ -32,6 +32,8 @@ public final class ByteWindow {
     private var cursor = LineCursor()
     /// The earliest offset kept visible, and the cursor as it was there.
     private var pinned: (offset: Int, cursor: LineCursor)?
+    /// One position kept after its bytes were dropped (see `holdPosition(at:)`).
+    private var held: SourcePosition?
     private var storage: UnsafeMutableRawPointer?
     private var capacity = 0
     private var source: (any ByteSource)?
@@ -137,6 +139,16 @@ public final class ByteWindow {
         pinned = (offset, cursor)
     }
 
+    /// Keeps the position of `offset` (visible now) after its bytes are dropped, for a reader
+    /// that lets the window slide on inside a value whose findings are reported at its start
+    /// (a long string unescaped as it is read). The last one held is kept.
+    public func holdPosition(at offset: Int) {
+        held = cursor.position(of: offset, in: self)
+    }
+
+    /// Whether a pin keeps bytes that readers are done with.
+    public var isPinned: Bool { pinned != nil }
+
     public func unpin() {
         pinned = nil
     }
@@ -153,6 +165,7 @@ public final class ByteWindow {
     /// does not happen.
     public func position(of offset: Int) -> SourcePosition {
         if isBinary { return SourcePosition(line: 1, column: offset + 1, byteOffset: offset) }
+        if let held, offset == held.byteOffset, offset < cursor.offset { return held }
         if offset < cursor.offset {
             if let pinned, offset >= pinned.offset {
                 cursor = pinned.cursor

@@ -15,7 +15,7 @@ struct JSONInputScanner {
             scanLines(from: start)
             return .ndjson
         }
-        var reader = JSONReader(window: window, start: start, maxDepth: scan.options.maxDepth)
+        var reader = JSONReader(window: window, start: start, maxDepth: scan.options.maxDepth, longStringBytes: JSONReader.defaultLongStringBytes)
         var visitor = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
         let documentStart: Int
         let startLine: Int

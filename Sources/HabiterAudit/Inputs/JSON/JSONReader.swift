@@ -9,6 +9,8 @@ public protocol JSONVisitor {
     /// An object key. `raw` excludes the quotes; `escaped` says whether it holds a backslash.
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws
     /// A string value. `raw` excludes the quotes; `escaped` says whether it holds a backslash.
+    /// A reader given `longStringBytes` hands a long escaped value unescaped instead (with
+    /// `escaped` false), in a buffer of its own: `offset` is then all that says where it is.
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws
@@ -28,6 +30,13 @@ public struct JSONReader {
 
     public let window: ByteWindow
     public let maxDepth: Int
+    /// An escaped string value this long (raw) is unescaped as it is read from then on, when
+    /// the window is not pinned: the window keeps only what is not yet unescaped, so a 100 MB
+    /// string costs its unescaped copy, not that and its raw bytes too. Nil: strings are handed
+    /// raw, where they stand in the window.
+    public let longStringBytes: Int?
+    /// The `longStringBytes` of the scan's JSON inputs.
+    public static let defaultLongStringBytes = 8 << 20
     /// Absolute offset the reader may not read past (an NDJSON line end), if any.
     private let limit: Int?
     /// Window-relative view, refreshed after every `extend`.
@@ -41,10 +50,12 @@ public struct JSONReader {
     public var position: Int { windowStart + next }
 
     /// A reader over `window` from absolute offset `start`, not reading past `limit`.
-    public init(window: ByteWindow, start: Int? = nil, limit: Int? = nil, maxDepth: Int = JSONReader.defaultMaxDepth) {
+    public init(window: ByteWindow, start: Int? = nil, limit: Int? = nil, maxDepth: Int = JSONReader.defaultMaxDepth,
+                longStringBytes: Int? = nil) {
         self.window = window
         self.limit = limit
         self.maxDepth = maxDepth
+        self.longStringBytes = longStringBytes
         base = window.base
         windowStart = window.start
         end = 0
@@ -151,8 +162,12 @@ public struct JSONReader {
             case .value, .valueOrArrayEnd:
                 switch b {
                 case UInt8(ascii: "\""):
-                    let (contentEnd, escaped) = try string()
-                    try visitor.string(UnsafeBufferPointer(start: base + next + 1, count: contentEnd - next - 1), escaped: escaped, at: position)
+                    let (contentEnd, escaped, unescaped) = try stringValue()
+                    if let unescaped {
+                        try unescaped.withBytes { try visitor.string($0, escaped: false, at: position) }
+                    } else {
+                        try visitor.string(UnsafeBufferPointer(start: base + next + 1, count: contentEnd - next - 1), escaped: escaped, at: position)
+                    }
                     next = contentEnd + 1
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     if depth >= maxDepth { throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: position) }
@@ -266,6 +281,36 @@ public struct JSONReader {
             let resume = windowStart + i
             _ = refill(keeping: next)  // More bytes, or the input is now known to be complete.
             i = resume - windowStart
+        }
+    }
+
+    /// As `string()`, for a value: an escaped one as long as `longStringBytes` is returned
+    /// unescaped, unescaped a window at a time (`scanString` stops only between characters and
+    /// escapes, so every piece unescapes on its own).
+    private mutating func stringValue() throws -> (contentEnd: Int, escaped: Bool, unescaped: UnescapedString?) {
+        guard let longStringBytes else {
+            let (contentEnd, escaped) = try string()
+            return (contentEnd, escaped, nil)
+        }
+        var i = next + 1
+        var escaped = false
+        var unescaped: UnescapedString?
+        var pending = i  // the first byte not unescaped yet
+        while true {
+            let closed = try scanString(&i, escaped: &escaped)
+            if unescaped == nil && escaped && i - pending >= longStringBytes && !window.isPinned {
+                unescaped = UnescapedString()
+                window.holdPosition(at: position)  // where its findings are reported
+            }
+            if let unescaped {
+                unescaped.append(unescaping: UnsafeBufferPointer(start: base + pending, count: i - pending))
+                pending = i
+            }
+            if closed { return (i, escaped, unescaped) }
+            let resume = windowStart + i, resumePending = windowStart + pending
+            _ = refill(keeping: unescaped == nil ? next : pending)  // More bytes, or the input is now known to be complete.
+            i = resume - windowStart
+            pending = resumePending - windowStart
         }
     }
 

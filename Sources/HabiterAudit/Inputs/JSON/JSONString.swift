@@ -5,6 +5,13 @@ public enum JSONString {
         output.appendDecoded(raw) { unescape(raw, to: $0) }
     }
 
+    /// Writes the unescaped `raw` to `destination`, which has room for `raw.count` bytes, and
+    /// returns its length.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, toCopyAt destination: UnsafeMutablePointer<UInt8>) -> Int {
+        destination.update(from: raw.baseAddress!, count: raw.count)
+        return unescape(raw, to: destination)
+    }
+
     /// Writes the unescaped `raw` to `destination`, which holds a copy of `raw`; returns its length.
     private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         let n = raw.count
