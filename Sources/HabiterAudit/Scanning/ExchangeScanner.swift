@@ -220,7 +220,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
         var inflated: [UInt8]?
         var excluded: UInt16 = 0
         if let coding = body.unsupportedCoding, body.withBytes(in: scan.window, { !$0.isEmpty }) {
-            scan.fail(.parse, at: body.offset, "a body with Content-Encoding \(coding) cannot be decoded (only gzip can); it was scanned as it is, so what it holds is not checked")
+            scan.fail(.parse, at: body.offset, "a body coded \(coding) (Content-Encoding or Transfer-Encoding) cannot be decoded (only gzip can); it was scanned as it is, so what it holds is not checked")
         }
         if body.gzip || body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
             switch body.withBytes(in: scan.window, { GzipLayerDecoder.inflate($0) }) {

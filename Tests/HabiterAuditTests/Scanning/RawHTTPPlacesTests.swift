@@ -56,6 +56,35 @@ import Testing
         #expect(TestSupport.scan("HTTP/1.1 204 No Content\r\nContent-Encoding: \(coding)\r\n\r\n", name: "e.http").errors.isEmpty)
     }
 
+    /// Transfer codings: gzip under chunked is undone (the token inside is found), chunked
+    /// must come last (else the body's length is unknown), and any other coding is refused.
+    @Test func transferCodingsAreUndoneOrRefused() throws {
+        let json = Array("{\"note\": \"\(Self.token)\"}".utf8)
+        let gzip = try #require(GzipEncoder.compress(json, headerFrom: []))
+        func chunked(_ codings: [String], _ body: [UInt8]) -> [UInt8] {
+            var bytes = Array(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + codings.map { "Transfer-Encoding: \($0)\r\n" }.joined() + "\r\n" + String(body.count, radix: 16) + "\r\n").utf8)
+            bytes += body
+            bytes += Array("\r\n0\r\n\r\n".utf8)
+            return bytes
+        }
+        for codings in [["gzip, chunked"], ["gzip", "chunked"], ["GZIP ,chunked"]] {
+            let result = TestSupport.scan(bytes: chunked(codings, gzip), name: "te.http")
+            #expect(result.errors.isEmpty, "\(codings)")
+            #expect(result.findings.map(\.ruleId).contains("secret.github-token"), "\(codings)")
+        }
+        // At the coding after chunked, or at the first Transfer-Encoding when none is chunked.
+        for (codings, line) in [(["chunked, gzip"], 3), (["chunked", "gzip"], 4), (["gzip"], 3)] {
+            let errors = TestSupport.scan(bytes: chunked(codings, gzip), name: "te.http").errors
+            #expect(errors.map(\.kind) == [.parse] && errors.first?.reason.contains("does not end with chunked") == true, "\(codings)")
+            #expect(errors.first?.position?.line == line, "\(codings)")
+        }
+        let refused = TestSupport.scan(bytes: chunked(["br, chunked"], Array("opaque".utf8)), name: "te.http").errors
+        #expect(refused.map(\.kind) == [.parse] && refused.first?.reason.contains("coded br") == true, "\(refused.map(\.reason))")
+        // Chunked alone, as every capture writes it, is read as before.
+        #expect(TestSupport.scan(bytes: chunked(["chunked"], json), name: "te.http").errors.isEmpty)
+    }
+
     @Test func aGzipBodyBeyondTheRatioIsALimitError() throws {
         let body = try #require(GzipEncoder.compress([UInt8](repeating: 0x20, count: 2_000_000), headerFrom: []))
         var bytes = Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n".utf8)

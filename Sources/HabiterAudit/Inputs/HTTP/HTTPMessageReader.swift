@@ -284,6 +284,8 @@ struct HTTPMessageReader {
         var contentLength: Int?
         var contentLengths: [Range<Int>] = []
         var chunked = false
+        /// Where the first Transfer-Encoding value is, when the message has one.
+        var transferEncodingOffset: Int?
         var mimeType: String?
         var gzip = false
         var unsupportedCoding: String?
@@ -302,21 +304,50 @@ struct HTTPMessageReader {
                     throw HTTPSyntaxError(reason: problem.contentLengthMessage, offset: field.valueOffset)
                 }
             } else if name.equalsIgnoringASCIICase("transfer-encoding") {
-                if value.containsIgnoringASCIICase("chunked") { chunked = true }
+                // Transfer codings (RFC 9112 §6.1), over every Transfer-Encoding field in order:
+                // chunked frames the body and comes last (§6.3: else its length cannot be
+                // determined); gzip under it is undone as a content coding is; any other is
+                // one the body cannot be read without.
+                if transferEncodingOffset == nil { transferEncodingOffset = field.valueOffset }
+                for coding in Self.codings(value) {
+                    if chunked { throw HTTPSyntaxError(reason: Self.chunkedNotLast, offset: field.valueOffset) }
+                    switch coding {
+                    case "chunked": chunked = true
+                    default: observeCoding(coding)
+                    }
+                }
             } else if name.equalsIgnoringASCIICase("content-type") {
                 if mimeType == nil { mimeType = String(decoding: value, as: UTF8.self) }
             } else if name.equalsIgnoringASCIICase("content-encoding") {
                 // A list of codings (RFC 9110 §8.4): gzip is undone, identity is none, any other
                 // is one the body cannot be read without.
-                for coding in value.split(separator: UInt8(ascii: ",")) {
-                    let trimmed = coding.drop(while: HTTPFraming.isBlank).reversed().drop(while: HTTPFraming.isBlank).reversed()
-                    let name = String(decoding: trimmed, as: UTF8.self).lowercased()
-                    switch name {
-                    case "gzip", "x-gzip": gzip = true
-                    case "identity", "": break
-                    default: if unsupportedCoding == nil { unsupportedCoding = name }
-                    }
-                }
+                for coding in Self.codings(value) { observeCoding(coding) }
+            }
+        }
+
+        /// After the last header: a Transfer-Encoding without chunked last leaves the body's
+        /// length unknown (a request must be refused, RFC 9112 §6.3; a response would run to the
+        /// connection's close, which a capture does not record).
+        func check() throws {
+            if let transferEncodingOffset, !chunked { throw HTTPSyntaxError(reason: Self.chunkedNotLast, offset: transferEncodingOffset) }
+        }
+
+        private static let chunkedNotLast = "Transfer-Encoding does not end with chunked: the body's length cannot be determined"
+
+        /// A content or transfer coding other than chunked.
+        private mutating func observeCoding(_ coding: String) {
+            switch coding {
+            case "gzip", "x-gzip": gzip = true
+            case "identity": break
+            default: if unsupportedCoding == nil { unsupportedCoding = coding }
+            }
+        }
+
+        /// The codings of a comma-separated list, lowercased, empty elements skipped.
+        private static func codings(_ value: UnsafeRawBufferPointer) -> [String] {
+            value.split(separator: UInt8(ascii: ",")).compactMap { coding in
+                let trimmed = coding.drop(while: HTTPFraming.isBlank).reversed().drop(while: HTTPFraming.isBlank).reversed()
+                return trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self).lowercased()
             }
         }
     }
@@ -331,6 +362,7 @@ struct HTTPMessageReader {
         }
         var message = HTTPExchange.Message(contentLengths: framing.contentLengths)
         guard hasBody else { return message }
+        if prefix == .none { try framing.check() }
         let bodyStart = next
         func body(_ bytes: HTTPExchange.Body.Bytes) -> HTTPExchange.Body {
             HTTPExchange.Body(side: side, bytes: bytes, offset: bodyStart, mimeType: framing.mimeType, gzip: framing.gzip,
