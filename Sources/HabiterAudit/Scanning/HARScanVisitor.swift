@@ -107,6 +107,7 @@ struct HARScanVisitor: JSONVisitor {
     /// A `content.text` as far as its `encoding` (which may come after it) needs it.
     private struct ContentText {
         var isBase64: Bool
+        var isEmpty: Bool
         var offset: Int
         /// Where the text is when it is base64: if the body is declared base64 and decodes to
         /// bytes that are no text layer, those bytes are scanned when `content` closes.
@@ -275,7 +276,7 @@ struct HARScanVisitor: JSONVisitor {
             } else {
                 isBase64 = Self.isBase64(raw.prefix(1))
             }
-            contentText = ContentText(isBase64: isBase64, offset: offset)
+            contentText = ContentText(isBase64: isBase64, isEmpty: raw.isEmpty, offset: offset)
             if isBase64 {
                 let start = scan.window.start + (UnsafeRawPointer(raw.baseAddress!) - UnsafeRawPointer(scan.window.base))
                 contentText?.base64 = escaped ? .unescaped(bytes()) : .inWindow(offset: start, count: raw.count)
@@ -327,6 +328,9 @@ struct HARScanVisitor: JSONVisitor {
         }
     }
 
+    /// `content.encoding` values that say the text is as it is.
+    private static let plainEncodings: Set<String> = ["", "identity", "utf-8", "utf8"]
+
     /// Whether `text` decodes as base64 when it is told to (see `Base64LayerDecoder.decodeForced`).
     private static func isBase64<C: Collection>(_ text: C) -> Bool where C.Element == UInt8 {
         if case .success = Base64LayerDecoder.checkForced(text) { true } else { false }
@@ -336,8 +340,16 @@ struct HARScanVisitor: JSONVisitor {
     /// when it decodes to text or gzip (the plain scan has opened it, or refused it), else its
     /// bytes with the pattern rules (a body in Latin-1 is no UTF-8 text layer, and a token in it
     /// is still a token).
+    /// Any other `encoding` but none (`""`, `identity`, or a charset name some exporters write
+    /// there) cannot be undone: refused, the text scanned as it is.
     private mutating func closeContent() {
-        guard contentEncoding == "base64", let text = contentText else { return }
+        guard let encoding = contentEncoding, let text = contentText else { return }
+        guard encoding == "base64" else {
+            if !text.isEmpty && !Self.plainEncodings.contains(encoding) {
+                scan.fail(.parse, at: text.offset, "a body whose content.encoding is not base64 cannot be decoded; it was scanned as text, so what it holds is not checked")
+            }
+            return
+        }
         guard text.isBase64 else {
             return scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
         }

@@ -116,6 +116,17 @@ private func summary(_ f: Finding) -> String {
         #expect(result.errors.map(\.description) == ["bad.har:1:138: a body marked base64 is not valid base64; it was scanned as text"])
     }
 
+    /// An encoding that says the text is as it is (empty, identity, a charset) is no error; any
+    /// other than base64 is (the fail-closed audit has the case).
+    @Test(arguments: ["", "identity", "UTF-8", "utf8"])
+    func anEncodingThatNamesPlainTextIsReadAsText(_ encoding: String) {
+        let token = "ghp_" + "Wd4Hs8Bf2Jg6Ua0EiZ3Qk7vTLm9Xc2Vb5Nz1"
+        let har = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "https://x.habiter.app/a"}, "response": {"content": {"text": "see \#(token)", "encoding": "\#(encoding)"}}}]}}"#
+        let result = TestSupport.scan(har, name: "plain.har")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(\.ruleId) == ["secret.github-token"])
+    }
+
     @Test func memoryDoesNotGrowWithEntries() throws {
         // 20,000 entries through a 64 KiB window: the window never holds more than one entry.
         var text = #"{"log": {"version": "1.2", "entries": ["#
