@@ -121,7 +121,7 @@ struct DocumentSummary {
 
 /// A contract violation of one object.
 struct ContractViolation: Equatable {
-    var ruleId: String
+    var check: BuiltinCheck
     var message: String
     /// The name to report when the violation is one member's, not the whole object's.
     var key: String? = nil
@@ -129,6 +129,8 @@ struct ContractViolation: Equatable {
     var offset: Int? = nil
     /// The offending member's path below the object (empty: the object itself).
     var memberPath: [PathToken] = []
+
+    var ruleId: String { check.rawValue }
 }
 
 /// The data contract's rules for the objects of sync data (`contract/personal-sync-data-contract.md`
@@ -139,16 +141,6 @@ enum ContractValidator {
     static let entityIdClause = "ids are habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<stable key>, each part encoded as encodeURIComponent does"
     static let supportedSchemaVersions = 1...1
     static let supportedProtocolVersions = 1...1
-    static let sensitiveNameRule = "contract.sensitive-name"
-
-    /// The ids of the checks built in here, each described by a rule of `rules/contract.json`.
-    static let ruleIds = [
-        "contract.schema-version", "contract.protocol-version", "contract.entity-id", "contract.deleted-flag",
-        "contract.tombstone-payload", "contract.missing-payload", "contract.identity-mismatch", "contract.required-field",
-        "contract.field-value", "contract.setting-unknown", "contract.setting-payload", "contract.setting-value",
-        "contract.storage-envelope", "contract.prefs-dump", "contract.operation", "contract.push-body",
-        "contract.entity-state", sensitiveNameRule,
-    ]
 
     /// Whether the draft is an entity document: an `entityId` with a version, a flag or a
     /// payload, and no field registers (those make it an entity state).
@@ -174,14 +166,14 @@ enum ContractValidator {
     static func check(_ d: borrowing DocumentDraft, inventory: Inventory) -> [ContractViolation] {
         var violations: [ContractViolation] = []
         if isStorageEnvelope(d) {
-            violations.append(ContractViolation(ruleId: "contract.storage-envelope", message: "A raw storage envelope (schemaVersion, migratedAt, data, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\"."))
+            violations.append(ContractViolation(check: .storageEnvelope, message: "A raw storage envelope (schemaVersion, migratedAt, data, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\"."))
         }
         if isOperation(d) {
             OperationChecks.check(d, into: &violations)
         } else if let version = d.protocolVersion {
             // A protocol version outside an operation (instance info, capabilities).
             if let problem = protocolVersionProblem(version) {
-                violations.append(ContractViolation(ruleId: "contract.protocol-version", message: problem, key: "protocolVersion", offset: d.protocolVersionOffset))
+                violations.append(ContractViolation(check: .protocolVersion, message: problem, key: "protocolVersion", offset: d.protocolVersionOffset))
             }
         }
         if let count = d.operationCount, d.keys.isDisjoint(with: [.cursor, .headOffset, .compactionFloor, .requiresSnapshot]) {
@@ -213,13 +205,13 @@ enum ContractValidator {
     /// Parses the entity id, or reports why it is not one.
     static func entityId(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) -> EntityId? {
         guard case .string(let idText)? = d.entityId else {
-            violations.append(ContractViolation(ruleId: "contract.entity-id", message: "entityId is \(d.entityId?.kindName ?? "missing"), not a string (\(entityIdClause))."))
+            violations.append(ContractViolation(check: .entityId, message: "entityId is \(d.entityId?.kindName ?? "missing"), not a string (\(entityIdClause))."))
             return nil
         }
         switch EntityId.parse(idText) {
         case .success(let parsed): return parsed
         case .failure(let problem):
-            violations.append(ContractViolation(ruleId: "contract.entity-id", message: "The entityId does not follow the contract's grammar: \(problem.message) (\(entityIdClause))."))
+            violations.append(ContractViolation(check: .entityId, message: "The entityId does not follow the contract's grammar: \(problem.message) (\(entityIdClause))."))
             return nil
         }
     }
@@ -233,20 +225,20 @@ enum ContractValidator {
     }
 
     static func sensitiveName(_ name: String, offset: Int, path: [PathToken], where place: String) -> ContractViolation {
-        ContractViolation(ruleId: sensitiveNameRule, message: "The app's sensitive-name rule (token, secret, password, credential or api?key, anywhere in the name) rejects this name in \(place): \"sensitive-looking fields are rejected\".",
+        ContractViolation(check: .sensitiveName, message: "The app's sensitive-name rule (token, secret, password, credential or api?key, anywhere in the name) rejects this name in \(place): \"sensitive-looking fields are rejected\".",
                           key: name, offset: offset, memberPath: path)
     }
 
     private static func checkDocument(_ d: borrowing DocumentDraft, inventory: Inventory, into violations: inout [ContractViolation]) {
-        func add(_ rule: String, _ message: String) {
-            violations.append(ContractViolation(ruleId: rule, message: message))
+        func add(_ check: BuiltinCheck, _ message: String) {
+            violations.append(ContractViolation(check: check, message: message))
         }
         switch d.schemaVersion {
         case .number(let text)? where Int(text).map(supportedSchemaVersions.contains) == true:
             break
         case let other:
             let found = other.map { v -> String in if case .number(let t) = v { return Int(t) == nil ? "a version that is not an integer" : "version \(t)" } else { return v.kindName } } ?? "no schemaVersion"
-            add("contract.schema-version", "Unsupported entity schema (\(found)); schema version 1 is supported: \"unsupported entity schemas are rejected before mutation\".")
+            add(.schemaVersion, "Unsupported entity schema (\(found)); schema version 1 is supported: \"unsupported entity schemas are rejected before mutation\".")
         }
         guard let entity = entityId(d, into: &violations) else { return }
         checkSensitiveMembers(d, what: "an entity document's additional fields", into: &violations)
@@ -254,44 +246,44 @@ enum ContractValidator {
         // The registry permits no unknown key, live or deleted.
         if case .setting(let key) = entity, inventory.setting(key) == nil {
             let sensitive = AppSensitiveName.matches(key) ? " It is also a sensitive-looking key, which the app rejects (sensitive_setting)." : ""
-            add("contract.setting-unknown", "The setting key is not in the approved setting registry: \"the registry does not permit unknown keys\".\(sensitive)")
+            add(.settingUnknown, "The setting key is not in the approved setting registry: \"the registry does not permit unknown keys\".\(sensitive)")
             return
         }
         let deleted = d.deleted?.boolValue
         if deleted == nil {
-            add("contract.deleted-flag", "A document needs \"deleted\": true or false (here \(d.deleted?.kindName ?? "missing")): \"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload; tombstones contain the same version and ID with deleted: true\".")
+            add(.deletedFlag, "A document needs \"deleted\": true or false (here \(d.deleted?.kindName ?? "missing")): \"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload; tombstones contain the same version and ID with deleted: true\".")
         }
         if deleted == true {
             if d.hasPayload {
-                add("contract.tombstone-payload", "A tombstone (deleted: true) has a payload key: \"tombstones contain the same version and ID with deleted: true and no payload\".")
+                add(.tombstonePayload, "A tombstone (deleted: true) has a payload key: \"tombstones contain the same version and ID with deleted: true and no payload\".")
             }
             return
         }
         guard d.hasPayload && d.payloadIsObject, let payload = d.payload, let members = payload.value.objectMembers else {
-            add("contract.missing-payload", "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
+            add(.missingPayload, "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
             return
         }
         if members.contains(where: { $0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix) }) {
-            add("contract.prefs-dump", "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".")
+            add(.prefsDump, "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".")
         }
         switch entity {
         case .habit(let id):
             if payload.value["id"]?.stringValue != id {
-                add("contract.identity-mismatch", "The habit payload's id \(payload.value["id"] == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".")
+                add(.identityMismatch, "The habit payload's id \(payload.value["id"] == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".")
             }
             PortableFields.checkHabit(payload, into: &violations)
         case .entry(let habitId, let date):
             if payload.value["habitId"]?.stringValue != habitId || payload.value["date"]?.stringValue != date {
-                add("contract.identity-mismatch", "The entry payload's habitId or date differs from entityId: \"their entity ID must match payload habitId and date\".")
+                add(.identityMismatch, "The entry payload's habitId or date differs from entityId: \"their entity ID must match payload habitId and date\".")
             }
             PortableFields.checkEntry(payload, into: &violations)
         case .setting(let key):
             guard let setting = inventory.setting(key) else { return }
             if members.count != 1 || members[0].key != "value" {
-                add("contract.setting-payload", "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".")
+                add(.settingPayload, "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".")
             }
             if let value = members.last(where: { $0.key == "value" })?.value, let problem = setting.schema.problem(with: value.value) {
-                violations.append(ContractViolation(ruleId: "contract.setting-value", message: "The value of \(setting.key) does not match its schema: \(problem) (\"malformed values are rejected before mutation\").",
+                violations.append(ContractViolation(check: .settingValue, message: "The value of \(setting.key) does not match its schema: \(problem) (\"malformed values are rejected before mutation\").",
                                                     offset: value.offset, memberPath: [.key("payload"), .key("value")]))
             }
         }

@@ -5,7 +5,7 @@
 enum EntityStateChecks {
     static func check(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) {
         func add(_ message: String, key: String? = nil, offset: Int? = nil) {
-            violations.append(ContractViolation(ruleId: "contract.entity-state", message: message, key: key, offset: offset,
+            violations.append(ContractViolation(check: .entityState, message: message, key: key, offset: offset,
                                                 memberPath: key.map { [.key($0)] } ?? []))
         }
         guard let entity = ContractValidator.entityId(d, into: &violations) else { return }
@@ -41,12 +41,12 @@ enum EntityStateChecks {
                 }
                 guard let register = member.value.value.objectMembers, register.count == 2,
                       Set(register.map(\.key)) == ["value", "revision"], let revision = register.last(where: { $0.key == "revision" })?.value else {
-                    violations.append(ContractViolation(ruleId: "contract.entity-state", message: "The register \(name).\(member.key) is not {value, revision}.",
+                    violations.append(ContractViolation(check: .entityState, message: "The register \(name).\(member.key) is not {value, revision}.",
                                                         key: member.key, offset: member.value.offset, memberPath: path))
                     continue
                 }
                 if case .failure(let problem) = Revision.parse(revision) {
-                    violations.append(ContractViolation(ruleId: "contract.entity-state", message: "The register \(name).\(member.key)'s revision \(problem.message).",
+                    violations.append(ContractViolation(check: .entityState, message: "The register \(name).\(member.key)'s revision \(problem.message).",
                                                         key: member.key, offset: revision.offset, memberPath: path + [.key("revision")]))
                 }
                 if let value = register.last(where: { $0.key == "value" })?.value {
@@ -84,7 +84,7 @@ enum EntityStateChecks {
         case .entry: PortableFields.checkEntry(payload, into: &found)
         case .setting: return
         }
-        for var violation in found where violation.ruleId != ContractValidator.sensitiveNameRule {
+        for var violation in found where violation.check != .sensitiveName {
             if violation.memberPath.first == .key("payload") {
                 violation.memberPath = [.key("payloadFields")] + violation.memberPath.dropFirst() + [.key("value")]
             }

@@ -6,16 +6,16 @@ enum OperationChecks {
 
     static func check(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) {
         func add(_ message: String, key: String? = nil, offset: Int? = nil) {
-            violations.append(ContractViolation(ruleId: "contract.operation", message: message, key: key, offset: offset,
+            violations.append(ContractViolation(check: .operation, message: message, key: key, offset: offset,
                                                 memberPath: key.map { [.key($0)] } ?? []))
         }
         if let version = d.protocolVersion {
             if let problem = ContractValidator.protocolVersionProblem(version) {
-                violations.append(ContractViolation(ruleId: "contract.protocol-version", message: problem, key: "protocolVersion",
+                violations.append(ContractViolation(check: .protocolVersion, message: problem, key: "protocolVersion",
                                                     offset: d.protocolVersionOffset, memberPath: [.key("protocolVersion")]))
             }
         } else {
-            violations.append(ContractViolation(ruleId: "contract.protocol-version", message: "The operation has no protocolVersion: every operation carries the protocol version it was written for."))
+            violations.append(ContractViolation(check: .protocolVersion, message: "The operation has no protocolVersion: every operation carries the protocol version it was written for."))
         }
         ContractValidator.checkSensitiveMembers(d, what: "an operation's additional fields", into: &violations)
 
@@ -76,12 +76,12 @@ enum OperationChecks {
     /// occur, in the document.
     private static func fieldSet(_ node: JSONValue.Node?, name: String, into violations: inout [ContractViolation]) -> Set<String>? {
         guard let node else {
-            violations.append(ContractViolation(ruleId: "contract.operation", message: "The operation has no \(name) list."))
+            violations.append(ContractViolation(check: .operation, message: "The operation has no \(name) list."))
             return nil
         }
         guard let elements = node.value.arrayElements, case let names = elements.compactMap(\.value.stringValue), names.count == elements.count,
               !names.contains(where: { $0.isBlank }) else {
-            violations.append(ContractViolation(ruleId: "contract.operation", message: "The operation's \(name) is not a list of field names.",
+            violations.append(ContractViolation(check: .operation, message: "The operation's \(name) is not a list of field names.",
                                                 key: name, offset: node.offset, memberPath: [.key(name)]))
             return nil
         }
@@ -91,10 +91,10 @@ enum OperationChecks {
     /// A push body is exactly `{"operations": [...]}` with 1 to 100 operations.
     static func checkPushBody(_ d: borrowing DocumentDraft, operations count: Int, into violations: inout [ContractViolation]) {
         if d.memberCount != 1 {
-            violations.append(ContractViolation(ruleId: "contract.push-body", message: "A push body holds exactly one member, operations; this one has \(d.memberCount) (the server refuses unknown body keys)."))
+            violations.append(ContractViolation(check: .pushBody, message: "A push body holds exactly one member, operations; this one has \(d.memberCount) (the server refuses unknown body keys)."))
         }
         if !(1...maximumPushOperations).contains(count) {
-            violations.append(ContractViolation(ruleId: "contract.push-body", message: "A push body carries 1 to \(maximumPushOperations) operations; this one carries \(count).",
+            violations.append(ContractViolation(check: .pushBody, message: "A push body carries 1 to \(maximumPushOperations) operations; this one carries \(count).",
                                                 key: "operations", offset: d.operationsOffset, memberPath: [.key("operations")]))
         }
     }

@@ -50,13 +50,13 @@ enum PortableFields {
             guard let index = required.firstIndex(where: { $0.name == member.key }) else { continue }
             present[index] = true
             if let problem = problem(with: member.value, as: required[index].kind) {
-                violations.append(ContractViolation(ruleId: "contract.field-value", message: "The \(entity) field \(member.key) \(problem) (\"malformed payloads are rejected before mutation\").",
+                violations.append(ContractViolation(check: .fieldValue, message: "The \(entity) field \(member.key) \(problem) (\"malformed payloads are rejected before mutation\").",
                                                     key: member.key, offset: member.value.offset, memberPath: [.key("payload"), .key(member.key)]))
             }
         }
         let missing = required.indices.filter { !present[$0] }.map { required[$0].name }
         if !missing.isEmpty {
-            violations.append(ContractViolation(ruleId: "contract.required-field", message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
+            violations.append(ContractViolation(check: .requiredField, message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
         }
         // Additive fields are kept, but no sensitive-looking one, at any depth.
         screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)

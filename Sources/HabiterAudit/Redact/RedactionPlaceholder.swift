@@ -14,7 +14,7 @@ public enum RedactionPlaceholder {
     }
 
     /// The placeholder for a whole JSON Web Token, whatever rule found it or found something in it.
-    static let jwtRule = "secret.jwt"
+    static let jwtRule = SpecialRule.jwt.rawValue
 
     /// Whether `value` is exactly a placeholder this tool writes.
     static func isPlaceholder<C: BidirectionalCollection>(_ value: C) -> Bool where C.Element == UInt8 {

@@ -24,7 +24,7 @@ struct RedactionPlan {
     /// Pattern rules whose match marks a whole value rather than being the secret: the matched
     /// key names of a secure-storage dump stand for the dump, whose ciphertext and Tink keysets
     /// travel with them.
-    static let wholeValuePatternRules: Set<String> = ["secret.secure-storage-dump"]
+    static let wholeValuePatternRules: Set<String> = [SpecialRule.secureStorageDump.rawValue]
 
     private(set) var nodes: [LayeredPath: Node] = [:]
     /// Every path on the way to a node, layer by layer and token by token: a container whose

@@ -91,9 +91,7 @@ public final class RulePack: @unchecked Sendable {
 
     /// Rule ids of the built-in checks: a pack may describe no other contract or inventory rule
     /// (a pack without one of them does not report that check).
-    static let builtinCheckIds = Set(ContractValidator.ruleIds + [
-        "inventory.local-data-in-sync", "inventory.unsupported-in-sync", "inventory.sensitive-store",
-    ])
+    static let builtinCheckIds = Set(BuiltinCheck.allCases.map(\.rawValue))
 
     static let idGrammar = try! Regex("^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 

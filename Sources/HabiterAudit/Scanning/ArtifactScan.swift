@@ -54,8 +54,8 @@ final class ArtifactScan {
         self.rules = rules
         self.matcher = matcher
         self.options = options
-        passwordVerifierRule = rules.nameRules.firstIndex { $0.id == "name.password-verifier" }
-        authorizationResponseRule = rules.nameRules.firstIndex { $0.id == "name.authorization-response" }
+        passwordVerifierRule = rules.nameRules.firstIndex { $0.id == SpecialRule.passwordVerifier.rawValue }
+        authorizationResponseRule = rules.nameRules.firstIndex { $0.id == SpecialRule.authorizationResponse.rawValue }
     }
 
     /// Records a sighting for the inventory section.
@@ -243,7 +243,7 @@ final class ArtifactScan {
         if credible, let value {
             hit.secretHash = KeyFactsCache.hash(value)
             hit.valueDigest = options.valueDigester?.digest(value)
-            if rules.nameRules[match.ruleIndex].id == "name.pkce-verifier" { hit.pkceChallenge = PKCEPairing.challenge(of: value) }
+            if rules.nameRules[match.ruleIndex].id == SpecialRule.pkceVerifier.rawValue { hit.pkceChallenge = PKCEPairing.challenge(of: value) }
         }
         pending.append(hit)
     }
@@ -387,9 +387,9 @@ final class ArtifactScan {
                                                    verdict: verdict, artifact: artifact, note: note))
                 // A secret rule on the same value reports it more precisely (with the store's class).
                 guard verdict >= .warning, !exactPatternPaths.contains(path(index)) else { continue }
-                let ruleId = store.isSensitive ? "inventory.sensitive-store"
-                    : store.classes.contains(.unsupported) && context == .sync ? "inventory.unsupported-in-sync" : "inventory.local-data-in-sync"
-                guard let rule = rules.rule(id: ruleId) else { continue }
+                let check: BuiltinCheck = store.isSensitive ? .sensitiveStore
+                    : store.classes.contains(.unsupported) && context == .sync ? .unsupportedInSync : .localDataInSync
+                guard let rule = rules.rule(id: check.rawValue) else { continue }
                 let classes = store.classes.map(\.rawValue).joined(separator: " / ")
                 let message = "\(store.name) (\(classes)) in \(context.rawValue) data: \(store.reason)"
                 // A store that holds nothing a secret could be (a placeholder, a redacted copy)

@@ -408,7 +408,7 @@ struct JSONScanVisitor: JSONVisitor {
         }
         for violation in violations {
             // The app's sensitive-name rule where ours already reports the name: one finding.
-            if violation.ruleId == ContractValidator.sensitiveNameRule, let name = violation.key,
+            if violation.check == .sensitiveName, let name = violation.key,
                Array(name.utf8).withUnsafeBufferPointer({ scan.nameMatch($0) }) != nil {
                 continue
             }
