@@ -1,4 +1,3 @@
-internal import CZlib
 import Foundation
 
 /// What an offline validator says about a candidate secret.
@@ -51,7 +50,7 @@ public enum Validators {
             guard let digit = base62Digit(b) else { return .notThisFormat }
             checksum = checksum * 62 + UInt64(digit)
         }
-        let crc = random.withMemoryRebound(to: UInt8.self) { crc32(0, $0.baseAddress, UInt32($0.count)) }
+        let crc = Zlib.crc32(random)
         return checksum == UInt64(crc) ? .valid : .invalid
     }
 

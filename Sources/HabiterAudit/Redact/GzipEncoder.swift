@@ -1,18 +1,14 @@
-internal import CZlib
-
 /// Compresses redacted content back into gzip (RFC 1952), keeping the original member's header
 /// (file name, modification time, flags) so that only the compressed data and its trailer
-/// change. Calls zlib's `deflateInit2_` (raw deflate, window bits −15), `deflate`, `deflateEnd`
-/// and `crc32`.
+/// change (raw deflate and CRC-32 from `Zlib`).
 enum GzipEncoder {
     /// `content` as a gzip member with the header of `original` (a gzip member or stream); a
     /// minimal header when `original` has none that can be read.
     static func compress(_ content: [UInt8], headerFrom original: [UInt8]) -> [UInt8]? {
         let header = headerBytes(of: original) ?? [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0xFF]
-        guard let deflated = deflate(content) else { return nil }
-        let crc = content.withUnsafeBufferPointer { buffer -> UInt32 in
-            UInt32(truncatingIfNeeded: CZlib.crc32(0, buffer.baseAddress, uInt(buffer.count)))
-        }
+        var deflated: [UInt8] = []
+        guard content.withUnsafeBytes({ Zlib.Deflater(gzipWrapper: false).compress($0, final: true, onto: &deflated) }) else { return nil }
+        let crc = content.withUnsafeBytes { Zlib.crc32($0) }
         let size = UInt32(truncatingIfNeeded: content.count)
         var output = header + deflated
         for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
@@ -38,30 +34,5 @@ enum GzipEncoder {
         if flags & 0x02 != 0 { i += 2 }
         guard i <= data.count else { return nil }
         return Array(data[..<i])
-    }
-
-    /// Raw deflate of `content` at the best compression.
-    private static func deflate(_ content: [UInt8]) -> [UInt8]? {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            return nil
-        }
-        defer { deflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        return content.withUnsafeBufferPointer { input -> [UInt8]? in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = uInt(input.count)
-            while true {
-                let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = uInt(buffer.count)
-                    return CZlib.deflate(&stream, Z_FINISH)
-                }
-                output += chunk[0..<(chunk.count - Int(stream.avail_out))]
-                if status == Z_STREAM_END { return output }
-                if status != Z_OK && status != Z_BUF_ERROR { return nil }
-            }
-        }
     }
 }

@@ -1,5 +1,3 @@
-internal import CZlib
-
 /// Gzip data (RFC 1952, magic `1F 8B`, method 8 = deflate), as a base64 layer yields it: inflated
 /// with zlib, concatenated members included, and read as text (offered to the decoders again, so
 /// JSON inside opens next). The inflated text replaces the compressed bytes.
@@ -44,8 +42,7 @@ public struct GzipLayerDecoder: LayerDecoder {
     /// Inflates gzip data: every member of a concatenation; trailing bytes after a complete
     /// member that do not start another member are ignored, as gzip(1) does (with a warning).
     /// Fails with `.tooLarge` or `.bomb` as soon as the output would pass `maxOutput` bytes or
-    /// `maxRatio` times `bytes.count`, never holding more than that. Calls zlib's `inflateInit2_`
-    /// (window bits 16 + 15: gzip wrapper only), `inflate`, `inflateReset` and `inflateEnd`.
+    /// `maxRatio` times `bytes.count`, never holding more than that (`Zlib.GzipInflater`).
     public static func inflate(_ bytes: UnsafeRawBufferPointer, maxOutput: Int = maxOutput, maxRatio: Int = maxRatio) -> Result<[UInt8], GzipError> {
         guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B, let base = bytes.baseAddress else { return .failure(.notGzip) }
         let (product, overflow) = bytes.count.multipliedReportingOverflow(by: max(maxRatio, 1))
@@ -53,15 +50,9 @@ public struct GzipLayerDecoder: LayerDecoder {
         let limit = min(maxOutput, ratioLimit)
         let limitError: GzipError = ratioLimit < maxOutput ? .bomb(ratio: maxRatio) : .tooLarge(limit: maxOutput)
 
-        var stream = z_stream()
-        let initStatus = inflateInit2_(&stream, 16 + 15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard initStatus == Z_OK else { return .failure(.zlib(code: initStatus)) }
-        defer { inflateEnd(&stream) }
-
-        let input = base.assumingMemoryBound(to: UInt8.self)
+        let inflater = Zlib.GzipInflater()
+        if let code = inflater.setupFailure { return .failure(.zlib(code: code)) }
         var position = 0  // input bytes zlib has consumed
-        stream.next_in = UnsafeMutablePointer(mutating: input)
-        stream.avail_in = 0
         var output: [UInt8] = []
         // The size the trailer declares (of the last member, modulo 2^32), within the limit:
         // one allocation of the right size instead of doublings that overshoot it.
@@ -71,38 +62,32 @@ public struct GzipLayerDecoder: LayerDecoder {
         }
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            if stream.avail_in == 0 && position < bytes.count {
-                stream.next_in = UnsafeMutablePointer(mutating: input + position)
-                stream.avail_in = UInt32(min(bytes.count - position, 1 << 30))
+            if inflater.pendingInput == 0 && position < bytes.count {
+                inflater.setInput(base + position, count: min(bytes.count - position, 1 << 30))
             }
-            let availableBefore = Int(stream.avail_in)
-            let status = chunk.withUnsafeMutableBufferPointer { buffer in
-                stream.next_out = buffer.baseAddress
-                stream.avail_out = UInt32(buffer.count)
-                return CZlib.inflate(&stream, Z_NO_FLUSH)
-            }
-            position += availableBefore - Int(stream.avail_in)
-            let produced = chunk.count - Int(stream.avail_out)
+            let availableBefore = inflater.pendingInput
+            let (status, produced) = chunk.withUnsafeMutableBytes { inflater.inflate(into: $0) }
+            position += availableBefore - inflater.pendingInput
             if produced > limit - output.count { return .failure(limitError) }
             output.append(contentsOf: chunk[0..<produced])
             switch status {
-            case Z_STREAM_END:
+            case .streamEnd:
                 // Another member follows, or the end (trailing bytes ignored).
                 guard bytes.count - position >= 2, bytes[position] == 0x1F, bytes[position + 1] == 0x8B else {
                     return .success(output)
                 }
-                guard inflateReset(&stream) == Z_OK else { return .failure(.zlib(code: Z_STREAM_ERROR)) }
-            case Z_OK:
+                guard inflater.reset() else { return .failure(.zlib(code: Zlib.streamError)) }
+            case .progress:
                 // zlib wants more input while there is none: the stream stops mid-member.
-                if stream.avail_out != 0 && stream.avail_in == 0 && position == bytes.count { return .failure(.truncated) }
-            case Z_BUF_ERROR:
+                if produced < chunk.count && inflater.pendingInput == 0 && position == bytes.count { return .failure(.truncated) }
+            case .noProgress:
                 // No progress possible with room to write: the input ran out.
                 if position == bytes.count { return .failure(.truncated) }
                 return .failure(.corrupt(detail: nil))
-            case Z_DATA_ERROR, Z_NEED_DICT:
-                return .failure(.corrupt(detail: stream.msg.map { String(cString: $0) }))
-            default:
-                return .failure(.zlib(code: status))
+            case .corrupt(let detail):
+                return .failure(.corrupt(detail: detail))
+            case .failure(let code):
+                return .failure(.zlib(code: code))
             }
         }
     }

@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 @testable import HabiterAudit
 
@@ -68,36 +67,19 @@ enum LayerTesting {
         base64(Array(text.utf8), url: url, padded: padded)
     }
 
-    /// Gzip data made with zlib's `deflateInit2_` (window bits 16 + 15: gzip wrapper).
+    /// Gzip data of `bytes` (zlib, with the gzip wrapper).
     static func gzip(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
         gzip(chunks: 1, level: level) { _ in bytes }
     }
 
     /// Gzip data of the concatenation of `chunks` chunks, each made by `chunk(i)`, compressed as
-    /// they come (so 100 MB of zeros need not be held).
+    /// they come (so 100 MB of zeros need not be held), with the gzip wrapper.
     static func gzip(chunks: Int, level: Int32 = 9, _ chunk: (Int) -> [UInt8]) -> [UInt8] {
-        var stream = z_stream()
-        precondition(deflateInit2_(&stream, level, Z_DEFLATED, 16 + 15, 9, Z_DEFAULT_STRATEGY,
-                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK)
-        defer { deflateEnd(&stream) }
+        let deflater = Zlib.Deflater(gzipWrapper: true, level: level)
         var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         for i in 0..<chunks {
-            var input = chunk(i)
-            let flush = i == chunks - 1 ? Z_FINISH : Z_NO_FLUSH
-            input.withUnsafeMutableBufferPointer { inputBuffer in
-                stream.next_in = inputBuffer.baseAddress
-                stream.avail_in = UInt32(inputBuffer.count)
-                repeat {
-                    let status = buffer.withUnsafeMutableBufferPointer { out in
-                        stream.next_out = out.baseAddress
-                        stream.avail_out = UInt32(out.count)
-                        return deflate(&stream, flush)
-                    }
-                    precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR)
-                    output.append(contentsOf: buffer[0..<(buffer.count - Int(stream.avail_out))])
-                } while stream.avail_out == 0
-            }
+            let ok = chunk(i).withUnsafeBytes { deflater.compress($0, final: i == chunks - 1, onto: &output) }
+            precondition(ok, "zlib failed to compress")
         }
         return output
     }
