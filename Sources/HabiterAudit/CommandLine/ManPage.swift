@@ -84,6 +84,15 @@ enum ManPage {
 
     /// Splits a help page into blocks; see `HelpText` for the layout it reads.
     static func parse(_ text: String) -> [Block] {
+        var parser = HelpPageParser(columns: descriptionColumns(text))
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) { parser.read(String(raw)) }
+        parser.flush()
+        return parser.blocks
+    }
+
+    /// The state of `parse` between lines: the section, and the block being read.
+    private struct HelpPageParser {
+        let columns: [Int: Int]
         var blocks: [Block] = []
         var section = ""
         var paragraph: [String]?
@@ -91,9 +100,12 @@ enum ManPage {
         var entry: (term: String, description: [String])?
         var sectionHasEntries = false
         var ordinal = 0
-        let columns = descriptionColumns(text)
 
-        func flush() {
+        init(columns: [Int: Int]) {
+            self.columns = columns
+        }
+
+        mutating func flush() {
             if let p = paragraph { blocks.append(.paragraph(p)) }
             if let v = verbatim { blocks.append(.verbatim(v)) }
             if let e = entry { blocks.append(.entry(term: e.term, description: e.description)) }
@@ -102,69 +114,68 @@ enum ManPage {
             entry = nil
         }
 
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let rawLine = String(raw)
+        mutating func read(_ rawLine: String) {
             let content = rawLine.drop(while: { $0 == " " })
             let indent = rawLine.count - content.count
             if content.isEmpty {
                 flush()
-                continue
-            }
-            if indent == 0, let (name, remainder) = heading(rawLine) {
-                flush()
-                blocks.append(.heading(name))
-                section = name
-                sectionHasEntries = false
-                ordinal += 1
-                if !remainder.isEmpty {
-                    if verbatimSections.contains(section) { verbatim = [remainder] } else { paragraph = [remainder] }
-                }
-                continue
-            }
-            if indent > 0 && verbatimSections.contains(section) {
+            } else if indent == 0, let (name, remainder) = ManPage.heading(rawLine) {
+                startSection(name, remainder: remainder)
+            } else if indent > 0 && ManPage.verbatimSections.contains(section) {
                 // Usage continuation lines are aligned under the first; examples sit under the heading.
                 if paragraph != nil || entry != nil { flush() }
                 verbatim = (verbatim ?? []) + [String(content)]
-                continue
-            }
-            if indent == 0 {
-                if paragraph != nil {
-                    paragraph!.append(String(content))
-                    continue
-                }
-                flush()
-                // Free text after a list of entries, usage lines or examples describes the
-                // command as a whole.
-                if sectionHasEntries || verbatimSections.contains(section) {
-                    blocks.append(.heading("DESCRIPTION"))
-                    section = "DESCRIPTION"
-                    sectionHasEntries = false
-                }
-                paragraph = [String(content)]
-                continue
-            }
-            if indent > 2, entry != nil {
+            } else if indent == 0 {
+                freeText(String(content))
+            } else if indent > 2, entry != nil {
                 entry!.description.append(String(content))
-                continue
-            }
-            if indent > 2, paragraph != nil {
+            } else if indent > 2, paragraph != nil {
                 paragraph!.append(String(content))
-                continue
+            } else {
+                entryLine(rawLine)
             }
-            let (term, description) = splitEntry(rawLine, column: columns[ordinal])
+        }
+
+        private mutating func startSection(_ name: String, remainder: String) {
+            flush()
+            blocks.append(.heading(name))
+            section = name
+            sectionHasEntries = false
+            ordinal += 1
+            if !remainder.isEmpty {
+                if ManPage.verbatimSections.contains(section) { verbatim = [remainder] } else { paragraph = [remainder] }
+            }
+        }
+
+        private mutating func freeText(_ content: String) {
+            if paragraph != nil {
+                paragraph!.append(content)
+                return
+            }
+            flush()
+            // Free text after a list of entries, usage lines or examples describes the command
+            // as a whole.
+            if sectionHasEntries || ManPage.verbatimSections.contains(section) {
+                blocks.append(.heading("DESCRIPTION"))
+                section = "DESCRIPTION"
+                sectionHasEntries = false
+            }
+            paragraph = [content]
+        }
+
+        private mutating func entryLine(_ rawLine: String) {
+            let (term, description) = ManPage.splitEntry(rawLine, column: columns[ordinal])
             if var open = entry, open.description.isEmpty {
                 // A term too long for one line goes on in the next: `--a, --b,` / `--c  Text`.
                 open.term += " " + term
                 open.description = description.map { [$0] } ?? []
                 entry = open
-                continue
+                return
             }
             flush()
             sectionHasEntries = true
             entry = (term, description.map { [$0] } ?? [])
         }
-        flush()
-        return blocks
     }
 
     /// An entry line's term and description: the description starts after two or more spaces,

@@ -18,20 +18,33 @@ enum InventoryLoader {
         } catch {
             throw RuleFileError(file: file, reason: "not valid JSON")
         }
-        func fail(_ reason: String) -> RuleFileError { RuleFileError(file: file, reason: reason) }
-        func strings(_ value: JSONValue?) throws(RuleFileError) -> [String] {
-            guard let value else { return [] }
-            guard let elements = value.arrayElements else { throw fail("expected an array of strings") }
-            var result: [String] = []
-            for e in elements {
-                guard let s = e.value.stringValue else { throw fail("expected an array of strings") }
-                result.append(s)
-            }
-            return result
+        let reader = InventoryFileReader(file: file)
+        return Inventory(stores: try reader.stores(root["stores"]), settings: try reader.settings(root["settings"]),
+                         verdicts: try reader.verdicts(root["verdicts"]))
+    }
+}
+
+/// The sections of an inventory file, each read and checked; errors name the file.
+private struct InventoryFileReader {
+    let file: String
+
+    func fail(_ reason: String) -> RuleFileError { RuleFileError(file: file, reason: reason) }
+
+    func strings(_ value: JSONValue?) throws(RuleFileError) -> [String] {
+        guard let value else { return [] }
+        guard let elements = value.arrayElements else { throw fail("expected an array of strings") }
+        var result: [String] = []
+        for e in elements {
+            guard let s = e.value.stringValue else { throw fail("expected an array of strings") }
+            result.append(s)
         }
+        return result
+    }
+
+    func stores(_ section: JSONValue?) throws(RuleFileError) -> [Store] {
         var stores: [Store] = []
         var ids = Set<String>()
-        for element in root["stores"]?.arrayElements ?? [] {
+        for element in section?.arrayElements ?? [] {
             let entry = element.value
             guard let id = entry["id"]?.stringValue, let name = entry["name"]?.stringValue,
                   let table = entry["table"]?.stringValue, let reason = entry["reason"]?.stringValue else {
@@ -50,8 +63,12 @@ enum InventoryLoader {
                 nativePrefsFiles: try strings(entry["nativePrefsFiles"]), nativeKeys: try strings(entry["nativeKeys"]),
                 secureStorageKeys: try strings(entry["secureStorageKeys"])))
         }
+        return stores
+    }
+
+    func settings(_ section: JSONValue?) throws(RuleFileError) -> [SettingDefinition] {
         var settings: [SettingDefinition] = []
-        for element in root["settings"]?.arrayElements ?? [] {
+        for element in section?.arrayElements ?? [] {
             let entry = element.value
             guard let key = entry["key"]?.stringValue, let schema = entry["schema"], let type = schema["type"]?.stringValue,
                   let defaultValue = entry["default"], let projection = entry["projection"]?.stringValue else {
@@ -74,8 +91,13 @@ enum InventoryLoader {
             settings.append(SettingDefinition(key: key, schema: parsed, defaultValue: defaultValue, projection: projection,
                                               legacySources: try strings(entry["legacySources"])))
         }
+        return settings
+    }
+
+    /// Every class needs a verdict in every context.
+    func verdicts(_ section: JSONValue?) throws(RuleFileError) -> [DataClass: [ScanContext: Verdict]] {
         var verdicts: [DataClass: [ScanContext: Verdict]] = [:]
-        for member in root["verdicts"]?.objectMembers ?? [] {
+        for member in section?.objectMembers ?? [] {
             guard let c = DataClass(rawValue: member.key) else { throw fail("verdicts: unknown class '\(member.key)'") }
             for contextMember in member.value.value.objectMembers ?? [] {
                 guard let context = ScanContext(rawValue: contextMember.key),
@@ -90,6 +112,6 @@ enum InventoryLoader {
                 throw fail("verdicts: no verdict for \(c.rawValue) in \(context.rawValue)")
             }
         }
-        return Inventory(stores: stores, settings: settings, verdicts: verdicts)
+        return verdicts
     }
 }

@@ -91,8 +91,19 @@ public struct Base64LayerDecoder: LayerDecoder {
     /// The alphabet of `value` when it is base64 of text or gzip (checked on a decoded sample),
     /// nil when it is not; throws when it is and would decode beyond `maxDecodedBytes`.
     private func recognisedAlphabet(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> Base64.Alphabet? {
-        guard value.count >= Self.minLength, !Self.isUUIDOrHex(value) else { return nil }
-        // Pass 1, characters: alphabet, padding, length, trailing bits; no decoding yet.
+        guard value.count >= Self.minLength, !Self.isUUIDOrHex(value), let (alphabet, symbols) = Self.base64Characters(value) else { return nil }
+        let decodedCount = symbols * 3 / 4
+        guard Self.decodesToTextOrGzip(value, alphabet: alphabet, decodedCount: decodedCount) else { return nil }
+        guard decodedCount <= Self.maxDecodedBytes else {
+            throw LayerRefusal(.limit, "base64 text or gzip data of \(decodedCount) bytes, over the limit of \(Self.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
+        }
+        return alphabet
+    }
+
+    /// Pass 1, characters: the alphabet of `value` and its number of symbols when it is
+    /// base64 by its characters, padding, length and trailing bits; nothing is decoded yet.
+    @inline(__always)
+    private static func base64Characters(_ value: UnsafeRawBufferPointer) -> (alphabet: Base64.Alphabet, symbols: Int)? {
         var symbols = 0
         var padding = 0
         var standard = false
@@ -101,8 +112,8 @@ public struct Base64LayerDecoder: LayerDecoder {
         // The leading run of symbols, by table; the rest (line breaks, padding) byte by byte.
         var seen: UInt8 = 0
         var run = 0
-        Self.symbolKinds.withUnsafeBufferPointer { kinds in
-            let mixed = Self.standardOnly | Self.urlOnly
+        symbolKinds.withUnsafeBufferPointer { kinds in
+            let mixed = standardOnly | urlOnly
             while run < value.count {
                 let kind = kinds[Int(value[run])]
                 if kind == 0 { break }
@@ -114,9 +125,9 @@ public struct Base64LayerDecoder: LayerDecoder {
                 run &+= 1
             }
         }
-        if seen & Self.standardOnly != 0 && seen & Self.urlOnly != 0 { return nil }
-        standard = seen & Self.standardOnly != 0
-        url = seen & Self.urlOnly != 0
+        if seen & standardOnly != 0 && seen & urlOnly != 0 { return nil }
+        standard = seen & standardOnly != 0
+        url = seen & urlOnly != 0
         symbols = run
         if run > 0 { last = value[run - 1] }
         for b in UnsafeRawBufferPointer(rebasing: value[run...]) {
@@ -141,7 +152,7 @@ public struct Base64LayerDecoder: LayerDecoder {
             symbols += 1
             last = b
         }
-        guard symbols + padding >= Self.minLength, !(standard && url), padding <= 2,
+        guard symbols + padding >= minLength, !(standard && url), padding <= 2,
               padding == 0 || (symbols + padding) % 4 == 0 else { return nil }
         let alphabet: Base64.Alphabet = url ? .url : .standard
         guard let lastValue = Base64.value(last, alphabet) else { return nil }
@@ -151,12 +162,15 @@ public struct Base64LayerDecoder: LayerDecoder {
         case 3: if lastValue & 0x03 != 0 { return nil }
         default: break
         }
-        let decodedCount = symbols * 3 / 4
+        return (alphabet, symbols)
+    }
 
-        // Pass 2, on the first bytes decoded onto the stack: gzip magic, or text. A UTF-8
-        // character is at most 4 bytes, so text reaches a character boundary within the sample.
-        let sampleCount = min(decodedCount, Self.textSample + 8)
-        let accepted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(sampleCount, 1)) { sample -> Bool in
+    /// Pass 2, on the first bytes decoded onto the stack: gzip magic, or text. A UTF-8
+    /// character is at most 4 bytes, so text reaches a character boundary within the sample.
+    @inline(__always)
+    private static func decodesToTextOrGzip(_ value: UnsafeRawBufferPointer, alphabet: Base64.Alphabet, decodedCount: Int) -> Bool {
+        let sampleCount = min(decodedCount, textSample + 8)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(sampleCount, 1)) { sample -> Bool in
             let decoded = Base64.decodePrefix(value, alphabet: alphabet, into: UnsafeMutableBufferPointer(rebasing: sample[..<sampleCount]))
             if decoded >= 3 && sample[0] == 0x1F && sample[1] == 0x8B && sample[2] == 0x08 {
                 // RFC 1952 header: FLG's reserved bits clear, a known OS (a random token that
@@ -165,7 +179,7 @@ public struct Base64LayerDecoder: LayerDecoder {
             }
             var check = TextCheck(expectedBytes: decodedCount)
             // Printable ASCII eight bytes at a time, up to the sample's end at most.
-            let wordsEnd = min(decoded, Self.textSample)
+            let wordsEnd = min(decoded, textSample)
             var index = 0
             while index < decoded {
                 if index &+ 8 <= wordsEnd && check.feedPrintableASCII(UnsafeRawPointer(sample.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
@@ -175,17 +189,11 @@ public struct Base64LayerDecoder: LayerDecoder {
                     index &+= 1
                 }
                 // Half a kilobyte of text is enough: random bytes never get this far.
-                if index >= Self.textSample && check.atCharacterBoundary { return check.finish() }
+                if index >= textSample && check.atCharacterBoundary { return check.finish() }
             }
             // Every byte was decoded and checked (a longer value has stopped above).
             return decoded == decodedCount && check.finish()
         }
-        guard accepted else { return nil }
-        guard decodedCount <= Self.maxDecodedBytes else {
-            throw LayerRefusal(.limit, "base64 text or gzip data of \(decodedCount) bytes, over the limit of \(Self.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
-        }
-
-        return alphabet
     }
 
     /// Decodes a value that is known to be base64 (a HAR body with `"encoding": "base64"`, a
