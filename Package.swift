@@ -20,10 +20,7 @@ let package = Package(
         ),
         .target(
             name: "HabiterAudit",
-            dependencies: ["CPCRE2", "CZlib"],
-            // Release builds skip run-time exclusivity checks (about 7 % of a scan's time, on
-            // every access to the scan state); debug builds, which the tests use, keep them.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            dependencies: ["CPCRE2", "CZlib"]
         ),
         .executableTarget(
             name: "habiter-audit",

@@ -43,10 +43,19 @@ final class KeyFactsCache {
 
     private let slots: UnsafeMutablePointer<Slot>
     /// The bytes of the keys learnt, one after another (`arenaCount` of `arenaCapacity` used).
-    private var arena: UnsafeMutablePointer<UInt8>
+    /// Read on every lookup, so in boxes (see `UncheckedBox`).
+    private let arenaBox: UncheckedBox<UnsafeMutablePointer<UInt8>>
+    private var arena: UnsafeMutablePointer<UInt8> {
+        _read { yield arenaBox.value }
+        _modify { yield &arenaBox.value }
+    }
     private var arenaCount = 0
     private var arenaCapacity = 4096
-    private var results: [KeyFacts] = []
+    private let resultsBox = UncheckedBox<[KeyFacts]>([])
+    private var results: [KeyFacts] {
+        _read { yield resultsBox.value }
+        _modify { yield &resultsBox.value }
+    }
     private var names: [NameMatch] = []
     /// The name match of the last key the cache could not keep (too long, or the cache is full).
     private var uncachedName: NameMatch?
@@ -55,7 +64,7 @@ final class KeyFactsCache {
     init() {
         slots = .allocate(capacity: KeyFactsCache.slotCount)
         slots.initialize(repeating: Slot(), count: KeyFactsCache.slotCount)
-        arena = .allocate(capacity: arenaCapacity)
+        arenaBox = UncheckedBox(.allocate(capacity: 4096))
     }
 
     deinit {

@@ -13,27 +13,53 @@ import Darwin
 /// past them, so positions can be resolved for any offset not yet passed, and for any offset
 /// after a pin (see `pin(at:)`).
 public final class ByteWindow {
+    /// What readers ask for on every token, in a box (see `UncheckedBox`).
+    private struct Bounds {
+        var base: UnsafePointer<UInt8>
+        var start = 0
+        var count: Int
+        var isComplete: Bool
+        var isBinary = false
+        /// The earliest offset kept visible, and the cursor as it was there.
+        var pinned: (offset: Int, cursor: LineCursor)?
+        /// One position kept after its bytes were dropped (see `holdPosition(at:)`).
+        var held: SourcePosition?
+    }
+
+    private let bounds: UncheckedBox<Bounds>
     /// The first visible byte; valid until the next `extend`.
-    public private(set) var base: UnsafePointer<UInt8>
+    public var base: UnsafePointer<UInt8> { bounds.value.base }
     /// Absolute offset of `base[0]`.
-    public private(set) var start = 0
+    public var start: Int { bounds.value.start }
     /// Number of visible bytes.
-    public private(set) var count: Int
+    public var count: Int { bounds.value.count }
     /// Absolute offset just past the last visible byte.
-    public var end: Int { start + count }
+    public var end: Int { bounds.value.start + bounds.value.count }
     /// True when no byte beyond `end` exists.
-    public private(set) var isComplete: Bool
+    public var isComplete: Bool { bounds.value.isComplete }
     /// Why reading stopped early, when it did.
     public private(set) var failure: String?
     /// A binary input (a DataStore file) has no lines: every position is on line 1, its column
     /// the byte offset + 1 (the bytes of a length or a tag would count as line breaks).
-    public var isBinary = false
+    public var isBinary: Bool {
+        get { bounds.value.isBinary }
+        set { bounds.value.isBinary = newValue }
+    }
 
-    private var cursor = LineCursor()
-    /// The earliest offset kept visible, and the cursor as it was there.
-    private var pinned: (offset: Int, cursor: LineCursor)?
-    /// One position kept after its bytes were dropped (see `holdPosition(at:)`).
-    private var held: SourcePosition?
+    /// In a box of its own: it reads the bounds while it moves.
+    private let cursorBox = UncheckedBox(LineCursor())
+    private var cursor: LineCursor {
+        _read { yield cursorBox.value }
+        _modify { yield &cursorBox.value }
+    }
+    private var pinned: (offset: Int, cursor: LineCursor)? {
+        _read { yield bounds.value.pinned }
+        _modify { yield &bounds.value.pinned }
+    }
+    private var held: SourcePosition? {
+        _read { yield bounds.value.held }
+        _modify { yield &bounds.value.held }
+    }
     private var storage: UnsafeMutableRawPointer?
     private var capacity = 0
     private var source: (any ByteSource)?
@@ -43,18 +69,15 @@ public final class ByteWindow {
 
     /// A window that shows all of `bytes` at once.
     public init(whole bytes: UnsafeRawBufferPointer, owner: AnyObject? = nil) {
-        base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase
-        count = bytes.count
-        isComplete = true
+        bounds = UncheckedBox(Bounds(base: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase,
+                                     count: bytes.count, isComplete: true))
         chunkSize = 0
         self.owner = owner
     }
 
     /// A window over `source`, read `chunkSize` bytes at a time.
     init(source: any ByteSource, chunkSize: Int = 4 << 20) {
-        base = emptyByteBase
-        count = 0
-        isComplete = false
+        bounds = UncheckedBox(Bounds(base: emptyByteBase, count: 0, isComplete: false))
         self.source = source
         self.chunkSize = chunkSize
         owner = nil
@@ -92,21 +115,21 @@ public final class ByteWindow {
             memmove(storage!, UnsafeRawPointer(base + (keepFrom - start)), kept)
         }
         let buffer = storage!
-        base = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
-        start = keepFrom
-        count = kept
-        let result = source.read(into: UnsafeMutableRawBufferPointer(start: buffer + count, count: capacity - count))
+        bounds.value.base = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
+        bounds.value.start = keepFrom
+        bounds.value.count = kept
+        let result = source.read(into: UnsafeMutableRawBufferPointer(start: buffer + kept, count: capacity - kept))
         self.source = source
         switch result {
         case .bytes(let n):
-            count += n
+            bounds.value.count += n
             return true
         case .end:
-            isComplete = true
+            bounds.value.isComplete = true
             return false
         case .failure(let reason):
             failure = reason
-            isComplete = true
+            bounds.value.isComplete = true
             return false
         }
     }
@@ -126,8 +149,8 @@ public final class ByteWindow {
         guard let source else { return }
         let prefix = Array(UnsafeBufferPointer(start: base, count: count))
         self.source = GzipSource(inner: PrefixedSource(prefix: prefix, rest: source))
-        count = 0
-        isComplete = false
+        bounds.value.count = 0
+        bounds.value.isComplete = false
         cursor = LineCursor()
     }
 

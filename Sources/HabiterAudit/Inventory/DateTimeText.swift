@@ -8,45 +8,56 @@ enum DateTimeText {
     static func isDateTime(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            var i = 0
-            func number(_ digits: Int, in range: ClosedRange<Int>) -> Int? {
-                guard i + digits <= bytes.count else { return nil }
-                var n = 0
-                for j in i..<(i + digits) {
-                    guard bytes[j] &- 0x30 < 10 else { return nil }
-                    n = n * 10 + Int(bytes[j] &- 0x30)
-                }
-                i += digits
-                return range.contains(n) ? n : nil
-            }
-            func skip(_ byte: Character) -> Bool {
-                guard i < bytes.count, bytes[i] == byte.asciiValue! else { return false }
-                i += 1
-                return true
-            }
-            guard number(4, in: 0...9999) != nil, skip("-"), number(2, in: 1...12) != nil, skip("-"),
-                  number(2, in: 1...31) != nil else { return false }
-            if i == bytes.count { return true }
-            guard skip("T") || skip(" "), let hour = number(2, in: 0...24), skip(":"), let minute = number(2, in: 0...59) else { return false }
+            var c = Cursor(bytes: bytes)
+            guard c.number(4, in: 0...9999) != nil, c.skip("-"), c.number(2, in: 1...12) != nil, c.skip("-"),
+                  c.number(2, in: 1...31) != nil else { return false }
+            if c.atEnd { return true }
+            guard c.skip("T") || c.skip(" "), let hour = c.number(2, in: 0...24), c.skip(":"), let minute = c.number(2, in: 0...59) else { return false }
             var second = 0, fraction = false
-            if skip(":") {
-                guard let s = number(2, in: 0...59) else { return false }
+            if c.skip(":") {
+                guard let s = c.number(2, in: 0...59) else { return false }
                 second = s
-                if skip(".") {
-                    let start = i
-                    while i < bytes.count, bytes[i] &- 0x30 < 10 {
-                        if bytes[i] != UInt8(ascii: "0") { fraction = true }
-                        i += 1
+                if c.skip(".") {
+                    let start = c.i
+                    while c.i < bytes.count, bytes[c.i] &- 0x30 < 10 {
+                        if bytes[c.i] != UInt8(ascii: "0") { fraction = true }
+                        c.i += 1
                     }
-                    guard i > start else { return false }
+                    guard c.i > start else { return false }
                 }
             }
             if hour == 24 && (minute != 0 || second != 0 || fraction) { return false }
-            if i == bytes.count { return true }
-            if skip("Z") { return i == bytes.count }
-            guard skip("+") || skip("-"), number(2, in: 0...23) != nil else { return false }
-            _ = skip(":")
-            return number(2, in: 0...59) != nil && i == bytes.count
+            if c.atEnd { return true }
+            if c.skip("Z") { return c.atEnd }
+            guard c.skip("+") || c.skip("-"), c.number(2, in: 0...23) != nil else { return false }
+            _ = c.skip(":")
+            return c.number(2, in: 0...59) != nil && c.atEnd
+        }
+    }
+
+    /// Where `isDateTime` is in the text (a value, not variables captured by nested functions,
+    /// which Swift would box and check on every access).
+    private struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0
+
+        var atEnd: Bool { i == bytes.count }
+
+        mutating func number(_ digits: Int, in range: ClosedRange<Int>) -> Int? {
+            guard i + digits <= bytes.count else { return nil }
+            var n = 0
+            for j in i..<(i + digits) {
+                guard bytes[j] &- 0x30 < 10 else { return nil }
+                n = n * 10 + Int(bytes[j] &- 0x30)
+            }
+            i += digits
+            return range.contains(n) ? n : nil
+        }
+
+        mutating func skip(_ byte: Unicode.Scalar) -> Bool {
+            guard i < bytes.count, bytes[i] == UInt8(ascii: byte) else { return false }
+            i += 1
+            return true
         }
     }
 }

@@ -9,42 +9,89 @@ final class ArtifactScan {
     let layerDecoders = LayerDecoderSet(LayerDecoders.standard)
     /// The JSON visitors' cache of the innermost container's path (see `ContainerPlace`).
     let containerPlace = ContainerPlace()
-    /// The path of the input's own layer: empty, or `!gzip` for a compressed input.
-    var rootPath = LayeredPath()
+    // What readers and visitors read and change on every value: each in a box of its own (see
+    // `UncheckedBox`), so that two of them may be accessed at once, as before.
+    private let rootPathBox = UncheckedBox<LayeredPath>(LayeredPath())
+    private let patternScratchBox = UncheckedBox<PatternScratch>(PatternScratch())
+    private let pkceBox = UncheckedBox<PKCEPairing>(PKCEPairing())
+    private let keyScratchBox = UncheckedBox<[UInt8]>([])
+    private let pendingBox = UncheckedBox<[PendingHit]>([])
+    private let quietNameHitsBox = UncheckedBox<QuietNameHits>(QuietNameHits())
+    private let factsBox = UncheckedBox<[Int: ContainerFacts]>([:])
+    private let nextContainerIdBox = UncheckedBox<Int>(0)
+    private let maskedKeysBox = UncheckedBox<Set<[UInt8]>>([])
+    private let findingsBox = UncheckedBox<[Finding]>([])
+    private let errorsBox = UncheckedBox<[InputError]>([])
 
-    var patternScratch = PatternScratch()
+    /// The path of the input's own layer: empty, or `!gzip` for a compressed input.
+    var rootPath: LayeredPath {
+        _read { yield rootPathBox.value }
+        _modify { yield &rootPathBox.value }
+    }
+    var patternScratch: PatternScratch {
+        _read { yield patternScratchBox.value }
+        _modify { yield &patternScratchBox.value }
+    }
     /// Code challenges seen anywhere in the input, for the verifiers found in it.
-    var pkce = PKCEPairing()
-    var keyScratch: [UInt8] = []
-    let keyCache = KeyFactsCache()
+    var pkce: PKCEPairing {
+        _read { yield pkceBox.value }
+        _modify { yield &pkceBox.value }
+    }
+    var keyScratch: [UInt8] {
+        _read { yield keyScratchBox.value }
+        _modify { yield &keyScratchBox.value }
+    }
     /// Hits waiting for the end of their document, but for the quiet name hits.
-    var pending: [PendingHit] = []
+    var pending: [PendingHit] {
+        _read { yield pendingBox.value }
+        _modify { yield &pendingBox.value }
+    }
     /// Name hits on values that are no secret, kept compact (see `QuietNameHits`).
-    private(set) var quietNameHits = QuietNameHits()
+    var quietNameHits: QuietNameHits {
+        _read { yield quietNameHitsBox.value }
+    }
     /// Facts about closed containers that hits inside them need, until the document ends.
-    var facts: [Int: ContainerFacts] = [:]
-    var nextContainerId = 0
+    var facts: [Int: ContainerFacts] {
+        _read { yield factsBox.value }
+        _modify { yield &factsBox.value }
+    }
+    var nextContainerId: Int {
+        _read { yield nextContainerIdBox.value }
+        _modify { yield &nextContainerIdBox.value }
+    }
     /// Keys that are themselves secrets: shown as `[REDACTED]` in paths and messages.
-    var maskedKeys: Set<[UInt8]> = []
-    private(set) var findings: [Finding] = []
+    var maskedKeys: Set<[UInt8]> {
+        _read { yield maskedKeysBox.value }
+        _modify { yield &maskedKeysBox.value }
+    }
+    var findings: [Finding] {
+        _read { yield findingsBox.value }
+    }
+    var errors: [InputError] {
+        _read { yield errorsBox.value }
+    }
+    let keyCache = KeyFactsCache()
 
     /// The findings, handed over: the scan keeps none.
     func takeFindings() -> [Finding] {
-        defer { findings = [] }
-        return findings
+        defer { findingsBox.value = [] }
+        return findingsBox.value
     }
     /// Stores of the inventory seen, for the report's inventory section, each distinct one once.
-    private var sightings: Set<InventorySighting> = []
+    private let sightingsBox = UncheckedBox<Set<InventorySighting>>([])
+    private var sightings: Set<InventorySighting> {
+        _read { yield sightingsBox.value }
+        _modify { yield &sightingsBox.value }
+    }
     /// Keys without a store (unknown keys, settings-snapshot keys) seen beyond the first
     /// `listedKeysLimit`: counted, not listed, so a hostile input cannot grow the report.
     private var unlistedKeys = 0
     private var unlistedContext = ScanContext.payload
     static let listedKeysLimit = 256
-    private(set) var errors: [InputError] = []
 
     /// Forgets the quiet name hits of a document that has ended.
     func clearQuietNameHits() {
-        quietNameHits.removeAll()
+        quietNameHitsBox.value.removeAll()
     }
 
     /// Name rules the scan applies by more than a key's name (nil when the pack lacks them): a
@@ -147,7 +194,7 @@ final class ArtifactScan {
     }
 
     func fail(_ kind: InputError.Kind, at offset: Int?, _ reason: String) {
-        errors.append(InputError(kind: kind, artifact: artifact, position: offset.map { position(of: $0) }, reason: reason))
+        errorsBox.value.append(InputError(kind: kind, artifact: artifact, position: offset.map { position(of: $0) }, reason: reason))
     }
 
     var errorCount: Int { errors.count }
@@ -172,12 +219,12 @@ final class ArtifactScan {
     /// Forgets the hits recorded after `mark` (a layer that turned out not to be one).
     func rollBackHits(to mark: HitMark) {
         pending.removeSubrange(mark.pending...)
-        quietNameHits.truncate(to: mark.quiet)
+        quietNameHitsBox.value.truncate(to: mark.quiet)
     }
 
     /// Drops errors recorded after `count` (a layer that turned out not to be one).
     func rollBackErrors(to count: Int) {
-        errors.removeSubrange(count...)
+        errorsBox.value.removeSubrange(count...)
     }
 
     /// Runs the pattern rules over `value` and records a hit for each match. `locate` is asked
@@ -238,7 +285,7 @@ final class ArtifactScan {
     func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int, location: HitLocation,
                        value: UnsafeRawBufferPointer? = nil) {
         guard credible else {
-            return quietNameHits.append(ruleIndex: match.ruleIndex, describesMetadata: match.describesMetadata,
+            return quietNameHitsBox.value.append(ruleIndex: match.ruleIndex, describesMetadata: match.describesMetadata,
                                         valueDescription: valueDescription, location: location, position: position(of: offset))
         }
         var hit = PendingHit(
@@ -258,7 +305,7 @@ final class ArtifactScan {
     func appendFinding(rule: Rule, family: Family, message: String, hit: PendingHit, path: String, context: ScanContext,
                         confidence: Confidence, preview: String, level: Level? = nil, inventoryClass: String? = nil) {
         let level = family == .transport ? min(level ?? rule.level, .warning) : level ?? rule.level
-        findings.append(Finding(
+        findingsBox.value.append(Finding(
             ruleId: rule.id, level: level, family: family, message: message, key: hit.location.key,
             context: context, inventoryClass: inventoryClass, artifact: artifact, position: hit.position,
             path: hit.location.path, pathText: path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest))
