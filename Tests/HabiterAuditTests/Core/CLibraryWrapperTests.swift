@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+
+/// Each C library stays behind one wrapper (STYLE.md): PCRE2 in `Regex/Regex.swift`, zlib in
+/// `Inputs/Zlib.swift`. No other source, test or fuzz file imports them.
+@Suite struct CLibraryWrapperTests {
+    @Test func eachCLibraryIsImportedByItsWrapperOnly() throws {
+        let root = TestSupport.repoRoot
+        var importers: [String: [String]] = [:]
+        for folder in ["Sources", "Tests", "Fuzz/Sources", "Fuzz/Targets"] {
+            let base = root.appendingPathComponent(folder)
+            guard let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            for case let file as URL in files where file.pathExtension == "swift" {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for library in ["CPCRE2", "CZlib"] where text.range(of: "import \(library)\n") != nil {
+                    importers[library, default: []].append(String(file.path.dropFirst(root.path.count + 1)))
+                }
+            }
+        }
+        #expect(importers["CPCRE2"] == ["Sources/HabiterAudit/Regex/Regex.swift"])
+        #expect(importers["CZlib"] == ["Sources/HabiterAudit/Inputs/Zlib.swift"])
+    }
+}
