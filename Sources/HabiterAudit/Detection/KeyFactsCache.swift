@@ -57,8 +57,9 @@ final class KeyFactsCache {
         _modify { yield &resultsBox.value }
     }
     private var names: [NameMatch] = []
-    /// The name match of the last key the cache could not keep (too long, or the cache is full).
-    private var uncachedName: NameMatch?
+    /// `KeyFacts.nameIndex` of a key the cache could not keep (too long, or the cache is full)
+    /// that matches a name rule: the name is matched again from the key (`hasUncachedName`), so
+    /// that no answer depends on which key was looked up last.
     private static let uncachedNameIndex = Int32.max
 
     init() {
@@ -72,10 +73,15 @@ final class KeyFactsCache {
         arena.deallocate()
     }
 
-    /// The name match of facts this cache returned (for facts of a key the cache could not keep:
-    /// only until the next such key).
+    /// Whether `facts` are of a key the cache could not keep and that matches a name rule.
+    static func hasUncachedName(_ facts: KeyFacts) -> Bool {
+        facts.nameIndex == uncachedNameIndex
+    }
+
+    /// The name match of facts this cache returned; nil for a key it could not keep
+    /// (`hasUncachedName` says whether that key has one).
     func name(of facts: KeyFacts) -> NameMatch? {
-        facts.nameIndex < 0 ? nil : facts.nameIndex == KeyFactsCache.uncachedNameIndex ? uncachedName : names[Int(facts.nameIndex)]
+        facts.nameIndex < 0 || KeyFactsCache.hasUncachedName(facts) ? nil : names[Int(facts.nameIndex)]
     }
 
     /// The cached facts for `key`, computing them with `compute` (the facts and the name match)
@@ -100,7 +106,6 @@ final class KeyFactsCache {
         var (facts, name) = compute()
         guard let free, arenaCount + key.count <= KeyFactsCache.arenaLimit else {
             if name != nil { facts.nameIndex = KeyFactsCache.uncachedNameIndex }
-            uncachedName = name
             return facts
         }
         if let name {

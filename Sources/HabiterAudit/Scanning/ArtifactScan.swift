@@ -175,7 +175,7 @@ final class ArtifactScan {
 
     /// The name rule a key matches, if any.
     func nameMatch(_ key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
-        nameMatch(of: keyFacts(key))
+        nameMatch(of: keyFacts(key), key: key)
     }
 
     /// The name rule `name` matches, if any (its UTF-8 read in place when the string is native).
@@ -183,9 +183,10 @@ final class ArtifactScan {
         name.utf8.withContiguousStorageIfAvailable { nameMatch($0) } ?? Array(name.utf8).withUnsafeBufferPointer { nameMatch($0) }
     }
 
-    /// The name rule of facts `keyFacts` returned.
-    func nameMatch(of facts: KeyFacts) -> NameMatch? {
-        keyCache.name(of: facts)
+    /// The name rule of facts `keyFacts` returned for `key` (matched again for a key too long
+    /// for the cache, or when it is full).
+    func nameMatch(of facts: KeyFacts, key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
+        KeyFactsCache.hasUncachedName(facts) ? rules.names.match(key, scratch: &keyScratch) : keyCache.name(of: facts)
     }
 
     /// The position of a byte offset of the input.

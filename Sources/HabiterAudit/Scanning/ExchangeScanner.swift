@@ -92,7 +92,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
 
     mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
         let facts = scan.keyFacts(name.bindMemory(to: UInt8.self))
-        let match = scan.nameMatch(of: facts)
+        let match = scan.nameMatch(of: facts, key: name.bindMemory(to: UInt8.self))
         let root = scan.rootPath
         let isVariable = field.list == .variables
         // A name that is itself a secret: found where it stands, and masked where it names the value.

@@ -219,7 +219,7 @@ struct JSONScanVisitor: JSONVisitor {
                 unlistedSnapshotKeys += 1
             }
         }
-        pendingName = facts.nameIndex < 0 ? nil : scan.nameMatch(of: facts)
+        pendingName = facts.nameIndex < 0 ? nil : scan.nameMatch(of: facts, key: key)
         if let store = facts.store {
             let name = String(decoding: key, as: UTF8.self)
             let location = memberLocation(.key(name), key: name)
