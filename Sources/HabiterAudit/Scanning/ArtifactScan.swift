@@ -281,6 +281,29 @@ final class ArtifactScan {
         recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known ?? locate(), value: value)
     }
 
+    /// Records that a key or prefs entry belongs to an inventory store; returns the hit's handle,
+    /// for what its value turns out to hold (`noteStoreValue`) and where it begins (`moveHit`).
+    @discardableResult
+    func recordStore(_ store: Int, location: HitLocation, position: SourcePosition) -> Int {
+        pending.append(PendingHit(detail: .inventory(store: store), location: location, position: position))
+        return pending.count - 1
+    }
+
+    /// Records whether the value of the store hit `hit` holds nothing a secret could be.
+    func noteStoreValue(_ hit: Int, holdsNothing: Bool) {
+        pending[hit].storeValueHoldsNothing = holdsNothing
+    }
+
+    /// Moves a hit to where its value begins.
+    func moveHit(_ hit: Int, to position: SourcePosition) {
+        pending[hit].position = position
+    }
+
+    /// Records a violation of the data contract.
+    func recordContractViolation(ruleId: String, message: String, location: HitLocation, position: SourcePosition) {
+        pending.append(PendingHit(detail: .contract(ruleId: ruleId, message: message), location: location, position: position))
+    }
+
     /// Records that a name rule matched the name of a value (given when it is a string, so that
     /// a PKCE verifier can be paired with its challenge).
     func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int, location: HitLocation,

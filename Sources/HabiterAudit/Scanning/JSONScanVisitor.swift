@@ -225,9 +225,7 @@ struct JSONScanVisitor: JSONVisitor {
             let location = memberLocation(.key(name), key: name)
             // Positioned at the value when it begins; at the key until then (a document that
             // ends or breaks after the key still reports the store, at a real position).
-            pendingStoreHit = scan.pending.count
-            scan.pending.append(PendingHit(detail: .inventory(store: store), location: location,
-                                           position: scan.position(of: layer.outerOffset ?? offset)))
+            pendingStoreHit = scan.recordStore(store, location: location, position: scan.position(of: layer.outerOffset ?? offset))
         }
         if facts.matchesPattern {
             let found = scan.scanPatterns(UnsafeRawBufferPointer(key), offset: layer.outerOffset ?? offset) {
@@ -251,7 +249,7 @@ struct JSONScanVisitor: JSONVisitor {
             let placeholder = value.withMemoryRebound(to: UInt8.self) { Placeholders.isPlaceholder($0) }
             noteStoreValue(holdsNothing: placeholder)
             if !placeholder {
-                for open in openStoreContainers { scan.pending[open.hit].storeValueHoldsNothing = false }
+                for open in openStoreContainers { scan.noteStoreValue(open.hit, holdsNothing: false) }
             }
         }
         if containers.count == 1 && layer.depth == 0 && containers.top.isObject,
@@ -300,7 +298,7 @@ struct JSONScanVisitor: JSONVisitor {
     /// Records what the value of the current key's store holds.
     private mutating func noteStoreValue(holdsNothing: Bool) {
         guard let hit = storeHitForValue else { return }
-        scan.pending[hit].storeValueHoldsNothing = holdsNothing
+        scan.noteStoreValue(hit, holdsNothing: holdsNothing)
         storeHitForValue = nil
     }
 
@@ -424,8 +422,7 @@ struct JSONScanVisitor: JSONVisitor {
                 located.key = key
             }
             let position = violation.offset.map { scan.position(of: layer.outerOffset ?? $0) } ?? draft.position
-            scan.pending.append(PendingHit(detail: .contract(ruleId: violation.ruleId, message: violation.message),
-                                           location: located, position: position))
+            scan.recordContractViolation(ruleId: violation.ruleId, message: violation.message, location: located, position: position)
         }
     }
 
@@ -437,7 +434,7 @@ struct JSONScanVisitor: JSONVisitor {
         containers.top.memberBegun = true
         if containers.top.isObject {
             if let hit = pendingStoreHit {
-                scan.pending[hit].position = scan.position(of: layer.outerOffset ?? offset)
+                scan.moveHit(hit, to: scan.position(of: layer.outerOffset ?? offset))
                 storeHitForValue = hit
                 pendingStoreHit = nil
             }

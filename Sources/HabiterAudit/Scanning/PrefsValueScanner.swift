@@ -12,7 +12,7 @@ struct PrefsValueScanner {
         if let store = secure ? inventory.store(secureStorageKey: key) : inventory.store(prefsKey: key) {
             var location = HitLocation(key: key, path: path, ancestry: [])
             location.isSecureStorage = secure
-            scan.pending.append(PendingHit(detail: .inventory(store: store), location: location, position: scan.position(of: offset)))
+            scan.recordStore(store, location: location, position: scan.position(of: offset))
         } else if !secure {
             scan.recordSighting(InventorySighting(
                 storeId: nil, name: key, classes: [.unsupported], context: scan.options.context ?? .prefs,
