@@ -21,8 +21,8 @@ public enum BaselineFile {
     }
 
     /// Parses a baseline; malformed content is an error naming the file and what is wrong.
-    public static func parse(_ text: [UInt8], file: String) throws(RuleFileError) -> Baseline {
-        func fail(_ reason: String) -> RuleFileError { RuleFileError(file: file, reason: "not a habiter-audit baseline: \(reason)") }
+    public static func parse(_ text: [UInt8], file: String) throws(FileFormatError) -> Baseline {
+        func fail(_ reason: String) -> FileFormatError { FileFormatError(file: file, reason: "not a habiter-audit baseline: \(reason)") }
         guard let root = try? JSONValue.parse(text).value else { throw fail("not valid JSON") }
         guard case .number(let version)? = root["baselineFormat"], Int(version) == Baseline.formatVersion else {
             throw fail("baselineFormat must be \(Baseline.formatVersion)")

@@ -38,7 +38,7 @@ enum ScanCommand {
         if let path = parsed.value("baseline") {
             do {
                 guard let data = FileManager.default.contents(atPath: path) else {
-                    throw RuleFileError(file: path, reason: "cannot read the baseline")
+                    throw FileFormatError(file: path, reason: "cannot read the baseline")
                 }
                 baseline = try BaselineFile.parse(Array(data), file: path)
             } catch {

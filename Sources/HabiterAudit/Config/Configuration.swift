@@ -37,18 +37,18 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Reads and checks the configuration file at `path`.
-    public static func load(_ path: String, currentDirectory: String) throws(RuleFileError) -> Configuration {
+    public static func load(_ path: String, currentDirectory: String) throws(FileFormatError) -> Configuration {
         let absolute = ((path.hasPrefix("/") ? path : currentDirectory + "/" + path) as NSString).standardizingPath
         guard let data = FileManager.default.contents(atPath: absolute) else {
-            throw RuleFileError(file: path, reason: "cannot read the configuration file")
+            throw FileFormatError(file: path, reason: "cannot read the configuration file")
         }
         return try parse(Array(data), file: path, directory: (absolute as NSString).deletingLastPathComponent)
     }
 
-    static func parse(_ text: [UInt8], file: String, directory: String) throws(RuleFileError) -> Configuration {
-        func fail(_ offset: Int, _ reason: String) -> RuleFileError {
+    static func parse(_ text: [UInt8], file: String, directory: String) throws(FileFormatError) -> Configuration {
+        func fail(_ offset: Int, _ reason: String) -> FileFormatError {
             let position = text.withUnsafeBytes { ByteWindow.position(of: offset, in: $0) }
-            return RuleFileError(file: file, line: position.line, column: position.column, reason: reason)
+            return FileFormatError(file: file, line: position.line, column: position.column, reason: reason)
         }
         let root: JSONValue.Node
         do {
@@ -56,12 +56,12 @@ public struct Configuration: Sendable, Equatable {
         } catch let error as JSONSyntaxError {
             throw fail(error.offset, "not valid JSON: \(error.reason.message)")
         } catch {
-            throw RuleFileError(file: file, reason: "not valid JSON")
+            throw FileFormatError(file: file, reason: "not valid JSON")
         }
         guard let members = root.value.objectMembers else { throw fail(root.offset, "the configuration is a JSON object") }
         var configuration = Configuration(file: file, syncPaths: nil, ruleDirectories: [], disabledRules: [],
                                           allowlist: Allowlist(entries: [], directory: directory))
-        func strings(_ member: JSONValue.Member) throws(RuleFileError) -> [String] {
+        func strings(_ member: JSONValue.Member) throws(FileFormatError) -> [String] {
             guard let elements = member.value.value.arrayElements else { throw fail(member.value.offset, "'\(member.key)' must be an array of strings") }
             var result: [String] = []
             for e in elements {
@@ -88,7 +88,7 @@ public struct Configuration: Sendable, Equatable {
         return configuration
     }
 
-    private static func entry(_ node: JSONValue.Node, number: Int, fail: (Int, String) -> RuleFileError) throws(RuleFileError) -> AllowlistEntry {
+    private static func entry(_ node: JSONValue.Node, number: Int, fail: (Int, String) -> FileFormatError) throws(FileFormatError) -> AllowlistEntry {
         guard let members = node.value.objectMembers else { throw fail(node.offset, "allowlist entry \(number) must be an object") }
         var entry = AllowlistEntry(number: number, rule: nil, path: nil, key: nil, fingerprint: nil, reason: "", expires: nil)
         for member in members {

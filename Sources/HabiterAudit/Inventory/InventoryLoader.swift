@@ -4,19 +4,19 @@ enum InventoryLoader {
     static let fileName = "inventory.json"
 
     /// The built-in inventory.
-    static func builtin() throws(RuleFileError) -> Inventory {
+    static func builtin() throws(FileFormatError) -> Inventory {
         guard let file = BuiltinRuleFiles.files.first(where: { $0.name == fileName }) else {
-            throw RuleFileError(file: "builtin:\(fileName)", reason: "the built-in inventory is missing")
+            throw FileFormatError(file: "builtin:\(fileName)", reason: "the built-in inventory is missing")
         }
         return try parse(Array(file.text.utf8), file: "builtin:\(fileName)")
     }
 
-    static func parse(_ text: [UInt8], file: String) throws(RuleFileError) -> Inventory {
+    static func parse(_ text: [UInt8], file: String) throws(FileFormatError) -> Inventory {
         let root: JSONValue
         do {
             root = try JSONValue.parse(text).value
         } catch {
-            throw RuleFileError(file: file, reason: "not valid JSON")
+            throw FileFormatError(file: file, reason: "not valid JSON")
         }
         let reader = InventoryFileReader(file: file)
         return Inventory(stores: try reader.stores(root["stores"]), settings: try reader.settings(root["settings"]),
@@ -28,9 +28,9 @@ enum InventoryLoader {
 private struct InventoryFileReader {
     let file: String
 
-    func fail(_ reason: String) -> RuleFileError { RuleFileError(file: file, reason: reason) }
+    func fail(_ reason: String) -> FileFormatError { FileFormatError(file: file, reason: reason) }
 
-    func strings(_ value: JSONValue?) throws(RuleFileError) -> [String] {
+    func strings(_ value: JSONValue?) throws(FileFormatError) -> [String] {
         guard let value else { return [] }
         guard let elements = value.arrayElements else { throw fail("expected an array of strings") }
         var result: [String] = []
@@ -41,7 +41,7 @@ private struct InventoryFileReader {
         return result
     }
 
-    func stores(_ section: JSONValue?) throws(RuleFileError) -> [Store] {
+    func stores(_ section: JSONValue?) throws(FileFormatError) -> [Store] {
         var stores: [Store] = []
         var ids = Set<String>()
         for element in section?.arrayElements ?? [] {
@@ -66,7 +66,7 @@ private struct InventoryFileReader {
         return stores
     }
 
-    func settings(_ section: JSONValue?) throws(RuleFileError) -> [SettingDefinition] {
+    func settings(_ section: JSONValue?) throws(FileFormatError) -> [SettingDefinition] {
         var settings: [SettingDefinition] = []
         for element in section?.arrayElements ?? [] {
             let entry = element.value
@@ -95,7 +95,7 @@ private struct InventoryFileReader {
     }
 
     /// Every class needs a verdict in every context.
-    func verdicts(_ section: JSONValue?) throws(RuleFileError) -> [DataClass: [ScanContext: Verdict]] {
+    func verdicts(_ section: JSONValue?) throws(FileFormatError) -> [DataClass: [ScanContext: Verdict]] {
         var verdicts: [DataClass: [ScanContext: Verdict]] = [:]
         for member in section?.objectMembers ?? [] {
             guard let c = DataClass(rawValue: member.key) else { throw fail("verdicts: unknown class '\(member.key)'") }

@@ -9,15 +9,15 @@ public enum RuleFileParser {
     static let fileFields: Set<String> = ["$comment", "rules"]
 
     /// Parses the rule file `text`, naming it `file` in errors.
-    public static func parse(_ text: [UInt8], file: String) throws(RuleFileError) -> [Rule] {
+    public static func parse(_ text: [UInt8], file: String) throws(FileFormatError) -> [Rule] {
         let root: JSONValue.Node
         do {
             root = try JSONValue.parse(text)
         } catch let error as JSONSyntaxError {
             let position = text.withUnsafeBytes { ByteWindow.position(of: error.offset, in: $0) }
-            throw RuleFileError(file: file, line: position.line, column: position.column, reason: "not valid JSON: \(error.reason.message)")
+            throw FileFormatError(file: file, line: position.line, column: position.column, reason: "not valid JSON: \(error.reason.message)")
         } catch {
-            throw RuleFileError(file: file, reason: "not valid JSON")
+            throw FileFormatError(file: file, reason: "not valid JSON")
         }
         let locate = Locator(text: text, file: file)
         guard let members = root.value.objectMembers else {
@@ -39,7 +39,7 @@ public enum RuleFileParser {
         return rules
     }
 
-    private static func parseRule(_ node: JSONValue.Node, locate: Locator) throws(RuleFileError) -> Rule {
+    private static func parseRule(_ node: JSONValue.Node, locate: Locator) throws(FileFormatError) -> Rule {
         guard let members = node.value.objectMembers else {
             throw locate.error(at: node.offset, rule: nil, "each rule is a JSON object")
         }
@@ -121,9 +121,9 @@ public enum RuleFileParser {
             text.withUnsafeBytes { ByteWindow.position(of: offset, in: $0) }
         }
 
-        func error(at offset: Int, rule: String?, _ reason: String) -> RuleFileError {
+        func error(at offset: Int, rule: String?, _ reason: String) -> FileFormatError {
             let position = position(of: offset)
-            return RuleFileError(file: file, line: position.line, column: position.column, ruleId: rule, reason: reason)
+            return FileFormatError(file: file, line: position.line, column: position.column, ruleId: rule, reason: reason)
         }
     }
 
@@ -136,12 +136,12 @@ public enum RuleFileParser {
 
         func member(_ name: String) -> JSONValue.Member? { members.last(where: { $0.key == name }) }
 
-        func error(_ field: String?, _ reason: String) -> RuleFileError {
+        func error(_ field: String?, _ reason: String) -> FileFormatError {
             let offset = field.flatMap { member($0)?.value.offset } ?? node.offset
             return locate.error(at: offset, rule: ruleId, reason)
         }
 
-        func string(_ name: String, required: Bool) throws(RuleFileError) -> String? {
+        func string(_ name: String, required: Bool) throws(FileFormatError) -> String? {
             guard let m = member(name) else {
                 if required { throw error(nil, "missing required field '\(name)'") }
                 return nil
@@ -152,7 +152,7 @@ public enum RuleFileParser {
             return s
         }
 
-        func number(_ name: String, required: Bool) throws(RuleFileError) -> Double? {
+        func number(_ name: String, required: Bool) throws(FileFormatError) -> Double? {
             guard let m = member(name) else {
                 if required { throw error(nil, "missing required field '\(name)'") }
                 return nil
@@ -161,13 +161,13 @@ public enum RuleFileParser {
             return d
         }
 
-        func bool(_ name: String) throws(RuleFileError) -> Bool? {
+        func bool(_ name: String) throws(FileFormatError) -> Bool? {
             guard let m = member(name) else { return nil }
             guard let b = m.value.value.boolValue else { throw error(name, "'\(name)' must be true or false") }
             return b
         }
 
-        func strings(_ name: String) throws(RuleFileError) -> [String]? {
+        func strings(_ name: String) throws(FileFormatError) -> [String]? {
             guard let m = member(name) else { return nil }
             guard let elements = m.value.value.arrayElements else {
                 throw error(name, "'\(name)' must be an array of strings")

@@ -15,7 +15,7 @@ public final class RulePack: @unchecked Sendable {
 
     /// Loads the built-in pack (unless `builtin` is false) and the rule files in `directories`.
     /// Rules whose ids are in `disabled` are dropped (an id no file defines is an error).
-    public static func load(builtin: Bool = true, directories: [String] = [], disabled: Set<String> = []) throws(RuleFileError) -> RulePack {
+    public static func load(builtin: Bool = true, directories: [String] = [], disabled: Set<String> = []) throws(FileFormatError) -> RulePack {
         var files: [(name: String, text: [UInt8])] = []
         if builtin {
             files += BuiltinRuleFiles.files.filter { $0.name != InventoryLoader.fileName }
@@ -28,7 +28,7 @@ public final class RulePack: @unchecked Sendable {
     }
 
     /// Builds a pack from rule-file texts, in order, without the rules in `disabled`.
-    public init(files: [(name: String, text: [UInt8])], disabled: Set<String> = []) throws(RuleFileError) {
+    public init(files: [(name: String, text: [UInt8])], disabled: Set<String> = []) throws(FileFormatError) {
         sources = (files, disabled)
         var rules: [Rule] = []
         var indexById: [String: Int] = [:]
@@ -42,7 +42,7 @@ public final class RulePack: @unchecked Sendable {
                 if let index = indexById[rule.id] {
                     // Overriding a rule from an earlier source is allowed; twice from one source is not.
                     if fileById[rule.id] == file.name || (!file.name.hasPrefix("builtin:") && !fileById[rule.id]!.hasPrefix("builtin:")) {
-                        throw RuleFileError(file: file.name, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id,
+                        throw FileFormatError(file: file.name, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id,
                                             reason: "duplicate rule id (also defined in \(fileById[rule.id]!))")
                     }
                     rules[index] = rule
@@ -54,7 +54,7 @@ public final class RulePack: @unchecked Sendable {
             }
         }
         for id in disabled.sorted() where indexById[id] == nil {
-            throw RuleFileError(file: "configuration", reason: "disabledRules names '\(id)', which no rule file defines")
+            throw FileFormatError(file: "configuration", reason: "disabledRules names '\(id)', which no rule file defines")
         }
         if !disabled.isEmpty {
             rules.removeAll { disabled.contains($0.id) }
@@ -63,7 +63,7 @@ public final class RulePack: @unchecked Sendable {
         self.rules = rules
         self.indexById = indexById
         for rule in rules where rule.kind.examplesAreInputs && !RulePack.builtinCheckIds.contains(rule.id) {
-            throw RuleFileError(file: rule.source, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id,
+            throw FileFormatError(file: rule.source, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id,
                                 reason: "there is no built-in \(rule.kind.rawValue) check with this id")
         }
         nameRules = rules.filter { $0.kind == .name }
@@ -97,9 +97,9 @@ public final class RulePack: @unchecked Sendable {
 
     /// Checks that make a rule unusable: refused at load with the file and rule id. Returns a
     /// pattern rule's compiled pattern.
-    static func validateAtLoad(_ rule: Rule, matcher: RegexMatcher) throws(RuleFileError) -> Regex? {
-        func fail(_ reason: String) -> RuleFileError {
-            RuleFileError(file: rule.source, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id, reason: reason)
+    static func validateAtLoad(_ rule: Rule, matcher: RegexMatcher) throws(FileFormatError) -> Regex? {
+        func fail(_ reason: String) -> FileFormatError {
+            FileFormatError(file: rule.source, line: rule.sourceLine, column: rule.sourceColumn, ruleId: rule.id, reason: reason)
         }
         let idMatches = rule.id.utf8CString.withUnsafeBytes { bytes in
             (try? matcher.firstMatch(idGrammar, in: UnsafeRawBufferPointer(rebasing: bytes.dropLast()))) ?? nil
@@ -134,22 +134,22 @@ public final class RulePack: @unchecked Sendable {
     }
 
     /// Reads every `*.json` file of a rules directory, sorted by name.
-    static func readRuleDirectory(_ directory: String) throws(RuleFileError) -> [(name: String, text: [UInt8])] {
+    static func readRuleDirectory(_ directory: String) throws(FileFormatError) -> [(name: String, text: [UInt8])] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw RuleFileError(file: directory, reason: "cannot read the rules directory")
+            throw FileFormatError(file: directory, reason: "cannot read the rules directory")
         }
         var files: [(name: String, text: [UInt8])] = []
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = (directory as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw RuleFileError(file: path, reason: "cannot read the rule file")
+                throw FileFormatError(file: path, reason: "cannot read the rule file")
             }
             files.append((path, Array(data)))
         }
-        if files.isEmpty { throw RuleFileError(file: directory, reason: "no *.json rule files in the directory") }
+        if files.isEmpty { throw FileFormatError(file: directory, reason: "no *.json rule files in the directory") }
         return files
     }
 }

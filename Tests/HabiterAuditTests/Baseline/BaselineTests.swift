@@ -73,7 +73,7 @@ import Testing
         #expect(try BaselineFile.parse(Array(text.utf8), file: "b.json") == baseline)
         for (bad, reason) in [("{}", "baselineFormat must be 1"), (#"{"baselineFormat": 1, "salt": "zz", "findings": []}"#, "salt must be"),
                               (#"{"baselineFormat": 1, "salt": "\#(String(repeating: "ab", count: 32))", "findings": [{}]}"#, "finding 1 needs")] {
-            #expect(throws: RuleFileError.self) { _ = try BaselineFile.parse(Array(bad.utf8), file: "b.json") }
+            #expect(throws: FileFormatError.self) { _ = try BaselineFile.parse(Array(bad.utf8), file: "b.json") }
             do { _ = try BaselineFile.parse(Array(bad.utf8), file: "b.json") } catch { #expect(error.description.contains(reason), "\(error)") }
         }
     }
@@ -81,7 +81,7 @@ import Testing
 
 /// Configuration files: discovery, strictness, globs, allowlist expiry.
 @Suite struct ConfigurationTests {
-    static func parse(_ text: String) throws(RuleFileError) -> Configuration {
+    static func parse(_ text: String) throws(FileFormatError) -> Configuration {
         try Configuration.parse(Array(text.utf8), file: "c.json", directory: "/project")
     }
 

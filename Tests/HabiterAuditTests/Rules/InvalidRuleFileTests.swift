@@ -25,7 +25,7 @@ import Testing
     ])
     func refusedWithFileRuleAndReason(_ name: String, _ message: String) throws {
         let text = Array(try Data(contentsOf: Self.directory.appendingPathComponent(name)))
-        #expect(throws: RuleFileError.self) { _ = try RulePack(files: [(name, text)]) }
+        #expect(throws: FileFormatError.self) { _ = try RulePack(files: [(name, text)]) }
         do {
             _ = try RulePack(files: [(name, text)])
         } catch {

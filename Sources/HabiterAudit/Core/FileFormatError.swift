@@ -1,5 +1,7 @@
-/// A rule file that cannot be used. The message names the file, the position and the rule.
-public struct RuleFileError: Error, Equatable, Sendable, CustomStringConvertible {
+/// A file the tool reads for its own use that cannot be used: a rule pack, the inventory, the
+/// configuration, a baseline. The message names the file, the position and, in a rule pack, the
+/// rule. Shared by those readers so that none depends on another's error type.
+public struct FileFormatError: Error, Equatable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int?
     public var column: Int?
