@@ -12,9 +12,9 @@ struct DocumentHits {
     /// Paths, rendered only for the hits that need them: a document can hold millions of name
     /// hits that nothing reports (placeholders under sensitive names outside sync).
     private var paths: [String?] = []
-    /// Values a pattern rule matched, and those where a sensitive store outside secure storage
-    /// says more than a name rule would.
-    private var valuesReportedBetter = Set<String>()
+    /// Values a sensitive store outside secure storage holds: the store says more than a name
+    /// rule would.
+    private var sensitiveStoreValues = Set<String>()
     /// Values a pattern rule matched.
     private var patternValues = Set<String>()
     /// Values a name rule judged empty or a placeholder (where the document has stores).
@@ -43,7 +43,7 @@ struct DocumentHits {
             case .inventory(let store):
                 storesByPath[path(index)] = store
                 if scan.rules.inventory.stores[store].isSensitive && !scan.pending[index].location.isSecureStorage {
-                    valuesReportedBetter.insert(path(index))
+                    sensitiveStoreValues.insert(path(index))
                 }
             case .name(_, let credible, _, _) where !credible && hasStores:
                 placeholderValues.insert(path(index))
@@ -58,10 +58,7 @@ struct DocumentHits {
         let asksForPatternValues = count > quietStart || scan.pending.contains { !$0.isPattern }
         for index in 0..<quietStart {
             guard case .pattern(let rule, _, _) = scan.pending[index].detail else { continue }
-            if asksForPatternValues {
-                valuesReportedBetter.insert(path(index))
-                patternValues.insert(path(index))
-            }
+            if asksForPatternValues { patternValues.insert(path(index)) }
             guard scan.pending[index].location.containerPath.layers.count > 1 else { continue }
             var outer = scan.pending[index].location.path
             while outer.layers.count > 1 {
@@ -95,7 +92,8 @@ struct DocumentHits {
 
     func patternMatched(_ path: String) -> Bool { patternValues.contains(path) }
 
-    func isReportedBetter(_ path: String) -> Bool { valuesReportedBetter.contains(path) }
+    /// Whether a pattern or a sensitive store reports the value at `path` better than a name.
+    func isReportedBetter(_ path: String) -> Bool { patternValues.contains(path) || sensitiveStoreValues.contains(path) }
 
     func isPlaceholder(_ path: String) -> Bool { placeholderValues.contains(path) }
 

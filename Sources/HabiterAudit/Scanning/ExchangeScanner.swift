@@ -143,7 +143,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
     static func scanCookies(_ value: UnsafeRawBufferPointer, setCookie: Bool, frame: LayerFrame, scan: ArtifactScan,
                             afterBatch: () throws -> Void) rethrows {
         try forEachCookieBatch(value, setCookie: setCookie, batchSize: cookieBatch) { pairs in
-            _ = scan.scanPairs(PairList(pairs).pairs(in: UnsafeRawBufferPointer(start: nil, count: 0)), frame: frame)
+            _ = scan.scanPairs(PairList.decoded(pairs), frame: frame)
             try afterBatch()
         }
     }

@@ -50,7 +50,8 @@ final class KeyFactsCache {
         _modify { yield &arenaBox.value }
     }
     private var arenaCount = 0
-    private var arenaCapacity = 4096
+    private var arenaCapacity = KeyFactsCache.initialArenaCapacity
+    private static let initialArenaCapacity = 4096
     private let resultsBox = UncheckedBox<[KeyFacts]>([])
     private var results: [KeyFacts] {
         _read { yield resultsBox.value }
@@ -65,7 +66,7 @@ final class KeyFactsCache {
     init() {
         slots = .allocate(capacity: KeyFactsCache.slotCount)
         slots.initialize(repeating: Slot(), count: KeyFactsCache.slotCount)
-        arenaBox = UncheckedBox(.allocate(capacity: 4096))
+        arenaBox = UncheckedBox(.allocate(capacity: KeyFactsCache.initialArenaCapacity))
     }
 
     deinit {

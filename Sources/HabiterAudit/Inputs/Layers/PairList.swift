@@ -35,6 +35,11 @@ public struct PairList: Sendable {
         Pairs(list: self, value: value)
     }
 
+    /// Pairs decoded already, read without a value.
+    static func decoded(_ pairs: [DecodedPair]) -> Pairs {
+        Pairs(list: PairList(pairs), value: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
     /// True when an encoded list has no pair (only separators), as `pairs(in:)` would find.
     static func hasPairs(_ text: UnsafeRawBufferPointer, separator: UInt8) -> Bool {
         text.contains { $0 != separator }
