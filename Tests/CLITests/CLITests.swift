@@ -1,7 +1,10 @@
+@testable import AuditCore
+@testable import AuditDetection
+@testable import AuditInputs
+@testable import AuditReport
 import Foundation
-import Testing
-@testable import HabiterAudit
 import TestHelpers
+import Testing
 
 private let github = "ghp_Wm3kP8qTz2Lx7Rv5Nc9Hb4Jd6Fs1Ya0UeQoX"
 

@@ -1,7 +1,7 @@
+@testable import AuditRedact
 import Foundation
-import Testing
 import TestHelpers
-@testable import HabiterAudit
+import Testing
 
 private typealias D = DataStoreFixture
 

@@ -1,7 +1,7 @@
+@testable import AuditInputs
 import Foundation
-import Testing
 import TestHelpers
-@testable import HabiterAudit
+import Testing
 
 /// The gate's many-files options on the whole corpus: --jobs gives byte-identical reports,
 /// shards cover every input once, baselines and SARIF carry their states.

@@ -1,7 +1,7 @@
+@testable import AuditCore
 import Foundation
-import Testing
-@testable import HabiterAudit
 import TestHelpers
+import Testing
 
 /// `scan --format github` from the binary, run in a directory of its own (as in a GitHub Actions
 /// step at the checkout root): workflow commands with workspace-relative paths, the exit codes

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestHelpers
 @testable import HabiterAudit
+import TestHelpers
+import Testing
 
 /// Fake, format-valid secrets (see Tests/HabiterAuditTests/Redact/RedactTestSupport.swift).
 private let githubToken = "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"

@@ -1,6 +1,7 @@
+@testable import AuditDetection
 import Foundation
-import TestHelpers
 @testable import HabiterAudit
+import TestHelpers
 
 /// What the CLI tests need beyond the library.
 enum TestSupport {

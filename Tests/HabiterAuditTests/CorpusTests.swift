@@ -1,6 +1,8 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// The bundled corpus (`corpus/`, see docs/corpus.md): realistic sync traffic, app payloads and
 /// backups with planted fake secrets, every expected finding labelled in `corpus/labels.json`.

@@ -1,5 +1,7 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditScan
 import Testing
-@testable import HabiterAudit
 
 /// Inputs the fuzz targets in `Fuzz/` found (docs/robustness.md, "Crashes found"), each reduced to
 /// the bytes that matter.

@@ -1,9 +1,12 @@
+
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
 import Testing
-@testable import HabiterAudit
+@testable import AuditInputs
+@testable import AuditRules
+@testable import AuditScan
 
 /// nst/JSONTestSuite, read from ../shared/testsuites/JSONTestSuite/test_parsing (or the
 /// directory in HABITER_JSON_TEST_SUITE): every y_ accepted, every n_ rejected, no i_ crash.

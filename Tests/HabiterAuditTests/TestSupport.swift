@@ -1,7 +1,10 @@
+@testable import AuditCore
+@testable import AuditDetection
+@testable import AuditScan
 import Foundation
+@testable import HabiterAudit
 import TestHelpers
 import Testing
-@testable import HabiterAudit
 
 /// Paths and helpers shared by the tests.
 enum TestSupport {

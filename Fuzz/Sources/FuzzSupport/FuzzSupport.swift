@@ -1,7 +1,11 @@
 // What every fuzz target shares: invariant checks, a streaming byte source, event recorders and
 // the scanners. A failed invariant traps with a message naming the invariant, never input bytes
 // (fuzz inputs grow from seeds that hold fake secrets, and reports must not echo values).
-@testable import HabiterAudit
+@testable import AuditCore
+@testable import AuditDetection
+@testable import AuditInputs
+@testable import AuditRules
+@testable import AuditScan
 
 public enum Fuzz {
     /// The input as a buffer (libFuzzer may pass a null pointer with size 0).

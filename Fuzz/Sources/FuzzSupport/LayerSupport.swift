@@ -1,6 +1,6 @@
 // Checks every layer decoder must pass, and a gzip writer for well-formed gzip members.
 import Foundation
-@testable import HabiterAudit
+@testable import AuditInputs
 
 extension Fuzz {
     /// Decodes `value` with `decoder` (ungated: a scan asks only behind the decoder's `LayerGate`,

@@ -10,7 +10,8 @@
 // the length of the map entry, of its key, of its `Value`, or of a string in it; the other
 // lengths fit the rest of the input, which is the key and the string.
 import FuzzSupport
-@testable import HabiterAudit
+@testable import AuditInputs
+@testable import AuditRedact
 
 private struct Recorder: DataStoreVisitor {
     let size: Int

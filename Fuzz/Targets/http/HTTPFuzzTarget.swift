@@ -7,7 +7,7 @@
 // is spliced, as the first byte says, into a Content-Length, a chunk size, both messages of an
 // exchange, or a chunk after a valid one; the rest of the input is the body.
 import FuzzSupport
-@testable import HabiterAudit
+@testable import AuditInputs
 
 /// The message a recipe input stands for, or the input itself.
 private func message(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {

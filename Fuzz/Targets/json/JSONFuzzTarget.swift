@@ -2,7 +2,7 @@
 // thrown, at an offset inside the input; both reads report the same tokens and the same error; an
 // accepted text is one well-nested value; JSONValue.parse accepts exactly what the reader accepts.
 import FuzzSupport
-import HabiterAudit
+import AuditInputs
 
 private func read(_ window: ByteWindow) -> (events: [JSONEvent], error: JSONSyntaxError?) {
     var reader = JSONReader(window: window)

@@ -4,7 +4,7 @@
 // decodes comes back the same after encoding it again.
 import Foundation
 import FuzzSupport
-import HabiterAudit
+import AuditInputs
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBase64Layer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

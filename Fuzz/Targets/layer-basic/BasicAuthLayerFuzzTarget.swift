@@ -1,7 +1,7 @@
 // The HTTP Basic credentials decoder: a layer is exactly (username, password), split at the first
 // colon of the decoded credentials, which hold no control character.
 import FuzzSupport
-import HabiterAudit
+import AuditInputs
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBasicAuthLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,7 +1,7 @@
 // The form body decoder: a layer holds the whole value, has one pair per `&`-separated part,
 // each with a non-empty name.
 import FuzzSupport
-import HabiterAudit
+import AuditInputs
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFormLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -4,7 +4,7 @@
 // trailing bytes. Checks: no trap; `decode` opens exactly what `inflate` inflates; limits hold
 // (maxOutput, maxRatio); well-formed members inflate back to their payload.
 import FuzzSupport
-import HabiterAudit
+import AuditInputs
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGzipLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -2,7 +2,7 @@
 // never turns away one that is JSON (or whose first line is, for NDJSON), and the layer is the
 // value itself, read as JSON and replacing the value.
 import FuzzSupport
-import HabiterAudit
+import AuditInputs
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,7 +1,7 @@
 // The JWT decoder (also after `Bearer `): a layer is one JSON object {"header": …} or
 // {"header": …, "claims": …} whose parts are JSON objects, and the token is still scanned.
 import FuzzSupport
-import HabiterAudit
+import AuditInputs
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJWTLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,7 +1,7 @@
 // The URL query decoder: a layer is the query as written (a part of the value after its first
 // `?`), with at least one pair, and the URL is still scanned.
 import FuzzSupport
-import HabiterAudit
+import AuditInputs
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQueryLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

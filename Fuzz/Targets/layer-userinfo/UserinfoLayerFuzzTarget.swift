@@ -1,7 +1,7 @@
 // The URL userinfo decoder: a layer is (username, password) from the userinfo written in the
 // value before the host, with a non-empty password, and the URL is still scanned.
 import FuzzSupport
-import HabiterAudit
+import AuditInputs
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUserinfoLayer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

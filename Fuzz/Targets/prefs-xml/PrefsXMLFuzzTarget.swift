@@ -10,7 +10,9 @@
 // entry of elements, attributes, comments and texts built from the rest, whose markup must be
 // reported whole; anything else -> the input as it is.
 import FuzzSupport
-import HabiterAudit
+import AuditCore
+import AuditInputs
+import AuditScan
 
 /// What the reader hands, in order.
 private enum Event: Equatable {

@@ -1,6 +1,10 @@
+@testable import AuditBytes
+@testable import AuditCore
+@testable import AuditScan
+@testable import AuditTriage
 import Foundation
-import Testing
 @testable import HabiterAudit
+import Testing
 
 /// Baselines: keyed digests, matching that survives layout changes but not value changes, the
 /// file format, and what reports say.

@@ -1,6 +1,8 @@
+@testable import AuditCore
+@testable import AuditReport
 import Foundation
-import Testing
 @testable import HabiterAudit
+import Testing
 
 /// The help texts and the manual page made from them: every command has a help page with
 /// examples that documents each of its options, `--help` prints exactly that page, and the

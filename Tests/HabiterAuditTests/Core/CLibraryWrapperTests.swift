@@ -17,7 +17,7 @@ import Testing
                 }
             }
         }
-        #expect(importers["CPCRE2"] == ["Sources/HabiterAudit/Regex/Regex.swift"])
-        #expect(importers["CZlib"] == ["Sources/HabiterAudit/Inputs/Zlib.swift"])
+        #expect(importers["CPCRE2"] == ["Sources/AuditRules/Regex.swift"])
+        #expect(importers["CZlib"] == ["Sources/AuditInputs/Zlib.swift"])
     }
 }

@@ -1,5 +1,5 @@
+@testable import AuditBytes
 import Testing
-@testable import HabiterAudit
 
 /// The box the scan's per-value state lives in: changed in place, and what it holds released
 /// with it.

@@ -1,5 +1,7 @@
+@testable import AuditBytes
+@testable import AuditDetection
+@testable import AuditRules
 import Testing
-@testable import HabiterAudit
 
 @Suite struct KeyWordsTests {
     @Test(arguments: [

@@ -1,5 +1,5 @@
+@testable import AuditDetection
 import Testing
-@testable import HabiterAudit
 
 /// Every suppression heuristic, through a real scan: what it suppresses, and the near miss it
 /// must still report. Values outside sync context unless the case says otherwise.

@@ -1,5 +1,5 @@
+@testable import AuditDetection
 import Testing
-@testable import HabiterAudit
 
 /// PKCE verifiers paired with the challenges of the same input (RFC 7636, appendix B vector).
 @Suite struct PKCEPairingTests {

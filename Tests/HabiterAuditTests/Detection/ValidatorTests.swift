@@ -1,5 +1,5 @@
+@testable import AuditDetection
 import Testing
-@testable import HabiterAudit
 
 /// Every offline validator with inputs it must accept, reject as a failed check (low confidence)
 /// and reject as another format altogether. Tokens here come from `scripts/fake-secret`.

@@ -1,5 +1,6 @@
+@testable import AuditBytes
+@testable import AuditInputs
 import Testing
-@testable import HabiterAudit
 
 /// The prefs reader's duplicate-attribute check (its compared small sets and hashed large ones),
 /// against the pairwise comparison it replaced.

@@ -1,5 +1,5 @@
-import Testing
 @testable import HabiterAudit
+import Testing
 
 /// The byte search of the hot paths, against a naive search: haystacks on both sides of the
 /// 64-byte switch from the loop to `memmem`, needles at the start, the end, overlapping and absent.

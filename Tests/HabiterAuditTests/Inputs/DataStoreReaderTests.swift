@@ -1,10 +1,11 @@
+
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
 import TestHelpers
 import Testing
-@testable import HabiterAudit
+@testable import AuditInputs
 
 private typealias D = DataStoreFixture
 

@@ -1,6 +1,6 @@
+@testable import AuditInputs
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// Builds the Java serialization streams that `ObjectOutputStream.writeObject` produces for the
 /// lists Flutter stores, so the tests do not depend on a JVM.

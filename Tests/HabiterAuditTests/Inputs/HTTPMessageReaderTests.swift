@@ -1,5 +1,6 @@
+@testable import AuditCore
+@testable import AuditInputs
 import Testing
-@testable import HabiterAudit
 
 /// What the raw HTTP reader hands its visitor, as parts with their paths (the scanner's) and
 /// offsets: texts and fields as they come, bodies at the end of their exchange.

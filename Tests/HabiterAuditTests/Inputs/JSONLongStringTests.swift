@@ -1,6 +1,6 @@
+@testable import AuditInputs
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// A long escaped string value unescaped as it is read (`JSONReader.longStringBytes`), against
 /// the plain reading of the whole text, and what that buys: the window keeps a few chunks.

@@ -1,5 +1,5 @@
+@testable import AuditInputs
 import Testing
-@testable import HabiterAudit
 
 /// Records reader events as "kind@line:column" with decoded text.
 private struct EventRecorder: JSONVisitor {

@@ -1,5 +1,6 @@
-import Testing
+@testable import AuditInputs
 @testable import HabiterAudit
+import Testing
 
 /// Unescaping rewrites a copy of the content in place: every escape kind, at every place, in
 /// every mix, must come back as the text it stands for, after what the output already held.

@@ -1,9 +1,10 @@
+
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
 import Testing
-@testable import HabiterAudit
+@testable import AuditInputs
 
 /// Records each entry as one line (kind, name and values with their line:column), then a line
 /// per markup item of the entry, indented; markup outside entries as lines of its own. Offsets

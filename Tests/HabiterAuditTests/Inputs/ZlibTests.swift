@@ -1,5 +1,6 @@
+@testable import AuditInputs
+@testable import AuditRedact
 import Testing
-@testable import HabiterAudit
 
 /// The one wrapper around zlib: CRC-32 against its check value, and what the deflater writes
 /// inflated back, whole and in chunks, raw and with the gzip wrapper.

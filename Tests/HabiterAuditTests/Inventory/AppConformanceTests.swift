@@ -1,5 +1,7 @@
+@testable import AuditDetection
+@testable import AuditInputs
+@testable import AuditReport
 import Testing
-@testable import HabiterAudit
 
 /// The contract as the real app (marius4lui/habiter) and its sync server check it: the app's
 /// sensitive-name rule, canonical entity ids, date-times as Dart writes them, operations, push

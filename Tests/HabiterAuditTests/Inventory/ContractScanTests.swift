@@ -1,5 +1,8 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditReport
+@testable import AuditScan
 import Testing
-@testable import HabiterAudit
 
 /// Entity documents, operations and push bodies written the way the Habiter app writes them
 /// (`Habit.toMap`, `HabitEntry.toMap`, `PersonalSyncOperation.toJson`; APP-FORMATS.md).

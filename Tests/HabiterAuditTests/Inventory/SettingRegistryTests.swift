@@ -1,5 +1,5 @@
+@testable import AuditInputs
 import Testing
-@testable import HabiterAudit
 
 /// The registry's value schemas, exactly: what passes, what fails and what the message says
 /// (never the value itself).

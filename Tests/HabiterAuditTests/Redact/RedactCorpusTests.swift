@@ -1,6 +1,9 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditRedact
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// The acceptance test of `redact`: every input of the corpus (docs/corpus.md) is redacted to a
 /// temporary file, and the copy

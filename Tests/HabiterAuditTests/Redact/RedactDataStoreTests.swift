@@ -1,7 +1,8 @@
+@testable import AuditInputs
+@testable import AuditRedact
 import Foundation
 import TestHelpers
 import Testing
-@testable import HabiterAudit
 
 private typealias F = RedactFixtures
 private typealias D = DataStoreFixture

@@ -1,6 +1,8 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditRedact
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 private typealias F = RedactFixtures
 

@@ -1,6 +1,6 @@
+@testable import AuditRedact
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 private typealias F = RedactFixtures
 

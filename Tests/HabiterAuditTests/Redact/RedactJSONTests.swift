@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import HabiterAudit
+import Testing
 
 private typealias F = RedactFixtures
 

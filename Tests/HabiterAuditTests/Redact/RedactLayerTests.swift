@@ -1,6 +1,7 @@
+@testable import AuditInputs
+@testable import AuditRedact
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 private typealias F = RedactFixtures
 

@@ -3,7 +3,8 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import HabiterAudit
+@testable import AuditCore
+@testable import AuditInputs
 
 private typealias F = RedactFixtures
 

@@ -1,6 +1,9 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditRedact
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// Fake, format-valid secrets and helpers for the redaction tests. Expectations are written on
 /// booleans and counts, never on the texts that hold a secret, so that a failing test does not

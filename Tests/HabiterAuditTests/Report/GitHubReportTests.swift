@@ -1,6 +1,7 @@
+@testable import AuditCore
+@testable import AuditReport
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// `--format github`: GitHub Actions workflow commands. The golden output of the report sample
 /// is in ReportTests, the binary's output in CLITests/GitHubFormatTests; these pin the escaping (a message or a path can never end a command early

@@ -1,6 +1,6 @@
+@testable import AuditCore
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// The HTML report in a real browser: headless Chromium renders it to a screenshot and
 /// serialises the DOM it built, whose text must hold the report's counts. Chromium comes from

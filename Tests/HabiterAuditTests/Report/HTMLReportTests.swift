@@ -1,6 +1,9 @@
+@testable import AuditCore
+@testable import AuditDetection
+@testable import AuditReport
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// The HTML report beyond its golden file (`ReportTests` compares `report-sample.html` and checks
 /// determinism): escaping, self-containment, structure.
@@ -118,7 +121,7 @@ import Testing
                                verdict: .note, artifacts: ["dir/\(text).json"], notes: []),
             ])
         result.notices = ["notice \(text)"]
-        result.absent = [Baseline.Entry(ruleId: "rule \(text)", artifact: "gone \(text).json", path: "/p \(text)", key: nil,
+        result.absent = [BaselineEntry(ruleId: "rule \(text)", artifact: "gone \(text).json", path: "/p \(text)", key: nil,
                                         fingerprint: "f", valueDigest: nil, line: 9)]
         let rule = TestSupport.builtinPack.rules[0]
         var custom = rule

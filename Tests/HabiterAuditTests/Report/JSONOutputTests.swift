@@ -1,6 +1,6 @@
+@testable import AuditReport
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// The writer behind every JSON report and SARIF log: exact layout, pretty and on one line.
 @Suite struct JSONOutputTests {

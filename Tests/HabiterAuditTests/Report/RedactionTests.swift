@@ -1,6 +1,7 @@
+@testable import AuditCore
+@testable import AuditReport
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// A planted secret: a public part every value of its kind shares (`ghp_`, a JWT header) and the
 /// secret material. No output may hold any 8-character piece that overlaps the material.

@@ -1,7 +1,9 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditReport
 import Foundation
-import Testing
 import TestHelpers
-@testable import HabiterAudit
+import Testing
 
 /// Reports of the fixture directory `Fixtures/report-sample`: golden files compared byte for
 /// byte (rewrite with RECORD_SNAPSHOTS=1 swift test), schema validation, determinism.

@@ -1,7 +1,7 @@
+@testable import AuditCore
 import Foundation
-import Testing
 import TestHelpers
-@testable import HabiterAudit
+import Testing
 
 /// Determinism (issue 8): the same inputs give byte-identical reports in every output format,
 /// run after run (separate processes, so hash seeds differ) and for every --jobs value, also

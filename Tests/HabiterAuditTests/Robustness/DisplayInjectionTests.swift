@@ -1,6 +1,6 @@
+@testable import AuditCore
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// Terminal and log injection (issue 18): hostile names in every place a name comes from (a JSON
 /// key, a HAR header, cookie and query parameter, a prefs XML name, a file name), rendered

@@ -1,6 +1,8 @@
+@testable import AuditCore
+@testable import AuditReport
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// Hits wait for the end of their document; `--max-document-hits` bounds how many may wait, and
 /// reaching it fails the scan with a `limit` error at the value where it was reached.

@@ -1,7 +1,7 @@
+@testable import AuditCore
 import Foundation
 import TestHelpers
 import Testing
-@testable import HabiterAudit
 
 /// The fail-closed audit (issue 8): for every reader and decoder, a read, parse, decode or
 /// limit error reaches the exit status (2) and every report (an `errors` entry with the file and

@@ -1,6 +1,6 @@
+@testable import AuditCore
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 #if canImport(Glibc)
 import Glibc

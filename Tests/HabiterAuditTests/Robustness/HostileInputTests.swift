@@ -1,6 +1,9 @@
+@testable import AuditCore
+@testable import AuditRedact
+@testable import AuditReport
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// Hostile and broken inputs (issue 8): each is a `limit`, `parse`, `read` or `format` error
 /// with the file and a position, or a correct scan; never a crash, never past a time bound.

@@ -1,7 +1,7 @@
+@testable import AuditCore
 import Foundation
 import TestHelpers
 import Testing
-@testable import HabiterAudit
 
 /// Numbers taken from the input (lengths, sizes, counts) never trap (issue 18): a length past
 /// the end or beyond what an `Int` holds is a `parse` error with its position and exit status 2.

@@ -1,7 +1,10 @@
+@testable import AuditCore
+@testable import AuditRedact
+@testable import AuditReport
+@testable import AuditScan
 import Foundation
 import TestHelpers
 import Testing
-@testable import HabiterAudit
 
 /// Never a leak (issue 8), as a property: random secrets planted in random places of every input
 /// format, the input left whole or malformed around the secret, scanned into every output

@@ -1,9 +1,14 @@
+
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
 import Testing
-@testable import HabiterAudit
+@testable import AuditCore
+@testable import AuditDetection
+@testable import AuditInputs
+@testable import AuditRules
+@testable import AuditScan
 
 /// Hostile structure in prefs XML (issue 18): each shape is read and scanned in time linear in
 /// its size. Before, the duplicate-attribute check compared every attribute name with every

@@ -1,6 +1,7 @@
+@testable import AuditCore
+@testable import AuditInputs
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// Recognised means scanned or refused (issue 18, docs/robustness.md): a layer that a decoder
 /// recognises by its content, or a container declares, is scanned in full or ends in an input

@@ -1,6 +1,6 @@
+@testable import AuditCore
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// The built-in check ids have one source, `BuiltinCheck` (and `SpecialRule` for pack rules the
 /// code treats specially): the rule files describe exactly those checks, and no other source

@@ -1,6 +1,9 @@
+@testable import AuditCore
+@testable import AuditDetection
+@testable import AuditRules
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// One fixture per failure mode in Fixtures/invalid-rules, each refused at load with the exact
 /// message: file, line, column, rule id and reason.

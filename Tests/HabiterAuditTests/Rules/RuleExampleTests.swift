@@ -1,6 +1,9 @@
+@testable import AuditCore
+@testable import AuditReport
+@testable import AuditRules
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// One example or counter-example of a built-in rule, named for the test report.
 struct RuleExample: CustomTestStringConvertible, Sendable {

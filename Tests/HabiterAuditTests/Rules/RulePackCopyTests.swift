@@ -1,5 +1,7 @@
+@testable import AuditDetection
+@testable import AuditRules
+@testable import AuditScan
 import Testing
-@testable import HabiterAudit
 
 /// Each scan thread gets its own copy of the rules: the same rules in the same order, user
 /// files and disabled ids included, built again so that no object is shared with the original.

@@ -1,9 +1,13 @@
+
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
 import Testing
-@testable import HabiterAudit
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditRules
+@testable import AuditScan
 
 private let github = "ghp_Qm7Xc2Vb9Nz4Lk8Jh3Gf6Dw1Sa5Rt0YuIoPe"
 private let bearer = "c7zGVmbELfGmFFHFM1JkVzGAVb9VGCdzKf-sG.fkZq"

@@ -1,7 +1,10 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditRedact
+@testable import AuditScan
 import Foundation
 import TestHelpers
 import Testing
-@testable import HabiterAudit
 
 private typealias D = DataStoreFixture
 

@@ -1,5 +1,8 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditRules
+@testable import AuditScan
 import Testing
-@testable import HabiterAudit
 
 /// Workers put each artifact's findings in report order and fingerprint them; the merge orders
 /// artifacts by name. That must give what one pass over all findings gives, for any number of

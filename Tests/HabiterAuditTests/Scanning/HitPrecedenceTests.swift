@@ -1,6 +1,8 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// The precedence rules of `HitPrecedence`, one table each: the input that makes the rule apply,
 /// and next to it the same input without what the rule looks for, so that each row shows the

@@ -1,5 +1,7 @@
+@testable import AuditInputs
+@testable import AuditRules
+@testable import AuditScan
 import Testing
-@testable import HabiterAudit
 
 /// A key's facts and name rule are the same whatever was looked up before: for keys the cache
 /// keeps, and for keys too long for it, whose name is matched again from the key.

@@ -1,6 +1,6 @@
+@testable import AuditReport
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// A secret found by several rules, or in several layers of one value, is reported once: on its
 /// innermost layer, by a pattern rather than a name, by a vendor rule rather than a generic one.

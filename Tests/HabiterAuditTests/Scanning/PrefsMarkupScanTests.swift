@@ -1,6 +1,7 @@
+@testable import AuditCore
+@testable import AuditInputs
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 /// Fake, format-valid secrets (as in RedactFixtures).
 private let github = "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"

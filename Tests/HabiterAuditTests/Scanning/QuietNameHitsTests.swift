@@ -1,5 +1,6 @@
+@testable import AuditCore
+@testable import AuditScan
 import Testing
-@testable import HabiterAudit
 
 /// The compact store of name hits on values that are no secret: each hit comes back as the
 /// pending hit it was recorded from, hits of one container share a place, and a rolled-back

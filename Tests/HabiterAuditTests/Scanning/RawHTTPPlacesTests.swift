@@ -1,5 +1,6 @@
+@testable import AuditRedact
+@testable import AuditScan
 import Testing
-@testable import HabiterAudit
 
 /// Every place of a raw HTTP message that can hold text is scanned (issue 18): a token there is
 /// found where it stands, never skipped with the framing around it.

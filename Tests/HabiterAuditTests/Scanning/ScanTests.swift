@@ -1,5 +1,7 @@
+@testable import AuditCore
+@testable import AuditReport
+@testable import AuditScan
 import Testing
-@testable import HabiterAudit
 
 private let github = "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY"
 

@@ -1,6 +1,9 @@
+@testable import AuditCore
+@testable import AuditDetection
+@testable import AuditInputs
+@testable import AuditScan
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 private func summary(_ f: Finding) -> String {
     "\(f.ruleId) \(f.family.rawValue)/\(f.level.rawValue) \(f.context.rawValue) \(f.position.line):\(f.position.column) \(f.path) key=\(f.key ?? "-")"

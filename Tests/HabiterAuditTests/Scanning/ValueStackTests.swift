@@ -1,5 +1,5 @@
+@testable import AuditScan
 import Testing
-@testable import HabiterAudit
 
 /// The container stack of the JSON scan, against an array doing the same pushes, pops and
 /// changes in place (past its first growth, and back to empty).

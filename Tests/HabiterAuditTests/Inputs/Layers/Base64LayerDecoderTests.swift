@@ -1,5 +1,6 @@
+@testable import AuditBytes
+@testable import AuditInputs
 import Testing
-@testable import HabiterAudit
 
 @Suite struct Base64LayerDecoderTests {
     let decoder = Base64LayerDecoder()

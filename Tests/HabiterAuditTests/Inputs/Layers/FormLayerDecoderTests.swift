@@ -1,5 +1,5 @@
+@testable import AuditInputs
 import Testing
-@testable import HabiterAudit
 
 @Suite struct FormLayerDecoderTests {
     let decoder = FormLayerDecoder()

@@ -1,6 +1,6 @@
+@testable import AuditInputs
 import Foundation
 import Testing
-@testable import HabiterAudit
 
 @Suite struct GzipLayerDecoderTests {
     let decoder = GzipLayerDecoder()

@@ -1,5 +1,5 @@
+@testable import AuditInputs
 import Foundation
-@testable import HabiterAudit
 
 /// Helpers for the layer decoder tests: decoding strings and bytes, readable pairs, base64 and
 /// gzip encoders, and a seeded random generator so measured rates are reproducible.

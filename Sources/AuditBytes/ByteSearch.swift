@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension UnsafeRawBufferPointer {
+    /// Whether the bytes contain `needle`. Foundation's `String.contains` bridges to NSString on
+    /// Linux and costs a copy and a slow search per call; this is neither.
+    package func containsBytes(_ needle: String) -> Bool {
+        var needle = needle
+        return needle.withUTF8 { containsBytes(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether the bytes contain `needle`.
+    package func containsBytes(_ needle: StaticString) -> Bool {
+        containsBytes(UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
+    }
+
+    /// Whether the bytes contain `needle`: `memchr` for its rarest-looking byte, then `memcmp`
+    /// around it; under 64 bytes a plain loop, where a call costs more than it saves. (Anchored
+    /// at the first byte, a quoted key stopped at every `"` of a JSON body.)
+    package func containsBytes(_ needle: UnsafeRawBufferPointer) -> Bool {
+        guard let first = needle.first else { return true }
+        guard count >= needle.count, let base = baseAddress else { return false }
+        let last = count - needle.count
+        if count < 64 {
+            var i = 0
+            while i <= last {
+                if self[i] == first && memcmp(base + i, needle.baseAddress!, needle.count) == 0 { return true }
+                i += 1
+            }
+            return false
+        }
+        var anchor = 0
+        for i in 1..<needle.count where UnsafeRawBufferPointer.commonness(needle[i]) < UnsafeRawBufferPointer.commonness(needle[anchor]) {
+            anchor = i
+        }
+        let anchorByte = Int32(needle[anchor])
+        // Candidate starts run from 0 to `last`; the anchor sits `anchor` bytes after each.
+        var start = 0
+        while start <= last {
+            guard let hit = memchr(base + start + anchor, anchorByte, last - start + 1) else { return false }
+            start = UnsafeRawPointer(hit) - base - anchor
+            if memcmp(base + start, needle.baseAddress!, needle.count) == 0 { return true }
+            start += 1
+        }
+        return false
+    }
+
+    /// How often a byte is to be expected in JSON (escaped JSON too) and English text, roughly:
+    /// the search anchors on the needle's least common byte, where `memchr` stops least often.
+    /// Structure and the commonest letters first, then the other lowercase letters by their
+    /// frequency in English, digits, capitals, and last the other punctuation (`_`, `=`, …).
+    private static func commonness(_ byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"):
+            100
+        case UInt8(ascii: "a")...UInt8(ascii: "z"):
+            99 - letterRanks[Int(byte - UInt8(ascii: "a"))]
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            60
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            50
+        default:
+            10
+        }
+    }
+
+    /// Each lowercase letter's place in English frequency order (`e` 0, `t` 1, … `z` 25).
+    private static let letterRanks: [Int] = {
+        var ranks = [Int](repeating: 0, count: 26)
+        for (rank, letter) in "etaoinshrdlcumwfgypbvkjxqz".utf8.enumerated() { ranks[Int(letter - UInt8(ascii: "a"))] = rank }
+        return ranks
+    }()
+}
+
+extension Array where Element == UInt8 {
+    /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
+    package func containsBytes(_ needle: String) -> Bool { withUnsafeBytes { $0.containsBytes(needle) } }
+}
+
+extension String {
+    /// Whether the string contains `other`, compared byte by byte (see `containsBytes`): the
+    /// scan's hot paths never go through Foundation's NSString bridge.
+    package func containsText(_ other: String) -> Bool {
+        Array(utf8).containsBytes(other)
+    }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
+    package func containsBytes(_ needle: String) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
+
+    /// Whether the bytes contain `needle`.
+    package func containsBytes(_ needle: StaticString) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
+
+    /// Whether the bytes start with `prefix`.
+    package func hasPrefix(_ prefix: StaticString) -> Bool {
+        guard count >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { prefix in prefix.indices.allSatisfy { self[$0] == prefix[$0] } }
+    }
+
+    /// Whether the bytes are exactly `text`.
+    package func equals(_ text: StaticString) -> Bool { count == text.utf8CodeUnitCount && hasPrefix(text) }
+
+    /// Whether the bytes start with `prefix` (lowercase ASCII), ignoring ASCII case.
+    package func hasPrefixIgnoringASCIICase(_ prefix: StaticString) -> Bool {
+        guard count >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { prefix in
+            prefix.indices.allSatisfy { i in (self[i] &- 0x41 < 26 ? self[i] | 0x20 : self[i]) == prefix[i] }
+        }
+    }
+
+    /// Whether the bytes start with `prefix` (one length check and a `memcmp`).
+    package func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
+        guard count >= prefix.count, let base = baseAddress else { return prefix.isEmpty }
+        return prefix.withUnsafeBufferPointer { memcmp(base, $0.baseAddress!, prefix.count) == 0 }
+    }
+}

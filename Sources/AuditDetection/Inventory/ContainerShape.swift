@@ -1,0 +1,108 @@
+/// Shapes of containers that decide the context of everything inside them (the app's wire
+/// formats, `APP-FORMATS.md` sections 1, 2 and 5).
+package enum ContainerShape {
+    /// `{"schemaVersion":…,"entityId":…,"deleted":…,"payload":…}` or a tombstone.
+    case entityDocument
+    /// A snapshot's or replica's entity state: `entityId` with `payloadFields`,
+    /// `metadataFields` or `lifecycleRevision` (field registers, not a document).
+    case entityState
+    /// A push body (`{"operations":[…]}`), a pull page (`operations` with `cursor`,
+    /// `headOffset`, …), a snapshot (`entities` with `cursor`) or push receipts.
+    case syncMessage
+    /// An operation: a `document` with `operationId`, `revision` or `changedFields`.
+    case syncOperation
+    /// The root of a backup export: `schemaVersion`, `exportedAt`, `habits` and `entries`
+    /// (what `DataPortabilityService.exportJson` writes), or `"format": "habiter.backup"`.
+    case backup
+    /// Password-hashing parameters: a `salt` with its `iterations` (the sign-in's login
+    /// challenge, a stored password verifier). Implies no context; it makes a `salt` password
+    /// verifier material (`name.password-verifier`, see `ArtifactScan.isKDFSalt`).
+    case kdfParameters
+}
+
+/// Keys of an object that reveal its shape.
+package struct ShapeKeys: OptionSet, BitwiseCopyable {
+    package let rawValue: UInt32
+    package static let entityId = ShapeKeys(rawValue: 1 << 0)
+    package static let schemaVersion = ShapeKeys(rawValue: 1 << 1)
+    package static let payload = ShapeKeys(rawValue: 1 << 2)
+    package static let deleted = ShapeKeys(rawValue: 1 << 3)
+    package static let protocolVersion = ShapeKeys(rawValue: 1 << 4)
+    package static let operations = ShapeKeys(rawValue: 1 << 5)
+    package static let operationId = ShapeKeys(rawValue: 1 << 6)
+    package static let kind = ShapeKeys(rawValue: 1 << 7)
+    package static let revision = ShapeKeys(rawValue: 1 << 8)
+    package static let document = ShapeKeys(rawValue: 1 << 9)
+    package static let changedFields = ShapeKeys(rawValue: 1 << 10)
+    package static let changedMetadataFields = ShapeKeys(rawValue: 1 << 11)
+    package static let payloadFields = ShapeKeys(rawValue: 1 << 12)
+    package static let metadataFields = ShapeKeys(rawValue: 1 << 13)
+    package static let lifecycleRevision = ShapeKeys(rawValue: 1 << 14)
+    package static let cursor = ShapeKeys(rawValue: 1 << 15)
+    package static let headOffset = ShapeKeys(rawValue: 1 << 16)
+    package static let compactionFloor = ShapeKeys(rawValue: 1 << 17)
+    package static let requiresSnapshot = ShapeKeys(rawValue: 1 << 18)
+    package static let entities = ShapeKeys(rawValue: 1 << 19)
+    package static let receipts = ShapeKeys(rawValue: 1 << 20)
+    package static let exportedAt = ShapeKeys(rawValue: 1 << 21)
+    package static let habits = ShapeKeys(rawValue: 1 << 22)
+    package static let entries = ShapeKeys(rawValue: 1 << 23)
+    package static let backupFormat = ShapeKeys(rawValue: 1 << 24)
+    package static let migratedAt = ShapeKeys(rawValue: 1 << 25)
+    package static let quarantine = ShapeKeys(rawValue: 1 << 26)
+    package static let salt = ShapeKeys(rawValue: 1 << 27)
+    package static let iterations = ShapeKeys(rawValue: 1 << 28)
+
+    /// Keys whose values the contract checks record.
+    package static let documentKeys: ShapeKeys = [
+        .entityId, .schemaVersion, .deleted, .payload, .protocolVersion, .migratedAt, .quarantine, .operations,
+        .operationId, .kind, .revision, .document, .changedFields, .changedMetadataFields, .payloadFields,
+        .metadataFields, .lifecycleRevision,
+    ]
+    /// Document keys whose values the contract checks read whole (as a tree).
+    package static let capturedMembers: ShapeKeys = [
+        .payload, .revision, .changedFields, .changedMetadataFields, .payloadFields, .metadataFields, .lifecycleRevision,
+    ]
+    /// The members of an entity document; any other is an additional field (metadata).
+    package static let entityDocumentMembers: ShapeKeys = [.schemaVersion, .entityId, .deleted, .payload]
+    /// Keys only a pull page has.
+    private static let pullPageKeys: ShapeKeys = [.cursor, .headOffset, .compactionFloor, .requiresSnapshot]
+
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    private static let names: [([UInt8], ShapeKeys)] = ([
+        ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload), ("deleted", .deleted),
+        ("protocolVersion", .protocolVersion), ("operations", .operations), ("operationId", .operationId),
+        ("kind", .kind), ("revision", .revision), ("document", .document), ("changedFields", .changedFields),
+        ("changedMetadataFields", .changedMetadataFields), ("payloadFields", .payloadFields),
+        ("metadataFields", .metadataFields), ("lifecycleRevision", .lifecycleRevision), ("cursor", .cursor),
+        ("headOffset", .headOffset), ("compactionFloor", .compactionFloor), ("requiresSnapshot", .requiresSnapshot),
+        ("entities", .entities), ("receipts", .receipts), ("exportedAt", .exportedAt), ("habits", .habits),
+        ("entries", .entries), ("migratedAt", .migratedAt), ("quarantine", .quarantine), ("salt", .salt),
+        ("iterations", .iterations),
+    ] as [(String, ShapeKeys)]).map { (Array($0.0.utf8), $0.1) }
+    private static let lengths = names.map(\.0.count).min()!...names.map(\.0.count).max()!
+
+    /// The flag of a key name, or none (judged once per distinct key, see `KeyFactsCache`).
+    package static func flag(of key: UnsafeBufferPointer<UInt8>) -> ShapeKeys {
+        guard lengths.contains(key.count) else { return [] }
+        for (name, flag) in names where name.count == key.count {
+            if name.elementsEqual(key) { return flag }
+        }
+        return []
+    }
+
+    /// The container shape these keys make, if any. `isTextRoot`: the object is the root of its
+    /// JSON text (an input, a line or a body); `isInputRoot`: of the input itself.
+    package func shape(isTextRoot: Bool, isInputRoot: Bool) -> ContainerShape? {
+        if contains(.entityId) && !isDisjoint(with: [.payloadFields, .metadataFields, .lifecycleRevision]) { return .entityState }
+        if contains(.entityId) && !isDisjoint(with: [.schemaVersion, .payload, .deleted]) { return .entityDocument }
+        if contains(.document) && !isDisjoint(with: [.operationId, .revision, .changedFields]) { return .syncOperation }
+        if contains(.operations) && (isTextRoot || !isDisjoint(with: ShapeKeys.pullPageKeys)) { return .syncMessage }
+        if contains(.entities) && contains(.cursor) { return .syncMessage }
+        if contains(.receipts) && isTextRoot { return .syncMessage }
+        if isInputRoot && (contains(.backupFormat) || isSuperset(of: [.schemaVersion, .exportedAt, .habits, .entries])) { return .backup }
+        if contains([.salt, .iterations]) { return .kdfParameters }
+        return nil
+    }
+}

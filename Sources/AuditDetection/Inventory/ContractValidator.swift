@@ -1,0 +1,296 @@
+import AuditCore
+import AuditInputs
+
+/// A document member's value as far as the checks need it: scalars in full, containers by kind
+/// only (the members the checks read whole are captured as trees, see `DocumentDraft`).
+package enum DraftValue: Equatable {
+    case string(String)
+    case number(String)
+    case bool(Bool)
+    case null
+    case object
+    case array
+
+    package var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+
+    var kindName: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+
+    /// The scalar as a JSON value (a container has no members here: callers capture those).
+    package var jsonValue: JSONValue {
+        switch self {
+        case .string(let s): .string(s)
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .null: .null
+        case .object: .object([])
+        case .array: .array([])
+        }
+    }
+}
+
+/// The members of an object that the contract checks look at, gathered while it streams past:
+/// an entity document, an operation, a snapshot's entity state, a sync message or a storage
+/// envelope. Offsets are byte offsets in the JSON text the object is in.
+package struct DocumentDraft {
+    package var startOffset: Int
+    /// Where whole-object violations are reported: the `entityId` value, else the first
+    /// document key.
+    package var position = SourcePosition(line: 1, column: 1, byteOffset: 0)
+    /// The object's keys that `ShapeKeys` names, and how many members it has (set when the
+    /// object closes).
+    package var keys: ShapeKeys = []
+    package var memberCount = 0
+    package var entityId: DraftValue?
+    package var entityIdOffset: Int?
+    /// The `entityId` matched a pattern rule: it is never echoed.
+    package var entityIdIsSecret = false
+    package var schemaVersion: DraftValue?
+    package var deleted: DraftValue?
+    package var hasPayload = false
+    package var payloadIsObject = false
+    /// The payload, read whole: every field is checked for type and value.
+    package var payload: JSONValue.Node?
+    package var protocolVersion: DraftValue?
+    package var protocolVersionOffset: Int?
+    package var hasMigratedAt = false
+    package var hasQuarantine = false
+    // An operation's members.
+    package var operationId: DraftValue?
+    package var operationIdOffset: Int?
+    package var kind: DraftValue?
+    package var kindOffset: Int?
+    package var revision: JSONValue.Node?
+    package var changedFields: JSONValue.Node?
+    package var changedMetadataFields: JSONValue.Node?
+    package var hasDocument = false
+    package var documentOffset: Int?
+    /// What the operation's `document` turned out to be, once it closed.
+    package var document: DocumentSummary?
+    // A snapshot's entity state.
+    package var lifecycleRevision: JSONValue.Node?
+    package var payloadFields: JSONValue.Node?
+    package var metadataFields: JSONValue.Node?
+    // A push body or pull page.
+    package var operationCount: Int?
+    package var operationsOffset: Int?
+    /// The object's own member names that the app's sensitive-name rule matches, with offsets.
+    package var appSensitiveKeys: [(name: String, offset: Int)] = []
+
+    package init(startOffset: Int) { self.startOffset = startOffset }
+
+    /// Stores a member read whole.
+    package mutating func setCaptured(_ member: ShapeKeys, _ tree: JSONValue.Node) {
+        switch member {
+        case .payload: payload = tree
+        case .revision: revision = tree
+        case .changedFields: changedFields = tree
+        case .changedMetadataFields: changedMetadataFields = tree
+        case .lifecycleRevision: lifecycleRevision = tree
+        case .payloadFields: payloadFields = tree
+        case .metadataFields: metadataFields = tree
+        default: break
+        }
+    }
+}
+
+/// What an operation's checks need of its `document`.
+package struct DocumentSummary {
+    package var isEntityDocument: Bool
+    /// A storage envelope, which `contract.storage-envelope` reports.
+    var isStorageEnvelope = false
+    package var deleted: Bool? = nil
+    /// The payload's keys (none for a tombstone), and the additional fields'.
+    var payloadKeys: [String] = []
+    package var metadataKeys: [String] = []
+
+    package init(isEntityDocument: Bool) { self.isEntityDocument = isEntityDocument }
+
+    package init(_ draft: borrowing DocumentDraft, metadataKeys: [String]) {
+        isEntityDocument = ContractValidator.isEntityDocument(draft)
+        isStorageEnvelope = ContractValidator.isStorageEnvelope(draft)
+        deleted = draft.deleted?.boolValue
+        payloadKeys = draft.payload?.value.objectMembers?.map(\.key) ?? []
+        self.metadataKeys = metadataKeys
+    }
+}
+
+/// A contract violation of one object.
+package struct ContractViolation: Equatable {
+    package var check: BuiltinCheck
+    package var message: String
+    /// The name to report when the violation is one member's, not the whole object's.
+    package var key: String? = nil
+    /// Where the offending member's value begins (nil: the object's position).
+    package var offset: Int? = nil
+    /// The offending member's path below the object (empty: the object itself).
+    package var memberPath: [PathToken] = []
+
+    package var ruleId: String { check.rawValue }
+}
+
+/// The data contract's rules for the objects of sync data (`contract/personal-sync-data-contract.md`
+/// and the app that is its executable source: `personal_sync_contract.dart`, and the server's
+/// `sync-core`, see `APP-FORMATS.md`). Pure: a draft in, violations out.
+package enum ContractValidator {
+    /// The entity id grammar of the wire format, quoted by `contract.entity-id`.
+    static let entityIdClause = "ids are habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<stable key>, each part encoded as encodeURIComponent does"
+    static let supportedSchemaVersions = 1...1
+    static let supportedProtocolVersions = 1...1
+
+    /// Whether the draft is an entity document: an `entityId` with a version, a flag or a
+    /// payload, and no field registers (those make it an entity state).
+    package static func isEntityDocument(_ d: borrowing DocumentDraft) -> Bool {
+        d.entityId != nil && (d.schemaVersion != nil || d.deleted != nil || d.hasPayload) && !isEntityState(d)
+    }
+
+    /// The app's storage envelope: `schemaVersion`, `migratedAt`, `data`, `quarantine`.
+    static func isStorageEnvelope(_ d: borrowing DocumentDraft) -> Bool {
+        d.schemaVersion != nil && d.hasMigratedAt && d.hasQuarantine
+    }
+
+    /// A snapshot's or replica's entity state: field registers instead of a payload.
+    static func isEntityState(_ d: borrowing DocumentDraft) -> Bool {
+        d.entityId != nil && (d.payloadFields != nil || d.metadataFields != nil || d.lifecycleRevision != nil)
+    }
+
+    /// An operation: a `document` with the members only operations have.
+    static func isOperation(_ d: borrowing DocumentDraft) -> Bool {
+        d.hasDocument && (d.operationId != nil || d.revision != nil || d.changedFields != nil)
+    }
+
+    package static func check(_ d: borrowing DocumentDraft, inventory: Inventory) -> [ContractViolation] {
+        var violations: [ContractViolation] = []
+        if isStorageEnvelope(d) {
+            violations.append(ContractViolation(check: .storageEnvelope, message: "A raw storage envelope (schemaVersion, migratedAt, data, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\"."))
+        }
+        if isOperation(d) {
+            OperationChecks.check(d, into: &violations)
+        } else if let version = d.protocolVersion {
+            // A protocol version outside an operation (instance info, capabilities).
+            if let problem = protocolVersionProblem(version) {
+                violations.append(ContractViolation(check: .protocolVersion, message: problem, key: "protocolVersion", offset: d.protocolVersionOffset))
+            }
+        }
+        if let count = d.operationCount, d.keys.isDisjoint(with: [.cursor, .headOffset, .compactionFloor, .requiresSnapshot]) {
+            OperationChecks.checkPushBody(d, operations: count, into: &violations)
+        }
+        if isEntityState(d) {
+            EntityStateChecks.check(d, into: &violations)
+        } else if isEntityDocument(d) {
+            checkDocument(d, inventory: inventory, into: &violations)
+        }
+        return violations
+    }
+
+    /// What is wrong with a `protocolVersion`, or nil.
+    static func protocolVersionProblem(_ version: DraftValue) -> String? {
+        guard case .number(let text) = version, let n = Int(text) else {
+            return "protocolVersion is \(version.kindName == "a number" ? "not an integer" : version.kindName), not an integer version."
+        }
+        let window = "\(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound)"
+        if n < supportedProtocolVersions.lowerBound {
+            return "protocolVersion \(n) is below the supported window \(window): \"a peer below the supported protocol window must upgrade its server\"."
+        }
+        if n > supportedProtocolVersions.upperBound {
+            return "protocolVersion \(n) is above the supported window \(window): \"a peer above it must upgrade its client\"."
+        }
+        return nil
+    }
+
+    /// Parses the entity id, or reports why it is not one.
+    package static func entityId(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) -> EntityId? {
+        guard case .string(let idText)? = d.entityId else {
+            violations.append(ContractViolation(check: .entityId, message: "entityId is \(d.entityId?.kindName ?? "missing"), not a string (\(entityIdClause))."))
+            return nil
+        }
+        switch EntityId.parse(idText) {
+        case .success(let parsed): return parsed
+        case .failure(let problem):
+            violations.append(ContractViolation(check: .entityId, message: "The entityId does not follow the contract's grammar: \(problem.message) (\(entityIdClause))."))
+            return nil
+        }
+    }
+
+    /// The additional members of an object whose names the app rejects as sensitive.
+    /// (No member the contract names matches that rule, so every match is an additional field.)
+    static func checkSensitiveMembers(_ d: borrowing DocumentDraft, what: String, into violations: inout [ContractViolation]) {
+        for (name, offset) in d.appSensitiveKeys {
+            violations.append(sensitiveName(name, offset: offset, path: [.key(name)], where: what))
+        }
+    }
+
+    package static func sensitiveName(_ name: String, offset: Int, path: [PathToken], where place: String) -> ContractViolation {
+        ContractViolation(check: .sensitiveName, message: "The app's sensitive-name rule (token, secret, password, credential or api?key, anywhere in the name) rejects this name in \(place): \"sensitive-looking fields are rejected\".",
+                          key: name, offset: offset, memberPath: path)
+    }
+
+    private static func checkDocument(_ d: borrowing DocumentDraft, inventory: Inventory, into violations: inout [ContractViolation]) {
+        func add(_ check: BuiltinCheck, _ message: String) {
+            violations.append(ContractViolation(check: check, message: message))
+        }
+        switch d.schemaVersion {
+        case .number(let text)? where Int(text).map(supportedSchemaVersions.contains) == true:
+            break
+        case let other:
+            let found = other.map { v -> String in if case .number(let t) = v { return Int(t) == nil ? "a version that is not an integer" : "version \(t)" } else { return v.kindName } } ?? "no schemaVersion"
+            add(.schemaVersion, "Unsupported entity schema (\(found)); schema version 1 is supported: \"unsupported entity schemas are rejected before mutation\".")
+        }
+        guard let entity = entityId(d, into: &violations) else { return }
+        checkSensitiveMembers(d, what: "an entity document's additional fields", into: &violations)
+
+        // The registry permits no unknown key, live or deleted.
+        if case .setting(let key) = entity, inventory.setting(key) == nil {
+            let sensitive = AppSensitiveName.matches(key) ? " It is also a sensitive-looking key, which the app rejects (sensitive_setting)." : ""
+            add(.settingUnknown, "The setting key is not in the approved setting registry: \"the registry does not permit unknown keys\".\(sensitive)")
+            return
+        }
+        let deleted = d.deleted?.boolValue
+        if deleted == nil {
+            add(.deletedFlag, "A document needs \"deleted\": true or false (here \(d.deleted?.kindName ?? "missing")): \"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload; tombstones contain the same version and ID with deleted: true\".")
+        }
+        if deleted == true {
+            if d.hasPayload {
+                add(.tombstonePayload, "A tombstone (deleted: true) has a payload key: \"tombstones contain the same version and ID with deleted: true and no payload\".")
+            }
+            return
+        }
+        guard d.hasPayload && d.payloadIsObject, let payload = d.payload, let members = payload.value.objectMembers else {
+            add(.missingPayload, "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
+            return
+        }
+        if members.contains(where: { $0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix) }) {
+            add(.prefsDump, "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".")
+        }
+        switch entity {
+        case .habit(let id):
+            if payload.value["id"]?.stringValue != id {
+                add(.identityMismatch, "The habit payload's id \(payload.value["id"] == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".")
+            }
+            PortableFields.checkHabit(payload, into: &violations)
+        case .entry(let habitId, let date):
+            if payload.value["habitId"]?.stringValue != habitId || payload.value["date"]?.stringValue != date {
+                add(.identityMismatch, "The entry payload's habitId or date differs from entityId: \"their entity ID must match payload habitId and date\".")
+            }
+            PortableFields.checkEntry(payload, into: &violations)
+        case .setting(let key):
+            guard let setting = inventory.setting(key) else { return }
+            if members.count != 1 || members[0].key != "value" {
+                add(.settingPayload, "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".")
+            }
+            if let value = members.last(where: { $0.key == "value" })?.value, let problem = setting.schema.problem(with: value.value) {
+                violations.append(ContractViolation(check: .settingValue, message: "The value of \(setting.key) does not match its schema: \(problem) (\"malformed values are rejected before mutation\").",
+                                                    offset: value.offset, memberPath: [.key("payload"), .key("value")]))
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import AuditBytes
+
+/// A parsed `entityId`: `habit/<id>`, `entry/<habit id>/<YYYY-MM-DD>` or `setting/<key>`, each
+/// part percent-encoded.
+package enum EntityId: Equatable {
+    case habit(id: String)
+    case entry(habitId: String, date: String)
+    case setting(key: String)
+
+    /// Parses `text`, or says what is wrong with it (by kind, never echoing it). Works on the
+    /// UTF-8 bytes: it runs once per entity document.
+    package static func parse(_ text: String) -> Result<EntityId, EntityIdProblem> {
+        var text = text
+        return text.withUTF8 { bytes in
+            // At most three parts: find the first two slashes, and whether there is a third.
+            var slashes = (first: -1, second: -1)
+            for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "/") {
+                if slashes.first < 0 { slashes.first = i } else if slashes.second < 0 { slashes.second = i } else { return .failure(.grammar) }
+            }
+            guard slashes.first >= 0 else { return .failure(.grammar) }
+            let type = UnsafeBufferPointer(rebasing: bytes[..<slashes.first])
+            let rest = UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)...])
+            func decoded(_ part: UnsafeBufferPointer<UInt8>) -> Result<String, EntityIdProblem> {
+                guard let text = percentDecoded(part), !text.isEmpty,
+                      !text.isBlank else { return .failure(.encoding) }
+                // The server's parseEntityId: re-encoding the decoded part gives back the text.
+                return isCanonical(part, decoded: text) ? .success(text) : .failure(.nonCanonical)
+            }
+            if type.equals("entry") {
+                guard slashes.second >= 0 else { return .failure(.grammar) }
+                let habitId: String
+                switch decoded(UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)..<slashes.second])) {
+                case .success(let text): habitId = text
+                case .failure(let problem): return .failure(problem)
+                }
+                let date = bytes[(slashes.second + 1)...]
+                guard isCalendarDate(date) else { return .failure(.date) }
+                return .success(.entry(habitId: habitId, date: String(decoding: date, as: UTF8.self)))
+            }
+            let isHabit = type.equals("habit")
+            guard isHabit || type.equals("setting") else { return .failure(.type) }
+            guard slashes.second < 0 else { return .failure(.grammar) }
+            return decoded(rest).map { isHabit ? .habit(id: $0) : .setting(key: $0) }
+        }
+    }
+
+    /// Whether `part` is exactly what `encodeURIComponent` (Dart's `Uri.encodeComponent`) makes
+    /// of `decoded`: letters, digits and `-_.!~*'()` raw, every other byte of the UTF-8 as `%XX`
+    /// with upper-case hex.
+    static func isCanonical(_ part: UnsafeBufferPointer<UInt8>, decoded: String) -> Bool {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var i = 0
+        for b in decoded.utf8 {
+            if isUnreserved(b) {
+                guard i < part.count, part[i] == b else { return false }
+                i += 1
+            } else {
+                guard i + 2 < part.count, part[i] == UInt8(ascii: "%"), part[i + 1] == hex[Int(b >> 4)],
+                      part[i + 2] == hex[Int(b & 0xF)] else { return false }
+                i += 3
+            }
+        }
+        return i == part.count
+    }
+
+    /// The characters `encodeURIComponent` leaves as they are.
+    private static func isUnreserved(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "~"),
+             UInt8(ascii: "*"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"):
+            true
+        default: false
+        }
+    }
+
+    /// Percent-decoding that refuses malformed escapes and raw characters an encoder escapes.
+    static func percentDecoded(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+        // One pass: whether anything needs decoding or refusing, and whether it is all ASCII.
+        var plain = true, ascii = true
+        for b in text {
+            if b == UInt8(ascii: "%") || b <= 0x20 || b == 0x7F || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
+                plain = false
+                break
+            }
+            if b >= 0x80 { ascii = false }
+        }
+        if plain {
+            // ASCII is valid UTF-8: made without the (slower) validating initializer.
+            return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        var it = text.makeIterator()
+        while let b = it.next() {
+            if b == UInt8(ascii: "%") {
+                guard let h = it.next(), let l = it.next(), let high = hexValue(h), let low = hexValue(l) else { return nil }
+                bytes.append(high << 4 | low)
+            } else if b <= 0x20 || b == 0x7F || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
+                return nil
+            } else {
+                bytes.append(b)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// `YYYY-MM-DD`, a real calendar date.
+    package static func isCalendarDate(_ text: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        guard text.count == 10 else { return false }
+        func byte(_ i: Int) -> UInt8 { text[text.startIndex + i] }
+        func digit(_ i: Int) -> Int? { byte(i) &- 0x30 < 10 ? Int(byte(i) &- 0x30) : nil }
+        guard byte(4) == UInt8(ascii: "-"), byte(7) == UInt8(ascii: "-"),
+              let y0 = digit(0), let y1 = digit(1), let y2 = digit(2), let y3 = digit(3),
+              let m0 = digit(5), let m1 = digit(6), let d0 = digit(8), let d1 = digit(9) else { return false }
+        let y = ((y0 * 10 + y1) * 10 + y2) * 10 + y3, m = m0 * 10 + m1, d = d0 * 10 + d1
+        guard (1...12).contains(m), d >= 1 else { return false }
+        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+        let days = switch m {
+        case 2: leap ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+        return d <= days
+    }
+}
+
+/// What is wrong with an `entityId`.
+package enum EntityIdProblem: Error {
+    case type, grammar, encoding, nonCanonical, date
+
+    package var message: String {
+        switch self {
+        case .type: return "its type is not habit, entry or setting"
+        case .grammar: return "it does not have the parts habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<key>"
+        case .encoding: return "an id part is empty, blank or not properly percent-encoded"
+        case .nonCanonical: return "an id part is not canonically encoded (encodeURIComponent's set, upper-case hex), as the server requires"
+        case .date: return "the entry's date is not a calendar date YYYY-MM-DD"
+        }
+    }
+}

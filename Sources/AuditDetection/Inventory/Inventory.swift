@@ -1,0 +1,130 @@
+import AuditCore
+
+/// The contract's classes of data.
+public enum DataClass: String, Sendable, CaseIterable, Comparable {
+    case synchronized
+    case deviceLocal = "device-local"
+    case derived
+    case sensitive
+    case unsupported
+
+    public static func < (a: DataClass, b: DataClass) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// What seeing data of a class in a context means.
+public enum Verdict: String, Sendable, CaseIterable, Comparable {
+    /// Expected there.
+    case allowed
+    /// Listed in the report's inventory section, not a finding.
+    case note
+    case warning
+    case error
+
+    public static func < (a: Verdict, b: Verdict) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// One store or field of the data contract's persistence inventory.
+public struct Store: Sendable, Equatable {
+    public var id: String
+    /// As the contract's table names it.
+    public var name: String
+    /// The contract table it comes from.
+    public var table: String
+    public var classes: [DataClass]
+    public var qualifier: String?
+    /// The contract's reason for the classification.
+    public var reason: String
+    /// Keys in `FlutterSharedPreferences.xml`, without `flutter.`.
+    public var prefsKeys: [String]
+    /// Field names that carry this data inside JSON.
+    public var jsonFields: [String]
+    public var nativePrefsFiles: [String]
+    public var nativeKeys: [String]
+    public var secureStorageKeys: [String]
+
+    public var isSensitive: Bool { classes.contains(.sensitive) }
+
+    /// A store the app keeps in plain SharedPreferences by design (it has prefs keys and no
+    /// secure-storage key): a prefs export is where it lives, not where it leaked to. Not a
+    /// store the contract calls sensitive outright (`habiter_storage_backup_v0`, the verbatim
+    /// legacy values with the old AI key): a prefs export carries that recovery material off
+    /// the device. A sensitive-adjacent one (`habiter_ai_config`: provider and model) does live
+    /// there by design.
+    public var livesInPlainPrefs: Bool {
+        !prefsKeys.isEmpty && secureStorageKeys.isEmpty && (!isSensitive || qualifier == "Sensitive-adjacent")
+    }
+}
+
+/// The classification inventory of the data contract (`rules/inventory.json`): every store and
+/// field, its class and the contract's reason, how it appears on disk and on the wire, the
+/// setting registry, and the verdict for each class in each context. Immutable, and a class so
+/// that the per-document checks share it without copying its tables.
+public final class Inventory: Sendable {
+    public let stores: [Store]
+    public let settings: [SettingDefinition]
+    /// Verdicts by class, then context.
+    public let verdicts: [DataClass: [ScanContext: Verdict]]
+
+    /// Stores by prefs key (without `flutter.`), by JSON field name and by secure-storage key.
+    private let byPrefsKey: [String: Int]
+    private let byJSONField: [String: Int]
+    private let bySecureStorageKey: [String: Int]
+    private let settingsByKey: [String: Int]
+    /// Bit `n` is set when some JSON field name is `n` bytes long (bit 63: 63 or longer): most
+    /// keys are ruled out by their length, before a `String` is made and hashed.
+    private let jsonFieldLengths: UInt64
+
+    public init(stores: [Store], settings: [SettingDefinition], verdicts: [DataClass: [ScanContext: Verdict]]) {
+        self.stores = stores
+        self.settings = settings
+        self.verdicts = verdicts
+        var byPrefsKey: [String: Int] = [:], byJSONField: [String: Int] = [:], bySecureStorageKey: [String: Int] = [:]
+        for (i, store) in stores.enumerated() {
+            for key in store.prefsKeys where byPrefsKey[key] == nil { byPrefsKey[key] = i }
+            for field in store.jsonFields + store.prefsKeys + store.secureStorageKeys where byJSONField[field] == nil {
+                byJSONField[field] = i
+            }
+            for key in store.secureStorageKeys where bySecureStorageKey[key] == nil { bySecureStorageKey[key] = i }
+        }
+        self.byPrefsKey = byPrefsKey
+        self.byJSONField = byJSONField
+        jsonFieldLengths = byJSONField.keys.reduce(0) { $0 | 1 << UInt64(min($1.utf8.count, 63)) }
+        self.bySecureStorageKey = bySecureStorageKey
+        settingsByKey = Dictionary(settings.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The store a prefs key (without `flutter.`) belongs to.
+    public func store(prefsKey key: String) -> Int? { byPrefsKey[key] }
+
+    /// The store a JSON field name names (a runtime field, a prefs store name, a secure key).
+    public func store(jsonField name: String) -> Int? { byJSONField[name] }
+
+    /// The store a JSON field name, as UTF-8 bytes, names.
+    package func store(jsonField name: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard jsonFieldLengths & 1 << UInt64(min(name.count, 63)) != 0 else { return nil }
+        return byJSONField[String(decoding: name, as: UTF8.self)]
+    }
+
+    /// The store a secure-storage key belongs to.
+    public func store(secureStorageKey key: String) -> Int? { bySecureStorageKey[key] }
+
+    /// The registered setting with this stable key.
+    public func setting(_ key: String) -> SettingDefinition? { settingsByKey[key].map { settings[$0] } }
+
+    /// The strictest verdict for data of these classes in `context`.
+    public func verdict(for classes: [DataClass], in context: ScanContext) -> Verdict {
+        classes.map { verdicts[$0]?[context] ?? .error }.max() ?? .error
+    }
+
+    /// The verdict for a store seen in `context`. In a prefs export, a store that lives in plain
+    /// prefs is at home whatever its class (`habiter_storage_backup_v0`, `habiter_ai_config`):
+    /// listed, not reported; a secure-storage store there (`classly_token`) keeps its verdict.
+    public func verdict(for store: Store, in context: ScanContext) -> Verdict {
+        let verdict = verdict(for: store.classes, in: context)
+        return context == .prefs && store.livesInPlainPrefs ? min(verdict, .note) : verdict
+    }
+}

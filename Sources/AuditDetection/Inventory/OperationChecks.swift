@@ -1,0 +1,135 @@
+import AuditInputs
+
+/// The checks of an operation (the element of a push body, a pull page and the engine's queue)
+/// and of a push body, as `personal_sync_operation.dart` and the server's sync-core make them.
+enum OperationChecks {
+    package static let kinds = ["create", "patch", "delete", "restore"]
+    static let maximumPushOperations = 100
+
+    package static func check(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) {
+        func add(_ message: String, key: String? = nil, offset: Int? = nil) {
+            violations.append(ContractViolation(check: .operation, message: message, key: key, offset: offset,
+                                                memberPath: key.map { [.key($0)] } ?? []))
+        }
+        if let version = d.protocolVersion {
+            if let problem = ContractValidator.protocolVersionProblem(version) {
+                violations.append(ContractViolation(check: .protocolVersion, message: problem, key: "protocolVersion",
+                                                    offset: d.protocolVersionOffset, memberPath: [.key("protocolVersion")]))
+            }
+        } else {
+            violations.append(ContractViolation(check: .protocolVersion, message: "The operation has no protocolVersion: every operation carries the protocol version it was written for."))
+        }
+        ContractValidator.checkSensitiveMembers(d, what: "an operation's additional fields", into: &violations)
+
+        let kind = d.kind?.stringValue.flatMap { kinds.contains($0) ? $0 : nil }
+        if kind == nil {
+            add("The operation's kind is \(d.kind.map { $0.stringValue == nil ? $0.kindName : "another string" } ?? "missing"), not one of \(kinds.joined(separator: ", ")).",
+                key: "kind", offset: d.kindOffset)
+        }
+        let revision = d.revision.map { Revision.parse($0) }
+        switch revision {
+        case .success(let r)?:
+            // A device id's characters are all ones encodeURIComponent leaves as they are.
+            let expected = "operation/\(r.deviceId)/\(r.sequence)"
+            if d.operationId?.stringValue != expected {
+                add("The operationId is \(d.operationId.map { $0.stringValue == nil ? $0.kindName : "another string" } ?? "missing"), not operation/<encoded deviceId>/<sequence> of its revision (the operationId is the idempotency key).",
+                    key: "operationId", offset: d.operationIdOffset)
+            }
+        case .failure(let problem)?:
+            add("The operation's revision \(problem.message).", key: "revision", offset: d.revision?.offset)
+        case nil:
+            add("The operation has no revision {deviceId, sequence}.")
+        }
+
+        let changed = fieldSet(d.changedFields, name: "changedFields", into: &violations)
+        let changedMetadata = fieldSet(d.changedMetadataFields, name: "changedMetadataFields", into: &violations)
+        guard let kind, let document = d.document else { return }
+        guard document.isEntityDocument else {
+            // A storage envelope there is reported as one, by contract.storage-envelope.
+            if !document.isStorageEnvelope {
+                add("The operation's document is not an entity document.", key: "document", offset: d.documentOffset)
+            }
+            return
+        }
+        let isDelete = kind == "delete"
+        if let deleted = document.deleted, deleted != isDelete {
+            add(isDelete ? "A delete operation carries a live document, not a tombstone." : "A \(kind) operation carries a tombstone, not a live document.",
+                key: "document", offset: d.documentOffset)
+        }
+        // The server's validateFieldSet and requireComplete, the app's _validatedChangedFields.
+        for (list, available, name, node) in [(changed, document.payloadKeys, "changedFields", d.changedFields),
+                                              (changedMetadata, document.metadataKeys, "changedMetadataFields", d.changedMetadataFields)] {
+            guard let list else { continue }
+            let whole = kind == "create" || kind == "restore" || (kind == "delete" && name == "changedMetadataFields")
+            let what = name == "changedFields" ? "payload keys" : "additional document fields"
+            if !list.isSubset(of: available) {
+                add("The operation's \(name) names a field its document does not have (a removed payload key is sent as null).", key: name, offset: node?.offset)
+            } else if whole && list != Set(available) {
+                add("A \(kind) operation lists every one of its document's \(what) in \(name), and only those.", key: name, offset: node?.offset)
+            }
+        }
+        if kind == "patch", changed?.isEmpty == true, changedMetadata?.isEmpty == true {
+            add("A patch operation changes at least one field.", key: "changedFields", offset: d.changedFields?.offset)
+        }
+    }
+
+    /// A list of field names (duplicates are one name, as both the app and the server read it);
+    /// nil when absent or malformed (reported). The names it lists are screened where they
+    /// occur, in the document.
+    private static func fieldSet(_ node: JSONValue.Node?, name: String, into violations: inout [ContractViolation]) -> Set<String>? {
+        guard let node else {
+            violations.append(ContractViolation(check: .operation, message: "The operation has no \(name) list."))
+            return nil
+        }
+        guard let elements = node.value.arrayElements, case let names = elements.compactMap(\.value.stringValue), names.count == elements.count,
+              !names.contains(where: { $0.isBlank }) else {
+            violations.append(ContractViolation(check: .operation, message: "The operation's \(name) is not a list of field names.",
+                                                key: name, offset: node.offset, memberPath: [.key(name)]))
+            return nil
+        }
+        return Set(names)
+    }
+
+    /// A push body is exactly `{"operations": [...]}` with 1 to 100 operations.
+    static func checkPushBody(_ d: borrowing DocumentDraft, operations count: Int, into violations: inout [ContractViolation]) {
+        if d.memberCount != 1 {
+            violations.append(ContractViolation(check: .pushBody, message: "A push body holds exactly one member, operations; this one has \(d.memberCount) (the server refuses unknown body keys)."))
+        }
+        if !(1...maximumPushOperations).contains(count) {
+            violations.append(ContractViolation(check: .pushBody, message: "A push body carries 1 to \(maximumPushOperations) operations; this one carries \(count).",
+                                                key: "operations", offset: d.operationsOffset, memberPath: [.key("operations")]))
+        }
+    }
+}
+
+/// An operation's or entity state's `revision` {deviceId, sequence}: a Lamport clock.
+struct Revision {
+    var deviceId: String
+    var sequence: Int
+
+    enum Problem: Error {
+        case shape, deviceId, sequence
+
+        package var message: String {
+            switch self {
+            case .shape: "is not an object {deviceId, sequence}"
+            case .deviceId: "has a deviceId outside [A-Za-z0-9._~-]{1,128}"
+            case .sequence: "has a sequence that is not a safe integer of at least 1"
+            }
+        }
+    }
+
+    package static func parse(_ node: JSONValue.Node) -> Result<Revision, Problem> {
+        // Other members are let through, by the server and the app alike.
+        guard node.value.objectMembers != nil else { return .failure(.shape) }
+        guard let deviceId = node.value["deviceId"]?.stringValue, isDeviceId(deviceId) else { return .failure(.deviceId) }
+        guard let sequence = node.value["sequence"].flatMap(PortableFields.integer), sequence >= 1 else { return .failure(.sequence) }
+        return .success(Revision(deviceId: deviceId, sequence: sequence))
+    }
+
+    static func isDeviceId(_ text: String) -> Bool {
+        (1...128).contains(text.utf8.count) && text.utf8.allSatisfy { b in
+            b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 26 || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") || b == UInt8(ascii: "-")
+        }
+    }
+}

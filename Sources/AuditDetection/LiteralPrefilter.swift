@@ -1,0 +1,174 @@
+/// Finds which of a set of case-insensitive literals (two bytes or longer) occur in a value,
+/// with one bitmap probe per byte pair. It gates the regexes: a rule whose keywords do not
+/// occur in a value never runs on it.
+///
+/// When every literal has three bytes or more, only every other pair is probed: a literal that
+/// starts at an odd offset has its second and third bytes at the even offset after it, so the
+/// bitmap also holds each literal's second pair, and a hit there is verified one byte back.
+public final class LiteralPrefilter: @unchecked Sendable {
+    /// Lowercased literals.
+    public let literals: [[UInt8]]
+    /// Bit `b1 << 8 | b0` (two bytes as a little-endian word) is set when some literal starts
+    /// with the pair `b0 b1` in any letter case (or, with `probeStep` 2, has it as its second pair).
+    private let bitmap: UnsafeMutablePointer<UInt64>
+    /// Literal indices grouped by first (lowercased) byte pair: the literals starting with pair
+    /// `p` are `pairMembers[pairStart[p]..<pairStart[p + 1]]`.
+    private let pairStart: UnsafeMutablePointer<Int32>
+    private let pairMembers: UnsafeMutablePointer<Int32>
+    /// The same by second byte pair (bytes 1 and 2), for `probeStep` 2.
+    private let secondPairStart: UnsafeMutablePointer<Int32>
+    private let secondPairMembers: UnsafeMutablePointer<Int32>
+    /// The literals' bytes one after another: literal `i` is
+    /// `literalBytes[literalStart[i]..<literalStart[i + 1]]`. Raw memory, like the tables above,
+    /// so that probing a value takes no reference counting.
+    private let literalBytes: UnsafeMutablePointer<UInt8>
+    private let literalStart: UnsafeMutablePointer<Int32>
+    /// 2 when every literal has three bytes or more, else 1.
+    private let probeStep: Int
+    /// With `probeStep` 2, a bit per hash of the first three (lowercased) bytes of a literal:
+    /// checked before the literals of a pair, which most pairs of text that pass the bitmap start
+    /// none of.
+    private let trigrams: UnsafeMutablePointer<UInt64>
+
+    public init(literals: [String]) {
+        let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
+        precondition(lowered.allSatisfy { $0.count >= 2 }, "prefilter literals need two bytes")
+        self.literals = lowered
+        let probeStep = lowered.allSatisfy { $0.count >= 3 } ? 2 : 1
+        let bitmap = UnsafeMutablePointer<UInt64>.allocate(capacity: 1024)
+        bitmap.initialize(repeating: 0, count: 1024)
+        func cases(_ b: UInt8) -> [UInt8] { b &- 0x61 < 26 ? [b, b & ~0x20] : [b] }
+        func setBits(_ b0: UInt8, _ b1: UInt8) {
+            for first in cases(b0) {
+                for second in cases(b1) {
+                    let word = Int(second) << 8 | Int(first)
+                    bitmap[word >> 6] |= 1 << UInt64(word & 63)
+                }
+            }
+        }
+        // Literal indices by pair, in index order: counted, summed, then placed; in raw memory,
+        // freed by `deinit`.
+        func grouped(by pair: (Int) -> Int?) -> (start: UnsafeMutablePointer<Int32>, members: UnsafeMutablePointer<Int32>) {
+            let start = UnsafeMutablePointer<Int32>.allocate(capacity: 65537)
+            start.initialize(repeating: 0, count: 65537)
+            for index in lowered.indices {
+                if let p = pair(index) { start[p + 1] += 1 }
+            }
+            for p in 0..<65536 { start[p + 1] += start[p] }
+            let members = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, Int(start[65536])))
+            let next = UnsafeMutablePointer<Int32>.allocate(capacity: 65537)
+            defer { next.deallocate() }
+            next.initialize(from: start, count: 65537)
+            for index in lowered.indices {
+                guard let p = pair(index) else { continue }
+                (members + Int(next[p])).initialize(to: Int32(index))
+                next[p] += 1
+            }
+            return (start, members)
+        }
+        for literal in lowered {
+            setBits(literal[0], literal[1])
+            if probeStep == 2 { setBits(literal[1], literal[2]) }
+        }
+        /// A copy of `values` in raw memory, freed by `deinit`.
+        func raw<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
+            let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(1, values.count))
+            pointer.initialize(from: values, count: values.count)
+            return pointer
+        }
+        (pairStart, pairMembers) = grouped { Int(lowered[$0][0]) << 8 | Int(lowered[$0][1]) }
+        (secondPairStart, secondPairMembers) = grouped { probeStep == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
+        literalBytes = raw(lowered.flatMap { $0 })
+        literalStart = raw(lowered.reduce(into: [Int32(0)]) { starts, literal in starts.append(starts.last! + Int32(literal.count)) })
+        self.bitmap = bitmap
+        self.probeStep = probeStep
+        trigrams = .allocate(capacity: 1024)
+        trigrams.initialize(repeating: 0, count: 1024)
+        if probeStep == 2 {
+            for literal in lowered {
+                let h = LiteralPrefilter.trigramHash(literal[0], literal[1], literal[2])
+                trigrams[h >> 6] |= 1 << UInt64(h & 63)
+            }
+        }
+    }
+
+    deinit {
+        bitmap.deallocate()
+        pairStart.deallocate()
+        pairMembers.deallocate()
+        secondPairStart.deallocate()
+        secondPairMembers.deallocate()
+        literalBytes.deallocate()
+        literalStart.deallocate()
+        trigrams.deallocate()
+    }
+
+    @inline(__always)
+    package static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
+
+    /// Whether some literal starts with the byte pair (in any letter case).
+    @inline(__always)
+    func mayStartLiteral(_ first: UInt8, _ second: UInt8) -> Bool {
+        let word = Int(second) << 8 | Int(first)
+        return bitmap[word >> 6] & (1 << UInt64(word & 63)) != 0
+    }
+
+    /// Calls `found` with the index of each literal that occurs in `bytes` (once per occurrence),
+    /// in order of where the occurrences start, then of the literals.
+    @inline(__always)
+    public func scan(_ bytes: UnsafeRawBufferPointer, _ found: (Int) -> Void) {
+        let n = bytes.count
+        guard n >= 2, let base = bytes.baseAddress else { return }
+        let start = base.assumingMemoryBound(to: UInt8.self)
+        // Each probed pair of neighbouring bytes, read as one little-endian word: no case folding
+        // here, the bitmap holds every case of the literals' pairs.
+        var i = 0
+        while i &+ 1 < n {
+            let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
+            if bitmap[word &>> 6] & (1 &<< UInt64(word & 63)) != 0 {
+                let pair = Int(LiteralPrefilter.lower(start[i])) << 8 | Int(LiteralPrefilter.lower(start[i &+ 1]))
+                if probeStep == 2 {
+                    // A literal starting one byte back, then one starting here: each has three
+                    // bytes or more, so the first three are checked before any literal.
+                    if i > 0 && hasTrigram(at: i &- 1, in: start) {
+                        verify(secondPairMembers, Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1]), at: i - 1, in: start, count: n, found)
+                    }
+                    if i &+ 2 < n && hasTrigram(at: i, in: start) {
+                        verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
+                    }
+                } else {
+                    verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
+                }
+            }
+            i &+= probeStep
+        }
+    }
+
+    @inline(__always)
+    private static func trigramHash(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8) -> Int {
+        (Int(b0) &* 0x9E5 ^ Int(b1) &* 0x3B ^ Int(b2)) & 0xFFFF
+    }
+
+    /// Whether the three bytes at `position` may start a literal.
+    @inline(__always)
+    private func hasTrigram(at position: Int, in start: UnsafePointer<UInt8>) -> Bool {
+        let h = LiteralPrefilter.trigramHash(LiteralPrefilter.lower(start[position]), LiteralPrefilter.lower(start[position &+ 1]),
+                                             LiteralPrefilter.lower(start[position &+ 2]))
+        return trigrams[h &>> 6] & (1 &<< UInt64(h & 63)) != 0
+    }
+
+    /// Reports each literal of `members[range]` that occurs at `position`.
+    @inline(__always)
+    private func verify(_ members: UnsafeMutablePointer<Int32>, _ range: Range<Int>, at position: Int, in start: UnsafePointer<UInt8>,
+                        count n: Int, _ found: (Int) -> Void) {
+        for m in range {
+            let index = Int(members[m])
+            let literal = Int(literalStart[index])
+            let length = Int(literalStart[index + 1]) - literal
+            if position + length > n { continue }
+            var k = 0
+            while k < length && LiteralPrefilter.lower(start[position + k]) == literalBytes[literal + k] { k += 1 }
+            if k == length { found(index) }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import AuditCore
+import AuditRules
+
+/// One pattern-rule match in a value, after the rule's gates.
+public struct PatternHit: Sendable, Equatable {
+    /// Index into `PatternEngine.rules`.
+    public var ruleIndex: Int
+    /// The secret's byte range within the scanned value.
+    public var secret: Range<Int>
+    public var confidence: Confidence
+}
+
+/// Runs the pattern rules over values: keyword prefilter, length gate, PCRE2 (JIT), then the
+/// rule's entropy, placeholder and validator gates. Immutable; share it across threads and give
+/// each thread its own `RegexMatcher`.
+public final class PatternEngine: @unchecked Sendable {
+    public let rules: [Rule]
+    let regexes: [Regex]
+    private let prefilter: LiteralPrefilter?
+    /// Rule indices per prefilter literal.
+    private let literalRules: [[Int]]
+    /// Rules without keywords: they run on every value long enough.
+    private let unfilteredRules: [Int]
+    /// Values shorter than this cannot match any rule.
+    public let minimumValueLength: Int
+
+    /// The engine of `rules` (pattern rules only) with their patterns compiled: `regexes[i]` is
+    /// the pattern of `rules[i]`.
+    init(rules: [Rule], regexes: [Regex]) {
+        precondition(rules.count == regexes.count)
+        self.rules = rules
+        self.regexes = regexes
+        var literals: [String] = []
+        var owners: [String: [Int]] = [:]
+        var unfiltered: [Int] = []
+        for (index, rule) in rules.enumerated() {
+            if rule.keywords.isEmpty { unfiltered.append(index) }
+            for keyword in rule.keywords {
+                let lowered = keyword.lowercased()
+                if owners[lowered] == nil { literals.append(lowered) }
+                owners[lowered, default: []].append(index)
+            }
+        }
+        prefilter = literals.isEmpty ? nil : LiteralPrefilter(literals: literals)
+        literalRules = literals.map { owners[$0]! }
+        unfilteredRules = unfiltered
+        minimumValueLength = rules.map { rule in
+            max(rule.minLength, rule.keywords.map { $0.utf8.count }.min() ?? 0)
+        }.min() ?? Int.max
+    }
+
+    /// Scans one value and calls `emit` for each hit, in rule order then position order.
+    /// Throws `RegexError.limitExceeded` (with the rule index) when a regex gives up.
+    public func scan(_ value: UnsafeRawBufferPointer, matcher: RegexMatcher, scratch: inout PatternScratch,
+                     _ emit: (PatternHit) -> Void) throws(PatternLimitError) {
+        let n = value.count
+        if n < minimumValueLength { return }
+        scratch.begin(ruleCount: rules.count)
+        // Optional chaining and a guarded loop: a binding of the prefilter, or an iterator over an
+        // empty array, retains and releases for every value.
+        prefilter?.scan(value) { literal in
+            for rule in literalRules[literal] { scratch.mark(rule) }
+        }
+        if !unfilteredRules.isEmpty {
+            for rule in unfilteredRules { scratch.mark(rule) }
+        }
+        if scratch.marked.isEmpty { return }
+        scratch.marked.sort()
+        for ruleIndex in scratch.marked {
+            let rule = rules[ruleIndex]
+            if n < rule.minLength { continue }
+            let matches: [RegexMatch]
+            do {
+                matches = try matcher.allMatches(regexes[ruleIndex], in: value)
+            } catch {
+                throw PatternLimitError(ruleIndex: ruleIndex, error: error)
+            }
+            for m in matches {
+                guard let secret = m.secret, !secret.isEmpty else { continue }
+                let bytes = UnsafeRawBufferPointer(rebasing: value[secret])
+                if let minimum = rule.minEntropy, shannonEntropy(bytes) < minimum { continue }
+                if bytes.withMemoryRebound(to: UInt8.self, Placeholders.isPlaceholder) { continue }
+                var confidence = Confidence.high
+                if let validator = rule.validator {
+                    switch Validators.check(validator, bytes) {
+                    case .valid: break
+                    case .invalid: confidence = .low
+                    case .notThisFormat: continue
+                    }
+                }
+                emit(PatternHit(ruleIndex: ruleIndex, secret: secret, confidence: confidence))
+            }
+        }
+    }
+}
+
+/// A regex that hit its match or depth limit: the check of that value is incomplete.
+public struct PatternLimitError: Error, Sendable {
+    public var ruleIndex: Int
+    public var error: RegexError
+}
+
+/// Reusable per-thread state for `PatternEngine.scan`.
+public struct PatternScratch {
+    var marked: [Int] = []
+    private var stamps: [UInt32] = []
+    private var generation: UInt32 = 0
+
+    public init() {}
+
+    @inline(__always)
+    mutating func begin(ruleCount: Int) {
+        if stamps.count != ruleCount { stamps = [UInt32](repeating: 0, count: ruleCount) }
+        generation &+= 1
+        if generation == 0 {
+            for i in stamps.indices { stamps[i] = 0 }
+            generation = 1
+        }
+        // Most values mark nothing: the array is left alone then (clearing it is not free).
+        if !marked.isEmpty { marked.removeAll(keepingCapacity: true) }
+    }
+
+    @inline(__always)
+    package mutating func mark(_ rule: Int) {
+        if stamps[rule] != generation {
+            stamps[rule] = generation
+            marked.append(rule)
+        }
+    }
+}

@@ -1,0 +1,362 @@
+import AuditBytes
+import AuditCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bytes of one input that a reader can see: either the whole input at once, or a window
+/// that slides over a `ByteSource` (a file, stdin, a gzip stream), so that memory is bounded by
+/// the largest token rather than by the input. Offsets are absolute (from the start of the input)
+/// everywhere.
+///
+/// The window also owns the input's `LineCursor`: before bytes are dropped it moves the cursor
+/// past them, so positions can be resolved for any offset not yet passed, and for any offset
+/// after a pin (see `pin(at:)`).
+public final class ByteWindow {
+    /// What readers ask for on every token, in a box (see `UncheckedBox`).
+    private struct Bounds {
+        package var base: UnsafePointer<UInt8>
+        package var start = 0
+        package var count: Int
+        var isComplete: Bool
+        package var isBinary = false
+        /// The earliest offset kept visible, and the cursor as it was there.
+        var pinned: (offset: Int, cursor: LineCursor)?
+        /// One position kept after its bytes were dropped (see `holdPosition(at:)`).
+        var held: SourcePosition?
+    }
+
+    private let bounds: UncheckedBox<Bounds>
+    /// The first visible byte; valid until the next `extend`.
+    public var base: UnsafePointer<UInt8> { bounds.value.base }
+    /// Absolute offset of `base[0]`.
+    public var start: Int { bounds.value.start }
+    /// Number of visible bytes.
+    public var count: Int { bounds.value.count }
+    /// Absolute offset just past the last visible byte.
+    public var end: Int { bounds.value.start + bounds.value.count }
+    /// True when no byte beyond `end` exists.
+    public var isComplete: Bool { bounds.value.isComplete }
+    /// Why reading stopped early, when it did.
+    public private(set) var failure: String?
+    /// A binary input (a DataStore file) has no lines: every position is on line 1, its column
+    /// the byte offset + 1 (the bytes of a length or a tag would count as line breaks).
+    public var isBinary: Bool {
+        get { bounds.value.isBinary }
+        set { bounds.value.isBinary = newValue }
+    }
+
+    /// In a box of its own: it reads the bounds while it moves.
+    private let cursorBox = UncheckedBox(LineCursor())
+    private var cursor: LineCursor {
+        _read { yield cursorBox.value }
+        _modify { yield &cursorBox.value }
+    }
+    private var pinned: (offset: Int, cursor: LineCursor)? {
+        _read { yield bounds.value.pinned }
+        _modify { yield &bounds.value.pinned }
+    }
+    private var held: SourcePosition? {
+        _read { yield bounds.value.held }
+        _modify { yield &bounds.value.held }
+    }
+    private var storage: UnsafeMutableRawPointer?
+    private var capacity = 0
+    private var source: (any ByteSource)?
+    private let chunkSize: Int
+    /// Keeps a whole-input buffer alive.
+    private let owner: AnyObject?
+
+    /// A window that shows all of `bytes` at once.
+    public init(whole bytes: UnsafeRawBufferPointer, owner: AnyObject? = nil) {
+        bounds = UncheckedBox(Bounds(base: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase,
+                                     count: bytes.count, isComplete: true))
+        chunkSize = 0
+        self.owner = owner
+    }
+
+    /// A window over `source`, read `chunkSize` bytes at a time.
+    package init(source: any ByteSource, chunkSize: Int = 4 << 20) {
+        bounds = UncheckedBox(Bounds(base: emptyByteBase, count: 0, isComplete: false))
+        self.source = source
+        self.chunkSize = chunkSize
+        owner = nil
+    }
+
+    /// A window over an open descriptor, which it closes. `expectedSize` is the size a regular
+    /// file had when opened: reading a different number of bytes is a failure.
+    package convenience init(descriptor: Int32, expectedSize: Int?, chunkSize: Int = 4 << 20) {
+        self.init(source: DescriptorSource(descriptor: descriptor, expectedSize: expectedSize), chunkSize: chunkSize)
+    }
+
+    deinit {
+        storage?.deallocate()
+    }
+
+    /// Reads more bytes, keeping those from absolute offset `keep` on (bytes before it, and before
+    /// a pin, may be dropped). Returns false when nothing more can be read: the end of the input,
+    /// or a failure.
+    public func extend(keeping keep: Int) -> Bool {
+        guard !isComplete, var source else { return false }
+        var keepFrom = min(max(keep, start), end)
+        if let pinned { keepFrom = min(keepFrom, max(pinned.offset, start)) }
+        if keepFrom > start { cursor.advance(to: keepFrom, in: self) }
+        let kept = end - keepFrom
+        // Keep at least half a chunk free for the read; grow by doubling, so that a token larger
+        // than a chunk costs amortised linear time.
+        if storage == nil || kept + max(1, chunkSize / 2) > capacity {
+            let newCapacity = max(capacity * 2, kept + chunkSize)
+            let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+            if kept > 0 { bigger.copyMemory(from: UnsafeRawPointer(base + (keepFrom - start)), byteCount: kept) }
+            storage?.deallocate()
+            storage = bigger
+            capacity = newCapacity
+        } else if kept > 0 && keepFrom > start {
+            memmove(storage!, UnsafeRawPointer(base + (keepFrom - start)), kept)
+        }
+        let buffer = storage!
+        bounds.value.base = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
+        bounds.value.start = keepFrom
+        bounds.value.count = kept
+        let result = source.read(into: UnsafeMutableRawBufferPointer(start: buffer + kept, count: capacity - kept))
+        self.source = source
+        switch result {
+        case .bytes(let n):
+            bounds.value.count += n
+            return true
+        case .end:
+            bounds.value.isComplete = true
+            return false
+        case .failure(let reason):
+            failure = reason
+            bounds.value.isComplete = true
+            return false
+        }
+    }
+
+    /// Reads until `offset` is visible or the input ends; keeps everything from `keep`.
+    public func ensure(_ offset: Int, keeping keep: Int) -> Bool {
+        while offset >= end {
+            if !extend(keeping: keep) { return false }
+        }
+        return true
+    }
+
+    /// Switches to reading the input as a gzip stream (`GzipSource`), from the first byte, before
+    /// any reader has consumed it. The bytes already read are fed to the decompressor first.
+    package func decompressGzip() {
+        precondition(start == 0 && pinned == nil, "decompress before reading")
+        guard let source else { return }
+        let prefix = Array(UnsafeBufferPointer(start: base, count: count))
+        self.source = GzipSource(inner: PrefixedSource(prefix: prefix, rest: source))
+        bounds.value.count = 0
+        bounds.value.isComplete = false
+        cursor = LineCursor()
+    }
+
+    /// Keeps the bytes from `offset` (visible now) on until `unpin()`, whatever readers ask to
+    /// keep, and lets positions anywhere from `offset` be resolved in any order. Readers that
+    /// collect a unit before judging it (a HAR entry, an HTTP message) pin its start.
+    public func pin(at offset: Int) {
+        cursor.advance(to: offset, in: self)
+        pinned = (offset, cursor)
+    }
+
+    /// Keeps the position of `offset` (visible now) after its bytes are dropped, for a reader
+    /// that lets the window slide on inside a value whose findings are reported at its start
+    /// (a long string unescaped as it is read). The last one held is kept.
+    public func holdPosition(at offset: Int) {
+        held = cursor.position(of: offset, in: self)
+    }
+
+    /// Whether a pin keeps bytes that readers are done with.
+    public var isPinned: Bool { pinned != nil }
+
+    public func unpin() {
+        pinned = nil
+    }
+
+    /// Bytes allocated for the window (tests check that memory stays bounded).
+    var capacityForTests: Int { capacity }
+
+    /// The byte at absolute `offset`, which must be visible.
+    @inline(__always)
+    public subscript(offset: Int) -> UInt8 { base[offset - start] }
+
+    /// The position of absolute `offset`. Offsets already dropped resolve to the earliest
+    /// position still known; readers ask in increasing order, or within a pinned unit, so this
+    /// does not happen.
+    public func position(of offset: Int) -> SourcePosition {
+        if isBinary { return SourcePosition(line: 1, column: offset + 1, byteOffset: offset) }
+        if let held, offset == held.byteOffset, offset < cursor.offset { return held }
+        if offset < cursor.offset {
+            if let pinned, offset >= pinned.offset {
+                cursor = pinned.cursor
+            } else if start == 0 {
+                cursor = LineCursor()
+            }
+        }
+        return cursor.position(of: offset, in: self)
+    }
+}
+
+/// Where a sliding window's bytes come from.
+package protocol ByteSource {
+    /// Fills some of `buffer`; reports how many bytes, or the end, or why reading failed.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult
+}
+
+package enum ByteSourceResult {
+    case bytes(Int)
+    case end
+    case failure(String)
+}
+
+/// Bytes already read, then the rest of a source.
+final class PrefixedSource: ByteSource {
+    private var prefix: [UInt8]
+    private var rest: any ByteSource
+
+    init(prefix: [UInt8], rest: any ByteSource) {
+        self.prefix = prefix
+        self.rest = rest
+    }
+
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        if prefix.isEmpty { return rest.read(into: buffer) }
+        let n = min(prefix.count, buffer.count)
+        buffer.copyBytes(from: prefix[0..<n])
+        prefix.removeFirst(n)
+        return .bytes(n)
+    }
+}
+
+/// A file descriptor (a file, a FIFO, stdin), closed when the source goes away.
+final class DescriptorSource: ByteSource {
+    private let descriptor: Int32
+    /// The size a regular file had when opened: reading a different number of bytes means the
+    /// file changed while it was read.
+    private let expectedSize: Int?
+    private var total = 0
+
+    init(descriptor: Int32, expectedSize: Int?) {
+        self.descriptor = descriptor
+        self.expectedSize = expectedSize
+    }
+
+    deinit { close(descriptor) }
+
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        while true {
+            let n = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure("read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 {
+                if let expectedSize, total != expectedSize { return .failure("the file changed size while it was read") }
+                return .end
+            }
+            total += n
+            if let expectedSize, total > expectedSize { return .failure("the file changed size while it was read") }
+            return .bytes(n)
+        }
+    }
+}
+
+/// Converts byte offsets to line and column, the one place that does so.
+///
+/// Line breaks are LF, CRLF and a lone CR. A UTF-8 byte-order mark at the start of the input
+/// takes no column. The cursor only moves forward, so resolving offsets in increasing order costs
+/// one pass over the input in total.
+struct LineCursor {
+    private(set) var offset = 0
+    private var line = 1
+    private var column = 1
+    /// The previous byte was a CR, so an LF at `offset` ends no second line.
+    private var afterCR = false
+    private var startedBOMCheck = false
+
+    package mutating func position(of target: Int, in window: ByteWindow) -> SourcePosition {
+        if target < offset { return SourcePosition(line: line, column: column, byteOffset: offset) }
+        advance(to: min(target, window.end), in: window)
+        return SourcePosition(line: line, column: column, byteOffset: target)
+    }
+
+    mutating func advance(to target: Int, in window: ByteWindow) {
+        if !startedBOMCheck && (window.count >= 3 || window.isComplete) {
+            startedBOMCheck = true
+            if window.start == 0, window.count >= 3, window.base[0] == 0xEF, window.base[1] == 0xBB, window.base[2] == 0xBF {
+                offset = 3
+            }
+        }
+        guard target > offset else { return }
+        let base = window.base - window.start
+        // Worked on in locals: the cursor lives in a class, and its fields would otherwise be
+        // loaded and stored around every word.
+        var line = self.line, column = self.column, afterCR = self.afterCR
+        defer { (self.line, self.column, self.afterCR) = (line, column, afterCR) }
+        var i = max(offset, window.start)
+        while i < target {
+            // Eight ASCII bytes at a time while none is a CR: count the LFs, and take the column
+            // from the last one.
+            if !afterCR {
+                // Thirty-two bytes at a time while none is a line break or non-ASCII: the lines
+                // of a capture or a minified document run for kilobytes.
+                while i + 32 <= target {
+                    let p = UnsafeRawPointer(base + i)
+                    var special: UInt64 = 0
+                    for k in 0..<4 {
+                        let w = p.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self)
+                        special |= SWAR.bytesEqual(w, 0x0D) | SWAR.bytesEqual(w, 0x0A) | w
+                    }
+                    if special & SWAR.highBits != 0 { break }
+                    column += 32
+                    i += 32
+                }
+                while i + 8 <= target {
+                    let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    if (SWAR.bytesEqual(w, 0x0D) | w) & SWAR.highBits != 0 { break }
+                    let lf = SWAR.exactBytesEqual(w, 0x0A)
+                    if lf == 0 {
+                        column += 8
+                    } else {
+                        // One bit a byte, summed by a multiplication (a population count is
+                        // a long sequence on baseline x86-64).
+                        line += Int(truncatingIfNeeded: ((lf &>> 7) &* SWAR.ones) &>> 56)
+                        // Little-endian: the highest set bit belongs to the last LF.
+                        let lastLF = (63 - lf.leadingZeroBitCount) / 8
+                        column = 8 - lastLF
+                    }
+                    i += 8
+                }
+                if i >= target { break }
+            }
+            let b = base[i]
+            if b == 0x0A {
+                if !afterCR { line += 1 }
+                column = 1
+                afterCR = false
+            } else if b == 0x0D {
+                line += 1
+                column = 1
+                afterCR = true
+            } else {
+                afterCR = false
+                if b & 0xC0 != 0x80 { column += (b >= 0xF0 ? 2 : 1) }
+            }
+            i += 1
+        }
+        offset = target
+    }
+
+}
+
+extension ByteWindow {
+    /// The position of `offset` in a whole buffer (rule files, configuration, tests).
+    public static func position(of offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
+        ByteWindow(whole: bytes).position(of: offset)
+    }
+}

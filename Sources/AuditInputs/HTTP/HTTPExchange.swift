@@ -1,0 +1,198 @@
+import AuditCore
+
+/// What `HTTPMessageReader` hands its visitor, part by part in input order, so that memory does
+/// not grow with the number of headers, cookies or notes of a message: a text part or a field
+/// is judged when it is read; the bodies, which need the whole exchange to be judged (an OAuth
+/// token exchange is known by its response), come with the end of the exchange.
+package protocol HTTPMessageVisitor {
+    /// A part that is text: a note, a comment, the request line's method, target and version,
+    /// the status line's version and reason phrase, a chunk extension. `bytes` are valid during
+    /// the call only.
+    mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) throws
+    /// A header, a trailer or a REST-client variable. `name` and `value` are valid during the
+    /// call only (a folded value is the reader's copy, its lines joined by a space).
+    mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws
+    /// The exchange is complete, or broke off at a syntax error (then only the bodies read
+    /// before it are there).
+    mutating func exchange(_ exchange: HTTPExchange) throws
+}
+
+/// The request or the response of an exchange.
+enum HTTPSide {
+    case request, response
+
+    package var key: String { self == .request ? "request" : "response" }
+    /// Where the body sits, as in a HAR entry.
+    var bodyPath: [PathToken] { self == .request ? [.key("postData"), .key("text")] : [.key("content"), .key("text")] }
+}
+
+/// A text part of an exchange and where it sits. Paths follow a HAR entry's where it has the
+/// part (`/entries/<n>/request/url`, `…/response/statusText`).
+package struct HTTPText: Equatable {
+    package enum Kind: Equatable {
+        /// A `curl -v` line starting `* `, `{ ` or `} `.
+        case note
+        /// A REST-client `###` separator, `#` or `//` comment line, before a message.
+        case comment
+        case method, url, version, statusText
+        /// What follows the size of a chunk, from its `;`.
+        case chunkExtension
+    }
+
+    package var exchange: Int
+    package var kind: Kind
+    /// The message, for the parts of one.
+    var side: HTTPSide?
+    /// The note, comment or chunk number in its exchange or body.
+    package var index = 0
+    /// The first byte, as written.
+    package var offset: Int
+    package var count: Int
+
+    package var range: Range<Int> { offset..<offset + count }
+
+    /// The name a finding in the part is reported under.
+    package var key: String {
+        switch kind {
+        case .note: "note"
+        case .comment: "comment"
+        case .method: "method"
+        case .url: "url"
+        case .version: "httpVersion"
+        case .statusText: "statusText"
+        case .chunkExtension: "chunkExtension"
+        }
+    }
+
+    package func path(under root: LayeredPath) -> LayeredPath {
+        var path = root.appending(.key("entries")).appending(.index(exchange))
+        if let side { path.append(.key(side.key)) }
+        switch kind {
+        case .note: path.append(.key("notes")); path.append(.index(index))
+        case .comment: path.append(.key("comments")); path.append(.index(index))
+        case .chunkExtension: path.append(.key("chunkExtensions")); path.append(.index(index))
+        default: path.append(.key(key))
+        }
+        return path
+    }
+}
+
+/// A named value of an exchange: a header or trailer field, or a REST-client `@name = value`
+/// variable before a message.
+package struct HTTPField: Equatable {
+    package enum List: String { case headers, trailers, variables }
+
+    package var exchange: Int
+    package var list: List
+    /// The message of a header or trailer.
+    var side: HTTPSide?
+    package var index: Int
+    package var nameOffset: Int
+    var nameCount: Int
+    /// The value's first byte (after the blanks that follow the colon).
+    package var valueOffset: Int
+    /// The bytes the value spans as written: to the end of its line, or of its last obs-fold
+    /// continuation line (without trailing blanks).
+    package var valueRange: Range<Int>
+
+    package var nameRange: Range<Int> { nameOffset..<nameOffset + nameCount }
+
+    /// `/entries/<n>/request/headers/<i>`, `…/response/trailers/<i>`, `/entries/<n>/variables/<i>`.
+    package func path(under root: LayeredPath) -> LayeredPath {
+        var path = root.appending(.key("entries")).appending(.index(exchange))
+        if let side { path.append(.key(side.key)) }
+        path.append(.key(list.rawValue))
+        path.append(.index(index))
+        return path
+    }
+
+    package func valuePath(under root: LayeredPath) -> LayeredPath { path(under: root).appending(.key("value")) }
+    package func namePath(under root: LayeredPath) -> LayeredPath { path(under: root).appending(.key("name")) }
+}
+
+/// The end of an exchange: its bodies, which the reader keeps (in place, or decoded from chunked
+/// framing) until then.
+package struct HTTPExchange {
+    package var index: Int
+    package var request: Message?
+    package var response: Message?
+
+    package struct Message {
+        package var body: Body?
+        /// Where each `Content-Length` value of the message stands (the redactor corrects them).
+        package var contentLengths: [Range<Int>] = []
+    }
+
+    package struct Body {
+        package enum Bytes {
+            /// The body stands in the input here (no chunked framing): a JSON body can be read
+            /// in place, with exact positions.
+            case input(Range<Int>)
+            /// The chunks' data, joined.
+            case decoded([UInt8])
+        }
+
+        var side: HTTPSide
+        package var bytes: Bytes
+        /// The first byte of the body as written (of its first chunk-size line when chunked).
+        package var offset: Int
+        package var mimeType: String?
+        /// `Content-Encoding: gzip`: the body is still compressed.
+        package var gzip: Bool
+        /// A content coding named in `Content-Encoding` that the scanner cannot undo (`br`,
+        /// `deflate`, `zstd`, …): the body is not readable as it is, so it fails closed.
+        package var unsupportedCoding: String? = nil
+
+        package func path(exchange: Int, under root: LayeredPath) -> LayeredPath {
+            var path = root.appending(.key("entries")).appending(.index(exchange)).appending(.key(side.key))
+            for token in side.bodyPath { path.append(token) }
+            return path
+        }
+
+        /// Calls `body` with the bytes; in-place bytes are read from `window`, where the pinned
+        /// exchange keeps them.
+        package func withBytes<R>(in window: ByteWindow, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            switch bytes {
+            case .input(let range): try body(window.bytes(range))
+            case .decoded(let decoded): try decoded.withUnsafeBytes(body)
+            }
+        }
+    }
+
+    /// The path of a URL (absolute, or a request target), lowercased.
+    package static func path(ofURL url: [UInt8]) -> String {
+        guard url.allSatisfy({ $0 < 0x80 }) else { return path(ofUnicodeURL: url) }
+        var start = 0
+        var end = url.count
+        // The first `://` (a generic `firstRange(of:)` costs thousands of instructions here).
+        if let colon = url.indices.dropLast(2).first(where: { url[$0] == UInt8(ascii: ":") && url[$0 + 1] == UInt8(ascii: "/") && url[$0 + 2] == UInt8(ascii: "/") }) {
+            start = url[(colon + 3)...].firstIndex(of: UInt8(ascii: "/")) ?? end
+            if start == end { return "/" }
+        }
+        if let cut = url[start..<end].firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = cut }
+        return String(unsafeUninitializedCapacity: end - start) { out in
+            for i in start..<end { out[i - start] = url[i] &- 0x41 < 26 ? url[i] | 0x20 : url[i] }
+            return end - start
+        }
+    }
+
+    /// `path(ofURL:)` for a URL with non-ASCII bytes, which lowercase beyond ASCII.
+    private static func path(ofUnicodeURL url: [UInt8]) -> String {
+        var text = String(decoding: url, as: UTF8.self).lowercased()
+        if let schemeEnd = text.range(of: "://") {
+            text = String(text[schemeEnd.upperBound...])
+            text = text.firstIndex(of: "/").map { String(text[$0...]) } ?? "/"
+        }
+        if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
+        return text
+    }
+}
+
+extension ByteWindow {
+    /// The visible bytes of `range`: valid until the window next reads.
+    package func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + (range.lowerBound - start), count: range.count)
+    }
+}
+
+import Foundation

@@ -1,0 +1,95 @@
+import AuditCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Expands the paths of a command line into inputs: files as given, directories walked
+/// recursively in byte order of names (so the order never depends on the file system), `-` for
+/// standard input. `.git` directories are not entered. Symbolic links are followed; a directory
+/// reached twice is walked once, and a link back to a directory being walked (a loop) is an
+/// error. In a walk, FIFOs, sockets and devices are errors (reading one could block or never
+/// end); named on the command line they are read, like `<(zcat capture.har.gz)`.
+public enum InputCollector {
+    public static func collect(_ paths: [String]) -> (items: [InputItem], errors: [InputError]) {
+        var items: [InputItem] = []
+        var errors: [InputError] = []
+        for path in paths {
+            if path == "-" {
+                items.append(.standardInput)
+                continue
+            }
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                errors.append(InputError(kind: .read, artifact: InputItem.normalizedName(path), reason: "cannot open: \(String(cString: strerror(errno)))"))
+                continue
+            }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                walk(path, into: &items, errors: &errors)
+            } else {
+                items.append(.file(path))
+            }
+        }
+        return (items, errors)
+    }
+
+    private static func walk(_ root: String, into items: inout [InputItem], errors: inout [InputError]) {
+        /// Directories walked so far, by identity, with the path they were walked under.
+        var walked: [DirectoryIdentity: String] = [:]
+        var pending = [root]
+        while let directory = pending.popLast() {
+            var info = stat()
+            if stat(directory, &info) == 0 {
+                let identity = DirectoryIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+                if let first = walked[identity] {
+                    if directory.hasPrefix(first.hasSuffix("/") ? first : first + "/") {
+                        errors.append(InputError(kind: .read, artifact: InputItem.normalizedName(directory),
+                                                 reason: "symbolic link loop: leads back to \(InputItem.normalizedName(first))"))
+                    }
+                    continue  // otherwise already walked under its first path
+                }
+                walked[identity] = directory
+            }
+            guard let handle = opendir(directory) else {
+                errors.append(InputError(kind: .read, artifact: InputItem.normalizedName(directory), reason: "cannot read the directory: \(String(cString: strerror(errno)))"))
+                continue
+            }
+            var names: [String] = []
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                }
+                if name == "." || name == ".." { continue }
+                names.append(name)
+            }
+            closedir(handle)
+            var subdirectories: [String] = []
+            for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+                let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+                var info = stat()
+                // A dangling link or a link loop fails here, and is reported when it is opened.
+                guard stat(path, &info) == 0 || lstat(path, &info) == 0 else {
+                    errors.append(InputError(kind: .read, artifact: InputItem.normalizedName(path), reason: "cannot open: \(String(cString: strerror(errno)))"))
+                    continue
+                }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    if name != ".git" { subdirectories.append(path) }
+                case S_IFREG, S_IFLNK:
+                    items.append(.file(path))
+                default:
+                    errors.append(InputError(kind: .read, artifact: InputItem.normalizedName(path),
+                                             reason: "not a regular file (a FIFO, socket or device): not read in a directory walk; name it to read it"))
+                }
+            }
+            // Depth-first, in name order: push in reverse so the first name is walked first.
+            pending.append(contentsOf: subdirectories.reversed())
+        }
+    }
+
+    private struct DirectoryIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+}

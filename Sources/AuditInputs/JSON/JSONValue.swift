@@ -1,0 +1,146 @@
+/// A parsed JSON value with the byte offset of each node, for small documents: rule files,
+/// configuration, baselines, entity documents. The scan itself never builds one of these.
+public indirect enum JSONValue: Equatable, Sendable {
+    case object([Member])
+    case array([Node])
+    case string(String)
+    /// The number exactly as written.
+    case number(String)
+    case bool(Bool)
+    case null
+
+    public struct Member: Equatable, Sendable {
+        public var key: String
+        public var keyOffset: Int
+        public var value: Node
+
+        public init(key: String, keyOffset: Int, value: Node) {
+            self.key = key
+            self.keyOffset = keyOffset
+            self.value = value
+        }
+    }
+
+    /// A value and the byte offset of its first byte.
+    public struct Node: Equatable, Sendable {
+        public var value: JSONValue
+        public var offset: Int
+
+        public init(value: JSONValue, offset: Int) {
+            self.value = value
+            self.offset = offset
+        }
+    }
+
+    /// Parses a whole JSON text.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONReader.defaultMaxDepth) throws -> Node {
+        var reader = JSONReader(bytes, maxDepth: maxDepth)
+        var builder = JSONTreeBuilder()
+        try reader.readText(&builder)
+        return builder.result!
+    }
+
+    /// Parses a whole JSON text held in a byte array.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONReader.defaultMaxDepth) throws -> Node {
+        try bytes.withUnsafeBytes { try parse($0, maxDepth: maxDepth) }
+    }
+
+    /// The member named `key` of an object (the last one, as most parsers keep).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last(where: { $0.key == key })?.value.value
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    public var objectMembers: [Member]? {
+        if case .object(let m) = self { return m }
+        return nil
+    }
+
+    public var arrayElements: [Node]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The number as a Double, when it is one.
+    public var doubleValue: Double? {
+        if case .number(let s) = self { return Double(s) }
+        return nil
+    }
+}
+
+/// Builds a `JSONValue` tree from reader events with an explicit stack.
+package struct JSONTreeBuilder: JSONVisitor {
+    private enum Frame {
+        case object(offset: Int, members: [JSONValue.Member], pendingKey: String, pendingKeyOffset: Int)
+        case array(offset: Int, elements: [JSONValue.Node])
+    }
+
+    private var stack: [Frame] = []
+    package private(set) var result: JSONValue.Node?
+
+    package init() {}
+
+    private mutating func add(_ node: JSONValue.Node) {
+        guard let top = stack.popLast() else {
+            result = node
+            return
+        }
+        switch top {
+        case .object(let offset, var members, let key, let keyOffset):
+            members.append(JSONValue.Member(key: key, keyOffset: keyOffset, value: node))
+            stack.append(.object(offset: offset, members: members, pendingKey: "", pendingKeyOffset: 0))
+        case .array(let offset, var elements):
+            elements.append(node)
+            stack.append(.array(offset: offset, elements: elements))
+        }
+    }
+
+    package mutating func objectStart(at offset: Int) {
+        stack.append(.object(offset: offset, members: [], pendingKey: "", pendingKeyOffset: 0))
+    }
+
+    package mutating func objectEnd(at offset: Int) {
+        guard case .object(let start, let members, _, _) = stack.popLast() else { return }
+        add(JSONValue.Node(value: .object(members), offset: start))
+    }
+
+    package mutating func arrayStart(at offset: Int) {
+        stack.append(.array(offset: offset, elements: []))
+    }
+
+    package mutating func arrayEnd(at offset: Int) {
+        guard case .array(let start, let elements) = stack.popLast() else { return }
+        add(JSONValue.Node(value: .array(elements), offset: start))
+    }
+
+    package mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+        guard case .object(let start, let members, _, _) = stack.popLast() else { return }
+        stack.append(.object(offset: start, members: members, pendingKey: JSONString.decode(raw, escaped: escaped), pendingKeyOffset: offset))
+    }
+
+    package mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+        add(JSONValue.Node(value: .string(JSONString.decode(raw, escaped: escaped)), offset: offset))
+    }
+
+    package mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        add(JSONValue.Node(value: .number(String(decoding: raw, as: UTF8.self)), offset: offset))
+    }
+
+    package mutating func literal(_ value: JSONLiteral, at offset: Int) {
+        switch value {
+        case .true: add(JSONValue.Node(value: .bool(true), offset: offset))
+        case .false: add(JSONValue.Node(value: .bool(false), offset: offset))
+        case .null: add(JSONValue.Node(value: .null, offset: offset))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import AuditCore
+
+/// What a decoder found inside a string value.
+public struct DecodedLayer: Sendable {
+    /// How to read the decoded bytes.
+    public enum Content: Sendable {
+        /// A JSON text: read with the JSON reader (keys, values, further layers).
+        case json
+        /// Plain text (or bytes): offered to the decoders again, else scanned with the pattern
+        /// rules as one value.
+        case text
+        /// Named values (URL query, form body, userinfo, Basic credentials): each value is
+        /// judged by its name like an object member, and offered to the decoders.
+        case pairs(PairList)
+    }
+
+    /// The decoded bytes of a `json` or `text` layer; empty for `pairs`, which say where they are.
+    public var bytes: [UInt8]
+    public var content: Content
+    /// True when the layer holds everything the value says (JSON text), so the value itself is
+    /// not scanned again as text; false when the value is worth scanning as it is too (a JWT is
+    /// a credential, and its decoded claims are scanned as well).
+    public var replacesValue: Bool
+
+    public init(bytes: [UInt8], content: Content, replacesValue: Bool) {
+        self.bytes = bytes
+        self.content = content
+        self.replacesValue = replacesValue
+    }
+}
+
+/// One name and value of a `pairs` layer, both decoded (percent-decoding and the like).
+public struct DecodedPair: Sendable, Equatable {
+    public var name: [UInt8]
+    public var value: [UInt8]
+    /// The value is the bytes as written, nothing decoded: the decoder that split it off is
+    /// not offered it again (`a=b=c` is the pair `a` = `b=c`, never a form inside a form).
+    public var isVerbatim: Bool
+
+    public init(name: [UInt8], value: [UInt8], isVerbatim: Bool = false) {
+        self.name = name
+        self.value = value
+        self.isVerbatim = isVerbatim
+    }
+}
+
+/// Opens an embedded layer held in a string value: JSON in a string here; base64, URL queries,
+/// form bodies, JWTs and the like plug in the same way. Each decoder must reject a value that
+/// is not its kind cheaply, because every string value is offered to every decoder.
+public protocol LayerDecoder: Sendable {
+    /// The decoder's name in layered paths: `/note!json/apiKey`.
+    var name: String { get }
+    /// What a value must look like before `decode` is asked at all.
+    var gate: LayerGate { get }
+    /// The layer inside `value`, or nil when `value` is not this kind of layer. A value that is
+    /// this kind of layer but cannot be opened in full (over a size or ratio limit, corrupt after
+    /// a header that says what it is) throws: recognised means scanned or refused, never skipped.
+    func decode(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> DecodedLayer?
+}
+
+/// Why a value that is a decoder's kind of layer is not opened. The scan reports it as an input
+/// error at the value, so what the layer holds never passes unchecked.
+public struct LayerRefusal: Error, Equatable, Sendable {
+    public enum Kind: Sendable { case parse, limit }
+
+    public var kind: Kind
+    /// One line naming the kind of problem, never the data.
+    public var reason: String
+
+    public init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+}
+
+/// A test on a value's length and first byte that every decoder passes before it decodes: most
+/// values fail it for most decoders, so they cost one table lookup instead of a call.
+public struct LayerGate: Sendable {
+    public var minimumLength: Int
+    /// The bytes a value may start with; nil for any.
+    public var firstBytes: String?
+    /// A byte the value must contain somewhere (`=` for a form), found with `memchr`.
+    public var requiredByte: UInt8?
+
+    public init(minimumLength: Int, firstBytes: String?, requiredByte: UInt8? = nil) {
+        self.minimumLength = minimumLength
+        self.firstBytes = firstBytes
+        self.requiredByte = requiredByte
+    }
+}
+
+/// The decoders a scan tries, with their gates as lookup tables.
+package struct LayerDecoderSet {
+    package let decoders: [any LayerDecoder]
+    private let minimumLengths: [Int]
+    private let requiredBytes: [UInt8?]
+    /// For each first byte, the decoders (by index, as a bit mask) that may accept it.
+    private let byFirstByte: [UInt16]
+    /// The shortest value any decoder accepts.
+    package let minimumLength: Int
+
+    package init(_ decoders: [any LayerDecoder]) {
+        precondition(decoders.count <= 16, "at most 16 layer decoders")
+        self.decoders = decoders
+        minimumLengths = decoders.map(\.gate.minimumLength)
+        requiredBytes = decoders.map(\.gate.requiredByte)
+        var table = [UInt16](repeating: 0, count: 256)
+        for (i, decoder) in decoders.enumerated() {
+            let bytes = decoder.gate.firstBytes.map { Array($0.utf8) } ?? Array(0...255)
+            for b in bytes { table[Int(b)] |= 1 << UInt16(i) }
+        }
+        byFirstByte = table
+        minimumLength = minimumLengths.min() ?? Int.max
+    }
+
+    /// The decoder called `name`, as a bit mask over `decoders` (0 when there is none).
+    package func mask(named name: String?) -> UInt16 {
+        guard let name, let index = decoders.firstIndex(where: { $0.name == name }) else { return 0 }
+        return 1 << UInt16(index)
+    }
+
+    /// The decoders whose gate `value` passes, as a bit mask over `decoders`.
+    @inline(__always)
+    package func candidates(_ value: UnsafeRawBufferPointer) -> UInt16 {
+        guard value.count >= minimumLength, let first = value.first else { return 0 }
+        var mask = byFirstByte[Int(first)]
+        var remaining = mask
+        while remaining != 0 {
+            let i = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            if value.count < minimumLengths[i] {
+                mask &= ~(1 << UInt16(i))
+            } else if let required = requiredBytes[i], memchr(value.baseAddress!, Int32(required), value.count) == nil {
+                mask &= ~(1 << UInt16(i))
+            }
+        }
+        return mask
+    }
+}
+
+/// The decoders a scan tries, in order. Every decoder that accepts a value opens a layer; the
+/// order only orders the findings. Base64 hands gzip on as bytes, for the gzip decoder.
+public enum LayerDecoders {
+    public static let standard: [any LayerDecoder] = [
+        JSONLayerDecoder(), JWTLayerDecoder(), QueryLayerDecoder(), FragmentLayerDecoder(), UserinfoLayerDecoder(), FormLayerDecoder(),
+        BasicAuthLayerDecoder(), Base64LayerDecoder(), GzipLayerDecoder(),
+    ]
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,104 @@
+/// The named values of a `pairs` layer: decoded already (a Basic credential's two), or written
+/// `name=value` with a separator in a range of the value and decoded one at a time as they are
+/// read, so that a form or query of a million fields costs the memory of one pair, not of a
+/// million (the decoder keeps no pointer: the reader hands the value back in `pairs(in:)`).
+public struct PairList: Sendable {
+    package enum Storage: Sendable {
+        case decoded([DecodedPair])
+        /// `name=value` parts in `range` of the value, split at `separator`, percent-decoded.
+        case encoded(range: Range<Int>, separator: UInt8, plusAsSpace: Bool)
+    }
+
+    package let storage: Storage
+
+    /// Pairs decoded already.
+    public init(_ pairs: [DecodedPair]) {
+        storage = .decoded(pairs)
+    }
+
+    /// The `name=value` parts of `range` in the value: empty parts are skipped, a part without
+    /// `=` is a name with an empty value; names and values are percent-decoded, `+` a space when
+    /// `plusAsSpace`.
+    public init(encodedIn range: Range<Int>, separator: UInt8, plusAsSpace: Bool = true) {
+        storage = .encoded(range: range, separator: separator, plusAsSpace: plusAsSpace)
+    }
+
+    /// The part of the value the pairs are written in (nil for pairs decoded already).
+    public var encodedRange: Range<Int>? {
+        if case .encoded(let range, _, _) = storage { return range }
+        return nil
+    }
+
+    /// The pairs, in order, duplicates kept. `value` is the value the decoder was given; the
+    /// sequence must not outlive it.
+    public func pairs(in value: UnsafeRawBufferPointer) -> Pairs {
+        Pairs(list: self, value: value)
+    }
+
+    /// Pairs decoded already, read without a value.
+    package static func decoded(_ pairs: [DecodedPair]) -> Pairs {
+        Pairs(list: PairList(pairs), value: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// True when an encoded list has no pair (only separators), as `pairs(in:)` would find.
+    static func hasPairs(_ text: UnsafeRawBufferPointer, separator: UInt8) -> Bool {
+        text.contains { $0 != separator }
+    }
+
+    /// The pairs of a list over the value it was decoded from.
+    public struct Pairs: Sequence {
+        package let list: PairList
+        package let value: UnsafeRawBufferPointer
+
+        public func makeIterator() -> Iterator {
+            switch list.storage {
+            case .decoded(let pairs):
+                return Iterator(decoded: pairs, text: UnsafeRawBufferPointer(start: nil, count: 0), separator: 0, plusAsSpace: false)
+            case .encoded(let range, let separator, let plusAsSpace):
+                return Iterator(decoded: nil, text: UnsafeRawBufferPointer(rebasing: value[range]), separator: separator, plusAsSpace: plusAsSpace)
+            }
+        }
+
+        public struct Iterator: IteratorProtocol {
+            package var decoded: [DecodedPair]?
+            var decodedIndex = 0
+            package let text: UnsafeRawBufferPointer
+            package let separator: UInt8
+            package let plusAsSpace: Bool
+            package var partStart = 0
+
+            init(decoded: [DecodedPair]?, text: UnsafeRawBufferPointer, separator: UInt8, plusAsSpace: Bool) {
+                self.decoded = decoded
+                self.text = text
+                self.separator = separator
+                self.plusAsSpace = plusAsSpace
+            }
+
+            public mutating func next() -> DecodedPair? {
+                if let decoded {
+                    guard decodedIndex < decoded.count else { return nil }
+                    decodedIndex += 1
+                    return decoded[decodedIndex - 1]
+                }
+                while partStart < text.count {
+                    let start = partStart
+                    let end = text[start...].firstIndex(of: separator) ?? text.count
+                    partStart = end + 1
+                    if end > start { return pair(start..<end) }
+                }
+                return nil
+            }
+
+            private func pair(_ part: Range<Int>) -> DecodedPair {
+                let bytes = text[part]
+                guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
+                    return DecodedPair(name: LayerBytes.percentDecode(bytes, plusAsSpace: plusAsSpace), value: [])
+                }
+                let raw = text[(equals + 1)..<part.upperBound]
+                let value = LayerBytes.percentDecode(raw, plusAsSpace: plusAsSpace)
+                return DecodedPair(name: LayerBytes.percentDecode(text[part.lowerBound..<equals], plusAsSpace: plusAsSpace),
+                                   value: value, isVerbatim: value.elementsEqual(raw))
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import AuditCore
+import AuditInputs
+
+/// Layers that replace a whole value: JSON and NDJSON held in a string, base64, gzip, and the
+/// two Flutter list encodings. Each is decoded, redacted inside (its own paths continue behind
+/// `!json`, `!base64`, …), and encoded again as it was written; nil when nothing inside changed,
+/// so that an untouched value stays byte-identical.
+extension RedactionSession {
+    func redactJSONLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        do {
+            return try JSONTextRedactor.redact(value, root: path, session: self, maxDepth: maxDepth)
+        } catch {
+            noteProblem("the JSON text at \(path) could not be read again")
+            return nil
+        }
+    }
+
+    /// NDJSON held in a string: each non-blank line is a document, `!ndjson/<index>`.
+    func redactNDJSONLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        var edits = ByteEdits()
+        var document = 0
+        var lineStart = 0
+        while lineStart < value.count {
+            let lineEnd = value[lineStart...].firstIndex(of: 0x0A) ?? value.count
+            defer { lineStart = lineEnd + 1 }
+            let line = Array(value[lineStart..<lineEnd])
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            if let redacted = redactJSONLayer(line, at: path.appending(.index(document))) {
+                edits.replace(lineStart..<lineEnd, with: redacted)
+            }
+            document += 1
+        }
+        return edits.isEmpty ? nil : edits.applied(to: value)
+    }
+
+    /// Base64 (`!base64`): decoded in its own alphabet, redacted as the text or bytes it holds,
+    /// encoded again with the same alphabet, padding and line wrapping.
+    func redactBase64Layer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        let style = Base64Style(of: value)
+        guard let decoded = style.decode(value) else {
+            noteProblem("the base64 text at \(path) could not be decoded again")
+            return nil
+        }
+        guard let redacted = redactValue(decoded, at: path) else { return nil }
+        return style.encode(redacted)
+    }
+
+    /// Gzip data (`!gzip`): inflated, redacted, deflated again behind the original header.
+    func redactGzipLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        guard case .success(let inflated) = GzipLayerDecoder.inflate(value) else {
+            noteProblem("the gzip data at \(path) could not be inflated again")
+            return nil
+        }
+        guard let redacted = redactValue(inflated, at: path) else { return nil }
+        guard let compressed = GzipEncoder.compress(redacted, headerFrom: value) else {
+            noteProblem("the redacted gzip data at \(path) could not be compressed")
+            return nil
+        }
+        return compressed
+    }
+
+    /// A Flutter `List<String>` as JSON behind its prefix (`!list/<index>`).
+    func redactFlutterJSONList(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        let prefix = Array(FlutterPrefsEncoding.jsonListPrefix.utf8)
+        guard value.starts(with: prefix) else {
+            noteProblem("the value at \(path) is no longer a Flutter list")
+            return nil
+        }
+        guard let redacted = redactJSONLayer(Array(value[prefix.count...]), at: path) else { return nil }
+        return prefix + redacted
+    }
+
+    /// A Flutter `List<String>` as a base64 Java-serialized ArrayList behind its prefix
+    /// (`!legacy-list/<index>`): the strings redacted, the list serialized again.
+    func redactFlutterLegacyList(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        let prefix = Array(FlutterPrefsEncoding.listPrefix.utf8)
+        guard value.starts(with: prefix), case .legacyStringList(var strings) = FlutterPrefsEncoding.decode(value) else {
+            noteProblem("the value at \(path) is no longer a legacy Flutter list")
+            return nil
+        }
+        var changed = false
+        for index in strings.indices {
+            if let redacted = redactValue(strings[index], at: path.appending(.index(index))) {
+                strings[index] = redacted
+                changed = true
+            }
+        }
+        guard changed else { return nil }
+        let payload = value[prefix.count...]
+        return prefix + Base64Style(of: payload).encode(JavaStringListWriter.serialize(strings))
+    }
+}

@@ -1,0 +1,151 @@
+import AuditCore
+import AuditInputs
+import AuditDetection
+import AuditScan
+
+/// What a redaction wrote.
+public struct RedactionResult: Sendable {
+    /// The redacted copy (gzip-compressed when the input was); the input's own bytes when
+    /// nothing needed redacting.
+    public var output: [UInt8]
+    /// The input format read (`har`, `json`, `ndjson`, `prefs-xml`, `http`, `datastore`), with
+    /// `+gzip` for a compressed input.
+    public var format: String
+    /// Values replaced, by rule id.
+    public var replacements: [String: Int]
+    /// Redaction rounds it took (0 when there was nothing to redact; a second round redacts what
+    /// the first uncovered).
+    public var rounds: Int
+
+    public var replacementCount: Int { replacements.values.reduce(0, +) }
+}
+
+/// Writes a copy of an input with every `secret` and `transport` value replaced by a typed
+/// placeholder (`[REDACTED:github-token]`), in the input's own format.
+///
+/// The scanner decides what is secret; its findings become a `RedactionPlan`; a redactor for
+/// the format walks the input as the scanner does and rewrites only the planned values (inner
+/// layers decoded, redacted and encoded again). The copy is then scanned again: it must read in
+/// the same format and report no secret or transport finding, else another round redacts what
+/// the previous one uncovered (a secret reported once for two layers), up to `maxRounds`. A
+/// copy that still holds a secret, or no longer parses, is never returned.
+public struct Redactor: Sendable {
+    public let rules: RulePack
+    public let options: ScanOptions
+    public static let maxRounds = 4
+
+    public init(rules: RulePack, options: ScanOptions = ScanOptions()) {
+        self.rules = rules
+        self.options = options
+    }
+
+    public func redact(_ input: [UInt8], name: String) throws(RedactError) -> RedactionResult {
+        let compressed = GzipLayerDecoder.hasMagic(input)
+        var content = input
+        if compressed {
+            // The scan's own limit for a compressed input: 200 times its size (4 KiB at least).
+            switch GzipLayerDecoder.inflate(input, maxOutput: 200 * max(input.count, 4096), maxRatio: Int.max / (input.count + 1)) {
+            case .success(let inflated): content = inflated
+            case .failure(let error): throw .input([InputError(kind: .parse, artifact: name, reason: error.message)])
+            }
+        }
+        let first = scan(content, name: name)
+        guard first.errors.isEmpty else { throw .input(first.errors) }
+        guard let formatName = first.summary.format, let format = InputFormat(rawValue: formatName) else {
+            throw .input([InputError(kind: .format, artifact: name, reason: "the input format cannot be determined")])
+        }
+        var current = content
+        var remaining = first.findings.filter(Redactor.carriesSecret)
+        var replacements: [String: Int] = [:]
+        var problems: [String] = []
+        var rounds = 0
+        while !remaining.isEmpty && rounds < Redactor.maxRounds {
+            rounds += 1
+            let session = RedactionSession(rules: rules, plan: RedactionPlan(), maxDepth: options.maxDepth)
+            do {
+                current = try apply(remaining, to: current, format: format, session: session) ?? current
+            } catch {
+                throw .broken(artifact: name, errors: [], reason: "the input could not be read again for redaction (\(error))")
+            }
+            for (rule, count) in session.replacements { replacements[rule, default: 0] += count }
+            problems = session.problems
+            let check = scan(current, name: name)
+            guard check.errors.isEmpty else {
+                throw .broken(artifact: name, errors: check.errors, reason: "the redacted copy no longer reads as \(formatName)")
+            }
+            guard check.summary.format == formatName else {
+                throw .broken(artifact: name, errors: [], reason: "the redacted copy reads as \(check.summary.format ?? "nothing") instead of \(formatName)")
+            }
+            remaining = check.findings.filter(Redactor.carriesSecret)
+        }
+        guard remaining.isEmpty else { throw .incomplete(artifact: name, remaining: remaining, problems: problems) }
+        var output = input
+        if current != content {
+            if compressed {
+                guard let recompressed = GzipEncoder.compress(current, headerFrom: input) else {
+                    throw .broken(artifact: name, errors: [], reason: "the redacted copy could not be compressed")
+                }
+                output = recompressed
+            } else {
+                output = current
+            }
+        }
+        return RedactionResult(output: output, format: compressed ? "\(formatName)+gzip" : formatName,
+                               replacements: replacements, rounds: rounds)
+    }
+
+    /// The findings a redacted copy may not keep: credentials, whatever their context.
+    static func carriesSecret(_ finding: Finding) -> Bool {
+        finding.family == .secret || finding.family == .transport
+    }
+
+
+    private func scan(_ bytes: [UInt8], name: String) -> ArtifactOutcome {
+        let scanner = Scanner(rules: rules, options: options)
+        return bytes.withUnsafeBytes { scanner.scan(bytes: $0, name: name) }
+    }
+
+    /// One round: the findings' plan applied by the format's redactor; nil when nothing changed.
+    private func apply(_ findings: [Finding], to content: [UInt8], format: InputFormat, session: RedactionSession) throws -> [UInt8]? {
+        let root = LayeredPath()
+        switch format {
+        case .ndjson:
+            return try redactNDJSON(content, findings: findings, session: session)
+        case .json, .har, .auto:
+            session.plan = RedactionPlan(findings: findings, rules: rules)
+            return try JSONTextRedactor.redact(content, root: root, session: session, maxDepth: options.maxDepth)
+        case .prefsXML:
+            session.plan = RedactionPlan(findings: findings, rules: rules)
+            return try PrefsXMLRedactor.redact(content, root: root, session: session)
+        case .http:
+            session.plan = RedactionPlan(findings: findings, rules: rules)
+            return try HTTPMessageRedactor.redact(content, root: root, session: session)
+        case .datastore:
+            session.plan = RedactionPlan(findings: findings, rules: rules)
+            return try DataStoreRedactor.redact(content, root: root, session: session)
+        }
+    }
+
+    /// NDJSON: one document per line, each with the plan of the findings on its line (paths
+    /// start again at every line).
+    private func redactNDJSON(_ content: [UInt8], findings: [Finding], session: RedactionSession) throws -> [UInt8]? {
+        let byLine = Dictionary(grouping: findings) { $0.position.line }
+        var edits = ByteEdits()
+        try content.withUnsafeBytes { buffer in
+            let window = ByteWindow(whole: buffer)
+            var lineStart = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            while lineStart < buffer.count {
+                let lineEnd = buffer[lineStart...].firstIndex(of: 0x0A) ?? buffer.count
+                defer { lineStart = lineEnd + 1 }
+                guard let lineFindings = byLine[window.position(of: lineStart).line] else { continue }
+                let line = UnsafeRawBufferPointer(rebasing: buffer[lineStart..<lineEnd])
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                session.plan = RedactionPlan(findings: lineFindings, rules: rules)
+                if let redacted = try JSONTextRedactor.redact(line, root: LayeredPath(), session: session, maxDepth: options.maxDepth) {
+                    edits.replace(lineStart..<lineEnd, with: redacted)
+                }
+            }
+        }
+        return edits.isEmpty ? nil : edits.applied(to: content)
+    }
+}

@@ -1,0 +1,100 @@
+import AuditCore
+
+/// GitHub Actions workflow commands: one `::error`, `::warning` or `::notice` line per finding
+/// and one `::error` line per input error, which the runner turns into inline annotations on the
+/// files of a pull request; then the plain summary line. Findings a baseline or an allowlist
+/// accepts are not annotated (the summary counts them); notices, such as an expired allowlist
+/// entry, are warnings without a file. The workflow-command equivalent of
+/// SARIF for runs without code scanning (private repositories without GitHub Advanced Security).
+///
+/// Annotations attach to `file` as a path relative to the repository root, so the scan should run
+/// from the checkout with relative paths. Escaping follows the Actions toolkit (`escapeData`,
+/// `escapeProperty` in `@actions/core`): a message or a value can never end the command early or
+/// start a new one. Before that, everything an input can carry is shown through `DisplayText`:
+/// the runner's log renders ANSI escapes, and a name must not recolour or hide a line.
+public enum GitHubReport {
+    public static func render(_ input: ReportInput) -> String {
+        var out = ""
+        for finding in input.result.activeFindings {
+            let path = finding.pathText.isEmpty ? "/" : finding.pathText
+            out += command(command(for: finding.level), artifact: finding.artifact, position: finding.position,
+                           title: finding.ruleId, message: "\(finding.message) (\(path))")
+        }
+        for notice in input.result.notices {
+            out += "::warning title=\(escapeProperty(ToolInfo.name))::\(escapeData(DisplayText.escaped(notice)))\n"
+        }
+        for error in input.result.errors {
+            out += command("error", artifact: error.artifact, position: error.position,
+                           title: "input.\(error.kind.rawValue)",
+                           message: "Could not scan this input (the gate fails closed): \(error.reason)")
+        }
+        return out + TextReport.summaryLine(input) + "\n"
+    }
+
+    /// `error`, `warning` or `notice`: GitHub's name for SARIF's `note` is `notice`.
+    package static func command(for level: Level) -> String {
+        switch level {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .note: return "notice"
+        }
+    }
+
+    /// One workflow command line. Stdin has no file to annotate: its position goes in the message.
+    package static func command(_ name: String, artifact: String, position: SourcePosition?, title: String, message: String) -> String {
+        var properties: [(String, String)] = []
+        var message = DisplayText.escaped(message)
+        let artifact = DisplayText.escaped(artifact)
+        let title = DisplayText.escaped(title)
+        if artifact == "-" {
+            let at = position.map { "stdin:\($0.line):\($0.column)" } ?? "stdin"
+            message = "\(at): \(message)"
+        } else {
+            properties.append(("file", fileProperty(artifact)))
+            if let position {
+                properties.append(("line", String(position.line)))
+                properties.append(("col", String(position.column)))
+            }
+        }
+        properties.append(("title", title))
+        let list = properties.map { "\($0.0)=\(escapeProperty($0.1))" }.joined(separator: ",")
+        return "::\(name) \(list)::\(escapeData(message))\n"
+    }
+
+    /// The artifact as GitHub expects a workspace-relative path: without a leading `./`.
+    static func fileProperty(_ artifact: String) -> String {
+        var path = Substring(artifact)
+        while path.hasPrefix("./") {
+            path = path.dropFirst(2)
+            while path.hasPrefix("/") { path = path.dropFirst() }
+        }
+        return path.isEmpty ? artifact : String(path)
+    }
+
+    /// A command's message: `%`, CR and LF are percent-encoded (`%` first, so that an encoded
+    /// sequence in the text stays literal).
+    public static func escapeData(_ text: String) -> String {
+        percentEncode(text, also: [])
+    }
+
+    /// A property value: as a message, and also `:` (which would end the properties) and `,`
+    /// (which would start the next one).
+    public static func escapeProperty(_ text: String) -> String {
+        percentEncode(text, also: [":", ","])
+    }
+
+    /// `text` with `%`, CR, LF and the scalars of `also` written as `%XX` (uppercase hex).
+    private static func percentEncode(_ text: String, also: Set<Unicode.Scalar>) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar == "%" || scalar == "\r" || scalar == "\n" || also.contains(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += hex.count < 2 ? "%0" + hex : "%" + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,147 @@
+import AuditCore
+import AuditDetection
+
+/// The JSON report: a summary, findings, input errors and the inputs scanned. Its schema is
+/// `docs/report.schema.json`; `docs/report-format.md` explains each field.
+public enum JSONReport {
+    public static let formatVersion = 1
+
+    public static func render(_ input: ReportInput) -> String {
+        var writer = JSONStreamWriter()
+        // Room for all of it at once: about 600 bytes a finding.
+        writer.reserve(input.result.findings.count * 600)
+        _ = write(input, into: &writer) { _ in true }
+        return writer.rendered()
+    }
+
+    /// Writes the report to `sink` as it is made, about `chunk` bytes at a time, so that a report
+    /// of millions of findings is never held whole; false when the sink fails (it is not called
+    /// again).
+    public static func write(_ input: ReportInput, chunk: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        var writer = JSONStreamWriter()
+        writer.reserve(chunk + 4096)
+        let written = write(input, into: &writer) { writer in writer.pendingCount < chunk || writer.flush(to: sink) }
+        return written && writer.finish(to: sink)
+    }
+
+    /// Writes the report into `writer`, offering it to `flush` after each finding; false when
+    /// `flush` fails.
+    private static func write(_ input: ReportInput, into writer: inout JSONStreamWriter,
+                              flush: (inout JSONStreamWriter) -> Bool) -> Bool {
+        let result = input.result
+        writer.open("{")
+        writer.key("reportFormat")
+        writer.int(formatVersion)
+        writer.key("tool")
+        writer.value(.object([("name", .string(ToolInfo.name)), ("version", .string(ToolInfo.version))]))
+        writer.key("summary")
+        writer.value(summary(input))
+        writer.key("findings")
+        writer.open("[")
+        for finding in result.findings {
+            writer.element()
+            write(finding, to: &writer)
+            guard flush(&writer) else { return false }
+        }
+        writer.close("]")
+        writer.key("errors")
+        writer.value(.array(result.errors.map(error)))
+        writer.key("artifacts")
+        writer.value(.array(result.artifacts.map { a in
+            .object([("name", .string(a.name)), ("format", a.format.map(JSONOutput.string) ?? .null), ("bytes", .int(a.byteCount))])
+        }))
+        writer.key("inventory")
+        writer.value(.array(result.inventory.map(inventoryEntry)))
+        writer.key("absent")
+        writer.value(.array(result.absent.map { e in
+            .object([("ruleId", .string(e.ruleId)), ("artifact", .string(e.artifact)), ("line", .int(e.line)),
+                     ("path", .string(e.path)), ("fingerprint", .string(e.fingerprint))])
+        }))
+        writer.key("notices")
+        writer.value(.array(result.notices.map(JSONOutput.string)))
+        writer.close("}")
+        return true
+    }
+
+    /// One line of the inventory section (shared with SARIF's run properties).
+    static func inventoryEntry(_ e: InventoryEntry) -> JSONOutput {
+        .object([
+            ("store", e.storeId.map(JSONOutput.string) ?? .null),
+            ("name", .string(e.name)),
+            ("classes", .array(e.classes.map { .string($0.rawValue) })),
+            ("contexts", .array(e.contexts.map { .string($0.rawValue) })),
+            ("verdict", .string(e.verdict.rawValue)),
+            ("artifacts", .array(e.artifacts.map(JSONOutput.string))),
+            ("notes", .array(e.notes.map(JSONOutput.string))),
+        ])
+    }
+
+    package static func summary(_ input: ReportInput) -> JSONOutput {
+        let findings = input.result.findings
+        // Tallied by the index of each case, in one pass over findings read in place.
+        let levels = Level.allCases, families = Family.allCases, contexts = ScanContext.allCases
+        var byLevel = [Int](repeating: 0, count: levels.count)
+        var byFamily = [Int](repeating: 0, count: families.count)
+        var byContext = [Int](repeating: 0, count: contexts.count)
+        var active = 0
+        findings.withUnsafeBufferPointer { findings in
+            for i in findings.indices {
+                byLevel[levels.firstIndex(of: findings[i].level)!] += 1
+                byFamily[families.firstIndex(of: findings[i].family)!] += 1
+                byContext[contexts.firstIndex(of: findings[i].context)!] += 1
+                if findings[i].isActive { active += 1 }
+            }
+        }
+        func counts<T: RawRepresentable>(_ cases: [T], _ tally: [Int], reversed: Bool = false) -> JSONOutput where T.RawValue == String {
+            let pairs = zip(cases, tally).map { c, n in (c.rawValue, JSONOutput.int(n)) }
+            return .object(reversed ? pairs.reversed() : pairs)
+        }
+        return .object([
+            ("findings", .int(findings.count)),
+            ("active", .int(active)),
+            ("suppressed", .int(findings.count - active)),
+            ("byLevel", counts(levels, byLevel, reversed: true)),
+            ("byFamily", counts(families, byFamily)),
+            ("byContext", counts(contexts, byContext)),
+            ("errors", .int(input.result.errors.count)),
+            ("artifacts", .int(input.result.artifacts.count)),
+            ("failOn", .string(input.failOn.rawValue)),
+            ("exitCode", .int(Int(input.exitCode))),
+        ])
+    }
+
+    package static func write(_ f: Finding, to writer: inout JSONStreamWriter) {
+        writer.open("{")
+        writer.key("ruleId"); writer.string(f.ruleId)
+        writer.key("level"); writer.string(f.level.rawValue)
+        writer.key("family"); writer.string(f.family.rawValue)
+        writer.key("message"); writer.string(f.message)
+        writer.key("key"); writer.string(f.key)
+        writer.key("context"); writer.string(f.context.rawValue)
+        writer.key("inventoryClass"); writer.string(f.inventoryClass)
+        writer.key("artifact"); writer.string(f.artifact)
+        writer.key("line"); writer.int(f.position.line)
+        writer.key("column"); writer.int(f.position.column)
+        writer.key("byteOffset"); writer.int(f.position.byteOffset)
+        writer.key("path"); writer.string(f.pathText)
+        writer.key("confidence"); writer.string(f.confidence.rawValue)
+        writer.key("preview"); writer.string(f.preview)
+        writer.key("fingerprint"); writer.string(f.fingerprint)
+        writer.key("baselineState"); writer.string(f.baselineState?.rawValue)
+        writer.key("suppression")
+        writer.value(f.suppression.map { .object([("source", .string($0.source.rawValue)), ("justification", .string($0.justification))]) } ?? .null)
+        writer.close("}")
+    }
+
+    package static func error(_ e: InputError) -> JSONOutput {
+        .object([
+            ("kind", .string(e.kind.rawValue)),
+            ("artifact", .string(e.artifact)),
+            ("line", e.position.map { .int($0.line) } ?? .null),
+            ("column", e.position.map { .int($0.column) } ?? .null),
+            ("byteOffset", e.position.map { .int($0.byteOffset) } ?? .null),
+            ("reason", .string(e.reason)),
+            ("message", .string(e.description)),
+        ])
+    }
+}

@@ -1,0 +1,162 @@
+/// Writes pretty JSON straight into bytes, laid out exactly as `JSONOutput.rendered()` lays out
+/// the same value, for the long arrays of a report: a finding is written member by member instead
+/// of being built as a tree, written, and freed. The bytes live in a buffer of its own, so that
+/// each piece is stored in place after one check for room.
+package struct JSONStreamWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    /// The number of elements written so far in each open container, outermost first.
+    private var counts: [Int] = []
+
+    init() {
+        capacity = 4096
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Room for `more` bytes after those written, made at once rather than by growing.
+    mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        capacity = max(2 * capacity, count + more)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+    }
+
+    /// Opens an object (`{`) or an array (`[`) where a value is due.
+    mutating func open(_ bracket: Unicode.Scalar) {
+        reserve(1)
+        put(UInt8(ascii: bracket))
+        counts.append(0)
+    }
+
+    /// Closes the innermost container with `bracket` (`}` or `]`).
+    package mutating func close(_ bracket: Unicode.Scalar) {
+        let hadElements = counts.removeLast() > 0
+        reserve(2 + 2 * counts.count)
+        if hadElements { putNewLine(depth: counts.count) }
+        put(UInt8(ascii: bracket))
+    }
+
+    /// Begins the next element of the innermost container (as `JSONOutput.beginElement` does).
+    package mutating func element() {
+        reserve(2 + 2 * counts.count)
+        putSeparator()
+    }
+
+    /// Begins the member `key` of the innermost object; its value comes next. The key is one
+    /// of the report's own, which need no escaping.
+    package mutating func key(_ key: StaticString) {
+        let length = key.utf8CodeUnitCount
+        reserve(2 + 2 * counts.count + length + 4)
+        putSeparator()
+        put(UInt8(ascii: "\""))
+        (base + count).initialize(from: key.utf8Start, count: length)
+        count += length
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
+        put(0x20)
+    }
+
+    package mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            reserve(2 + JSONOutput.maxEscapedLength(bytes.count))
+            put(UInt8(ascii: "\""))
+            count += JSONOutput.writeEscaped(bytes, into: base + count)
+            put(UInt8(ascii: "\""))
+        }
+    }
+
+    /// A string, or `null` when there is none.
+    package mutating func string(_ value: String?) {
+        if let value { string(value) } else { append("null") }
+    }
+
+    package mutating func int(_ value: Int) {
+        reserve(21)
+        if value < 0 { put(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        var i = count + digits
+        repeat {
+            i -= 1
+            base[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += digits
+    }
+
+    /// A value built as a tree, at the current depth.
+    package mutating func value(_ value: JSONOutput) {
+        var bytes: [UInt8] = []
+        value.write(to: &bytes, indent: counts.count * 2)
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// The text: what was written, and a final newline.
+    package mutating func rendered() -> String {
+        reserve(1)
+        put(0x0A)
+        return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
+
+    /// The number of bytes written since the last flush.
+    var pendingCount: Int { count }
+
+    /// Hands the bytes written since the last flush to `sink`; false when it fails.
+    package mutating func flush(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        defer { count = 0 }
+        return sink(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Writes the final newline and flushes what is left to `sink`; false when it fails.
+    package mutating func finish(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        reserve(1)
+        put(0x0A)
+        return flush(to: sink)
+    }
+
+    // MARK: Bytes, after a check for room
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    /// What comes before the next element of the innermost container: a comma after the first,
+    /// a new line, the indentation (at most 2 + 2 × depth bytes). Counts the element.
+    private mutating func putSeparator() {
+        let depth = counts.count
+        if counts[depth - 1] > 0 { put(UInt8(ascii: ",")) }
+        counts[depth - 1] += 1
+        putNewLine(depth: depth)
+    }
+
+    /// A new line indented to `depth` (1 + 2 × depth bytes).
+    private mutating func putNewLine(depth: Int) {
+        put(0x0A)
+        (base + count).initialize(repeating: 0x20, count: 2 * depth)
+        count += 2 * depth
+    }
+
+    private mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count)
+        guard let source = bytes.baseAddress else { return }
+        (base + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+}

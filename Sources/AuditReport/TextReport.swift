@@ -1,0 +1,104 @@
+import AuditCore
+
+/// The terminal report: findings grouped by file, then input errors, then a one-line summary.
+/// Colour only when asked for (the CLI asks when stdout is a terminal and NO_COLOR is unset).
+/// Everything an input can carry (file names, keys in messages and paths, error reasons) is
+/// shown through `DisplayText`, so no input can write to the terminal.
+public enum TextReport {
+    public static func render(_ input: ReportInput, colour: Bool) -> String {
+        let style = Style(enabled: colour)
+        var out = ""
+        var currentArtifact: String?
+        for finding in input.result.activeFindings {
+            if finding.artifact != currentArtifact {
+                if currentArtifact != nil { out += "\n" }
+                out += style.bold(DisplayText.escaped(finding.artifact)) + "\n"
+                currentArtifact = finding.artifact
+            }
+            let location = "\(finding.position.line):\(finding.position.column)"
+            out += "  " + location.padding(toLength: 9) + style.level(finding.level) + "  " + DisplayText.escaped(finding.ruleId) + "\n"
+            out += "           " + DisplayText.escaped(finding.message) + "\n"
+            out += "           " + style.dim("\(finding.pathText.isEmpty ? "/" : DisplayText.escaped(finding.pathText))  [\(finding.family.rawValue), \(finding.context.rawValue), \(finding.confidence.rawValue) confidence]") + "\n"
+        }
+        if !input.result.inventory.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            out += style.bold("Inventory: stores seen") + "\n"
+            let names = input.result.inventory.map { DisplayText.escaped($0.name) }
+            let width = min(48, names.map(\.count).max() ?? 0)
+            for (entry, name) in zip(input.result.inventory, names) {
+                let classes = entry.classes.map(\.rawValue).joined(separator: " / ")
+                let contexts = entry.contexts.map(\.rawValue).joined(separator: ", ")
+                out += "  " + String(name.prefix(48)).padding(toLength: width + 2) + entry.verdict.rawValue.padding(toLength: 9)
+                    + classes + " in " + contexts + "\n"
+                for note in entry.notes { out += "  " + String(repeating: " ", count: width + 2) + style.dim(DisplayText.escaped(note)) + "\n" }
+            }
+        }
+        let accepted = input.result.findings.filter { !$0.isActive }
+        if !accepted.isEmpty || !input.result.absent.isEmpty || !input.result.notices.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            let byBaseline = accepted.filter { $0.suppression?.source == .baseline }.count
+            if !accepted.isEmpty {
+                out += "Accepted, not shown: \(accepted.count) finding\(accepted.count == 1 ? "" : "s") (\(byBaseline) by the baseline, \(accepted.count - byBaseline) by the allowlist).\n"
+            }
+            if !input.result.absent.isEmpty {
+                out += "Gone since the baseline: \(input.result.absent.count) finding\(input.result.absent.count == 1 ? "" : "s") (fixed, or their input removed).\n"
+            }
+            for notice in input.result.notices { out += style.level(.warning) + "  " + DisplayText.escaped(notice) + "\n" }
+        }
+        if !input.result.errors.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            out += style.bold("Inputs that could not be scanned") + "\n"
+            for error in input.result.errors {
+                out += "  " + style.level(.error) + "  " + error.description + "\n"
+            }
+        }
+        if !out.isEmpty { out += "\n" }
+        out += summaryLine(input) + "\n"
+        return out
+    }
+
+    package static func summaryLine(_ input: ReportInput) -> String {
+        let findings = input.result.activeFindings
+        let files = input.result.artifacts.count
+        let withFindings = Set(findings.map(\.artifact)).count
+        var parts: [String] = []
+        for level in Level.allCases.reversed() {
+            let n = findings.filter { $0.level == level }.count
+            if n > 0 { parts.append("\(n) \(level.rawValue)\(n == 1 ? "" : "s")") }
+        }
+        var line = findings.isEmpty ? "No findings" : "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
+        line += " in \(withFindings) of \(files) input\(files == 1 ? "" : "s")"
+        let accepted = input.result.findings.count - findings.count
+        if accepted > 0 { line += " (\(accepted) more accepted)" }
+        let errors = input.result.errors.count
+        if errors > 0 { line += "; \(errors) input error\(errors == 1 ? "" : "s"): the scan is incomplete" }
+        switch input.exitCode {
+        case 0: line += ". Gate passed."
+        case 1: line += ". Gate failed (--fail-on \(input.failOn.rawValue))."
+        default: line += ". Gate failed: not every input could be scanned."
+        }
+        return line
+    }
+
+    struct Style {
+        let enabled: Bool
+        func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        func bold(_ text: String) -> String { wrap(text, "1") }
+        func dim(_ text: String) -> String { wrap(text, "2") }
+        package func level(_ level: Level) -> String {
+            let label = level.rawValue.padding(toLength: 7)
+            switch level {
+            case .error: return wrap(label, "31")
+            case .warning: return wrap(label, "33")
+            case .note: return wrap(label, "36")
+            }
+        }
+    }
+}
+
+extension String {
+    /// The string padded on the right with spaces to `length` characters.
+    package func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+}

@@ -1,0 +1,142 @@
+import AuditBytes
+internal import CPCRE2
+
+/// A compiled PCRE2 pattern (UTF mode that tolerates invalid UTF-8 in subjects), JIT-compiled
+/// when the platform allows. Immutable and shareable across threads; matching needs a
+/// per-thread `RegexMatcher`.
+public final class Regex: @unchecked Sendable {
+    package let code: OpaquePointer
+    /// The pattern as written, for diagnostics.
+    public let pattern: String
+    /// Whether JIT compilation succeeded (matching falls back to the interpreter otherwise).
+    public let isJITCompiled: Bool
+    /// Number of capture groups.
+    public let captureCount: Int
+    /// The group that holds the secret: the group named `secret`, else group 1, else 0.
+    public let secretGroup: Int
+
+    /// Compiles `pattern` with `pcre2_compile_8` and `pcre2_jit_compile_8`.
+    public init(_ pattern: String, caseInsensitive: Bool = false) throws(RegexError) {
+        var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_MATCH_INVALID_UTF)
+        if caseInsensitive { options |= UInt32(PCRE2_CASELESS) }
+        var errorCode: Int32 = 0
+        var errorOffset: Int = 0
+        let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: buffer.count) { p in
+                pcre2_compile_8(p, buffer.count - 1, options, &errorCode, &errorOffset, nil)
+            }
+        }
+        guard let compiled else {
+            throw RegexError.compile(message: Regex.errorMessage(errorCode), offset: errorOffset)
+        }
+        code = compiled
+        self.pattern = pattern
+        isJITCompiled = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+        var count: UInt32 = 0
+        _ = pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
+        captureCount = Int(count)
+        let named = "secret".withCString { name in
+            name.withMemoryRebound(to: UInt8.self, capacity: 7) { pcre2_substring_number_from_name_8(compiled, $0) }
+        }
+        secretGroup = named > 0 ? Int(named) : (count >= 1 ? 1 : 0)
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    /// The text of a PCRE2 error code (`pcre2_get_error_message_8`).
+    static func errorMessage(_ code: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = pcre2_get_error_message_8(code, &buffer, buffer.count)
+        return n > 0 ? String(decoding: buffer[0..<Int(n)], as: UTF8.self) : "PCRE2 error \(code)"
+    }
+}
+
+public enum RegexError: Error, Equatable, Sendable {
+    /// The pattern does not compile; `offset` is the byte offset in the pattern.
+    case compile(message: String, offset: Int)
+    /// A match gave up at the match or depth limit: the check is incomplete.
+    case limitExceeded
+    /// Any other matching error.
+    case match(String)
+
+    public var message: String {
+        switch self {
+        case .compile(let message, let offset): return "pattern does not compile at offset \(offset): \(message)"
+        case .limitExceeded: return "the match limit was reached, so the check is incomplete"
+        case .match(let message): return "matching failed: \(message)"
+        }
+    }
+}
+
+/// Per-thread matching state: match data, a match context with limits, and a JIT stack.
+public final class RegexMatcher {
+    private let matchData: OpaquePointer
+    private let context: OpaquePointer
+    private let jitStack: OpaquePointer?
+
+    /// Default limits: generous for real patterns, small enough that a catastrophic pattern
+    /// gives up within milliseconds.
+    public static let defaultMatchLimit: UInt32 = 1_000_000
+    public static let defaultDepthLimit: UInt32 = 10_000
+
+    public init(matchLimit: UInt32 = RegexMatcher.defaultMatchLimit, depthLimit: UInt32 = RegexMatcher.defaultDepthLimit) {
+        matchData = pcre2_match_data_create_8(32, nil)
+        context = pcre2_match_context_create_8(nil)
+        pcre2_set_match_limit_8(context, matchLimit)
+        pcre2_set_depth_limit_8(context, depthLimit)
+        jitStack = pcre2_jit_stack_create_8(32 * 1024, 1024 * 1024, nil)
+        if let jitStack { pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(jitStack)) }
+    }
+
+    deinit {
+        if let jitStack { pcre2_jit_stack_free_8(jitStack) }
+        pcre2_match_context_free_8(context)
+        pcre2_match_data_free_8(matchData)
+    }
+
+    /// Finds the first match of `regex` in `subject` at or after `start` (`pcre2_match_8`).
+    /// Returns the whole match range and the range of the secret group (nil when that group did
+    /// not participate), as offsets into `subject`.
+    public func firstMatch(_ regex: Regex, in subject: UnsafeRawBufferPointer, from start: Int = 0) throws(RegexError) -> RegexMatch? {
+        let base = subject.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase
+        let rc = pcre2_match_8(regex.code, base, subject.count, start, 0, matchData, context)
+        if rc == PCRE2_ERROR_NOMATCH { return nil }
+        if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT
+            || rc == PCRE2_ERROR_HEAPLIMIT {
+            throw .limitExceeded
+        }
+        if rc < 0 { throw .match(Regex.errorMessage(rc)) }
+        let ovector = pcre2_get_ovector_pointer_8(matchData)!
+        let whole = Int(ovector[0])..<Int(ovector[1])
+        let group = regex.secretGroup
+        var secret: Range<Int>? = whole
+        if group > 0 {
+            if group < Int(rc), ovector[2 * group] != PCRE2_UNSET_VALUE {
+                secret = Int(ovector[2 * group])..<Int(ovector[2 * group + 1])
+            } else {
+                secret = nil
+            }
+        }
+        return RegexMatch(range: whole, secret: secret)
+    }
+
+    /// All non-overlapping matches, advancing one byte after an empty match.
+    public func allMatches(_ regex: Regex, in subject: UnsafeRawBufferPointer, limit: Int = 64) throws(RegexError) -> [RegexMatch] {
+        var results: [RegexMatch] = []
+        var start = 0
+        while start <= subject.count, results.count < limit, let m = try firstMatch(regex, in: subject, from: start) {
+            results.append(m)
+            start = m.range.isEmpty ? m.range.upperBound + 1 : m.range.upperBound
+        }
+        return results
+    }
+}
+
+/// `PCRE2_UNSET` is not imported (it is `~(PCRE2_SIZE)0`).
+private let PCRE2_UNSET_VALUE = Int.max.magnitude * 2 + 1
+
+/// One match: the whole match and the secret group, as byte ranges of the subject.
+public struct RegexMatch: Equatable, Sendable {
+    public var range: Range<Int>
+    public var secret: Range<Int>?
+}

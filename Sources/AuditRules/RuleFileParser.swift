@@ -1,0 +1,186 @@
+import AuditCore
+import AuditInputs
+
+/// Reads rule files: `{"rules": [ {…}, … ]}` with the fields documented in `docs/rules.md`.
+/// Unknown fields, wrong types and missing required fields are errors naming file, line and rule.
+public enum RuleFileParser {
+    static let ruleFields: Set<String> = [
+        "id", "kind", "title", "description", "help", "level", "family", "securitySeverity", "tags",
+        "names", "valueShape", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength", "generic",
+        "examples", "counterExamples",
+    ]
+    static let fileFields: Set<String> = ["$comment", "rules"]
+
+    /// Parses the rule file `text`, naming it `file` in errors.
+    public static func parse(_ text: [UInt8], file: String) throws(FileFormatError) -> [Rule] {
+        let root: JSONValue.Node
+        do {
+            root = try JSONValue.parse(text)
+        } catch let error as JSONSyntaxError {
+            let position = text.withUnsafeBytes { ByteWindow.position(of: error.offset, in: $0) }
+            throw FileFormatError(file: file, line: position.line, column: position.column, reason: "not valid JSON: \(error.reason.message)")
+        } catch {
+            throw FileFormatError(file: file, reason: "not valid JSON")
+        }
+        let locate = Locator(text: text, file: file)
+        guard let members = root.value.objectMembers else {
+            throw locate.error(at: root.offset, rule: nil, "a rule file is a JSON object with a \"rules\" array")
+        }
+        for member in members where !fileFields.contains(member.key) {
+            throw locate.error(at: member.keyOffset, rule: nil, "unknown field '\(member.key)' (allowed: rules, $comment)")
+        }
+        guard let rulesNode = members.last(where: { $0.key == "rules" })?.value else {
+            throw locate.error(at: root.offset, rule: nil, "missing the \"rules\" array")
+        }
+        guard let elements = rulesNode.value.arrayElements else {
+            throw locate.error(at: rulesNode.offset, rule: nil, "\"rules\" must be an array")
+        }
+        var rules: [Rule] = []
+        for element in elements {
+            rules.append(try parseRule(element, locate: locate))
+        }
+        return rules
+    }
+
+    private static func parseRule(_ node: JSONValue.Node, locate: Locator) throws(FileFormatError) -> Rule {
+        guard let members = node.value.objectMembers else {
+            throw locate.error(at: node.offset, rule: nil, "each rule is a JSON object")
+        }
+        var fields = RuleFields(members: members, node: node, locate: locate)
+        let id = try fields.string("id", required: true)!
+        fields.ruleId = id
+        for member in members where !ruleFields.contains(member.key) {
+            throw locate.error(at: member.keyOffset, rule: id, "unknown field '\(member.key)'")
+        }
+        var seen = Set<String>()
+        for member in members where !seen.insert(member.key).inserted {
+            throw locate.error(at: member.keyOffset, rule: id, "duplicate field '\(member.key)'")
+        }
+        let kindText = try fields.string("kind", required: true)!
+        guard let kind = RuleKind(rawValue: kindText) else {
+            throw fields.error("kind", "kind must be \"name\", \"pattern\", \"contract\" or \"inventory\"")
+        }
+        let levelText = try fields.string("level", required: true)!
+        guard let level = Level(rawValue: levelText) else {
+            throw fields.error("level", "level must be note, warning or error")
+        }
+        let familyText = try fields.string("family", required: true)!
+        guard let family = Family(rawValue: familyText) else {
+            throw fields.error("family", "family must be secret, policy or transport")
+        }
+        let shapeText = try fields.string("valueShape", required: false) ?? ValueShape.human.rawValue
+        guard let valueShape = ValueShape(rawValue: shapeText) else {
+            throw fields.error("valueShape", "valueShape must be \"human\" or \"generated\"")
+        }
+        let severity = try fields.number("securitySeverity", required: true)!
+        guard severity >= 0 && severity <= 10 else {
+            throw fields.error("securitySeverity", "securitySeverity must be between 0.0 and 10.0")
+        }
+        var rule = Rule(
+            id: id, kind: kind,
+            title: try fields.string("title", required: true)!,
+            description: try fields.string("description", required: true)!,
+            help: try fields.string("help", required: true)!,
+            level: level, family: family, securitySeverity: severity,
+            tags: try fields.strings("tags") ?? [],
+            names: try fields.strings("names") ?? [],
+            valueShape: valueShape,
+            pattern: try fields.string("pattern", required: false),
+            keywords: try fields.strings("keywords") ?? [],
+            minLength: Int(try fields.number("minLength", required: false) ?? 0),
+            minEntropy: try fields.number("minEntropy", required: false),
+            validator: try fields.string("validator", required: false),
+            previewPrefixLength: Int(try fields.number("previewPrefixLength", required: false) ?? 0),
+            isGeneric: try fields.bool("generic") ?? false,
+            examples: try fields.strings("examples") ?? [],
+            counterExamples: try fields.strings("counterExamples") ?? [],
+            source: locate.file)
+        let start = locate.position(of: node.offset)
+        rule.sourceLine = start.line
+        rule.sourceColumn = start.column
+        switch kind {
+        case .name:
+            if rule.names.isEmpty { throw fields.error(nil, "a name rule needs a non-empty \"names\" array") }
+            if rule.pattern != nil { throw fields.error("pattern", "a name rule has no pattern") }
+            if fields.member("generic") != nil { throw fields.error("generic", "a name rule has no generic flag") }
+        case .pattern:
+            if rule.pattern == nil { throw fields.error(nil, "a pattern rule needs a \"pattern\"") }
+            if !rule.names.isEmpty { throw fields.error("names", "a pattern rule has no names") }
+            if fields.member("valueShape") != nil { throw fields.error("valueShape", "a pattern rule has no valueShape") }
+        case .contract, .inventory:
+            for field in ["pattern", "names", "keywords", "valueShape", "validator", "generic"] where fields.member(field) != nil {
+                throw fields.error(field, "a \(kind.rawValue) rule's check is built in; it has no \(field)")
+            }
+        }
+        return rule
+    }
+
+    /// Turns byte offsets of the rule file into line and column for messages.
+    private struct Locator {
+        package let text: [UInt8]
+        package let file: String
+
+        package func position(of offset: Int) -> SourcePosition {
+            text.withUnsafeBytes { ByteWindow.position(of: offset, in: $0) }
+        }
+
+        package func error(at offset: Int, rule: String?, _ reason: String) -> FileFormatError {
+            let position = position(of: offset)
+            return FileFormatError(file: file, line: position.line, column: position.column, ruleId: rule, reason: reason)
+        }
+    }
+
+    /// Typed access to the fields of one rule object.
+    private struct RuleFields {
+        package let members: [JSONValue.Member]
+        package let node: JSONValue.Node
+        package let locate: Locator
+        package var ruleId: String?
+
+        package func member(_ name: String) -> JSONValue.Member? { members.last(where: { $0.key == name }) }
+
+        package func error(_ field: String?, _ reason: String) -> FileFormatError {
+            let offset = field.flatMap { member($0)?.value.offset } ?? node.offset
+            return locate.error(at: offset, rule: ruleId, reason)
+        }
+
+        package func string(_ name: String, required: Bool) throws(FileFormatError) -> String? {
+            guard let m = member(name) else {
+                if required { throw error(nil, "missing required field '\(name)'") }
+                return nil
+            }
+            guard let s = m.value.value.stringValue, !s.isEmpty else {
+                throw error(name, "'\(name)' must be a non-empty string")
+            }
+            return s
+        }
+
+        package func number(_ name: String, required: Bool) throws(FileFormatError) -> Double? {
+            guard let m = member(name) else {
+                if required { throw error(nil, "missing required field '\(name)'") }
+                return nil
+            }
+            guard let d = m.value.value.doubleValue else { throw error(name, "'\(name)' must be a number") }
+            return d
+        }
+
+        package func bool(_ name: String) throws(FileFormatError) -> Bool? {
+            guard let m = member(name) else { return nil }
+            guard let b = m.value.value.boolValue else { throw error(name, "'\(name)' must be true or false") }
+            return b
+        }
+
+        package func strings(_ name: String) throws(FileFormatError) -> [String]? {
+            guard let m = member(name) else { return nil }
+            guard let elements = m.value.value.arrayElements else {
+                throw error(name, "'\(name)' must be an array of strings")
+            }
+            var result: [String] = []
+            for e in elements {
+                guard let s = e.value.stringValue else { throw error(name, "'\(name)' must be an array of strings") }
+                result.append(s)
+            }
+            return result
+        }
+    }
+}

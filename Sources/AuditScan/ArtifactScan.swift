@@ -1,0 +1,343 @@
+import AuditBytes
+import AuditCore
+import AuditInputs
+import AuditRules
+import AuditDetection
+
+/// The state of scanning one input: positions, pending hits, container shapes, findings and
+/// errors. Readers and layer visitors feed it; `finishDocument` turns hits into findings.
+package final class ArtifactScan {
+    package let artifact: String
+    package let rules: RulePack
+    package let matcher: RegexMatcher
+    package let options: ScanOptions
+    package let window: ByteWindow
+    let layerDecoders = LayerDecoderSet(LayerDecoders.standard)
+    /// The JSON visitors' cache of the innermost container's path (see `ContainerPlace`).
+    let containerPlace = ContainerPlace()
+    // What readers and visitors read and change on every value: each in a box of its own (see
+    // `UncheckedBox`), so that two of them may be accessed at once, as before.
+    private let rootPathBox = UncheckedBox<LayeredPath>(LayeredPath())
+    private let patternScratchBox = UncheckedBox<PatternScratch>(PatternScratch())
+    private let pkceBox = UncheckedBox<PKCEPairing>(PKCEPairing())
+    private let keyScratchBox = UncheckedBox<[UInt8]>([])
+    private let pendingBox = UncheckedBox<[PendingHit]>([])
+    private let quietNameHitsBox = UncheckedBox<QuietNameHits>(QuietNameHits())
+    private let factsBox = UncheckedBox<[Int: ContainerFacts]>([:])
+    private let nextContainerIdBox = UncheckedBox<Int>(0)
+    private let maskedKeysBox = UncheckedBox<Set<[UInt8]>>([])
+    private let findingsBox = UncheckedBox<[Finding]>([])
+    private let errorsBox = UncheckedBox<[InputError]>([])
+
+    /// The path of the input's own layer: empty, or `!gzip` for a compressed input.
+    var rootPath: LayeredPath {
+        _read { yield rootPathBox.value }
+        _modify { yield &rootPathBox.value }
+    }
+    var patternScratch: PatternScratch {
+        _read { yield patternScratchBox.value }
+        _modify { yield &patternScratchBox.value }
+    }
+    /// Code challenges seen anywhere in the input, for the verifiers found in it.
+    var pkce: PKCEPairing {
+        _read { yield pkceBox.value }
+        _modify { yield &pkceBox.value }
+    }
+    package var keyScratch: [UInt8] {
+        _read { yield keyScratchBox.value }
+        _modify { yield &keyScratchBox.value }
+    }
+    /// Hits waiting for the end of their document, but for the quiet name hits.
+    package var pending: [PendingHit] {
+        _read { yield pendingBox.value }
+        _modify { yield &pendingBox.value }
+    }
+    /// Name hits on values that are no secret, kept compact (see `QuietNameHits`).
+    var quietNameHits: QuietNameHits {
+        _read { yield quietNameHitsBox.value }
+    }
+    /// Facts about closed containers that hits inside them need, until the document ends.
+    var facts: [Int: ContainerFacts] {
+        _read { yield factsBox.value }
+        _modify { yield &factsBox.value }
+    }
+    var nextContainerId: Int {
+        _read { yield nextContainerIdBox.value }
+        _modify { yield &nextContainerIdBox.value }
+    }
+    /// Keys that are themselves secrets: shown as `[REDACTED]` in paths and messages.
+    var maskedKeys: Set<[UInt8]> {
+        _read { yield maskedKeysBox.value }
+        _modify { yield &maskedKeysBox.value }
+    }
+    package var findings: [Finding] {
+        _read { yield findingsBox.value }
+    }
+    package var errors: [InputError] {
+        _read { yield errorsBox.value }
+    }
+    let keyCache = KeyFactsCache()
+
+    /// The findings, handed over: the scan keeps none.
+    func takeFindings() -> [Finding] {
+        defer { findingsBox.value = [] }
+        return findingsBox.value
+    }
+    /// Stores of the inventory seen, for the report's inventory section, each distinct one once.
+    private let sightingsBox = UncheckedBox<Set<InventorySighting>>([])
+    private var sightings: Set<InventorySighting> {
+        _read { yield sightingsBox.value }
+        _modify { yield &sightingsBox.value }
+    }
+    /// Keys without a store (unknown keys, settings-snapshot keys) seen beyond the first
+    /// `listedKeysLimit`: counted, not listed, so a hostile input cannot grow the report.
+    private var unlistedKeys = 0
+    private var unlistedContext = ScanContext.payload
+    static let listedKeysLimit = 256
+
+    /// Forgets the quiet name hits of a document that has ended.
+    func clearQuietNameHits() {
+        quietNameHitsBox.value.removeAll()
+    }
+
+    /// Name rules the scan applies by more than a key's name (nil when the pack lacks them): a
+    /// `salt` is password-verifier material only beside its `iterations`; the `code` and `state`
+    /// of an authorization response are judged by `name.authorization-response`.
+    let passwordVerifierRule: Int?
+    let authorizationResponseRule: Int?
+
+    init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, options: ScanOptions) {
+        self.artifact = artifact
+        self.window = window
+        self.rules = rules
+        self.matcher = matcher
+        self.options = options
+        passwordVerifierRule = rules.nameRules.firstIndex { $0.id == SpecialRule.passwordVerifier.rawValue }
+        authorizationResponseRule = rules.nameRules.firstIndex { $0.id == SpecialRule.authorizationResponse.rawValue }
+    }
+
+    /// Records a sighting for the inventory section.
+    func recordSighting(_ sighting: InventorySighting) {
+        if sighting.storeId == nil && sightings.count >= ArtifactScan.listedKeysLimit && !sightings.contains(sighting) {
+            unlistedKeys += 1
+            unlistedContext = sighting.context
+        } else {
+            sightings.insert(sighting)
+        }
+    }
+
+    /// Counts keys without a store that were not even collected (see `unlistedKeys`).
+    func countUnlistedKeys(_ count: Int, context: ScanContext) {
+        guard count > 0 else { return }
+        unlistedKeys += count
+        unlistedContext = context
+    }
+
+    /// The inventory section's sightings of this input, with one line for the keys not listed.
+    var inventorySightings: [InventorySighting] {
+        var all = Array(sightings)
+        if unlistedKeys > 0 {
+            all.append(InventorySighting(
+                storeId: nil, name: "\(unlistedKeys) further keys without a store", classes: [.unsupported],
+                context: unlistedContext, verdict: .note, artifact: artifact,
+                note: "more than \(ArtifactScan.listedKeysLimit) in one input: counted, not listed"))
+        }
+        return all
+    }
+
+    /// What the scan knows about a key name (cached per key).
+    func keyFacts(_ key: UnsafeBufferPointer<UInt8>) -> KeyFacts {
+        keyCache.facts(key) {
+            // A prefs key carried in JSON (a SharedPreferences dump) names its store too.
+            let isFlutterKey = key.hasBytePrefix(ArtifactScan.flutterPrefix)
+            let field = isFlutterKey ? UnsafeBufferPointer(rebasing: key[ArtifactScan.flutterPrefix.count...]) : key
+            let store = rules.inventory.store(jsonField: field)
+            // A known store whose name merely looks sensitive is classified by the inventory,
+            // not judged by the name rules.
+            let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true
+            let facts = KeyFacts(
+                storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), isAppSensitive: AppSensitiveName.matches(key),
+                isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
+                matchesPattern: keyMatchesPattern(key))
+            return (facts, judgedByName ? rules.names.match(key, scratch: &keyScratch) : nil)
+        }
+    }
+
+    private static let flutterPrefix = Array("flutter.".utf8)
+    private static let secureStoragePrefix = Array(FlutterPrefsEncoding.secureStoragePrefix.utf8)
+
+    /// Whether a pattern rule matches `key` (a limit reached counts as a match: the scan where
+    /// the key occurs then reports it).
+    private func keyMatchesPattern(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard key.count >= rules.patterns.minimumValueLength else { return false }
+        var found = false
+        do {
+            try rules.patterns.scan(UnsafeRawBufferPointer(key), matcher: matcher, scratch: &patternScratch) { _ in found = true }
+        } catch {
+            return true
+        }
+        return found
+    }
+
+    /// The name rule a key matches, if any.
+    func nameMatch(_ key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
+        nameMatch(of: keyFacts(key), key: key)
+    }
+
+    /// The name rule `name` matches, if any (its UTF-8 read in place when the string is native).
+    func nameMatch(_ name: String) -> NameMatch? {
+        name.utf8.withContiguousStorageIfAvailable { nameMatch($0) } ?? Array(name.utf8).withUnsafeBufferPointer { nameMatch($0) }
+    }
+
+    /// The name rule of facts `keyFacts` returned for `key` (matched again for a key too long
+    /// for the cache, or when it is full).
+    func nameMatch(of facts: KeyFacts, key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
+        KeyFactsCache.hasUncachedName(facts) ? rules.names.match(key, scratch: &keyScratch) : keyCache.name(of: facts)
+    }
+
+    /// The position of a byte offset of the input.
+    package func position(of offset: Int) -> SourcePosition {
+        window.position(of: offset)
+    }
+
+    package func fail(_ kind: InputError.Kind, at offset: Int?, _ reason: String) {
+        errorsBox.value.append(InputError(kind: kind, artifact: artifact, position: offset.map { position(of: $0) }, reason: reason))
+    }
+
+    var errorCount: Int { errors.count }
+
+    /// Stops an input-level reader when the hits waiting for the end of the document exceed
+    /// `options.maxDocumentHits`.
+    func checkDocumentHits(at offset: Int) throws(DocumentLimit) {
+        if hitCount > options.maxDocumentHits { throw DocumentLimit.hits(offset: offset, limit: options.maxDocumentHits) }
+    }
+
+    /// The hits waiting for the end of the document, of either kind.
+    var hitCount: Int { pending.count + quietNameHits.count }
+
+    /// Where the hits recorded so far end, to forget the ones after it (`rollBackHits`).
+    struct HitMark {
+        fileprivate let pending: Int
+        fileprivate let quiet: Int
+    }
+
+    var hitMark: HitMark { HitMark(pending: pending.count, quiet: quietNameHits.count) }
+
+    /// Forgets the hits recorded after `mark` (a layer that turned out not to be one).
+    func rollBackHits(to mark: HitMark) {
+        pending.removeSubrange(mark.pending...)
+        quietNameHitsBox.value.truncate(to: mark.quiet)
+    }
+
+    /// Drops errors recorded after `count` (a layer that turned out not to be one).
+    func rollBackErrors(to count: Int) {
+        errorsBox.value.removeSubrange(count...)
+    }
+
+    /// Runs the pattern rules over `value` and records a hit for each match. `locate` is asked
+    /// only when there is a hit, so that clean values cost no path or key strings.
+    func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, locate: () -> HitLocation) -> Int {
+        // Most values of a document are too short for any rule: decided before the engine is
+        // called (and retained for the call).
+        if value.count < rules.patterns.minimumValueLength { return 0 }
+        var hits: [PatternHit] = []
+        do {
+            try rules.patterns.scan(value, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
+        } catch {
+            let rule = rules.patterns.rules[error.ruleIndex]
+            fail(.limit, at: offset, "rule '\(rule.id)': \(error.error.message)")
+        }
+        guard !hits.isEmpty else { return 0 }
+        let location = locate()
+        let position = position(of: offset)
+        for hit in hits {
+            let rule = rules.patterns.rules[hit.ruleIndex]
+            let secret = UnsafeRawBufferPointer(rebasing: value[hit.secret])
+            pending.append(PendingHit(
+                detail: .pattern(ruleIndex: hit.ruleIndex, confidence: hit.confidence,
+                                 preview: Redaction.preview(secret, publicPrefix: rule.previewPrefixLength)),
+                location: location, position: position, secretHash: KeyFactsCache.hash(secret),
+                valueDigest: options.valueDigester?.digest(secret)))
+        }
+        return hits.count
+    }
+
+    /// A string value found under a name (an object key, a header, a query parameter, a prefs
+    /// key): the layer decoders open it, else the pattern rules scan it; then the name rule it
+    /// matches, if any, judges the value. `locate` is asked only when something is found.
+    func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
+                         locate: () -> HitLocation) {
+        pkce.observe(value)
+        var known: HitLocation?
+        let hitsBefore = hitCount
+        let replaced = openLayers(value, at: offset, depth: depth, excluding: excluded) {
+            if known == nil { known = locate() }
+            return known!
+        }
+        if !replaced { _ = scanPatterns(value, offset: offset) { known ?? locate() } }
+        // A hit in the value (a pattern on it, anything in a layer of it) says more than the
+        // name, whose hit `finishDocument` would drop: it is not made.
+        guard let name, hitCount == hitsBefore else { return }
+        // JSON text under the name is judged like an object: by what it holds.
+        let shape = rules.nameRules[name.ruleIndex].valueShape
+        // Fewer bytes than the shortest credible value: decided without a look at them.
+        let credible = !replaced && value.count >= ValueCredibility.minimumLength
+            && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
+        let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
+        recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known ?? locate(), value: value)
+    }
+
+    /// Records that a key or prefs entry belongs to an inventory store; returns the hit's handle,
+    /// for what its value turns out to hold (`noteStoreValue`) and where it begins (`moveHit`).
+    @discardableResult
+    func recordStore(_ store: Int, location: HitLocation, position: SourcePosition) -> Int {
+        pending.append(PendingHit(detail: .inventory(store: store), location: location, position: position))
+        return pending.count - 1
+    }
+
+    /// Records whether the value of the store hit `hit` holds nothing a secret could be.
+    func noteStoreValue(_ hit: Int, holdsNothing: Bool) {
+        pending[hit].storeValueHoldsNothing = holdsNothing
+    }
+
+    /// Moves a hit to where its value begins.
+    func moveHit(_ hit: Int, to position: SourcePosition) {
+        pending[hit].position = position
+    }
+
+    /// Records a violation of the data contract.
+    func recordContractViolation(ruleId: String, message: String, location: HitLocation, position: SourcePosition) {
+        pending.append(PendingHit(detail: .contract(ruleId: ruleId, message: message), location: location, position: position))
+    }
+
+    /// Records that a name rule matched the name of a value (given when it is a string, so that
+    /// a PKCE verifier can be paired with its challenge).
+    func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int, location: HitLocation,
+                       value: UnsafeRawBufferPointer? = nil) {
+        guard credible else {
+            return quietNameHitsBox.value.append(ruleIndex: match.ruleIndex, describesMetadata: match.describesMetadata,
+                                        valueDescription: valueDescription, location: location, position: position(of: offset))
+        }
+        var hit = PendingHit(
+            detail: .name(ruleIndex: match.ruleIndex, credible: credible, describesMetadata: match.describesMetadata,
+                          valueDescription: valueDescription),
+            location: location, position: position(of: offset))
+        if credible, let value {
+            hit.secretHash = KeyFactsCache.hash(value)
+            hit.valueDigest = options.valueDigester?.digest(value)
+            if rules.nameRules[match.ruleIndex].id == SpecialRule.pkceVerifier.rawValue { hit.pkceChallenge = PKCEPairing.challenge(of: value) }
+        }
+        pending.append(hit)
+    }
+
+    /// Records a finding. A transport finding is a warning at most: the app did nothing wrong,
+    /// the capture holds a live credential (fail on it with `--fail-on warning`).
+    func appendFinding(rule: Rule, family: Family, message: String, hit: PendingHit, path: String, context: ScanContext,
+                        confidence: Confidence, preview: String, level: Level? = nil, inventoryClass: String? = nil) {
+        let level = family == .transport ? min(level ?? rule.level, .warning) : level ?? rule.level
+        findingsBox.value.append(Finding(
+            ruleId: rule.id, level: level, family: family, message: message, key: hit.location.key,
+            context: context, inventoryClass: inventoryClass, artifact: artifact, position: hit.position,
+            path: hit.location.path, pathText: path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest))
+    }
+}

@@ -1,0 +1,59 @@
+import AuditCore
+import AuditInputs
+
+/// Scans request captures: HAR files entry by entry, raw HTTP messages exchange by exchange.
+enum CaptureInputScanner {
+    /// A HAR 1.2 capture, read as JSON with `HARScanVisitor`.
+    static func scanHAR(_ scan: ArtifactScan, start: Int) {
+        var reader = JSONReader(window: scan.window, start: start, maxDepth: scan.options.maxDepth)
+        var visitor = HARScanVisitor(scan: scan)
+        do {
+            try reader.readText(&visitor)
+        } catch let error as JSONSyntaxError {
+            scan.window.unpin()
+            if scan.window.failure == nil {
+                let kind: InputError.Kind = if case .nestingTooDeep = error.reason { .limit } else { .parse }
+                scan.fail(kind, at: error.offset, error.reason.message)
+            }
+        } catch let limit as DocumentLimit {
+            scan.fail(.limit, at: limit.offset, limit.message)
+        } catch {
+            scan.fail(.parse, at: nil, "cannot read the HAR capture")
+        }
+        scan.finishDocument(defaultContext: .payload)
+    }
+
+    /// Raw HTTP/1.x messages, exchange by exchange: each exchange is one document.
+    static func scanHTTP(_ scan: ArtifactScan, start: Int) {
+        var reader = HTTPMessageReader(window: scan.window, start: start)
+        var exchanges = ExchangeScanner(scan: scan)
+        var count = 0
+        while true {
+            do {
+                guard try reader.nextExchange(&exchanges) else {
+                    if count == 0 { scan.fail(.parse, at: start, "empty input: no HTTP message") }
+                    return
+                }
+                count += 1
+                scan.finishDocument(defaultContext: .payload)
+                scan.window.unpin()
+                if let truncation = reader.truncation {
+                    if scan.window.failure == nil { scan.fail(.parse, at: truncation.offset, truncation.reason) }
+                    return
+                }
+            } catch {
+                scan.window.unpin()
+                switch error {
+                case let syntax as HTTPSyntaxError:
+                    if scan.window.failure == nil { scan.fail(.parse, at: syntax.offset, syntax.reason) }
+                case let limit as DocumentLimit:
+                    scan.fail(.limit, at: limit.offset, limit.message)
+                default:
+                    scan.fail(.parse, at: nil, "cannot read the HTTP messages")
+                }
+                scan.finishDocument(defaultContext: .payload)
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+import AuditCore
+import AuditInputs
+
+/// Judges raw HTTP exchanges as `HTTPMessageReader` reads them: every text part and field when
+/// it is read (so memory does not grow with the headers of a message), the bodies once the
+/// exchange is complete. It decides the exchange's context, scans headers, trailers and
+/// variables by their names, cookies as pairs, bodies by their type and content, and marks what
+/// the protocol itself carries as `transport`: the `Authorization`, `Cookie` and API-key headers
+/// of any call, the whole OAuth token exchange (its `code_verifier` and its token response),
+/// and every call of the app's sign-in (`HabiterAPI`: token and refresh, the browser login, the
+/// callback with its fragment and the desktop loopback POST).
+///
+/// What is read before the exchange's end cannot know whether the exchange is a token exchange
+/// (its response says so), nor, before the request line, its context: those parts carry the
+/// exchange's container in their ancestry, and the exchange's end records the context and the
+/// carrier there, as facts that `finishDocument` applies.
+struct ExchangeScanner: HTTPMessageVisitor {
+    package let scan: ArtifactScan
+
+    /// Headers whose values are credentials the protocol carries.
+    static let transportHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token",
+        "x-access-token", "x-refresh-token",
+    ]
+
+    /// Cookie pairs scanned at a time: a header of a million cookies costs a batch of memory.
+    static let cookieBatch = 1024
+
+    /// The container of the exchange being read (see the type's comment).
+    private var container: Int
+    /// The request URL's path (`HTTPExchange.path(ofURL:)`); empty before the request line and
+    /// for a response alone.
+    private var urlPath = ""
+    /// The URL's fragment is an OAuth authorization response (the sign-in's callback).
+    private var fragmentShowsSignIn = false
+
+    init(scan: ArtifactScan) {
+        self.scan = scan
+        container = ExchangeScanner.newContainer(scan)
+    }
+
+    private static func newContainer(_ scan: ArtifactScan) -> Int {
+        defer { scan.nextContainerId += 1 }
+        return scan.nextContainerId
+    }
+
+    /// The context of everything in the exchange: `sync` for the app's sync calls (`/v1/push`,
+    /// `/v1/pull`, `/v1/snapshot`) and for paths holding a configured marker, else `payload` (or
+    /// what `--context` forces). The app's sign-in and metadata calls are never `sync`.
+    package func context(urlPath: String) -> ScanContext {
+        if let forced = scan.options.context { return forced }
+        return isSyncCall(urlPath) ? .sync : .payload
+    }
+
+    /// Whether a path is a sync call: an app route, or (no app route) a configured marker.
+    func isSyncCall(_ urlPath: String) -> Bool {
+        if let route = HabiterAPI.route(ofPath: urlPath) { return route == .sync }
+        let path = Array(urlPath.utf8)
+        return scan.options.syncPathMarkers.contains(where: { path.containsBytes($0) })
+    }
+
+    /// Parameters only an OAuth token request carries.
+    static let tokenRequestMarkers = ["grant_type", "code_verifier"]
+
+    /// Whether a response body to a `/token` URL issues an access token. `escapedJSON`: the body
+    /// is as a JSON string holds it (a HAR's `content.text`), its quotes escaped.
+    static func issuesAccessToken(_ body: UnsafeBufferPointer<UInt8>, escapedJSON: Bool = false) -> Bool {
+        body.containsBytes("\"access_token\"") || body.containsBytes("access_token=")
+            || (escapedJSON && body.containsBytes(#"\"access_token\""#))
+    }
+
+    static func isCredentialHeader(_ lowercasedName: String, scan: ArtifactScan) -> Bool {
+        if transportHeaders.contains(lowercasedName) { return true }
+        guard let match = scan.nameMatch(lowercasedName) else { return false }
+        return !match.describesMetadata
+    }
+
+    // MARK: Parts, as they are read
+
+    package mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) throws {
+        if text.kind == .url {
+            let url = Array(bytes)
+            urlPath = HTTPExchange.path(ofURL: url)
+            fragmentShowsSignIn = url.contains(UInt8(ascii: "#")) && HabiterAPI.hasAuthorizationResponseFragment(bytes)
+        }
+        // A comment is the file's own text, not the exchange's: no protocol, no carrier.
+        let isComment = text.kind == .comment
+        scan.scanNamedString(bytes, name: nil, at: text.offset, depth: 0) {
+            HitLocation(key: text.key, path: text.path(under: scan.rootPath), ancestry: isComment ? [] : [container],
+                        readerContext: isComment ? .payload : nil, carrier: text.kind == .note ? .transport : nil,
+                        isProtocolField: !isComment)
+        }
+        try scan.checkDocumentHits(at: text.offset)
+    }
+
+    package mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
+        let facts = scan.keyFacts(name.bindMemory(to: UInt8.self))
+        let match = scan.nameMatch(of: facts, key: name.bindMemory(to: UInt8.self))
+        let root = scan.rootPath
+        let isVariable = field.list == .variables
+        // A name that is itself a secret: found where it stands, and masked where it names the value.
+        var masked = false
+        if facts.matchesPattern {
+            let found = scan.scanPatterns(name, offset: field.nameOffset) {
+                isVariable ? HitLocation(key: nil, path: field.namePath(under: root), ancestry: [], readerContext: .payload)
+                    : HitLocation(key: nil, path: field.namePath(under: root), ancestry: [container], isProtocolField: true)
+            }
+            masked = found > 0
+        }
+        if isVariable {
+            // The file's own value (`@token = …`), judged by its name.
+            scan.scanNamedString(value, name: match, at: field.valueOffset, depth: 0) {
+                HitLocation(key: masked ? Redaction.maskedKey : String(decoding: name, as: UTF8.self), path: field.valuePath(under: root),
+                            ancestry: [], readerContext: .payload)
+            }
+            try scan.checkDocumentHits(at: field.valueOffset)
+            return
+        }
+        // Locations are made only for what is found: a message can hold a million headers.
+        func location(_ path: LayeredPath) -> HitLocation {
+            let lowercased = String(decoding: name, as: UTF8.self).lowercased()
+            return HitLocation(key: masked ? Redaction.maskedKey : String(decoding: name, as: UTF8.self), path: path, ancestry: [container],
+                               carrier: ExchangeScanner.isCredentialHeader(lowercased, scan: scan) ? .transport : nil, isProtocolField: true)
+        }
+        let setCookie = name.equalsIgnoringASCIICase("set-cookie")
+        if setCookie || name.equalsIgnoringASCIICase("cookie") {
+            let valuePath = field.valuePath(under: root)
+            let frame = LayerFrame(path: valuePath.entering("cookie"), outerOffset: field.valueOffset,
+                                   outerKey: masked ? Redaction.maskedKey : String(decoding: name, as: UTF8.self),
+                                   ancestry: [container], depth: 1, readerContext: nil, carrier: .transport, isProtocolField: true)
+            try ExchangeScanner.scanCookies(value, setCookie: setCookie, frame: frame, scan: scan) {
+                try scan.checkDocumentHits(at: field.valueOffset)
+            }
+            // The value as text too: parts without `=`, Set-Cookie attributes, formats that span pairs.
+            _ = scan.scanPatterns(value, offset: field.valueOffset) { location(valuePath) }
+        } else {
+            scan.scanNamedString(value, name: match, at: field.valueOffset, depth: 0) { location(field.valuePath(under: root)) }
+        }
+        try scan.checkDocumentHits(at: field.valueOffset)
+    }
+
+    /// A Cookie (`a=1; b=2`) or Set-Cookie (`name=value; Path=/`: the first pair) value's pairs,
+    /// scanned a batch at a time (the cookie layer has no rule that looks at its pairs together),
+    /// so that a header of a million cookies costs a batch of memory; `afterBatch` may stop the
+    /// scan (the hit limit).
+    static func scanCookies(_ value: UnsafeRawBufferPointer, setCookie: Bool, frame: LayerFrame, scan: ArtifactScan,
+                            afterBatch: () throws -> Void) rethrows {
+        try forEachCookieBatch(value, setCookie: setCookie, batchSize: cookieBatch) { pairs in
+            _ = scan.scanPairs(PairList.decoded(pairs), frame: frame)
+            try afterBatch()
+        }
+    }
+
+    /// Hands `body` the `name=value` pairs of a cookie value, at most `batchSize` at a time; parts
+    /// without `=` are no pair. Blanks around a pair and the quotes of a quoted value go.
+    private static func forEachCookieBatch(_ value: UnsafeRawBufferPointer, setCookie: Bool, batchSize: Int,
+                                   _ body: ([DecodedPair]) throws -> Void) rethrows {
+        var pairs: [DecodedPair] = []
+        var start = 0
+        while start < value.count {
+            let end = value[start...].firstIndex(of: UInt8(ascii: ";")) ?? value.count
+            defer { start = end + 1 }
+            let trimmed = value[start..<end].drop { $0 == 0x20 || $0 == 0x09 }
+            guard let eq = trimmed.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            var cookieValue = trimmed[(eq + 1)...]
+            while let last = cookieValue.last, last == 0x20 || last == 0x09 { cookieValue = cookieValue.dropLast() }
+            if cookieValue.count >= 2 && cookieValue.first == 0x22 && cookieValue.last == 0x22 {
+                cookieValue = cookieValue.dropFirst().dropLast()
+            }
+            pairs.append(DecodedPair(name: Array(trimmed[trimmed.startIndex..<eq]), value: Array(cookieValue)))
+            if setCookie { break }
+            if pairs.count >= batchSize {
+                try body(pairs)
+                pairs.removeAll(keepingCapacity: true)
+            }
+        }
+        if !pairs.isEmpty { try body(pairs) }
+    }
+
+    // MARK: The exchange's end
+
+    package mutating func exchange(_ exchange: HTTPExchange) throws {
+        let context = self.context(urlPath: urlPath)
+        let requestBody = exchange.request?.body, responseBody = exchange.response?.body
+        let tokenExchange = isTokenExchange(requestBody, responseBody) || isSignIn(requestBody, responseBody)
+        let carrier: Family? = tokenExchange ? .transport : nil
+        scan.facts[container] = ContainerFacts(context: context, carrier: carrier)
+        // The bodies of the app's sign-in and metadata calls are protocol, not sync data.
+        let protocolBodies = tokenExchange || HabiterAPI.route(ofPath: urlPath) == .metadata
+        for body in [requestBody, responseBody].compactMap({ $0 }) {
+            scanBody(body, exchange: exchange.index, context: context, carrier: carrier, isProtocolField: protocolBodies)
+        }
+        container = ExchangeScanner.newContainer(scan)
+        urlPath = ""
+        fragmentShowsSignIn = false
+    }
+
+    /// Whether the exchange is an OAuth token request (authorization code with PKCE, refresh).
+    private func isTokenExchange(_ request: HTTPExchange.Body?, _ response: HTTPExchange.Body?) -> Bool {
+        if let request, request.withBytes(in: scan.window, { body in ExchangeScanner.tokenRequestMarkers.contains { body.containsBytes($0) } }) {
+            return true
+        }
+        guard urlPath.hasSuffix("/token"), let response else { return false }
+        return response.withBytes(in: scan.window) { ExchangeScanner.issuesAccessToken($0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// Whether the exchange is a call of the app's sign-in: by its route, else (unless it is a
+    /// sync call) by its bodies or by an authorization response in its URL's fragment.
+    private func isSignIn(_ request: HTTPExchange.Body?, _ response: HTTPExchange.Body?) -> Bool {
+        if let route = HabiterAPI.route(ofPath: urlPath) { return route == .signIn }
+        if isSyncCall(urlPath) { return false }
+        if fragmentShowsSignIn { return true }
+        if let request, request.withBytes(in: scan.window, { HabiterAPI.isSignInRequest($0, escapedJSON: false) }) { return true }
+        if let response, response.withBytes(in: scan.window, { HabiterAPI.isSignInResponse($0, escapedJSON: false) }) { return true }
+        return false
+    }
+
+    /// A body: gzip undone (a body that claims an encoding it does not have is an input error,
+    /// and is scanned as it is; one that inflates beyond the limits is a limit error), then JSON
+    /// by type or content, else text, which the layer decoders open (a form, base64, a JWT).
+    private func scanBody(_ body: HTTPExchange.Body, exchange: Int, context: ScanContext, carrier: Family?, isProtocolField: Bool) {
+        var path = body.path(exchange: exchange, under: scan.rootPath)
+        var inflated: [UInt8]?
+        var excluded: UInt16 = 0
+        if let coding = body.unsupportedCoding, body.withBytes(in: scan.window, { !$0.isEmpty }) {
+            scan.fail(.parse, at: body.offset, "a body coded \(coding) (Content-Encoding or Transfer-Encoding) cannot be decoded (only gzip can); it was scanned as it is, so what it holds is not checked")
+        }
+        if body.gzip || body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
+            switch body.withBytes(in: scan.window, { GzipLayerDecoder.inflate($0) }) {
+            case .success(let bytes):
+                inflated = bytes
+                path = path.entering("gzip")
+            case .failure(let error):
+                let kind: InputError.Kind = switch error {
+                case .bomb, .tooLarge: .limit
+                default: .parse
+                }
+                scan.fail(kind, at: body.offset, "a gzip-encoded body cannot be decompressed (\(error.message)); it was scanned as it is")
+                excluded = scan.layerDecoders.mask(named: GzipLayerDecoder().name)
+            }
+        }
+        // The JSON reader's hits learn that they are protocol fields from an ancestor's facts.
+        var ancestry: [Int] = []
+        if isProtocolField {
+            let id = ExchangeScanner.newContainer(scan)
+            scan.facts[id] = ContainerFacts(carrier: carrier, isProtocolField: true)
+            ancestry = [id]
+        }
+        let frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: ancestry, depth: 1,
+                               readerContext: context, carrier: carrier, isProtocolField: isProtocolField)
+        let mime = body.mimeType?.lowercased() ?? ""
+        if let inflated {
+            inflated.withUnsafeBytes { scanContent($0, decoded: inflated, inPlace: nil, mime: mime, frame: frame) }
+            return
+        }
+        switch body.bytes {
+        case .input(let range):
+            scanContent(scan.window.bytes(range), decoded: nil, inPlace: range, mime: mime, frame: frame, excluding: excluded)
+        case .decoded(let bytes):
+            bytes.withUnsafeBytes { scanContent($0, decoded: bytes, inPlace: nil, mime: mime, frame: frame, excluding: excluded) }
+        }
+    }
+
+    /// A body's content; `decoded` holds it when it is not the input's own bytes, `inPlace` says
+    /// where it stands when it is. `excluded` are decoders not to offer it (gzip, when the body
+    /// failed to inflate: its error is reported once).
+    private func scanContent(_ bytes: UnsafeRawBufferPointer, decoded: [UInt8]?, inPlace: Range<Int>?, mime: String, frame: LayerFrame,
+                             excluding excluded: UInt16 = 0) {
+        if mime.containsText("json") || JSONLayerDecoder().decode(bytes) != nil {
+            var jsonFrame = frame
+            jsonFrame.path = frame.path.entering("json")
+            if let inPlace, scanJSONInPlace(inPlace, frame: jsonFrame) { return }
+            // Not one JSON text in place: NDJSON, or JSON after all decoding.
+            if scan.scanJSONLayer(decoded ?? Array(bytes), frame: jsonFrame) { return }
+        }
+        let location = frame.location
+        if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: excluded, locate: { location }) {
+            _ = scan.scanPatterns(bytes, offset: frame.outerOffset ?? 0) { location }
+        }
+    }
+
+    /// Reads a JSON body where it stands in the input, so findings get their exact positions.
+    private func scanJSONInPlace(_ range: Range<Int>, frame: LayerFrame) -> Bool {
+        var inPlace = frame
+        inPlace.outerOffset = nil
+        var reader = JSONReader(window: scan.window, start: range.lowerBound, limit: range.upperBound, maxDepth: scan.options.maxDepth)
+        return scan.readJSONLayer(&reader, frame: inPlace)
+    }
+}

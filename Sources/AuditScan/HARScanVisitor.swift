@@ -1,0 +1,416 @@
+import AuditBytes
+import AuditCore
+import AuditInputs
+import AuditDetection
+
+/// Scans a HAR capture as the JSON reader streams it. Every value goes through the plain JSON
+/// scan (bodies open as JSON, form or base64 layers, URLs as queries); on top of that this
+/// visitor follows the HAR structure and records what the hits need once each part closes:
+/// the entry's context (`sync` for calls to the sync API), headers, cookies and parameters as
+/// named values (`{"name": …, "value": …}` judged by the name, credential headers and cookies
+/// as `transport`, `Cookie` headers split into pairs), the OAuth token exchange (its request
+/// and response bodies as `transport`), the sign-in calls of the app (`HabiterAPI`: everything
+/// in them `transport` and protocol), and bodies that claim base64 but are not. Nothing of an
+/// entry is kept but a few field values, so memory does not grow with entries or their size.
+struct HARScanVisitor: JSONVisitor {
+    private let scan: ArtifactScan
+    private var plain: JSONScanVisitor
+
+    /// What a container is, in the HAR structure.
+    private enum Role: Equatable {
+        case root, log, entries, entry, request, response, postData, content, other
+        case fieldList(FieldList)
+        case field(FieldList)
+
+        var isField: Bool { if case .field = self { true } else { false } }
+    }
+
+    /// The lists of `{"name": …, "value": …}` objects.
+    private enum FieldList {
+        case requestHeaders, responseHeaders, queryString, requestCookies, responseCookies, params
+
+        var isCookies: Bool { self == .requestCookies || self == .responseCookies }
+        var isHeaders: Bool { self == .requestHeaders || self == .responseHeaders }
+    }
+
+    private struct Frame {
+        package var role: Role
+        package var id: Int
+        package var isObject: Bool
+    }
+
+    /// A name/value object being read.
+    private struct Field {
+        package var name: String?
+        package var value: [UInt8]?
+        package var valueOffset = 0
+        /// Whether scanning the value found something (a pattern on it, anything in a layer of
+        /// it), which says more than the field's name.
+        var valueHasHits = false
+        /// The scan's hit count when the field opened.
+        var hitsAtOpen = 0
+    }
+
+    /// What an entry has shown so far.
+    private struct Entry {
+        package var id: Int
+        var requestId: Int?
+        var responseId: Int?
+        /// The path of the request's URL, lowercased (`HTTPExchange.path(ofURL:)`).
+        var urlPath: String?
+        /// The app's route the path ends in, if any.
+        var route: HabiterAPI.Route?
+        /// The path is a sync call (a route or a configured marker): its bodies are sync data,
+        /// never looked at for the sign-in's shapes.
+        var isSync = false
+        var requestHasTokenMarkers = false
+        var responseIssuesToken = false
+        /// A message shows the sign-in by its body or URL (`HabiterAPI`), whatever its path.
+        var showsSignIn = false
+        var bodyIds: [Int] = []
+
+        /// Whether the sign-in's shapes are looked for in its messages: not in sync calls, nor in
+        /// the app's other calls, whose route already says what they are.
+        var looksForSignIn: Bool { !isSync && route == nil }
+    }
+
+    /// The keys the HAR structure is read by.
+    private enum StructureKey {
+        case log, entries, request, response, headers, queryString, cookies, postData, content, params
+        case url, name, value, text, encoding
+
+        /// The spellings by length (a switch, then a comparison or a few, for every key of the
+        /// structure).
+        init?(_ key: UnsafeBufferPointer<UInt8>) {
+            let known: StructureKey? = switch key.count {
+            case 3: key.equals("log") ? .log : key.equals("url") ? .url : nil
+            case 4: key.equals("name") ? .name : key.equals("text") ? .text : nil
+            case 5: key.equals("value") ? .value : nil
+            case 6: key.equals("params") ? .params : nil
+            case 7: key.equals("entries") ? .entries : key.equals("request") ? .request : key.equals("headers") ? .headers
+                : key.equals("cookies") ? .cookies : key.equals("content") ? .content : nil
+            case 8: key.equals("response") ? .response : key.equals("postData") ? .postData : key.equals("encoding") ? .encoding : nil
+            case 11: key.equals("queryString") ? .queryString : nil
+            default: nil
+            }
+            guard let known else { return nil }
+            self = known
+        }
+    }
+
+    private var frames: [Frame] = []
+    /// The key of the value about to be read, when its container matters to the structure and
+    /// the key is one the structure is read by.
+    private var pendingKey: StructureKey?
+    private var field = Field()
+    private var entry: Entry?
+    /// The `content` object being read: its `encoding`, and whether its text is base64 (checked
+    /// when it is read, so that the text need not be kept until `encoding` is known).
+    private var contentEncoding: String?
+    private var contentText: ContentText?
+
+    /// A `content.text` as far as its `encoding` (which may come after it) needs it.
+    private struct ContentText {
+        var isBase64: Bool
+        package var isEmpty: Bool
+        package var offset: Int
+        /// Where the text is when it is base64: if the body is declared base64 and decodes to
+        /// bytes that are no text layer, those bytes are scanned when `content` closes.
+        package var base64: Base64Text?
+        package var location: HitLocation?
+    }
+
+    /// A base64 `content.text`: where it stands in the window (which `content`'s pin keeps
+    /// visible, so a body of any size is not copied), or, written with JSON escapes, unescaped.
+    private enum Base64Text {
+        case inWindow(offset: Int, count: Int)
+        case unescaped([UInt8])
+    }
+
+    init(scan: ArtifactScan) {
+        self.scan = scan
+        plain = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
+    }
+
+    // MARK: Structure
+
+    private func role(opening isObject: Bool) -> Role {
+        guard let parent = frames.last else { return isObject ? .root : .other }
+        switch (parent.role, pendingKey) {
+        case (.root, .log?): return .log
+        case (.log, .entries?): return .entries
+        case (.entries, _): return isObject ? .entry : .other
+        case (.entry, .request?): return .request
+        case (.entry, .response?): return .response
+        case (.request, .headers?): return .fieldList(.requestHeaders)
+        case (.request, .queryString?): return .fieldList(.queryString)
+        case (.request, .cookies?): return .fieldList(.requestCookies)
+        case (.request, .postData?): return .postData
+        case (.response, .headers?): return .fieldList(.responseHeaders)
+        case (.response, .cookies?): return .fieldList(.responseCookies)
+        case (.response, .content?): return .content
+        case (.postData, .params?): return .fieldList(.params)
+        case (.fieldList(let list), _): return isObject ? .field(list) : .other
+        default: return .other
+        }
+    }
+
+    /// Whether keys inside a container of this role matter to the structure.
+    private func keysMatter(_ role: Role) -> Bool { role != .other }
+
+    private mutating func opened(isObject: Bool, at offset: Int) {
+        let role = role(opening: isObject)
+        pendingKey = nil
+        let id = plain.currentContainerId ?? -1
+        frames.append(Frame(role: role, id: id, isObject: isObject))
+        switch role {
+        case .entry: entry = Entry(id: id)
+        case .request: entry?.requestId = id
+        case .response: entry?.responseId = id
+        case .field:
+            field = Field(hitsAtOpen: scan.hitCount)
+            // Judged when it closes, so its value's position must still resolve then.
+            scan.window.pin(at: offset)
+        case .postData: entry?.bodyIds.append(id)
+        case .content:
+            entry?.bodyIds.append(id)
+            contentEncoding = nil
+            contentText = nil
+            scan.window.pin(at: offset)
+        default: break
+        }
+    }
+
+    // MARK: Events
+
+    package mutating func objectStart(at offset: Int) throws {
+        try plain.objectStart(at: offset)
+        opened(isObject: true, at: offset)
+    }
+
+    package mutating func arrayStart(at offset: Int) throws {
+        try plain.arrayStart(at: offset)
+        opened(isObject: false, at: offset)
+    }
+
+    package mutating func objectEnd(at offset: Int) throws {
+        let frame = frames.removeLast()
+        switch frame.role {
+        case .field(let list):
+            closeField(frame.id, list: list)
+            scan.window.unpin()
+        case .content:
+            closeContent()
+            scan.window.unpin()
+        default: break
+        }
+        plain.objectEnd(at: offset)
+        if frame.role == .entry { closeEntry() }
+    }
+
+    package mutating func arrayEnd(at offset: Int) throws {
+        frames.removeLast()
+        plain.arrayEnd(at: offset)
+    }
+
+    package mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+        if let top = frames.last, keysMatter(top.role) {
+            pendingKey = escaped ? JSONString.unescaped(raw).withUnsafeBufferPointer { StructureKey($0) } : StructureKey(raw)
+        }
+        try plain.key(raw, escaped: escaped, at: offset)
+    }
+
+    package mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+        if let top = frames.last, let key = pendingKey {
+            observe(string: raw, escaped: escaped, at: offset, key: key, in: top.role)
+        }
+        let isFieldValue = pendingKey == .value && frames.last?.role.isField == true
+        pendingKey = nil
+        let hitsBefore = scan.hitCount
+        try plain.string(raw, escaped: escaped, at: offset)
+        if isFieldValue { field.valueHasHits = scan.hitCount > hitsBefore }
+    }
+
+    package mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
+        pendingKey = nil
+        try plain.number(raw, at: offset)
+    }
+
+    package mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
+        pendingKey = nil
+        try plain.literal(value, at: offset)
+    }
+
+    /// Strings the structure needs: the URL, field names and values, bodies and their encoding.
+    private mutating func observe(string raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int, key: StructureKey, in role: Role) {
+        func bytes() -> [UInt8] { escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw) }
+        switch (role, key) {
+        case (.request, .url):
+            let url = bytes()
+            let path = HTTPExchange.path(ofURL: url)
+            entry?.urlPath = path
+            let route = HabiterAPI.route(ofPath: path)
+            entry?.route = route
+            entry?.isSync = route == .sync || (route == nil && scan.options.syncPathMarkers.contains { Array(path.utf8).containsBytes($0) })
+            if url.contains(UInt8(ascii: "#")), url.withUnsafeBytes({ HabiterAPI.hasAuthorizationResponseFragment($0) }) {
+                entry?.showsSignIn = true
+            }
+        case (.field, .name):
+            field.name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
+        case (.field, .value):
+            field.value = bytes()
+            field.valueOffset = offset
+        case (.postData, .text):
+            // The markers are plain ASCII: an escape inside one would be deliberate.
+            if ExchangeScanner.tokenRequestMarkers.contains(where: { raw.containsBytes($0) }) { entry?.requestHasTokenMarkers = true }
+            if entry?.looksForSignIn ?? true, HabiterAPI.isSignInRequest(UnsafeRawBufferPointer(raw), escapedJSON: escaped) {
+                entry?.showsSignIn = true
+            }
+        case (.content, .text):
+            // Only a response to `…/token` counts (see `closeEntry`); the URL comes first in
+            // every exporter's entries, else the body is looked at anyway.
+            let mayBeTokenResponse = entry?.urlPath.map { $0.hasSuffix("/token") } ?? true
+            if mayBeTokenResponse && ExchangeScanner.issuesAccessToken(raw, escapedJSON: escaped) { entry?.responseIssuesToken = true }
+            if entry?.looksForSignIn ?? true, HabiterAPI.isSignInResponse(UnsafeRawBufferPointer(raw), escapedJSON: escaped) {
+                entry?.showsSignIn = true
+            }
+            // Text that cannot be base64 fails on its first byte.
+            let isBase64: Bool
+            if let first = raw.first, Base64.value(first, .standard) != nil || Base64.value(first, .url) != nil {
+                isBase64 = escaped ? Self.isBase64(bytes()) : Self.isBase64(raw)
+            } else {
+                isBase64 = Self.isBase64(raw.prefix(1))
+            }
+            contentText = ContentText(isBase64: isBase64, isEmpty: raw.isEmpty, offset: offset)
+            if isBase64 {
+                let start = scan.window.start + (UnsafeRawPointer(raw.baseAddress!) - UnsafeRawPointer(scan.window.base))
+                contentText?.base64 = escaped ? .unescaped(bytes()) : .inWindow(offset: start, count: raw.count)
+                // Asked before the string is read: the location of `content`, then its `text`.
+                var location = plain.location()
+                location.path = location.path.appending(.key("text")).entering("base64")
+                location.key = "text"
+                contentText?.location = location
+            }
+        case (.content, .encoding):
+            contentEncoding = String(decoding: bytes(), as: UTF8.self).lowercased()
+        default:
+            break
+        }
+    }
+
+    /// A header, cookie or parameter: judged by its name, with what its hits need.
+    private mutating func closeField(_ id: Int, list: FieldList) {
+        guard let name = field.name else { return }
+        let lowercased = name.lowercased()
+        if list == .params && ExchangeScanner.tokenRequestMarkers.contains(lowercased) { entry?.requestHasTokenMarkers = true }
+        let isCookieHeader = field.value != nil && list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie")
+        let match = isCookieHeader || field.value == nil ? nil : scan.nameMatch(name)
+        // A hit in the value says more than the name: `finishDocument` would drop the name's.
+        let judgedByName = isCookieHeader || (match != nil && !field.valueHasHits)
+        // The field's facts, for the hits inside it (in its value, its cookie pairs, the name's
+        // own): a field without any needs none.
+        if judgedByName || scan.hitCount > field.hitsAtOpen {
+            let credential = list.isCookies || (list.isHeaders && ExchangeScanner.isCredentialHeader(lowercased, scan: scan))
+            scan.facts[id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
+        }
+        guard judgedByName, let value = field.value else { return }
+        var location = plain.location()
+        location.path = location.path.appending(.key("value"))
+        location.key = name
+        if isCookieHeader {
+            let frame = LayerFrame(path: location.path.entering("cookie"), outerOffset: field.valueOffset, outerKey: name,
+                                   ancestry: location.ancestry, depth: 1, readerContext: nil)
+            value.withUnsafeBytes { ExchangeScanner.scanCookies($0, setCookie: lowercased == "set-cookie", frame: frame, scan: scan, afterBatch: {}) }
+            return
+        }
+        guard let match else { return }
+        let shape = scan.rules.nameRules[match.ruleIndex].valueShape
+        let text = String(decoding: value, as: UTF8.self)
+        let credible = value.withUnsafeBufferPointer { ValueCredibility.isCredible($0, keyWords: match.keyWords, shape: shape) }
+        let description = text.isEmpty ? "an empty string" : Redaction.describeValue(length: text.unicodeScalars.count)
+        value.withUnsafeBytes {
+            scan.recordNameHit(match, credible: credible, valueDescription: description, at: field.valueOffset, location: location, value: $0)
+        }
+    }
+
+    /// `content.encoding` values that say the text is as it is.
+    private static let plainEncodings: Set<String> = ["", "identity", "utf-8", "utf8"]
+
+    /// Whether `text` decodes as base64 when it is told to (see `Base64LayerDecoder.decodeForced`).
+    private static func isBase64<C: Collection>(_ text: C) -> Bool where C.Element == UInt8 {
+        if case .success = Base64LayerDecoder.checkForced(text) { true } else { false }
+    }
+
+    /// A response body that claims base64 must be base64, and is scanned decoded: as a layer
+    /// when it decodes to text or gzip (the plain scan has opened it, or refused it), else its
+    /// bytes with the pattern rules (a body in Latin-1 is no UTF-8 text layer, and a token in it
+    /// is still a token).
+    /// Any other `encoding` but none (`""`, `identity`, or a charset name some exporters write
+    /// there) cannot be undone: refused, the text scanned as it is.
+    private mutating func closeContent() {
+        guard let encoding = contentEncoding, let text = contentText else { return }
+        guard encoding == "base64" else {
+            if !text.isEmpty && !Self.plainEncodings.contains(encoding) {
+                scan.fail(.parse, at: text.offset, "a body whose content.encoding is not base64 cannot be decoded; it was scanned as text, so what it holds is not checked")
+            }
+            return
+        }
+        guard text.isBase64 else {
+            return scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
+        }
+        guard let body = text.base64, let location = text.location else { return }
+        switch body {
+        case .inWindow(let offset, let count):
+            guard offset >= scan.window.start, offset + count <= scan.window.end else {
+                return scan.fail(.limit, at: text.offset, "a body marked base64 is no longer in memory when its encoding is read; what it holds is not checked")
+            }
+            scanDeclaredBase64(UnsafeRawBufferPointer(start: scan.window.base + (offset - scan.window.start), count: count), text, location)
+        case .unescaped(let bytes):
+            bytes.withUnsafeBytes { scanDeclaredBase64($0, text, location) }
+        }
+    }
+
+    /// A body declared base64 that no decoder opens as text or gzip: its bytes, decoded, with
+    /// the pattern rules.
+    private func scanDeclaredBase64(_ body: UnsafeRawBufferPointer, _ text: ContentText, _ location: HitLocation) {
+        let isLayer: Bool
+        do { isLayer = try Base64LayerDecoder().recognises(body) } catch { isLayer = true }
+        if isLayer { return }
+        switch Base64LayerDecoder.decodeForced(body, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
+        case .success(let decoded):
+            _ = decoded.withUnsafeBytes { scan.scanPatterns($0, offset: text.offset) { location } }
+        case .failure(let error):
+            scan.fail(.limit, at: text.offset, "a body marked base64: \(error.message); what it holds is not checked")
+        }
+    }
+
+    /// Decides the entry's context and whether it is a token exchange or another call of the
+    /// sign-in, then resolves its hits.
+    private mutating func closeEntry() {
+        guard let entry else { return }
+        let path = entry.urlPath ?? ""
+        // The app's sign-in and metadata calls are never sync data, whatever a marker says.
+        let context = scan.options.context ?? (entry.isSync ? .sync : .payload)
+        scan.facts[entry.id, default: ContainerFacts()].context = context
+        if entry.requestHasTokenMarkers || (path.hasSuffix("/token") && entry.responseIssuesToken) {
+            for id in entry.bodyIds { scan.facts[id, default: ContainerFacts()].carrier = .transport }
+        }
+        // A call of the sign-in carries its credentials by design, in its URL (the callback's
+        // fragment) as in its bodies; a metadata call carries protocol fields, not sync data.
+        let signIn = entry.route == .signIn || (entry.showsSignIn && !entry.isSync)
+        if signIn || entry.route == .metadata {
+            for id in [entry.requestId, entry.responseId].compactMap({ $0 }) {
+                if signIn { scan.facts[id, default: ContainerFacts()].carrier = .transport }
+                scan.facts[id, default: ContainerFacts()].isProtocolField = true
+            }
+        }
+        self.entry = nil
+        scan.finishDocument(defaultContext: .payload)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

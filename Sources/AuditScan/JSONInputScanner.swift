@@ -1,0 +1,114 @@
+import AuditCore
+import AuditInputs
+
+/// Scans a JSON or NDJSON input. In `auto` mode one document followed by more documents, each
+/// on a line of its own, is NDJSON; anything else after the first document is an error.
+struct JSONInputScanner {
+    package let scan: ArtifactScan
+    package let format: InputFormat
+    /// Absolute offset of the first byte to read.
+    package let start: Int
+    let defaultContext: ScanContext
+
+    private var window: ByteWindow { scan.window }
+
+    /// Scans the input; returns the format actually read (`json` or `ndjson`).
+    package func run() -> InputFormat {
+        if format == .ndjson {
+            scanLines(from: start)
+            return .ndjson
+        }
+        var reader = JSONReader(window: window, start: start, maxDepth: scan.options.maxDepth, longStringBytes: JSONReader.defaultLongStringBytes)
+        var visitor = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
+        let documentStart: Int
+        let startLine: Int
+        do {
+            try reader.skipByteOrderMark()
+            try reader.skipWhitespace()
+            if reader.atEnd { throw JSONSyntaxError(.emptyInput, at: reader.position) }
+            documentStart = reader.position
+            startLine = window.position(of: documentStart).line
+            try reader.readValue(&visitor)
+        } catch {
+            report(error)
+            scan.finishDocument(defaultContext: defaultContext)
+            return .json
+        }
+        scan.finishDocument(defaultContext: defaultContext)
+        let endLine = window.position(of: reader.position).line
+        try? reader.skipWhitespace()
+        if reader.atEnd { return .json }
+        let rest = reader.position
+        if format == .auto && startLine == endLine && window.position(of: rest).line > endLine {
+            scanLines(from: rest)
+            return .ndjson
+        }
+        scan.fail(.parse, at: rest, JSONSyntaxReason.trailingContent.message)
+        return .json
+    }
+
+    /// Scans NDJSON lines from absolute offset `from`: one document per line, blank lines
+    /// allowed, at least one document. The window keeps only the current line.
+    private func scanLines(from: Int) {
+        var lineStart = from
+        var documents = 0
+        defer { if documents == 0 { scan.fail(.parse, at: from, "empty input: no JSON document") } }
+        if lineStart == 0 && window.ensure(2, keeping: 0) && window[0] == 0xEF && window[1] == 0xBB && window[2] == 0xBF {
+            lineStart = 3
+        }
+        while true {
+            guard let lineEnd = findLineEnd(from: lineStart) else { break }
+            var reader = JSONReader(window: window, start: lineStart, limit: lineEnd, maxDepth: scan.options.maxDepth)
+            try? reader.skipWhitespace()
+            if !reader.atEnd {
+                documents += 1
+                var visitor = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
+                do {
+                    try reader.readValue(&visitor)
+                    try reader.skipWhitespace()
+                    if !reader.atEnd { throw JSONSyntaxError(.trailingContent, at: reader.position) }
+                } catch let error as JSONSyntaxError where error.reason == .unexpectedEnd {
+                    report(JSONSyntaxError(.documentSpansLines, at: error.offset))
+                } catch {
+                    report(error)
+                }
+                scan.finishDocument(defaultContext: defaultContext)
+            }
+            lineStart = lineEnd + 1
+        }
+    }
+
+    /// The absolute offset of the LF ending the line at `lineStart` (or of the input's end),
+    /// reading more as needed; nil when no byte is left.
+    private func findLineEnd(from lineStart: Int) -> Int? {
+        var i = lineStart
+        while true {
+            if i < window.end, let found = memchr(window.base + (i - window.start), 0x0A, window.end - i) {
+                return window.start + (UnsafeRawPointer(found) - UnsafeRawPointer(window.base))
+            }
+            i = window.end
+            if !window.extend(keeping: lineStart) {
+                return lineStart < window.end ? window.end : nil
+            }
+        }
+    }
+
+    private func report(_ error: Error) {
+        if let failure = window.failure {
+            scan.fail(.read, at: nil, failure)
+        } else if let error = error as? JSONSyntaxError {
+            let kind: InputError.Kind = if case .nestingTooDeep = error.reason { .limit } else { .parse }
+            scan.fail(kind, at: error.offset, error.reason.message)
+        } else if let limit = error as? DocumentLimit {
+            scan.fail(.limit, at: limit.offset, limit.message)
+        } else {
+            scan.fail(.parse, at: nil, "cannot read the JSON input")
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,196 @@
+import AuditBytes
+import AuditDetection
+
+/// What the scan needs to know about a key name: the name rule it matches, the inventory store
+/// it names, and what it means in sync documents. Plain data (no references), so the millions of
+/// lookups of a scan copy it for free; the name match itself stays in the cache.
+package struct KeyFacts: Equatable {
+    /// Index of the key's `NameMatch` in the cache, or -1.
+    var nameIndex: Int32 = -1
+    /// Index of a store in `Inventory.stores`, or -1.
+    var storeIndex: Int32 = -1
+    /// The document and message key it is (`entityId`, `payload`, `operations`, …), if any.
+    package var shape: ShapeKeys = []
+    /// The app's own sensitive-name rule matches it (`AppSensitiveName`).
+    var isAppSensitive = false
+    /// A SharedPreferences key (`flutter.…`, the secure-storage prefix).
+    var isPrefsKey = false
+    /// Some pattern rule matches the key itself (a secret used as a key): only such keys are
+    /// scanned with the pattern rules again where they occur.
+    var matchesPattern = false
+
+    package static let none = KeyFacts()
+    package var isEmpty: Bool { self == .none }
+    package var store: Int? { storeIndex < 0 ? nil : Int(storeIndex) }
+}
+
+/// Remembers `KeyFacts` by exact key bytes. Real inputs use a small vocabulary of keys
+/// (`entityId`, `payload`, `title`, …) millions of times, so each distinct key is judged once.
+/// Per thread; bounded (it stops learning when full, it never evicts or grows past its limits).
+/// Slots and key bytes live in raw memory: a lookup takes no reference counting and no
+/// uniqueness check.
+package final class KeyFactsCache {
+    private static let slotCount = 4096
+    private static let maxKeyLength = 64
+    private static let arenaLimit = 256 * 1024
+
+    /// Sixteen bytes, so that the slots (64 KB) stay in the faster caches: the lookups of a scan
+    /// land on random slots.
+    private struct Slot {
+        package var hash: UInt64 = 0
+        package var start: Int32 = 0
+        package var length: Int16 = -1
+        /// Index into `results`, or -1 for facts that are empty.
+        package var result: Int16 = -1
+    }
+
+    private let slots: UnsafeMutablePointer<Slot>
+    /// The bytes of the keys learnt, one after another (`arenaCount` of `arenaCapacity` used).
+    /// Read on every lookup, so in boxes (see `UncheckedBox`).
+    private let arenaBox: UncheckedBox<UnsafeMutablePointer<UInt8>>
+    private var arena: UnsafeMutablePointer<UInt8> {
+        _read { yield arenaBox.value }
+        _modify { yield &arenaBox.value }
+    }
+    private var arenaCount = 0
+    private var arenaCapacity = KeyFactsCache.initialArenaCapacity
+    private static let initialArenaCapacity = 4096
+    private let resultsBox = UncheckedBox<[KeyFacts]>([])
+    private var results: [KeyFacts] {
+        _read { yield resultsBox.value }
+        _modify { yield &resultsBox.value }
+    }
+    private var names: [NameMatch] = []
+    /// `KeyFacts.nameIndex` of a key the cache could not keep (too long, or the cache is full)
+    /// that matches a name rule: the name is matched again from the key (`hasUncachedName`), so
+    /// that no answer depends on which key was looked up last.
+    private static let uncachedNameIndex = Int32.max
+
+    package init() {
+        slots = .allocate(capacity: KeyFactsCache.slotCount)
+        slots.initialize(repeating: Slot(), count: KeyFactsCache.slotCount)
+        arenaBox = UncheckedBox(.allocate(capacity: KeyFactsCache.initialArenaCapacity))
+    }
+
+    deinit {
+        slots.deallocate()
+        arena.deallocate()
+    }
+
+    /// Whether `facts` are of a key the cache could not keep and that matches a name rule.
+    static func hasUncachedName(_ facts: KeyFacts) -> Bool {
+        facts.nameIndex == uncachedNameIndex
+    }
+
+    /// The name match of facts this cache returned; nil for a key it could not keep
+    /// (`hasUncachedName` says whether that key has one).
+    package func name(of facts: KeyFacts) -> NameMatch? {
+        facts.nameIndex < 0 || KeyFactsCache.hasUncachedName(facts) ? nil : names[Int(facts.nameIndex)]
+    }
+
+    /// The cached facts for `key`, computing them with `compute` (the facts and the name match)
+    /// on a miss.
+    func facts(_ key: UnsafeBufferPointer<UInt8>, compute: () -> (KeyFacts, NameMatch?)) -> KeyFacts {
+        var free: Int?
+        let hash = KeyFactsCache.wordHash(key)
+        if key.count <= KeyFactsCache.maxKeyLength {
+            var index = Int(truncatingIfNeeded: hash) & (KeyFactsCache.slotCount - 1)
+            for _ in 0..<8 {
+                let slot = slots[index]
+                if slot.length < 0 {
+                    free = index
+                    break
+                }
+                if slot.hash == hash && Int(slot.length) == key.count && KeyFactsCache.equal(arena + Int(slot.start), key) {
+                    return slot.result < 0 ? .none : results.withUnsafeBufferPointer { $0[Int(slot.result)] }
+                }
+                index = (index + 1) & (KeyFactsCache.slotCount - 1)
+            }
+        }
+        var (facts, name) = compute()
+        guard let free, arenaCount + key.count <= KeyFactsCache.arenaLimit else {
+            if name != nil { facts.nameIndex = KeyFactsCache.uncachedNameIndex }
+            return facts
+        }
+        if let name {
+            facts.nameIndex = Int32(names.count)
+            names.append(name)
+        }
+        var resultIndex: Int32 = -1
+        if !facts.isEmpty {
+            resultIndex = Int32(results.count)
+            results.append(facts)
+        }
+        slots[free] = Slot(hash: hash, start: Int32(arenaCount), length: Int16(key.count), result: Int16(resultIndex))
+        if arenaCount + key.count > arenaCapacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: min(KeyFactsCache.arenaLimit, 2 * (arenaCount + key.count)))
+            grown.update(from: arena, count: arenaCount)
+            arena.deallocate()
+            arena = grown
+            arenaCapacity = min(KeyFactsCache.arenaLimit, 2 * (arenaCount + key.count))
+        }
+        if let base = key.baseAddress { (arena + arenaCount).update(from: base, count: key.count) }
+        arenaCount += key.count
+        return facts
+    }
+
+    /// A hash of `key` for tables in memory: eight bytes at a time, multiplied and folded.
+    @inline(__always)
+    static func wordHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var h = UInt64(truncatingIfNeeded: key.count) &* multiplier
+        guard let base = key.baseAddress else { return h }
+        var i = 0
+        while i &+ 8 <= key.count {
+            h = (h ^ UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) &* multiplier
+            h ^= h &>> 29
+            i &+= 8
+        }
+        var tail: UInt64 = 0
+        if i < key.count && key.count >= 8 {
+            // The last eight bytes, overlapping the words before.
+            tail = UnsafeRawPointer(base + key.count - 8).loadUnaligned(as: UInt64.self)
+        } else {
+            var shift: UInt64 = 0
+            while i < key.count {
+                tail |= UInt64(base[i]) &<< shift
+                shift &+= 8
+                i &+= 1
+            }
+        }
+        h = (h ^ tail) &* multiplier
+        return h ^ (h &>> 32)
+    }
+
+    /// Whether the `key.count` bytes at `stored` are `key`'s: eight bytes at a time, the last
+    /// eight overlapping the words before.
+    @inline(__always)
+    private static func equal(_ stored: UnsafePointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = key.baseAddress else { return true }
+        let count = key.count
+        guard count >= 8 else {
+            for i in 0..<count where stored[i] != base[i] { return false }
+            return true
+        }
+        var i = 0
+        while i &+ 8 < count {
+            if UnsafeRawPointer(stored + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) { return false }
+            i &+= 8
+        }
+        return UnsafeRawPointer(stored + count - 8).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+    }
+
+    /// FNV-1a, 64-bit.
+    @inline(__always)
+    package static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
+        key.withMemoryRebound(to: UInt8.self) { hash($0) }
+    }
+
+    /// FNV-1a, 64-bit.
+    @inline(__always)
+    package static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in key { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return h
+    }
+}

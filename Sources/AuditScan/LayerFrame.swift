@@ -1,0 +1,198 @@
+import AuditCore
+import AuditInputs
+import AuditDetection
+
+/// Where a text being scanned sits in the input: the input itself, or a layer decoded from a
+/// string value of an outer text.
+struct LayerFrame {
+    /// The path up to and including this layer's decoder.
+    package var path: LayeredPath
+    /// The offset of the outer string that carries this layer; nil for the input itself.
+    var outerOffset: Int?
+    /// The nearest name outside this layer.
+    package var outerKey: String?
+    /// Container ids enclosing this layer.
+    var ancestry: [Int]
+    /// How many layers are open around this one.
+    package var depth: Int
+    /// A context the reader fixed for everything in this text (e.g. a HAR entry to the sync API).
+    var readerContext: ScanContext?
+    /// `transport` when the protocol carries everything in this text (see `HitLocation`).
+    package var carrier: Family? = nil
+    /// Everything in this text is a protocol field (see `HitLocation`).
+    var isProtocolField = false
+
+    package static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil, carrier: Family? = nil) -> LayerFrame {
+        LayerFrame(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext, carrier: carrier)
+    }
+
+    /// Where a hit at the root of this text sits.
+    package var location: HitLocation {
+        HitLocation(key: outerKey, path: path, ancestry: ancestry, readerContext: readerContext, carrier: carrier,
+                    isProtocolField: isProtocolField)
+    }
+}
+
+extension ArtifactScan {
+    /// Offers a string value to the layer decoders and scans every layer they open. Returns true
+    /// when a layer replaces the value, so the caller does not scan the value as text.
+    ///
+    /// `offset` is the position to report (the outermost string's); `locate` gives the value's
+    /// location and is asked only when a decoder accepts the value. A layer that turns out not to
+    /// be one (text that starts like JSON but is not) is forgotten, hits and errors included: a
+    /// value that is not a decoder's kind is not an error, it is scanned as text; one the decoder
+    /// recognises and refuses is (see `nextLayer`). A layer beyond `options.maxLayerDepth` is a
+    /// limit error: what it holds is not checked.
+    /// `excluded` are decoders not to try (the one that split off a value as it was written).
+    func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
+                    locate: () -> HitLocation) -> Bool {
+        var candidates = layerDecoders.candidates(value) & ~excluded
+        // Most values open no layer: they are done without a location kept in waiting.
+        guard let first = nextLayer(of: value, at: offset, candidates: &candidates) else { return false }
+        let location = locate()
+        var replaced = false
+        var next: (layer: DecodedLayer, decoder: Int)? = first
+        while let (layer, index) = next {
+            let name = layerDecoders.decoders[index].name
+            guard depth < options.maxLayerDepth else {
+                fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(name) layer inside is not checked")
+                return false
+            }
+            let frame = LayerFrame(path: location.path.entering(name), outerOffset: offset, outerKey: location.key, ancestry: location.ancestry,
+                                   depth: depth + 1, readerContext: location.readerContext, carrier: location.carrier,
+                                   isProtocolField: location.isProtocolField)
+            if scanLayer(layer, of: value, frame: frame) && layer.replacesValue { replaced = true }
+            next = nextLayer(of: value, at: offset, candidates: &candidates)
+        }
+        return replaced
+    }
+
+    /// The next layer that a decoder of `candidates` opens, and the decoder's index; the decoders
+    /// tried are taken off `candidates`. A layer a decoder recognises and refuses is an input
+    /// error at `offset`, and the next decoder is tried.
+    private func nextLayer(of value: UnsafeRawBufferPointer, at offset: Int, candidates: inout UInt16) -> (layer: DecodedLayer, decoder: Int)? {
+        while candidates != 0 {
+            let index = candidates.trailingZeroBitCount
+            candidates &= candidates - 1
+            do {
+                if let layer = try layerDecoders.decoders[index].decode(value) { return (layer, index) }
+            } catch {
+                fail(error.kind == .limit ? .limit : .parse, at: offset, error.reason)
+            }
+        }
+        return nil
+    }
+
+    /// Scans a layer decoded from `value` in `frame`; false when it is not that content after all
+    /// (text that starts like JSON but is not), in which case nothing was recorded.
+    private func scanLayer(_ layer: DecodedLayer, of value: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
+        switch layer.content {
+        case .json: return scanJSONLayer(layer.bytes, frame: frame)
+        case .text: return scanTextLayer(layer.bytes, frame: frame)
+        case .pairs(let list): return scanPairs(list.pairs(in: value), frame: frame)
+        }
+    }
+
+    /// JSON text, or else NDJSON text (an operation log as a request body).
+    func scanJSONLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
+        text.withUnsafeBytes { bytes in
+            var reader = JSONReader(bytes, maxDepth: options.maxDepth)
+            return readJSONLayer(&reader, frame: frame) || scanNDJSONLayer(bytes, frame: frame)
+        }
+    }
+
+    /// NDJSON held in a string: two or more lines, each one JSON text (blank lines allowed), read
+    /// as the array of its documents: the path goes on `!ndjson/<document index>`. When a line is
+    /// not JSON, forgets what it recorded and returns false.
+    private func scanNDJSONLayer(_ bytes: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
+        guard bytes.contains(0x0A) else { return false }
+        let mark = hitMark
+        let errorMark = errorCount
+        var ndjson = frame
+        ndjson.path.layers[ndjson.path.layers.count - 1].decoder = "ndjson"
+        var documents = 0
+        var lineStart = 0
+        while lineStart < bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+            let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+            lineStart = lineEnd + 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            var document = ndjson
+            document.path = ndjson.path.appending(.index(documents))
+            var reader = JSONReader(line, maxDepth: options.maxDepth)
+            guard readJSONLayer(&reader, frame: document) else {
+                rollBackHits(to: mark)
+                rollBackErrors(to: errorMark)
+                return false
+            }
+            documents += 1
+        }
+        if documents < 2 {
+            rollBackHits(to: mark)
+            rollBackErrors(to: errorMark)
+            return false
+        }
+        return true
+    }
+
+    /// Reads one JSON text with `reader` as a layer in `frame`; when it is not JSON after all,
+    /// forgets what it recorded and returns false.
+    func readJSONLayer(_ reader: inout JSONReader, frame: LayerFrame) -> Bool {
+        let mark = hitMark
+        let errorMark = errorCount
+        var visitor = JSONScanVisitor(scan: self, layer: frame)
+        do {
+            try reader.readText(&visitor)
+            return true
+        } catch let limit as DocumentLimit {
+            // JSON all the same, too large to check in full: the input fails closed.
+            fail(.limit, at: frame.outerOffset ?? limit.offset, limit.message)
+            return true
+        } catch {
+            rollBackHits(to: mark)
+            rollBackErrors(to: errorMark)
+            // JSON too deep to read is JSON all the same: its keys are not checked.
+            if let syntax = error as? JSONSyntaxError, case .nestingTooDeep = syntax.reason {
+                fail(.limit, at: frame.outerOffset, "JSON in a string nested deeper than the limit of \(options.maxDepth): its keys are not checked")
+            }
+            return false
+        }
+    }
+
+    /// Named values: each judged by its name and scanned like an object member's value. The
+    /// `code` and `state` of an OAuth authorization response in a fragment or form (Habiter's
+    /// callback, its desktop loopback POST) are judged by `name.authorization-response`.
+    func scanPairs(_ pairs: PairList.Pairs, frame: LayerFrame) -> Bool {
+        let responseRule = authorizationResponseRule.flatMap { rule in
+            frame.path.layers.last?.decoder.map { HabiterAPI.authorizationResponseLayers.contains($0) } == true
+                && HabiterAPI.isAuthorizationResponse(pairs) ? rule : nil
+        }
+        let splitter = layerDecoders.mask(named: frame.path.layers.last?.decoder)
+        for pair in pairs {
+            var name = pair.name.withUnsafeBufferPointer { nameMatch($0) }
+            if let responseRule, pair.name == HabiterAPI.codeName || pair.name == HabiterAPI.stateName {
+                let word = String(decoding: pair.name, as: UTF8.self)
+                name = NameMatch(ruleIndex: responseRule, words: [word], matchedName: "authorizationresponse", describesMetadata: false)
+            }
+            let key = String(decoding: pair.name, as: UTF8.self)
+            let location = HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
+                                       readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: frame.isProtocolField)
+            pair.value.withUnsafeBytes { value in
+                scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth,
+                                excluding: pair.isVerbatim ? splitter : 0) { location }
+            }
+        }
+        return true
+    }
+
+    /// Decoded text: itself offered to the decoders, else scanned with the pattern rules.
+    private func scanTextLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
+        let location = frame.location
+        text.withUnsafeBytes { bytes in
+            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, locate: { location }) {
+                _ = scanPatterns(bytes, offset: frame.outerOffset ?? 0) { location }
+            }
+        }
+        return true
+    }
+}

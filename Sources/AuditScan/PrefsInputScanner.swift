@@ -1,0 +1,160 @@
+import AuditCore
+import AuditInputs
+
+/// Scans Android SharedPreferences XML exports: the file reads as an object keyed by full prefs
+/// key (`/flutter.habiter_ai_config!json/apiKey`); a finding's key is the prefs key without the
+/// `flutter.` prefix. Flutter's encodings are undone (JSON and legacy Java string lists, doubles,
+/// big integers); strings holding JSON become inner layers. In a flutter_secure_storage dump the
+/// encrypted values (and the androidx keysets) are not scanned, but a plaintext value under the
+/// secure-storage prefix is judged like any other, by its user key. Markup that holds no value
+/// (unknown attributes, comments, names of unknown elements) is scanned too, at the paths
+/// `PrefsMarkup.path` gives; an entry name the pattern rules match is a secret, shown as
+/// `[REDACTED]` in paths and keys.
+enum PrefsInputScanner {
+    package static func scan(_ scan: ArtifactScan, start: Int) {
+        var reader = PrefsXMLReader(window: scan.window)
+        var visitor = PrefsScanVisitor(scan: scan)
+        do {
+            try reader.read(&visitor)
+        } catch let error as PrefsXMLError {
+            if scan.window.failure == nil { scan.fail(.parse, at: error.offset, error.reason.message) }
+        } catch let limit as DocumentLimit {
+            scan.fail(.limit, at: limit.offset, limit.message)
+        } catch {
+            scan.fail(.parse, at: nil, "cannot read the SharedPreferences XML")
+        }
+        scan.finishDocument(defaultContext: .prefs)
+    }
+}
+
+/// Judges each preference as it is read, part by part and so in document order: positions
+/// resolve forwards (a streaming window cannot go back, and a whole one would count lines again
+/// from the start), and an entry costs no memory beyond what its parts found.
+struct PrefsScanVisitor: PrefsXMLVisitor {
+    package let scan: ArtifactScan
+    /// The entry being read, and what its parts are judged by (fields of the visitor, not a
+    /// value copied out for each part).
+    private var entry = PrefsEntry(name: "", nameOffset: 0, kind: .null)
+    /// The name as the pattern rules read it.
+    private var nameKey = ""
+    private var nameIsSecret = false
+    private var isKeyset = false
+    private var secure = false
+    /// The key findings name the entry by, masked when the name is a secret.
+    private var key = ""
+    private var path = LayeredPath()
+
+    init(scan: ArtifactScan) {
+        self.scan = scan
+    }
+
+    package mutating func entry(_ entry: PrefsEntry) throws {
+        let name = entry.name
+        self.entry = entry
+        isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
+        secure = FlutterPrefsEncoding.isSecureStorageKey(name)
+        nameKey = String(PrefsEntry.key(ofName: name))
+        nameIsSecret = !isKeyset && matchesPattern(nameKey)
+        key = nameIsSecret ? Redaction.maskedKey : nameKey
+        path = scan.rootPath.appending(.key(nameIsSecret ? Redaction.maskedKey : name))
+    }
+
+    /// The name (a secret's hits; the store of an entry whose value has no text of its own), a
+    /// value's text (the store, then the value, Flutter's encodings undone), or markup.
+    package mutating func part(_ part: PrefsEntryPart) throws {
+        let values = PrefsValueScanner(scan: scan)
+        switch part {
+        case .name:
+            try scanName()
+            if !isKeyset && !entry.kind.isScalar && entry.kind != .string {
+                values.classify(key, secure: secure, path: path, offset: entry.nameOffset)
+            }
+        case .value(let text, let index?):
+            guard !isKeyset else { return }
+            values.scanString(text, key: key, path: path.appending(.index(index)))
+            try scan.checkDocumentHits(at: text.offset)
+        case .value(let text, nil):
+            guard !isKeyset else { return }
+            values.classify(key, secure: secure, path: path, offset: text.offset)
+            if entry.kind.isScalar {
+                values.scanScalar(key: key, description: entry.kind == .boolean ? "a boolean" : "a number", path: path, offset: text.offset)
+                return
+            }
+            if secure && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
+            values.scanString(text, key: key, path: path)
+            try scan.checkDocumentHits(at: text.offset)
+        case .markup(let markup):
+            scanMarkup(markup, in: path, key: key)
+            try scan.checkDocumentHits(at: markup.offset)
+        }
+    }
+
+    package mutating func endEntry() throws {
+        // Entries are independent documents: what one holds never changes how another is judged.
+        scan.finishDocument(defaultContext: .prefs)
+    }
+
+    package mutating func markup(_ markup: PrefsMarkup) throws {
+        defer { scan.finishDocument(defaultContext: .prefs) }
+        scanMarkup(markup, in: scan.rootPath, key: nil)
+    }
+
+    /// An entry name the pattern rules match: its hits, at the name (`/[REDACTED]/@name`).
+    private func scanName() throws {
+        guard nameIsSecret else { return }
+        var nameKey = nameKey
+        let offset = entry.nameOffset
+        _ = nameKey.withUTF8 { bytes in
+            scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: offset) {
+                HitLocation(key: nil, path: PrefsEntry.namePath(in: path), ancestry: [])
+            }
+        }
+        try scan.checkDocumentHits(at: offset)
+    }
+
+    /// Markup of an entry (`key` is the entry's) or of the input: names with the pattern rules,
+    /// attribute values and comments as text (layers opened, then the pattern rules).
+    func scanMarkup(_ markup: PrefsMarkup, in entryPath: LayeredPath, key: String?) {
+        switch markup.kind {
+        case .attribute:
+            let found = scanPatterns(markup.name, path: markup.path(in: entryPath, nameIsSecret: true))
+            scanText(markup.text, key: found ? Redaction.maskedKey : String(decoding: markup.name.bytes, as: UTF8.self),
+                     path: markup.path(in: entryPath, nameIsSecret: found))
+        case .element:
+            _ = scanPatterns(markup.name, path: markup.path(in: entryPath, nameIsSecret: false))
+        case .comment:
+            scanText(markup.text, key: key, path: markup.path(in: entryPath, nameIsSecret: false))
+        }
+    }
+
+    /// Whether the pattern rules match `key` (a limit reached counts: the scan of the name then
+    /// reports it), asked before anything is recorded.
+    private func matchesPattern(_ key: String) -> Bool {
+        guard key.utf8.count >= scan.rules.patterns.minimumValueLength else { return false }
+        var key = key
+        return key.withUTF8 { bytes in
+            var found = false
+            do {
+                try scan.rules.patterns.scan(UnsafeRawBufferPointer(bytes), matcher: scan.matcher, scratch: &scan.patternScratch) { _ in found = true }
+            } catch {
+                return true
+            }
+            return found
+        }
+    }
+
+    /// The pattern rules over a name; whether they found anything.
+    private func scanPatterns(_ name: PrefsText, path: @autoclosure () -> LayeredPath) -> Bool {
+        name.bytes.withUnsafeBytes { bytes in
+            scan.scanPatterns(bytes, offset: name.offset) { HitLocation(key: nil, path: path(), ancestry: []) } > 0
+        }
+    }
+
+    /// `key` and `path` are made only when something is found (a tag of a million attributes
+    /// would make a million).
+    private func scanText(_ text: PrefsText, key: @autoclosure () -> String?, path: @autoclosure () -> LayeredPath) {
+        text.bytes.withUnsafeBytes { bytes in
+            scan.scanNamedString(bytes, name: nil, at: text.offset, depth: 0) { HitLocation(key: key(), path: path(), ancestry: []) }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import AuditCore
+import AuditInputs
+import AuditDetection
+
+/// Judges the values of preferences, whichever store they were read from (a SharedPreferences
+/// XML export, a DataStore file): the store a key belongs to, Flutter's encodings undone (JSON
+/// and legacy Java string lists, doubles, big integers), strings holding JSON opened as inner
+/// layers, and numbers and booleans judged by their name alone.
+struct PrefsValueScanner {
+    package let scan: ArtifactScan
+
+    /// Records the store the key belongs to (or that it is unknown: unsupported, listed in the
+    /// inventory section).
+    func classify(_ key: String, secure: Bool, path: LayeredPath, offset: Int) {
+        let inventory = scan.rules.inventory
+        if let store = secure ? inventory.store(secureStorageKey: key) : inventory.store(prefsKey: key) {
+            var location = HitLocation(key: key, path: path, ancestry: [])
+            location.isSecureStorage = secure
+            scan.recordStore(store, location: location, position: scan.position(of: offset))
+        } else if !secure {
+            scan.recordSighting(InventorySighting(
+                storeId: nil, name: key, classes: [.unsupported], context: scan.options.context ?? .prefs,
+                verdict: inventory.verdict(for: [.unsupported], in: scan.options.context ?? .prefs), artifact: scan.artifact,
+                note: "unknown storage key: unsupported until the contract reviews it"))
+        }
+    }
+
+    /// A boolean or a number (`description` says which): not secret material, but in sync
+    /// context a sensitive name still fails closed.
+    func scanScalar(key: String, description: String, path: LayeredPath, offset: Int) {
+        guard let match = scan.nameMatch(key) else { return }
+        scan.recordNameHit(match, credible: false, valueDescription: description, at: offset,
+                           location: HitLocation(key: key, path: path, ancestry: []))
+    }
+
+    /// A string value, with Flutter's encodings undone.
+    package func scanString(_ text: PrefsText, key: String, path: LayeredPath) {
+        switch FlutterPrefsEncoding.decode(text.bytes) {
+        case .plain:
+            scanValue(text.bytes, key: key, path: path, offset: text.offset)
+        case .jsonStringList(let json):
+            // A valid JSON array of strings (the decoder checked): judge each like an element.
+            guard let elements = try? JSONValue.parse(json).value.arrayElements else { return }
+            for (i, element) in elements.enumerated() {
+                if let string = element.value.stringValue {
+                    scanValue(Array(string.utf8), key: key, path: path.entering("list").appending(.index(i)), offset: text.offset)
+                }
+            }
+        case .legacyStringList(let strings):
+            for (i, string) in strings.enumerated() {
+                scanValue(string, key: key, path: path.entering("legacy-list").appending(.index(i)), offset: text.offset)
+            }
+        case .double, .bigInteger:
+            break
+        case .malformed(let problem):
+            // A value that claims a Flutter encoding it does not hold: reported, and scanned as text.
+            scan.fail(.parse, at: text.offset, "a value with a Flutter list or number prefix is malformed: \(problem.message); it was scanned as text")
+            scanValue(text.bytes, key: key, path: path, offset: text.offset)
+        }
+    }
+
+    /// A value scanned as it is, with no Flutter encoding to undo (a decoded list element, a
+    /// DataStore `bytes` value): its layers and pattern rules, then the key's name rule.
+    func scanValue(_ bytes: [UInt8], key: String, path: LayeredPath, offset: Int) {
+        let location = HitLocation(key: key, path: path, ancestry: [])
+        bytes.withUnsafeBytes { value in
+            scan.scanNamedString(value, name: scan.nameMatch(key), at: offset, depth: 0) { location }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import AuditCore
+
+/// Name hits on values that are no secret (empty, a placeholder, a number, a boolean, null, a
+/// container), waiting for the end of their document like every `PendingHit`. They become
+/// findings in sync data only, yet a document can hold millions of them while its context is
+/// open: as a full `PendingHit` each (176 bytes and four references, in one array that doubles),
+/// they made such a document cost several times the time and memory of its text. Here a hit is
+/// 32 bytes without references: its position, the place it shares with the other hits of its
+/// container, and its label (name, value description and rule), interned. Hits are kept in
+/// chunks, so that appending never copies the ones before.
+struct QuietNameHits {
+    private struct Hit {
+        package var position: SourcePosition
+        package var place: Int32
+        package var label: Int32
+    }
+
+    /// What the hits of one container share.
+    struct Place {
+        var containerPath: LayeredPath
+        var ancestry: [Int]
+        var readerContext: ScanContext?
+        package var carrier: Family?
+        var isProtocolField: Bool
+        var isSecureStorage: Bool
+    }
+
+    /// What is a hit's own, besides its position.
+    private struct Label {
+        package var key: String?
+        package var token: PathToken?
+        package var ruleIndex: Int
+        package var describesMetadata: Bool
+        var valueDescription: String
+
+        /// The strings' UTF-8 hashed eight bytes at a time, combined with the numbers: `Hasher`
+        /// on a `String` hashes its normalized form and cost several hundred instructions a hit.
+        package static func fingerprint(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool,
+                                valueDescription: String) -> UInt64 {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            @inline(__always) func mix(_ value: UInt64) { h = (h ^ value) &* 0x0000_0100_0000_01B3 }
+            mix(key.map(Label.hash) ?? 1)
+            switch token {
+            case .key(let name)?: mix(name == key ? 2 : Label.hash(name))
+            case .index(let index)?: mix(UInt64(bitPattern: Int64(index)))
+            case nil: mix(3)
+            }
+            mix(UInt64(ruleIndex) << 1 | (describesMetadata ? 1 : 0))
+            mix(Label.hash(valueDescription))
+            return h
+        }
+
+        /// Whether this is the label of these parts.
+        package func matches(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool, valueDescription: String) -> Bool {
+            self.ruleIndex == ruleIndex && self.describesMetadata == describesMetadata && self.key == key && self.token == token
+                && self.valueDescription == valueDescription
+        }
+
+        private static func hash(_ text: String) -> UInt64 {
+            var text = text
+            return text.withUTF8 { KeyFactsCache.wordHash($0) }
+        }
+    }
+
+    private var chunks: [[Hit]] = []
+    private static let chunkShift = 14
+    private static let chunkSize = 1 << chunkShift
+    /// The number of hits.
+    private(set) var count = 0
+    private(set) var places: [Place] = []
+    private var labels: [Label] = []
+    private var labelFingerprints: [UInt64] = []
+    /// Open addressing over `labels`: a label's number, or -1 for a free slot.
+    private var labelSlots = [Int32](repeating: -1, count: 64)
+
+    package var isEmpty: Bool { count == 0 }
+
+    package mutating func append(ruleIndex: Int, describesMetadata: Bool, valueDescription: String, location: HitLocation,
+                         position: SourcePosition) {
+        // The hits of one container come together and share its path and ancestry arrays, so
+        // comparing with the last place (in place) is mostly two identity checks.
+        if places.isEmpty || !places[places.count - 1].holds(location) {
+            places.append(Place(containerPath: location.containerPath, ancestry: location.ancestry, readerContext: location.readerContext,
+                                carrier: location.carrier, isProtocolField: location.isProtocolField,
+                                isSecureStorage: location.isSecureStorage))
+        }
+        let label = number(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+                           valueDescription: valueDescription)
+        let hit = Hit(position: position, place: Int32(places.count - 1), label: label)
+        let chunk = count >> QuietNameHits.chunkShift
+        if chunk == chunks.count {
+            chunks.append([])
+            chunks[chunk].reserveCapacity(QuietNameHits.chunkSize)
+        }
+        chunks[chunk].append(hit)
+        count += 1
+    }
+
+    private func hit(_ index: Int) -> Hit {
+        chunks[index >> QuietNameHits.chunkShift][index & (QuietNameHits.chunkSize - 1)]
+    }
+
+    /// The number of the label of these parts, interned: a label is made only when it is new.
+    private mutating func number(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool,
+                                 valueDescription: String) -> Int32 {
+        let fingerprint = Label.fingerprint(key: key, token: token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+                                            valueDescription: valueDescription)
+        let mask = labelSlots.count - 1
+        var slot = Int(truncatingIfNeeded: fingerprint) & mask
+        while labelSlots[slot] >= 0 {
+            let known = Int(labelSlots[slot])
+            if labelFingerprints[known] == fingerprint
+                && labels[known].matches(key: key, token: token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+                                         valueDescription: valueDescription) {
+                return Int32(known)
+            }
+            slot = (slot + 1) & mask
+        }
+        let number = Int32(labels.count)
+        labels.append(Label(key: key, token: token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+                            valueDescription: valueDescription))
+        labelFingerprints.append(fingerprint)
+        labelSlots[slot] = number
+        if labels.count * 2 > labelSlots.count { rebuildSlots(count: labelSlots.count * 2) }
+        return number
+    }
+
+    private mutating func rebuildSlots(count: Int) {
+        labelSlots = [Int32](repeating: -1, count: count)
+        let mask = count - 1
+        for (number, fingerprint) in labelFingerprints.enumerated() {
+            var slot = Int(truncatingIfNeeded: fingerprint) & mask
+            while labelSlots[slot] >= 0 { slot = (slot + 1) & mask }
+            labelSlots[slot] = Int32(number)
+        }
+    }
+
+    /// The index in `places` of hit `index`.
+    func placeIndex(of index: Int) -> Int { Int(hit(index).place) }
+
+    /// The path of hit `index`, as reports write it.
+    func pathDescription(of index: Int) -> String {
+        let hit = hit(index)
+        return places[Int(hit.place)].containerPath.description(appending: labels[Int(hit.label)].token)
+    }
+
+    /// Hit `index` as the pending hit it stands for.
+    package subscript(index: Int) -> PendingHit {
+        let hit = hit(index)
+        let place = places[Int(hit.place)]
+        let label = labels[Int(hit.label)]
+        var location = HitLocation(key: label.key, containerPath: place.containerPath, token: label.token, ancestry: place.ancestry,
+                                   readerContext: place.readerContext, carrier: place.carrier,
+                                   isProtocolField: place.isProtocolField)
+        location.isSecureStorage = place.isSecureStorage
+        return PendingHit(detail: .name(ruleIndex: label.ruleIndex, credible: false, describesMetadata: label.describesMetadata,
+                                        valueDescription: label.valueDescription),
+                          location: location, position: hit.position)
+    }
+
+    /// Forgets the hits from `count` on (a layer that turned out not to be one).
+    mutating func truncate(to count: Int) {
+        precondition(count <= self.count)
+        let chunksKept = (count + QuietNameHits.chunkSize - 1) >> QuietNameHits.chunkShift
+        chunks.removeSubrange(chunksKept...)
+        if count & (QuietNameHits.chunkSize - 1) != 0 {
+            chunks[chunksKept - 1].removeSubrange((count & (QuietNameHits.chunkSize - 1))...)
+        }
+        self.count = count
+    }
+
+    /// Forgets everything, at the end of a document.
+    package mutating func removeAll() {
+        chunks.removeAll()
+        count = 0
+        places.removeAll()
+        labels.removeAll()
+        labelFingerprints.removeAll()
+        labelSlots = [Int32](repeating: -1, count: 64)
+    }
+}
+
+extension QuietNameHits.Place {
+    /// Whether this is the place of `location`.
+    package func holds(_ location: HitLocation) -> Bool {
+        readerContext == location.readerContext && carrier == location.carrier && isProtocolField == location.isProtocolField
+            && isSecureStorage == location.isSecureStorage && ancestry == location.ancestry && containerPath == location.containerPath
+    }
+}

@@ -1,0 +1,255 @@
+import AuditBytes
+import AuditCore
+import AuditDetection
+import AuditInputs
+import AuditRules
+import Foundation
+
+/// What was scanned, for the report.
+public struct ArtifactSummary: Sendable, Equatable {
+    public var name: String
+    /// The format read (`json`, `ndjson`, …), or nil when it could not be determined.
+    public var format: String?
+    public var byteCount: Int
+}
+
+/// The outcome of a scan: findings in report order, input errors, the inputs seen, and the
+/// inventory section (stores seen, their class, contexts and verdict).
+public struct ScanResult: Sendable {
+    public var findings: [Finding]
+    public var errors: [InputError]
+    public var artifacts: [ArtifactSummary]
+    public var inventory: [InventoryEntry]
+    /// Baseline entries no finding matched any more (fixed, or gone with their input).
+    public var absent: [BaselineEntry] = []
+    /// Things the reader must know that are neither findings nor input errors (an expired
+    /// allowlist entry).
+    public var notices: [String] = []
+
+    /// Findings that count toward the gate: not accepted by a baseline or an allowlist.
+    public var activeFindings: [Finding] { findings.filter(\.isActive) }
+}
+
+/// What scanning one input gave.
+public struct ArtifactOutcome: Sendable {
+    /// In report order, duplicates dropped, fingerprints assigned (`Scanner.finalize`).
+    public var findings: [Finding]
+    public var errors: [InputError]
+    public var summary: ArtifactSummary
+    public var sightings: [InventorySighting]
+}
+
+/// Scans inputs with a rule pack. The library entry point; the CLI is a shell around it.
+public final class Scanner: @unchecked Sendable {
+    public let rules: RulePack
+    public let options: ScanOptions
+
+    public init(rules: RulePack, options: ScanOptions = ScanOptions()) {
+        self.rules = rules
+        self.options = options
+    }
+
+    /// Scans the files and directories in `paths` (`-` for stdin).
+    public func scan(paths: [String], jobs: Int = 1) -> ScanResult {
+        let (items, collectErrors) = InputCollector.collect(paths)
+        var result = scan(items, jobs: jobs)
+        result.errors = collectErrors + result.errors
+        return result
+    }
+
+    /// Scans inputs, up to `jobs` at a time. The result does not depend on `jobs`: errors and
+    /// inputs are merged in input order, findings in report order.
+    /// `progress` is told, from the scanning threads, how many inputs and bytes are done.
+    public func scan(_ items: [InputItem], jobs: Int = 1, progress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)? = nil) -> ScanResult {
+        let work = WorkQueue(items: items, progress: progress)
+        let workers = max(1, min(jobs, items.count))
+        if workers == 1 {
+            scanQueued(work, rules: rules)
+        } else {
+            // One worker keeps the pack it was given; the others build their own (see
+            // `independentCopy`) while it already scans.
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                scanQueued(work, rules: worker == 0 ? rules : rules.independentCopy())
+            }
+        }
+        let outcomes = work.outcomes
+        var errors: [InputError] = []
+        var artifacts: [ArtifactSummary] = []
+        var sightings: [InventorySighting] = []
+        for outcome in outcomes {
+            errors += outcome.errors
+            artifacts.append(outcome.summary)
+            sightings += outcome.sightings
+        }
+        // Each worker put its artifact's findings in report order, with their fingerprints (which
+        // depend on nothing outside the artifact); report order is by artifact first. An input
+        // named twice is one artifact: its findings are finalized together, duplicates dropped.
+        let names = outcomes.map(\.summary.name)
+        let findings = Set(names).count != names.count ? Scanner.finalize(outcomes.flatMap(\.findings))
+            // One input's findings are taken as they are, not copied.
+            : outcomes.count == 1 ? outcomes[0].findings
+            : outcomes.sorted { $0.summary.name < $1.summary.name }.flatMap(\.findings)
+        return ScanResult(findings: findings, errors: errors, artifacts: artifacts, inventory: InventoryEntry.summarize(sightings))
+    }
+
+    /// Takes inputs from `work` until none is left.
+    private func scanQueued(_ work: WorkQueue, rules: RulePack) {
+        let matcher = RegexMatcher()
+        while let (index, item) = work.take() {
+            work.store(scan(item, rules: rules, matcher: matcher), at: index)
+        }
+    }
+
+    private func scan(_ item: InputItem, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
+        switch InputLoader.open(item) {
+        case .failure(let error):
+            return ArtifactOutcome(findings: [], errors: [error], summary: ArtifactSummary(name: item.name, format: nil, byteCount: 0), sightings: [])
+        case .success(let window):
+            return scan(window, name: item.name, rules: rules, matcher: matcher)
+        }
+    }
+
+    /// Scans one input held in memory.
+    public func scan(bytes: UnsafeRawBufferPointer, name: String, matcher: RegexMatcher = RegexMatcher())
+        -> ArtifactOutcome {
+        scan(ByteWindow(whole: bytes), name: name, rules: rules, matcher: matcher)
+    }
+
+    /// Scans the input a window reads: detects its format (undoing gzip first), then reads it
+    /// with the reader for that format.
+    package func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
+        let scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
+        var detected = FormatDetector.detect(window, name: name)
+        if case .success(.gzip) = detected {
+            window.decompressGzip()
+            scan.rootPath = scan.rootPath.entering("gzip")
+            detected = FormatDetector.detect(window, name: name)
+        }
+        var format: InputFormat?
+        switch (options.inputFormat, detected) {
+        case (.auto, .success(.format(let found))): format = found
+        case (.auto, .success(.gzip)): scan.fail(.format, at: 0, "gzip inside gzip is not supported")
+        case (.auto, .failure(let error)): if window.failure == nil { scan.fail(.format, at: error.offset, error.reason) }
+        default: format = options.inputFormat
+        }
+        var formatRead = format
+        switch format {
+        case .auto?, .json?, .ndjson?:
+            formatRead = JSONInputScanner(scan: scan, format: options.inputFormat == .auto ? .auto : format!, start: window.start,
+                                          defaultContext: .payload).run()
+        case .har?: CaptureInputScanner.scanHAR(scan, start: window.start)
+        case .http?: CaptureInputScanner.scanHTTP(scan, start: window.start)
+        case .prefsXML?: PrefsInputScanner.scan(scan, start: window.start)
+        case .datastore?: DataStoreInputScanner.scan(scan, start: window.start)
+        case nil: break
+        }
+        // Read to the end: the byte count is the input's size, and a writer on stdin is not cut off.
+        window.unpin()
+        while window.extend(keeping: window.end) {}
+        if let failure = window.failure, !scan.errors.contains(where: { $0.kind == .read }) {
+            scan.fail(.read, at: nil, failure)
+        }
+        let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
+        return ArtifactOutcome(findings: Scanner.finalize(scan.takeFindings()), errors: scan.errors,
+                               summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end), sightings: scan.inventorySightings)
+    }
+
+    /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash
+    /// of rule, artifact, layered path and occurrence, so that they survive re-indentation and
+    /// never depend on the value.
+    package static func finalize(_ findings: consuming [Finding]) -> [Finding] {
+        // In place: an array of millions of findings is neither copied nor retained anew.
+        var findings = findings
+        findings.sort(by: inReportOrder)
+        var occurrences: [FingerprintIdentity: Int] = [:]
+        occurrences.reserveCapacity(findings.count)
+        var firstBlock = SHA256.FirstBlockCache()
+        // The findings kept are moved to the front: `kept` of them so far.
+        var kept = 0
+        for index in findings.indices {
+            // An exact duplicate has every sort key of the finding kept before it: it does not
+            // come after that one.
+            if kept > 0 && !inReportOrder(findings[kept - 1], findings[index]) { continue }
+            if kept != index { findings.swapAt(kept, index) }
+            findings[kept].fingerprint = fingerprint(of: findings[kept], occurrences: &occurrences, firstBlock: &firstBlock)
+            kept += 1
+        }
+        findings.removeLast(findings.count - kept)
+        return findings
+    }
+
+    /// Report order: by artifact, position, path, then rule.
+    private static func inReportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        if a.artifact != b.artifact { return a.artifact < b.artifact }
+        if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
+        if a.pathText != b.pathText { return a.pathText < b.pathText }
+        return a.ruleId < b.ruleId
+    }
+
+    /// `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, hashed; `occurrences` counts the
+    /// identities seen so far, `firstBlock` spares hashing the start that fingerprints share.
+    private static func fingerprint(of finding: Finding, occurrences: inout [FingerprintIdentity: Int],
+                                    firstBlock: inout SHA256.FirstBlockCache) -> String {
+        var identityBytes: [UInt8] = []
+        identityBytes.reserveCapacity(32 + finding.ruleId.utf8.count + finding.artifact.utf8.count + finding.pathText.utf8.count)
+        identityBytes.append(contentsOf: "habiter-audit/v1\u{0}".utf8)
+        for part in [finding.ruleId.utf8, finding.artifact.utf8, finding.pathText.utf8] {
+            identityBytes.append(contentsOf: part)
+            identityBytes.append(0)
+        }
+        let identity = FingerprintIdentity(bytes: identityBytes)
+        let occurrence = occurrences[identity, default: 0]
+        occurrences[identity] = occurrence + 1
+        identityBytes.appendDecimal(occurrence)
+        return SHA256.hexDigest(bytes: identityBytes, byteCount: 16, cache: &firstBlock)
+    }
+}
+
+/// What a fingerprint is made of, less the occurrence number: the bytes of rule, artifact and
+/// path, hashed as one run of bytes (cheaper than hashing three strings).
+private struct FingerprintIdentity: Hashable {
+    package var bytes: [UInt8]
+
+    package func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+}
+
+/// Hands out inputs to worker threads and collects their outcomes by input index.
+private final class WorkQueue: @unchecked Sendable {
+    typealias Outcome = ArtifactOutcome
+    private let lock = NSLock()
+    private let items: [InputItem]
+    private var next = 0
+    private var results: [Outcome?]
+    private let progress: (@Sendable (Int, Int) -> Void)?
+    private var filesDone = 0
+    private var bytesDone = 0
+
+    init(items: [InputItem], progress: (@Sendable (Int, Int) -> Void)?) {
+        self.items = items
+        self.progress = progress
+        results = Array(repeating: nil, count: items.count)
+    }
+
+    package func take() -> (Int, InputItem)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < items.count else { return nil }
+        next += 1
+        return (next - 1, items[next - 1])
+    }
+
+    package func store(_ outcome: Outcome, at index: Int) {
+        lock.lock()
+        results[index] = outcome
+        filesDone += 1
+        bytesDone += outcome.summary.byteCount
+        let (files, bytes) = (filesDone, bytesDone)
+        lock.unlock()
+        progress?(files, bytes)
+    }
+
+    /// The outcomes in input order; call after every worker has finished.
+    package var outcomes: [Outcome] { results.map { $0! } }
+}

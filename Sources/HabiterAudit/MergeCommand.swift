@@ -1,0 +1,45 @@
+import AuditCore
+import AuditReport
+import Foundation
+
+/// `habiter-audit merge A.sarif B.sarif -o ALL.sarif`: one SARIF log of several (the shards of
+/// a scan), one run per tool and category.
+enum MergeCommand {
+    static let specs: [OptionSpec] = [
+        OptionSpec(name: "output", short: "o", takesValue: true),
+        OptionSpec(name: "help", short: "h", takesValue: false),
+    ]
+
+    package static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
+        let parsed = try parseArguments(arguments, specs: specs, command: "merge")
+        if parsed.flags.contains("help") {
+            environment.writeOut(HelpText.merge + "\n")
+            return ExitStatus.pass
+        }
+        guard !parsed.positionals.isEmpty else { throw UsageError(message: "missing the SARIF files to merge", command: "merge") }
+        var logs: [(name: String, text: [UInt8])] = []
+        for path in parsed.positionals {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                environment.writeErr("Error: cannot read '\(path)'\n")
+                return ExitStatus.inputError
+            }
+            logs.append((path, Array(data)))
+        }
+        let merged: String
+        do {
+            merged = try SARIFMerge.merge(logs)
+        } catch {
+            environment.writeErr("Error: \(error)\n")
+            return ExitStatus.inputError
+        }
+        if let output = parsed.value("output"), output != "-" {
+            if let failure = ScanCommand.write(merged, to: output) {
+                environment.writeErr("Error: cannot write '\(output)': \(failure)\n")
+                return ExitStatus.inputError
+            }
+        } else {
+            environment.writeOut(merged)
+        }
+        return ExitStatus.pass
+    }
+}

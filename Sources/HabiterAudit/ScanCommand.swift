@@ -1,0 +1,121 @@
+import AuditBytes
+import AuditCore
+import AuditReport
+import AuditTriage
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `habiter-audit scan`.
+enum ScanCommand {
+    static let specs: [OptionSpec] = ScanSetup.specs + [
+        OptionSpec(name: "format", short: "f", takesValue: true),
+        OptionSpec(name: "output", short: "o", takesValue: true),
+        OptionSpec(name: "fail-on", short: nil, takesValue: true),
+        OptionSpec(name: "baseline", short: nil, takesValue: true),
+        OptionSpec(name: "sarif-omit-suppressed", short: nil, takesValue: false),
+        OptionSpec(name: "sarif-category", short: nil, takesValue: true),
+        OptionSpec(name: "color", short: nil, takesValue: true),
+        OptionSpec(name: "quiet", short: "q", takesValue: false),
+        OptionSpec(name: "help", short: "h", takesValue: false),
+    ]
+
+    enum ColourChoice: String, CaseIterable { case auto, always, never }
+
+    package static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
+        let parsed = try parseArguments(arguments, specs: specs, command: "scan")
+        if parsed.flags.contains("help") {
+            environment.writeOut(HelpText.scan + "\n")
+            return ExitStatus.pass
+        }
+        let format: ReportFormat = try choice(parsed.value("format"), option: "format", command: "scan", default: .text)
+        let failOn: FailThreshold = try choice(parsed.value("fail-on"), option: "fail-on", command: "scan", default: .error)
+        let colour: ColourChoice = try choice(parsed.value("color"), option: "color", command: "scan", default: .auto)
+        let quiet = parsed.flags.contains("quiet")
+        guard var setup = try ScanSetup.make(parsed, command: "scan", environment) else { return ExitStatus.inputError }
+
+        var baseline: Baseline?
+        if let path = parsed.value("baseline") {
+            do {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw FileFormatError(file: path, reason: "cannot read the baseline")
+                }
+                baseline = try BaselineFile.parse(Array(data), file: path)
+            } catch {
+                environment.writeErr("Error: invalid baseline: \(error)\n")
+                return ExitStatus.inputError
+            }
+            setup.options.valueDigester = ValueDigester(salt: baseline!.salt)
+        }
+        var result = setup.scan(progress: ProgressReporter.forTerminal(setup.items, quiet: quiet, environment: environment))
+        Triage.apply(to: &result, allowlist: setup.configuration?.allowlist, baseline: baseline,
+                     baselineSource: parsed.value("baseline") ?? "", today: Triage.today(environment.variables),
+                     currentDirectory: FileManager.default.currentDirectoryPath)
+        let exitCode = Triage.exitStatus(result, failOn: failOn)
+        let pack = setup.pack
+        var input = ReportInput(result: result, rules: pack.rules, exitCode: exitCode, failOn: failOn)
+        input.sarifOmitSuppressed = parsed.flags.contains("sarif-omit-suppressed")
+        input.sarifCategory = parsed.value("sarif-category")
+        let output = parsed.value("output")
+        func render() -> String {
+            switch format {
+            case .sarif: return SARIFReport.render(input)
+            case .json: return JSONReport.render(input)
+            case .html: return HTMLReport.render(input)
+            case .github: return GitHubReport.render(input)
+            case .text:
+                let useColour = colour == .always || (colour == .auto && output == nil && environment.stdoutIsTerminal
+                                                      && environment.variables["NO_COLOR"] == nil)
+                return TextReport.render(input, colour: useColour)
+            }
+        }
+        // Errors always reach stderr, unless the text or github report on stdout already lists them.
+        if (format != .text && format != .github) || output != nil {
+            for error in result.errors { environment.writeErr("error: \(error)\n") }
+        }
+        if let output {
+            // A JSON report goes to its file as it is made: it can hold millions of findings.
+            let failure = format == .json ? write(to: output) { JSONReport.write(input, to: $0) } : write(render(), to: output)
+            if let failure {
+                environment.writeErr("Error: cannot write the report to '\(output)': \(failure)\n")
+                return ExitStatus.inputError
+            }
+            if !quiet { environment.writeErr(TextReport.summaryLine(input) + "\n") }
+        } else {
+            environment.writeOut(render())
+        }
+        return exitCode
+    }
+
+    /// Writes `text` to `path`; returns the error text on failure.
+    package static func write(_ text: String, to path: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes in write(to: path) { sink in sink(UnsafeRawBufferPointer(bytes)) } }
+    }
+
+    /// Creates or truncates the file at `path` and hands `produce` a sink that writes to it;
+    /// returns the error text on failure.
+    package static func write(to path: String, _ produce: ((UnsafeRawBufferPointer) -> Bool) -> Bool) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(fd) }
+        var failure: String?
+        let written = produce { buffer in
+            var done = 0
+            while done < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    failure = String(cString: strerror(errno))
+                    return false
+                }
+                done += n
+            }
+            return true
+        }
+        return written ? nil : failure ?? "the report could not be written"
+    }
+}
