@@ -69,7 +69,7 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `key` as a pointer token: RFC 6901 escaping, `~` as `~0`, `/` as `~1`.
-    package static func escape(_ key: String) -> String {
+    static func escape(_ key: String) -> String {
         var text: [UInt8] = []
         appendEscaped(key, to: &text)
         return String(decoding: text, as: UTF8.self)

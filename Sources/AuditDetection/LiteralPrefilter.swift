@@ -104,7 +104,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
     }
 
     @inline(__always)
-    package static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
+    static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
 
     /// Whether some literal starts with the byte pair (in any letter case).
     @inline(__always)

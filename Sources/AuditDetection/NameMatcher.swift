@@ -110,7 +110,7 @@ public final class NameMatcher: @unchecked Sendable {
     }
 
     /// Finds the longest run of words spelling a name; ties go to the earlier rule.
-    package func match(words: [String]) -> NameMatch? {
+    func match(words: [String]) -> NameMatch? {
         var best: (rule: Int, name: String, start: Int, end: Int)?
         for start in words.indices {
             var joined = ""

@@ -121,7 +121,7 @@ public struct PatternScratch {
     }
 
     @inline(__always)
-    package mutating func mark(_ rule: Int) {
+    mutating func mark(_ rule: Int) {
         if stamps[rule] != generation {
             stamps[rule] = generation
             marked.append(rule)

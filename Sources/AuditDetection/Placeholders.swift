@@ -3,7 +3,7 @@
 /// instructions (`YOUR_API_KEY`, `changeme`), documentation examples (`…EXAMPLE`) and status
 /// words about a secret (`required`, `too_short`, `expired`).
 public enum Placeholders {
-    package static let words: Set<String> = [
+    static let words: Set<String> = [
         "redacted", "changeme", "change_me", "change-me", "changeit", "placeholder", "example",
         "sample", "dummy", "test", "testing", "todo", "tbd", "fixme", "secret", "password",
         "passwd", "token", "apikey", "api_key", "api-key", "none", "null", "nil", "undefined",

@@ -17,11 +17,11 @@ import Darwin
 public final class ByteWindow {
     /// What readers ask for on every token, in a box (see `UncheckedBox`).
     private struct Bounds {
-        package var base: UnsafePointer<UInt8>
-        package var start = 0
-        package var count: Int
+        var base: UnsafePointer<UInt8>
+        var start = 0
+        var count: Int
         var isComplete: Bool
-        package var isBinary = false
+        var isBinary = false
         /// The earliest offset kept visible, and the cursor as it was there.
         var pinned: (offset: Int, cursor: LineCursor)?
         /// One position kept after its bytes were dropped (see `holdPosition(at:)`).
@@ -78,7 +78,7 @@ public final class ByteWindow {
     }
 
     /// A window over `source`, read `chunkSize` bytes at a time.
-    package init(source: any ByteSource, chunkSize: Int = 4 << 20) {
+    init(source: any ByteSource, chunkSize: Int = 4 << 20) {
         bounds = UncheckedBox(Bounds(base: emptyByteBase, count: 0, isComplete: false))
         self.source = source
         self.chunkSize = chunkSize
@@ -87,7 +87,7 @@ public final class ByteWindow {
 
     /// A window over an open descriptor, which it closes. `expectedSize` is the size a regular
     /// file had when opened: reading a different number of bytes is a failure.
-    package convenience init(descriptor: Int32, expectedSize: Int?, chunkSize: Int = 4 << 20) {
+    convenience init(descriptor: Int32, expectedSize: Int?, chunkSize: Int = 4 << 20) {
         self.init(source: DescriptorSource(descriptor: descriptor, expectedSize: expectedSize), chunkSize: chunkSize)
     }
 
@@ -203,12 +203,12 @@ public final class ByteWindow {
 }
 
 /// Where a sliding window's bytes come from.
-package protocol ByteSource {
+protocol ByteSource {
     /// Fills some of `buffer`; reports how many bytes, or the end, or why reading failed.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult
 }
 
-package enum ByteSourceResult {
+enum ByteSourceResult {
     case bytes(Int)
     case end
     case failure(String)
@@ -224,7 +224,7 @@ final class PrefixedSource: ByteSource {
         self.rest = rest
     }
 
-    package func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
         if prefix.isEmpty { return rest.read(into: buffer) }
         let n = min(prefix.count, buffer.count)
         buffer.copyBytes(from: prefix[0..<n])
@@ -248,7 +248,7 @@ final class DescriptorSource: ByteSource {
 
     deinit { close(descriptor) }
 
-    package func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
         while true {
             let n = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if n < 0 {
@@ -279,7 +279,7 @@ struct LineCursor {
     private var afterCR = false
     private var startedBOMCheck = false
 
-    package mutating func position(of target: Int, in window: ByteWindow) -> SourcePosition {
+    mutating func position(of target: Int, in window: ByteWindow) -> SourcePosition {
         if target < offset { return SourcePosition(line: line, column: column, byteOffset: offset) }
         advance(to: min(target, window.end), in: window)
         return SourcePosition(line: line, column: column, byteOffset: target)

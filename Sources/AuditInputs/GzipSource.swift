@@ -28,7 +28,7 @@ final class GzipSource: ByteSource {
         input.deallocate()
     }
 
-    package func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
         if finished { return .end }
         if let code = inflater.setupFailure { return .failure("zlib failed (error \(code))") }
         while true {

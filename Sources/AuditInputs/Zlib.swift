@@ -70,7 +70,7 @@ package enum Zlib {
 
         /// Inflates pending input into `output` (at most 2^32 − 1 bytes of it are used); returns
         /// what zlib said and how many bytes it wrote.
-        package func inflate(into output: UnsafeMutableRawBufferPointer) -> (status: Status, produced: Int) {
+        func inflate(into output: UnsafeMutableRawBufferPointer) -> (status: Status, produced: Int) {
             let room = min(output.count, Int(uInt.max))
             stream.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
             stream.avail_out = uInt(room)

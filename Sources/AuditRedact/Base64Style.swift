@@ -4,8 +4,8 @@ import AuditBytes
 /// alphabet (standard or URL-safe), padding, and the line length and line break of MIME or
 /// Android's `Base64.DEFAULT` (76 characters, LF, and a final LF).
 struct Base64Style: Equatable {
-    package var alphabet: Base64.Alphabet
-    package var padded: Bool
+    var alphabet: Base64.Alphabet
+    var padded: Bool
     /// Characters per line, when the text is wrapped.
     var lineLength: Int?
     var lineBreak: [UInt8] = [0x0A]
@@ -47,13 +47,13 @@ struct Base64Style: Equatable {
     }
 
     /// Decodes `text` in this style's alphabet (line breaks ignored).
-    package func decode<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
+    func decode<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
         Base64.decode(text, alphabet: alphabet, ignoringLineBreaks: true)
             ?? Base64.decode(text, alphabet: alphabet == .standard ? .url : .standard, ignoringLineBreaks: true)
     }
 
     /// `bytes` encoded in this style.
-    package func encode(_ bytes: [UInt8]) -> [UInt8] {
+    func encode(_ bytes: [UInt8]) -> [UInt8] {
         let table = Array((alphabet == .url
             ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
             : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").utf8)

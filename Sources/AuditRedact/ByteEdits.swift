@@ -4,10 +4,10 @@
 struct ByteEdits {
     private(set) var edits: [(range: Range<Int>, bytes: [UInt8])] = []
 
-    package var isEmpty: Bool { edits.isEmpty }
+    var isEmpty: Bool { edits.isEmpty }
 
     /// Replaces `range` with `bytes` (no-op when they are already equal is the caller's business).
-    package mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
+    mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
         edits.append((range, bytes))
     }
 

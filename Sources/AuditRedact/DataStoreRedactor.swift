@@ -8,7 +8,7 @@ import AuditScan
 /// scanner's: `/preferences/KEY`, `/preferences/KEY/0` for set members, `!list` and
 /// `!legacy-list` for Flutter's list encodings.
 struct DataStoreRedactor {
-    package static func redact(_ input: [UInt8], root: LayeredPath, session: RedactionSession) throws -> [UInt8]? {
+    static func redact(_ input: [UInt8], root: LayeredPath, session: RedactionSession) throws -> [UInt8]? {
         try input.withUnsafeBytes { buffer -> [UInt8]? in
             var reader = DataStoreReader(buffer)
             var visitor = Visitor(session: session, root: root)
@@ -18,11 +18,11 @@ struct DataStoreRedactor {
     }
 
     private struct Visitor: DataStoreVisitor {
-        package let session: RedactionSession
-        package let root: LayeredPath
+        let session: RedactionSession
+        let root: LayeredPath
         var edits = ByteEdits()
 
-        package mutating func entry(_ entry: DataStoreEntry) {
+        mutating func entry(_ entry: DataStoreEntry) {
             var key = entry.key
             var path = DataStoreInputScanner.path(of: entry.key, under: root)
             // A key that is itself a secret: the scanner names the entry `[REDACTED]`.

@@ -6,7 +6,7 @@ import AuditInputs
 /// itself a secret), which can hold a value of any type.
 enum DataStoreWriter {
     /// One map entry (field 1 of the `PreferenceMap`) from its key and an encoded `Value`.
-    package static func entry(key: String, value: [UInt8]) -> [UInt8] {
+    static func entry(key: String, value: [UInt8]) -> [UInt8] {
         var content: [UInt8] = []
         lengthDelimited(field: 1, Array(key.utf8), to: &content)
         lengthDelimited(field: 2, value, to: &content)
@@ -16,7 +16,7 @@ enum DataStoreWriter {
     }
 
     /// A `Value` as DataStore writes it, for an entry whose key is rewritten.
-    package static func value(_ value: DataStoreValue) -> [UInt8] {
+    static func value(_ value: DataStoreValue) -> [UInt8] {
         var out: [UInt8] = []
         switch value {
         case .boolean(let flag): out = [0x08, flag ? 1 : 0]
@@ -41,7 +41,7 @@ enum DataStoreWriter {
     }
 
     /// A `Value` holding a string (field 5).
-    package static func stringValue(_ string: [UInt8]) -> [UInt8] {
+    static func stringValue(_ string: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         lengthDelimited(field: 5, string, to: &out)
         return out

@@ -6,7 +6,7 @@ import AuditInputs
 enum GzipEncoder {
     /// `content` as a gzip member with the header of `original` (a gzip member or stream); a
     /// minimal header when `original` has none that can be read.
-    package static func compress(_ content: [UInt8], headerFrom original: [UInt8]) -> [UInt8]? {
+    static func compress(_ content: [UInt8], headerFrom original: [UInt8]) -> [UInt8]? {
         let header = headerBytes(of: original) ?? [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0xFF]
         var deflated: [UInt8] = []
         guard content.withUnsafeBytes({ Zlib.Deflater(gzipWrapper: false).compress($0, final: true, onto: &deflated) }) else { return nil }

@@ -8,7 +8,7 @@ import AuditInputs
 /// chunk boundaries kept where the body did not change). Paths are the scanner's:
 /// `/entries/<n>/request/headers/<i>/value`, `…/postData/text!json/…`.
 struct HTTPMessageRedactor: HTTPMessageVisitor {
-    package static func redact(_ input: [UInt8], root: LayeredPath, session: RedactionSession) throws -> [UInt8]? {
+    static func redact(_ input: [UInt8], root: LayeredPath, session: RedactionSession) throws -> [UInt8]? {
         try input.withUnsafeBytes { buffer -> [UInt8]? in
             let bytes = buffer.bindMemory(to: UInt8.self)
             let window = ByteWindow(whole: buffer)
@@ -22,17 +22,17 @@ struct HTTPMessageRedactor: HTTPMessageVisitor {
         }
     }
 
-    package let session: RedactionSession
-    package let root: LayeredPath
-    package let input: UnsafeBufferPointer<UInt8>
-    package let window: ByteWindow
+    let session: RedactionSession
+    let root: LayeredPath
+    let input: UnsafeBufferPointer<UInt8>
+    let window: ByteWindow
     var edits = ByteEdits()
 
-    package mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) {
+    mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) {
         redact(bytes, at: text.path(under: root), range: text.range)
     }
 
-    package mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         // A name stays a token (`-REDACTED-github-token-`), so that the message still reads.
         redact(name, at: field.namePath(under: root), range: field.nameRange) { byte in
             field.list == .variables || HTTPMessageReader.isTokenByte(byte) ? byte : UInt8(ascii: "-")
@@ -45,7 +45,7 @@ struct HTTPMessageRedactor: HTTPMessageVisitor {
         edits.replace(range, with: redacted.map(map))
     }
 
-    package mutating func exchange(_ exchange: HTTPExchange) {
+    mutating func exchange(_ exchange: HTTPExchange) {
         for message in [exchange.request, exchange.response].compactMap({ $0 }) {
             guard let body = message.body else { continue }
             let path = body.path(exchange: exchange.index, under: root)

@@ -41,7 +41,7 @@ struct JSONEscapeStyle {
     }
 
     /// `value` (UTF-8) as JSON string content, without the quotes.
-    package func escape(_ value: [UInt8]) -> [UInt8] {
+    func escape(_ value: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(value.count + 8)
         let hex = Array("0123456789abcdef".utf8)
@@ -89,7 +89,7 @@ struct JSONEscapeStyle {
 enum RedactionUTF8 {
     /// The scalar starting at `i` and its length in bytes, or nil when the bytes there are not
     /// well-formed UTF-8.
-    package static func scalar(in bytes: [UInt8], at i: Int) -> (UInt32, Int)? {
+    static func scalar(in bytes: [UInt8], at i: Int) -> (UInt32, Int)? {
         let b = bytes[i]
         let length: Int
         var scalar: UInt32

@@ -13,7 +13,7 @@ import AuditScan
 struct JSONTextRedactor {
     /// Redacts `text`; nil when nothing changes. Throws the reader's error when `text` is not
     /// one JSON text.
-    package static func redact(_ text: UnsafeRawBufferPointer, root: LayeredPath, session: RedactionSession,
+    static func redact(_ text: UnsafeRawBufferPointer, root: LayeredPath, session: RedactionSession,
                        maxDepth: Int = JSONReader.defaultMaxDepth) throws -> [UInt8]? {
         var visitor = Visitor(session: session, root: root, style: JSONEscapeStyle(of: text))
         var reader = JSONReader(text, maxDepth: maxDepth)
@@ -22,15 +22,15 @@ struct JSONTextRedactor {
         return visitor.edits.applied(to: text.bindMemory(to: UInt8.self))
     }
 
-    package static func redact(_ text: [UInt8], root: LayeredPath, session: RedactionSession,
+    static func redact(_ text: [UInt8], root: LayeredPath, session: RedactionSession,
                        maxDepth: Int = JSONReader.defaultMaxDepth) throws -> [UInt8]? {
         try text.withUnsafeBytes { try redact($0, root: root, session: session, maxDepth: maxDepth) }
     }
 
     private struct Container {
-        package var path: LayeredPath
-        package var isObject: Bool
-        package var nextIndex = 0
+        var path: LayeredPath
+        var isObject: Bool
+        var nextIndex = 0
         /// Something planned lies at or below this container.
         var hot: Bool
         /// The whole container is a planned value (a sensitive store holding an object or an
@@ -39,9 +39,9 @@ struct JSONTextRedactor {
     }
 
     private struct Visitor: JSONVisitor {
-        package let session: RedactionSession
-        package let root: LayeredPath
-        package let style: JSONEscapeStyle
+        let session: RedactionSession
+        let root: LayeredPath
+        let style: JSONEscapeStyle
         var edits = ByteEdits()
         private var containers: [Container] = []
         /// The path token of the next value in the innermost object (nil in a cold container).
@@ -83,12 +83,12 @@ struct JSONTextRedactor {
             containers.append(Container(path: path ?? root, isObject: isObject, hot: hot, wholeRule: wholeRule))
         }
 
-        package mutating func objectStart(at offset: Int) throws { open(isObject: true) }
-        package mutating func arrayStart(at offset: Int) throws { open(isObject: false) }
-        package mutating func objectEnd(at offset: Int) throws { containers.removeLast() }
-        package mutating func arrayEnd(at offset: Int) throws { containers.removeLast() }
+        mutating func objectStart(at offset: Int) throws { open(isObject: true) }
+        mutating func arrayStart(at offset: Int) throws { open(isObject: false) }
+        mutating func objectEnd(at offset: Int) throws { containers.removeLast() }
+        mutating func arrayEnd(at offset: Int) throws { containers.removeLast() }
 
-        package mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+        mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
             guard let top = containers.last, top.hot || top.wholeRule != nil else {
                 pendingKey = nil
                 return
@@ -115,7 +115,7 @@ struct JSONTextRedactor {
             edits.replace(start..<start + raw.count, with: style.escape(keyEdits.applied(to: key)))
         }
 
-        package mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+        mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
             let whole = inheritedWholeRule
             guard let path = nextValuePath() else { return }
             let start = offset + 1
@@ -135,8 +135,8 @@ struct JSONTextRedactor {
             }
         }
 
-        package mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws { scalar() }
-        package mutating func literal(_ value: JSONLiteral, at offset: Int) throws { scalar() }
+        mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws { scalar() }
+        mutating func literal(_ value: JSONLiteral, at offset: Int) throws { scalar() }
 
         /// A number, boolean or null: never replaced; under a planned path it is settled as is.
         private mutating func scalar() {

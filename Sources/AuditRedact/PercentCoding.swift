@@ -17,19 +17,19 @@ enum PercentCoding {
         FormLayerDecoder.valueCharacter($0) && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "&")
     })
 
-    package static func isUnreserved(_ b: UInt8) -> Bool {
+    static func isUnreserved(_ b: UInt8) -> Bool {
         (b | 0x20) &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "0") < 10
             || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~")
     }
 
     /// The delimiters among `allowed` that `raw` writes unencoded (`+` only when it is no space).
-    package static func literalBytes<C: Collection>(in raw: C, allowed: Set<UInt8>, plusAsSpace: Bool) -> Set<UInt8> where C.Element == UInt8 {
+    static func literalBytes<C: Collection>(in raw: C, allowed: Set<UInt8>, plusAsSpace: Bool) -> Set<UInt8> where C.Element == UInt8 {
         var literal = Set<UInt8>()
         for b in raw where allowed.contains(b) && !(plusAsSpace && b == UInt8(ascii: "+")) { literal.insert(b) }
         return literal
     }
 
-    package static func encode(_ bytes: [UInt8], literal: Set<UInt8>, spaceAsPlus: Bool) -> [UInt8] {
+    static func encode(_ bytes: [UInt8], literal: Set<UInt8>, spaceAsPlus: Bool) -> [UInt8] {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

@@ -10,7 +10,7 @@ import AuditInputs
 /// element or attribute name cannot be replaced in place (a placeholder is no XML name): it is
 /// left, noted, and the verification scan refuses the copy.
 struct PrefsXMLRedactor {
-    package static func redact(_ input: [UInt8], root: LayeredPath, session: RedactionSession) throws -> [UInt8]? {
+    static func redact(_ input: [UInt8], root: LayeredPath, session: RedactionSession) throws -> [UInt8]? {
         try input.withUnsafeBytes { buffer -> [UInt8]? in
             var reader = PrefsXMLReader(buffer)
             var visitor = Visitor(session: session, root: root, input: buffer.bindMemory(to: UInt8.self))
@@ -20,9 +20,9 @@ struct PrefsXMLRedactor {
     }
 
     private struct Visitor: PrefsXMLVisitor {
-        package let session: RedactionSession
-        package let root: LayeredPath
-        package let input: UnsafeBufferPointer<UInt8>
+        let session: RedactionSession
+        let root: LayeredPath
+        let input: UnsafeBufferPointer<UInt8>
         var edits = ByteEdits()
 
         /// The entry being read, when the plan leads into it.
@@ -34,7 +34,7 @@ struct PrefsXMLRedactor {
             self.input = input
         }
 
-        package mutating func entry(_ entry: PrefsEntry) {
+        mutating func entry(_ entry: PrefsEntry) {
             current = nil
             let secure = FlutterPrefsEncoding.isSecureStorageKey(entry.name)
             let isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(entry.name)
@@ -54,7 +54,7 @@ struct PrefsXMLRedactor {
             }
         }
 
-        package mutating func part(_ part: PrefsEntryPart) {
+        mutating func part(_ part: PrefsEntryPart) {
             guard let current else { return }
             switch part {
             case .name:
@@ -72,11 +72,11 @@ struct PrefsXMLRedactor {
             }
         }
 
-        package mutating func endEntry() {
+        mutating func endEntry() {
             current = nil
         }
 
-        package mutating func markup(_ markup: PrefsMarkup) {
+        mutating func markup(_ markup: PrefsMarkup) {
             redact(markup, in: root)
         }
 
@@ -177,7 +177,7 @@ struct PrefsXMLRedactor {
 
     /// Text content escaped as Android's `FastXmlSerializer` writes it; in an attribute value
     /// `'` too, whichever quote encloses it.
-    package static func escape(_ value: [UInt8], inAttribute: Bool = false) -> [UInt8] {
+    static func escape(_ value: [UInt8], inAttribute: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(value.count)
         for b in value {

@@ -11,7 +11,7 @@ public enum RedactionPlaceholder {
         return "[REDACTED:\(label)]"
     }
 
-    package static func bytes(forRule ruleId: String) -> [UInt8] {
+    static func bytes(forRule ruleId: String) -> [UInt8] {
         Array(text(forRule: ruleId).utf8)
     }
 
@@ -19,7 +19,7 @@ public enum RedactionPlaceholder {
     static let jwtRule = SpecialRule.jwt.rawValue
 
     /// Whether `value` is exactly a placeholder this tool writes.
-    package static func isPlaceholder<C: BidirectionalCollection>(_ value: C) -> Bool where C.Element == UInt8 {
+    static func isPlaceholder<C: BidirectionalCollection>(_ value: C) -> Bool where C.Element == UInt8 {
         let prefix = Array("[REDACTED:".utf8)
         guard value.count > prefix.count + 1, value.starts(with: prefix), value.last == UInt8(ascii: "]") else { return false }
         return !value.dropFirst(prefix.count).dropLast().contains { $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: "[") || $0 <= 0x20 }

@@ -1,6 +1,6 @@
 import AuditCore
-import AuditInputs
 import AuditDetection
+import AuditInputs
 
 /// Where a redaction must change something, taken from the findings of a scan: the layered path
 /// of every `secret` and `transport` finding, what to replace there, and the embedded layers to
@@ -12,7 +12,7 @@ import AuditDetection
 /// the value (`Bearer <token>` keeps `Bearer `); a name or inventory finding, the whole value.
 struct RedactionPlan {
     /// What to do with the value at one path.
-    package struct Node {
+    struct Node {
         /// Pattern rules reported here: replace what the pattern rules match in the value.
         var spanRules: [String] = []
         /// Name and inventory rules (and whole-value pattern rules) reported here: replace the
@@ -20,7 +20,7 @@ struct RedactionPlan {
         var wholeRules: [String] = []
         /// Layers to open here, by decoder name (`json`, `base64`, `query`, …), because a
         /// finding lies inside them.
-        package var decoders: Set<String> = []
+        var decoders: Set<String> = []
 
         var isTarget: Bool { !spanRules.isEmpty || !wholeRules.isEmpty }
     }
@@ -35,7 +35,7 @@ struct RedactionPlan {
     /// path is not here holds nothing to redact.
     private(set) var prefixes: Set<LayeredPath> = []
 
-    package var isEmpty: Bool { nodes.isEmpty }
+    var isEmpty: Bool { nodes.isEmpty }
 
     init() {}
 
@@ -49,7 +49,7 @@ struct RedactionPlan {
     }
 
     /// Adds a target: the value at `path` (and the layers leading to it).
-    package mutating func add(path: LayeredPath, ruleId: String, whole: Bool) {
+    mutating func add(path: LayeredPath, ruleId: String, whole: Bool) {
         if whole {
             if !nodes[path, default: Node()].wholeRules.contains(ruleId) { nodes[path, default: Node()].wholeRules.append(ruleId) }
         } else if !nodes[path, default: Node()].spanRules.contains(ruleId) {
@@ -74,7 +74,7 @@ struct RedactionPlan {
         }
     }
 
-    package func node(at path: LayeredPath) -> Node? { nodes[path] }
+    func node(at path: LayeredPath) -> Node? { nodes[path] }
 
     /// Whether something at or inside `path` is to be redacted.
     func leadsSomewhere(_ path: LayeredPath) -> Bool { prefixes.contains(path) }

@@ -1,7 +1,7 @@
 import AuditCore
+import AuditDetection
 import AuditInputs
 import AuditRules
-import AuditDetection
 
 /// Redacts the values of one input by a plan: each string value at a planned path is replaced
 /// (whole, or the secret spans the pattern rules find in it), and embedded layers on the way to
@@ -9,10 +9,10 @@ import AuditDetection
 /// (base64 with its alphabet, padding and line length; gzip with its header; a query with its
 /// percent-encoding). The format redactors (JSON, prefs XML, raw HTTP) call it for each value.
 final class RedactionSession {
-    package let rules: RulePack
+    let rules: RulePack
     var plan: RedactionPlan
     /// Maximum nesting of one JSON text, as the scan read it.
-    package let maxDepth: Int
+    let maxDepth: Int
     private let matcher = RegexMatcher()
     private var scratch = PatternScratch()
     /// How many values were replaced, by rule.
@@ -123,8 +123,8 @@ final class RedactionSession {
 
     /// A secret span in a value and the rule whose placeholder replaces it.
     struct Span {
-        package var range: Range<Int>
-        package var ruleId: String
+        var range: Range<Int>
+        var ruleId: String
     }
 
     /// The secret spans the pattern rules find in `value`, overlapping ones merged (a vendor

@@ -1,6 +1,6 @@
 import AuditCore
-import AuditInputs
 import AuditDetection
+import AuditInputs
 import AuditScan
 
 /// What a redaction wrote.

@@ -32,7 +32,7 @@ public enum GitHubReport {
     }
 
     /// `error`, `warning` or `notice`: GitHub's name for SARIF's `note` is `notice`.
-    package static func command(for level: Level) -> String {
+    static func command(for level: Level) -> String {
         switch level {
         case .error: return "error"
         case .warning: return "warning"
@@ -41,7 +41,7 @@ public enum GitHubReport {
     }
 
     /// One workflow command line. Stdin has no file to annotate: its position goes in the message.
-    package static func command(_ name: String, artifact: String, position: SourcePosition?, title: String, message: String) -> String {
+    static func command(_ name: String, artifact: String, position: SourcePosition?, title: String, message: String) -> String {
         var properties: [(String, String)] = []
         var message = DisplayText.escaped(message)
         let artifact = DisplayText.escaped(artifact)

@@ -289,9 +289,9 @@ public enum HTMLReport {
 
     /// The page being written, one element per line.
     private struct Page {
-        package var text = ""
-        package mutating func line(_ s: String) { text += s; text += "\n" }
-        package mutating func raw(_ s: String) { text += s }
+        var text = ""
+        mutating func line(_ s: String) { text += s; text += "\n" }
+        mutating func raw(_ s: String) { text += s }
         /// A `dt`/`dd` pair; `html` is already escaped.
         mutating func fact(_ term: String, _ html: String) { line("<dt>\(term)</dt><dd>\(html)</dd>") }
         /// A table that scrolls sideways when too wide: a focusable, labelled region, so that
@@ -310,7 +310,7 @@ public enum HTMLReport {
             line("</table>")
             line("</div>")
         }
-        package mutating func section(_ id: String, _ heading: String) {
+        mutating func section(_ id: String, _ heading: String) {
             line("<section id=\"\(id)\" aria-labelledby=\"\(id)-heading\">")
             line("<h2 id=\"\(id)-heading\">\(heading)</h2>")
         }

@@ -1,6 +1,6 @@
 import AuditCore
-import AuditInputs
 import AuditDetection
+import AuditInputs
 
 /// The classification inventory itself, as `habiter-audit inventory` prints it: every store with
 /// its class, reason and on-disk and on-wire names, the setting registry, and the verdict table.

@@ -37,7 +37,7 @@ public enum JSONOutput: Equatable, Sendable {
     }
 
     /// Writes the value, pretty with `indent`, on one line when it is nil.
-    package func write(to out: inout [UInt8], indent: Int?) {
+    func write(to out: inout [UInt8], indent: Int?) {
         let inner = indent.map { $0 + 2 }
         switch self {
         case .object(let members):

@@ -76,7 +76,7 @@ public enum JSONReport {
         ])
     }
 
-    package static func summary(_ input: ReportInput) -> JSONOutput {
+    static func summary(_ input: ReportInput) -> JSONOutput {
         let findings = input.result.findings
         // Tallied by the index of each case, in one pass over findings read in place.
         let levels = Level.allCases, families = Family.allCases, contexts = ScanContext.allCases
@@ -110,7 +110,7 @@ public enum JSONReport {
         ])
     }
 
-    package static func write(_ f: Finding, to writer: inout JSONStreamWriter) {
+    static func write(_ f: Finding, to writer: inout JSONStreamWriter) {
         writer.open("{")
         writer.key("ruleId"); writer.string(f.ruleId)
         writer.key("level"); writer.string(f.level.rawValue)
@@ -133,7 +133,7 @@ public enum JSONReport {
         writer.close("}")
     }
 
-    package static func error(_ e: InputError) -> JSONOutput {
+    static func error(_ e: InputError) -> JSONOutput {
         .object([
             ("kind", .string(e.kind.rawValue)),
             ("artifact", .string(e.artifact)),

@@ -2,7 +2,7 @@
 /// the same value, for the long arrays of a report: a finding is written member by member instead
 /// of being built as a tree, written, and freed. The bytes live in a buffer of its own, so that
 /// each piece is stored in place after one check for room.
-package struct JSONStreamWriter: ~Copyable {
+struct JSONStreamWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
@@ -34,7 +34,7 @@ package struct JSONStreamWriter: ~Copyable {
     }
 
     /// Closes the innermost container with `bracket` (`}` or `]`).
-    package mutating func close(_ bracket: Unicode.Scalar) {
+    mutating func close(_ bracket: Unicode.Scalar) {
         let hadElements = counts.removeLast() > 0
         reserve(2 + 2 * counts.count)
         if hadElements { putNewLine(depth: counts.count) }
@@ -42,14 +42,14 @@ package struct JSONStreamWriter: ~Copyable {
     }
 
     /// Begins the next element of the innermost container (as `JSONOutput.beginElement` does).
-    package mutating func element() {
+    mutating func element() {
         reserve(2 + 2 * counts.count)
         putSeparator()
     }
 
     /// Begins the member `key` of the innermost object; its value comes next. The key is one
     /// of the report's own, which need no escaping.
-    package mutating func key(_ key: StaticString) {
+    mutating func key(_ key: StaticString) {
         let length = key.utf8CodeUnitCount
         reserve(2 + 2 * counts.count + length + 4)
         putSeparator()
@@ -61,7 +61,7 @@ package struct JSONStreamWriter: ~Copyable {
         put(0x20)
     }
 
-    package mutating func string(_ value: String) {
+    mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { bytes in
             reserve(2 + JSONOutput.maxEscapedLength(bytes.count))
@@ -72,11 +72,11 @@ package struct JSONStreamWriter: ~Copyable {
     }
 
     /// A string, or `null` when there is none.
-    package mutating func string(_ value: String?) {
+    mutating func string(_ value: String?) {
         if let value { string(value) } else { append("null") }
     }
 
-    package mutating func int(_ value: Int) {
+    mutating func int(_ value: Int) {
         reserve(21)
         if value < 0 { put(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
@@ -96,14 +96,14 @@ package struct JSONStreamWriter: ~Copyable {
     }
 
     /// A value built as a tree, at the current depth.
-    package mutating func value(_ value: JSONOutput) {
+    mutating func value(_ value: JSONOutput) {
         var bytes: [UInt8] = []
         value.write(to: &bytes, indent: counts.count * 2)
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// The text: what was written, and a final newline.
-    package mutating func rendered() -> String {
+    mutating func rendered() -> String {
         reserve(1)
         put(0x0A)
         return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
@@ -113,13 +113,13 @@ package struct JSONStreamWriter: ~Copyable {
     var pendingCount: Int { count }
 
     /// Hands the bytes written since the last flush to `sink`; false when it fails.
-    package mutating func flush(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    mutating func flush(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
         defer { count = 0 }
         return sink(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// Writes the final newline and flushes what is left to `sink`; false when it fails.
-    package mutating func finish(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    mutating func finish(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
         reserve(1)
         put(0x0A)
         return flush(to: sink)

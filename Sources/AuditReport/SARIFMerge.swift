@@ -1,5 +1,5 @@
-import AuditInputs
 import AuditDetection
+import AuditInputs
 
 /// Merges SARIF logs (`habiter-audit merge`), e.g. the shards of one scan: runs of the same tool
 /// and category (`automationDetails.id`) become one run, with the rules united (results'

@@ -45,7 +45,7 @@ public enum SARIFReport {
         ])
     }
 
-    package static func descriptor(_ rule: Rule) -> JSONOutput {
+    static func descriptor(_ rule: Rule) -> JSONOutput {
         .object([
             ("id", .string(rule.id)),
             ("name", .string(pascalCase(rule.id))),
@@ -66,7 +66,7 @@ public enum SARIFReport {
         ])
     }
 
-    package static func result(_ finding: Finding, ruleIndex: [String: Int], artifactIndex: [String: Int]) -> JSONOutput {
+    static func result(_ finding: Finding, ruleIndex: [String: Int], artifactIndex: [String: Int]) -> JSONOutput {
         let logical = JSONOutput.members([
             ("name", finding.path.lastName.map(JSONOutput.string)),
             ("fullyQualifiedName", .string(finding.pathText.isEmpty ? "/" : finding.pathText)),
@@ -139,7 +139,7 @@ public enum SARIFReport {
         ])
     }
 
-    package static func invocation(_ input: ReportInput, artifactIndex: [String: Int]) -> JSONOutput {
+    static func invocation(_ input: ReportInput, artifactIndex: [String: Int]) -> JSONOutput {
         var notifications = input.result.errors.map { error -> JSONOutput in
             var location: [JSONOutput] = []
             let position = error.position ?? SourcePosition(line: 1, column: 1, byteOffset: 0)
@@ -161,7 +161,7 @@ public enum SARIFReport {
         ])
     }
 
-    package static func artifact(_ summary: ArtifactSummary) -> JSONOutput {
+    static func artifact(_ summary: ArtifactSummary) -> JSONOutput {
         .members([
             ("location", .object([("uri", .string(uri(summary.name)))])),
             ("length", .int(summary.byteCount)),

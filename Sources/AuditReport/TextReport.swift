@@ -85,7 +85,7 @@ public enum TextReport {
         func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         func bold(_ text: String) -> String { wrap(text, "1") }
         func dim(_ text: String) -> String { wrap(text, "2") }
-        package func level(_ level: Level) -> String {
+        func level(_ level: Level) -> String {
             let label = level.rawValue.padding(toLength: 7)
             switch level {
             case .error: return wrap(label, "31")

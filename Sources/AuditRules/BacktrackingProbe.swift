@@ -6,7 +6,7 @@ package enum BacktrackingProbe {
     static let runLength = 1024
 
     /// The probe inputs for a rule with this pattern, examples and keywords.
-    package static func inputs(pattern: String, examples: [String], keywords: [String]) -> [[UInt8]] {
+    static func inputs(pattern: String, examples: [String], keywords: [String]) -> [[UInt8]] {
         var inputs: [[UInt8]] = []
         // Letters and digits written in the pattern, as runs of their own: `(x+x+)+y` explodes on x.
         var literals: [String] = []

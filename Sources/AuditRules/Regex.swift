@@ -5,7 +5,7 @@ internal import CPCRE2
 /// when the platform allows. Immutable and shareable across threads; matching needs a
 /// per-thread `RegexMatcher`.
 public final class Regex: @unchecked Sendable {
-    package let code: OpaquePointer
+    let code: OpaquePointer
     /// The pattern as written, for diagnostics.
     public let pattern: String
     /// Whether JIT compilation succeeded (matching falls back to the interpreter otherwise).

@@ -117,14 +117,14 @@ public enum RuleFileParser {
 
     /// Turns byte offsets of the rule file into line and column for messages.
     private struct Locator {
-        package let text: [UInt8]
-        package let file: String
+        let text: [UInt8]
+        let file: String
 
-        package func position(of offset: Int) -> SourcePosition {
+        func position(of offset: Int) -> SourcePosition {
             text.withUnsafeBytes { ByteWindow.position(of: offset, in: $0) }
         }
 
-        package func error(at offset: Int, rule: String?, _ reason: String) -> FileFormatError {
+        func error(at offset: Int, rule: String?, _ reason: String) -> FileFormatError {
             let position = position(of: offset)
             return FileFormatError(file: file, line: position.line, column: position.column, ruleId: rule, reason: reason)
         }
@@ -132,19 +132,19 @@ public enum RuleFileParser {
 
     /// Typed access to the fields of one rule object.
     private struct RuleFields {
-        package let members: [JSONValue.Member]
-        package let node: JSONValue.Node
-        package let locate: Locator
-        package var ruleId: String?
+        let members: [JSONValue.Member]
+        let node: JSONValue.Node
+        let locate: Locator
+        var ruleId: String?
 
-        package func member(_ name: String) -> JSONValue.Member? { members.last(where: { $0.key == name }) }
+        func member(_ name: String) -> JSONValue.Member? { members.last(where: { $0.key == name }) }
 
-        package func error(_ field: String?, _ reason: String) -> FileFormatError {
+        func error(_ field: String?, _ reason: String) -> FileFormatError {
             let offset = field.flatMap { member($0)?.value.offset } ?? node.offset
             return locate.error(at: offset, rule: ruleId, reason)
         }
 
-        package func string(_ name: String, required: Bool) throws(FileFormatError) -> String? {
+        func string(_ name: String, required: Bool) throws(FileFormatError) -> String? {
             guard let m = member(name) else {
                 if required { throw error(nil, "missing required field '\(name)'") }
                 return nil
@@ -155,7 +155,7 @@ public enum RuleFileParser {
             return s
         }
 
-        package func number(_ name: String, required: Bool) throws(FileFormatError) -> Double? {
+        func number(_ name: String, required: Bool) throws(FileFormatError) -> Double? {
             guard let m = member(name) else {
                 if required { throw error(nil, "missing required field '\(name)'") }
                 return nil
@@ -164,13 +164,13 @@ public enum RuleFileParser {
             return d
         }
 
-        package func bool(_ name: String) throws(FileFormatError) -> Bool? {
+        func bool(_ name: String) throws(FileFormatError) -> Bool? {
             guard let m = member(name) else { return nil }
             guard let b = m.value.value.boolValue else { throw error(name, "'\(name)' must be true or false") }
             return b
         }
 
-        package func strings(_ name: String) throws(FileFormatError) -> [String]? {
+        func strings(_ name: String) throws(FileFormatError) -> [String]? {
             guard let m = member(name) else { return nil }
             guard let elements = m.value.value.arrayElements else {
                 throw error(name, "'\(name)' must be an array of strings")

@@ -1,17 +1,17 @@
 import AuditBytes
 import AuditCore
+import AuditDetection
 import AuditInputs
 import AuditRules
-import AuditDetection
 
 /// The state of scanning one input: positions, pending hits, container shapes, findings and
 /// errors. Readers and layer visitors feed it; `finishDocument` turns hits into findings.
-package final class ArtifactScan {
-    package let artifact: String
-    package let rules: RulePack
-    package let matcher: RegexMatcher
-    package let options: ScanOptions
-    package let window: ByteWindow
+final class ArtifactScan {
+    let artifact: String
+    let rules: RulePack
+    let matcher: RegexMatcher
+    let options: ScanOptions
+    let window: ByteWindow
     let layerDecoders = LayerDecoderSet(LayerDecoders.standard)
     /// The JSON visitors' cache of the innermost container's path (see `ContainerPlace`).
     let containerPlace = ContainerPlace()
@@ -43,12 +43,12 @@ package final class ArtifactScan {
         _read { yield pkceBox.value }
         _modify { yield &pkceBox.value }
     }
-    package var keyScratch: [UInt8] {
+    var keyScratch: [UInt8] {
         _read { yield keyScratchBox.value }
         _modify { yield &keyScratchBox.value }
     }
     /// Hits waiting for the end of their document, but for the quiet name hits.
-    package var pending: [PendingHit] {
+    var pending: [PendingHit] {
         _read { yield pendingBox.value }
         _modify { yield &pendingBox.value }
     }
@@ -70,10 +70,10 @@ package final class ArtifactScan {
         _read { yield maskedKeysBox.value }
         _modify { yield &maskedKeysBox.value }
     }
-    package var findings: [Finding] {
+    var findings: [Finding] {
         _read { yield findingsBox.value }
     }
-    package var errors: [InputError] {
+    var errors: [InputError] {
         _read { yield errorsBox.value }
     }
     let keyCache = KeyFactsCache()
@@ -196,11 +196,11 @@ package final class ArtifactScan {
     }
 
     /// The position of a byte offset of the input.
-    package func position(of offset: Int) -> SourcePosition {
+    func position(of offset: Int) -> SourcePosition {
         window.position(of: offset)
     }
 
-    package func fail(_ kind: InputError.Kind, at offset: Int?, _ reason: String) {
+    func fail(_ kind: InputError.Kind, at offset: Int?, _ reason: String) {
         errorsBox.value.append(InputError(kind: kind, artifact: artifact, position: offset.map { position(of: $0) }, reason: reason))
     }
 

@@ -3,12 +3,12 @@ import AuditDetection
 
 /// What is known about a container once it has closed, for the hits inside it.
 struct ContainerFacts {
-    package var shape: ContainerShape?
+    var shape: ContainerShape?
     /// A context the reader decided for everything inside (a HAR entry to the sync API).
-    package var context: ScanContext?
+    var context: ScanContext?
     /// `transport` when the protocol carries what is inside (a credential header, a token
     /// exchange's bodies).
-    package var carrier: Family?
+    var carrier: Family?
     /// Everything inside is a protocol field (a header, cookie or parameter), not sync data.
     var isProtocolField = false
     /// The name of the value inside: a HAR header's `name`, for the hits in its `value`.

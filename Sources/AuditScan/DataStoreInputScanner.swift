@@ -9,7 +9,7 @@ import AuditInputs
 /// list prefix); `bytes` values are scanned as they are; numbers and booleans by their name.
 /// Positions are byte offsets: line 1, column offset + 1.
 package enum DataStoreInputScanner {
-    package static func scan(_ scan: ArtifactScan, start: Int) {
+    static func scan(_ scan: ArtifactScan, start: Int) {
         scan.window.isBinary = true
         var reader = DataStoreReader(window: scan.window)
         var visitor = DataStoreScanVisitor(scan: scan)
@@ -32,9 +32,9 @@ package enum DataStoreInputScanner {
 
 /// Judges each preference as it is read.
 struct DataStoreScanVisitor: DataStoreVisitor {
-    package let scan: ArtifactScan
+    let scan: ArtifactScan
 
-    package mutating func entry(_ entry: DataStoreEntry) {
+    mutating func entry(_ entry: DataStoreEntry) {
         // Entries are independent documents: what one holds never changes how another is judged.
         defer { scan.finishDocument(defaultContext: .prefs) }
         let values = PrefsValueScanner(scan: scan)

@@ -6,7 +6,7 @@ struct DocumentHits {
     private unowned let scan: ArtifactScan
     /// Hit `index` is `scan.quietNameHits[index - quietStart]` from here on.
     let quietStart: Int
-    package let count: Int
+    let count: Int
     /// Hits that repeat a secret another hit reports better (see `ArtifactScan.duplicateSecretHits`).
     private let duplicates: [Bool]
     /// Paths, rendered only for the hits that need them: a document can hold millions of name
@@ -27,8 +27,8 @@ struct DocumentHits {
     private var sortedPaths: [String] = []
 
     private struct LayerRepeat: Hashable {
-        package var rule: Int
-        package var offset: Int
+        var rule: Int
+        var offset: Int
         var outerPath: String
     }
 
@@ -74,7 +74,7 @@ struct DocumentHits {
     }
 
     /// The rendered path of hit `index`.
-    package mutating func path(_ index: Int) -> String {
+    mutating func path(_ index: Int) -> String {
         if paths.isEmpty { paths = [String?](repeating: nil, count: count) }
         if let rendered = paths[index] { return rendered }
         // Read in place: a copy of the hit would retain all it holds.
@@ -95,7 +95,7 @@ struct DocumentHits {
     /// Whether a pattern or a sensitive store reports the value at `path` better than a name.
     func isReportedBetter(_ path: String) -> Bool { patternValues.contains(path) || sensitiveStoreValues.contains(path) }
 
-    package func isPlaceholder(_ path: String) -> Bool { placeholderValues.contains(path) }
+    func isPlaceholder(_ path: String) -> Bool { placeholderValues.contains(path) }
 
     /// The classes of the store at `path`, if one was seen there.
     func storeClasses(at path: String) -> String? {

@@ -3,10 +3,10 @@
 /// it, so hits wait), or a member the contract checks read whole (a payload) is larger than they
 /// read. The scan stops there, reports what it found and fails with a `limit` error.
 struct DocumentLimit: Error {
-    package let offset: Int
-    package let message: String
+    let offset: Int
+    let message: String
 
-    package static func hits(offset: Int, limit: Int) -> DocumentLimit {
+    static func hits(offset: Int, limit: Int) -> DocumentLimit {
         DocumentLimit(offset: offset, message: "more than \(limit) hits wait for the end of one document; the rest of the input is not checked (raise --max-document-hits)")
     }
 

@@ -15,7 +15,7 @@ import AuditInputs
 /// exchange's container in their ancestry, and the exchange's end records the context and the
 /// carrier there, as facts that `finishDocument` applies.
 struct ExchangeScanner: HTTPMessageVisitor {
-    package let scan: ArtifactScan
+    let scan: ArtifactScan
 
     /// Headers whose values are credentials the protocol carries.
     static let transportHeaders: Set<String> = [
@@ -47,7 +47,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
     /// The context of everything in the exchange: `sync` for the app's sync calls (`/v1/push`,
     /// `/v1/pull`, `/v1/snapshot`) and for paths holding a configured marker, else `payload` (or
     /// what `--context` forces). The app's sign-in and metadata calls are never `sync`.
-    package func context(urlPath: String) -> ScanContext {
+    func context(urlPath: String) -> ScanContext {
         if let forced = scan.options.context { return forced }
         return isSyncCall(urlPath) ? .sync : .payload
     }
@@ -77,7 +77,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
 
     // MARK: Parts, as they are read
 
-    package mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) throws {
+    mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) throws {
         if text.kind == .url {
             let url = Array(bytes)
             urlPath = HTTPExchange.path(ofURL: url)
@@ -93,7 +93,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
         try scan.checkDocumentHits(at: text.offset)
     }
 
-    package mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
+    mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
         let facts = scan.keyFacts(name.bindMemory(to: UInt8.self))
         let match = scan.nameMatch(of: facts, key: name.bindMemory(to: UInt8.self))
         let root = scan.rootPath
@@ -179,7 +179,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
 
     // MARK: The exchange's end
 
-    package mutating func exchange(_ exchange: HTTPExchange) throws {
+    mutating func exchange(_ exchange: HTTPExchange) throws {
         let context = self.context(urlPath: urlPath)
         let requestBody = exchange.request?.body, responseBody = exchange.response?.body
         let tokenExchange = isTokenExchange(requestBody, responseBody) || isSignIn(requestBody, responseBody)

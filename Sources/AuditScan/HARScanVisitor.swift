@@ -1,7 +1,7 @@
 import AuditBytes
 import AuditCore
-import AuditInputs
 import AuditDetection
+import AuditInputs
 
 /// Scans a HAR capture as the JSON reader streams it. Every value goes through the plain JSON
 /// scan (bodies open as JSON, form or base64 layers, URLs as queries); on top of that this
@@ -34,16 +34,16 @@ struct HARScanVisitor: JSONVisitor {
     }
 
     private struct Frame {
-        package var role: Role
-        package var id: Int
-        package var isObject: Bool
+        var role: Role
+        var id: Int
+        var isObject: Bool
     }
 
     /// A name/value object being read.
     private struct Field {
-        package var name: String?
-        package var value: [UInt8]?
-        package var valueOffset = 0
+        var name: String?
+        var value: [UInt8]?
+        var valueOffset = 0
         /// Whether scanning the value found something (a pattern on it, anything in a layer of
         /// it), which says more than the field's name.
         var valueHasHits = false
@@ -53,7 +53,7 @@ struct HARScanVisitor: JSONVisitor {
 
     /// What an entry has shown so far.
     private struct Entry {
-        package var id: Int
+        var id: Int
         var requestId: Int?
         var responseId: Int?
         /// The path of the request's URL, lowercased (`HTTPExchange.path(ofURL:)`).
@@ -112,12 +112,12 @@ struct HARScanVisitor: JSONVisitor {
     /// A `content.text` as far as its `encoding` (which may come after it) needs it.
     private struct ContentText {
         var isBase64: Bool
-        package var isEmpty: Bool
-        package var offset: Int
+        var isEmpty: Bool
+        var offset: Int
         /// Where the text is when it is base64: if the body is declared base64 and decodes to
         /// bytes that are no text layer, those bytes are scanned when `content` closes.
-        package var base64: Base64Text?
-        package var location: HitLocation?
+        var base64: Base64Text?
+        var location: HitLocation?
     }
 
     /// A base64 `content.text`: where it stands in the window (which `content`'s pin keeps
@@ -183,17 +183,17 @@ struct HARScanVisitor: JSONVisitor {
 
     // MARK: Events
 
-    package mutating func objectStart(at offset: Int) throws {
+    mutating func objectStart(at offset: Int) throws {
         try plain.objectStart(at: offset)
         opened(isObject: true, at: offset)
     }
 
-    package mutating func arrayStart(at offset: Int) throws {
+    mutating func arrayStart(at offset: Int) throws {
         try plain.arrayStart(at: offset)
         opened(isObject: false, at: offset)
     }
 
-    package mutating func objectEnd(at offset: Int) throws {
+    mutating func objectEnd(at offset: Int) throws {
         let frame = frames.removeLast()
         switch frame.role {
         case .field(let list):
@@ -208,19 +208,19 @@ struct HARScanVisitor: JSONVisitor {
         if frame.role == .entry { closeEntry() }
     }
 
-    package mutating func arrayEnd(at offset: Int) throws {
+    mutating func arrayEnd(at offset: Int) throws {
         frames.removeLast()
         plain.arrayEnd(at: offset)
     }
 
-    package mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+    mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
         if let top = frames.last, keysMatter(top.role) {
             pendingKey = escaped ? JSONString.unescaped(raw).withUnsafeBufferPointer { StructureKey($0) } : StructureKey(raw)
         }
         try plain.key(raw, escaped: escaped, at: offset)
     }
 
-    package mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+    mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
         if let top = frames.last, let key = pendingKey {
             observe(string: raw, escaped: escaped, at: offset, key: key, in: top.role)
         }
@@ -231,12 +231,12 @@ struct HARScanVisitor: JSONVisitor {
         if isFieldValue { field.valueHasHits = scan.hitCount > hitsBefore }
     }
 
-    package mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
+    mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
         pendingKey = nil
         try plain.number(raw, at: offset)
     }
 
-    package mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
+    mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
         pendingKey = nil
         try plain.literal(value, at: offset)
     }

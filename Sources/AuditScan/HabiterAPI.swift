@@ -44,15 +44,15 @@ enum HabiterAPI {
     /// A quoted key as it stands in a JSON body (`"grantType"`) and in a HAR string that holds
     /// the body (`\"grantType\"`).
     private struct Key {
-        package let plain: [UInt8]
-        package let escaped: [UInt8]
+        let plain: [UInt8]
+        let escaped: [UInt8]
 
         init(_ name: String) {
             plain = Array("\"\(name)\"".utf8)
             escaped = Array("\\\"\(name)\\\"".utf8)
         }
 
-        package func occurs(in body: UnsafeRawBufferPointer, escapedJSON: Bool) -> Bool {
+        func occurs(in body: UnsafeRawBufferPointer, escapedJSON: Bool) -> Bool {
             (escapedJSON ? escaped : plain).withUnsafeBytes { body.containsBytes($0) }
         }
     }

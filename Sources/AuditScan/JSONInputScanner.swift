@@ -4,16 +4,16 @@ import AuditInputs
 /// Scans a JSON or NDJSON input. In `auto` mode one document followed by more documents, each
 /// on a line of its own, is NDJSON; anything else after the first document is an error.
 struct JSONInputScanner {
-    package let scan: ArtifactScan
-    package let format: InputFormat
+    let scan: ArtifactScan
+    let format: InputFormat
     /// Absolute offset of the first byte to read.
-    package let start: Int
+    let start: Int
     let defaultContext: ScanContext
 
     private var window: ByteWindow { scan.window }
 
     /// Scans the input; returns the format actually read (`json` or `ndjson`).
-    package func run() -> InputFormat {
+    func run() -> InputFormat {
         if format == .ndjson {
             scanLines(from: start)
             return .ndjson

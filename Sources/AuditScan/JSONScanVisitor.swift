@@ -1,6 +1,6 @@
 import AuditCore
-import AuditInputs
 import AuditDetection
+import AuditInputs
 
 /// Scans one JSON text (an input, an NDJSON line, or an embedded layer) as the reader walks it:
 /// tracks the path and the open containers, runs the name rules on keys and the pattern rules on
@@ -9,28 +9,28 @@ struct JSONScanVisitor: JSONVisitor {
     /// An open container and the member it is at: the path is the members of the open
     /// containers, outermost first.
     private struct Container {
-        package var id: Int
-        package var isObject: Bool
+        var id: Int
+        var isObject: Bool
         /// Arrays: the index of the next element (the current one is `nextIndex - 1`).
-        package var nextIndex = 0
+        var nextIndex = 0
         /// Objects: the current member's key, unescaped, as the bytes `keyStart..<keyEnd` of
         /// `keyArena`; set at the key, before its value begins. (Two integers, not a `Range`,
         /// which is not `BitwiseCopyable`.)
         var keyStart = 0
         var keyEnd = 0
-        package var key: Range<Int> { keyStart..<keyEnd }
+        var key: Range<Int> { keyStart..<keyEnd }
         /// The current member's value has begun and not ended yet (so it is on the path).
         var memberBegun = false
-        package var keys: ShapeKeys = []
+        var keys: ShapeKeys = []
         /// Objects: how many members have begun.
-        package var memberCount = 0
+        var memberCount = 0
         /// For an array under a sensitive name: every element is judged by that name (an index
         /// into `elementNames`, so that a container holds plain values only).
         var elementName: Int32 = -1
         /// Pending hits when the container opened: its shape matters only if hits followed.
         var hitsAtOpen = 0
         /// The object's draft for the contract checks, once a document key appeared in it.
-        package var draft: Int?
+        var draft: Int?
         /// For the `document` object of an operation's draft: that draft.
         var documentOf: Int?
         /// For the `operations` array of a draft: that draft (its elements are counted).
@@ -46,12 +46,12 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// A member of a draft being collected as a tree.
     private struct Capture {
-        package var builder: JSONTreeBuilder
+        var builder: JSONTreeBuilder
         /// How many of its containers are open.
-        package var depth: Int
-        package var draft: Int
-        package var member: ShapeKeys
-        package var start: Int
+        var depth: Int
+        var draft: Int
+        var member: ShapeKeys
+        var start: Int
     }
 
     private let scan: ArtifactScan
@@ -96,7 +96,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     // MARK: Events
 
-    package mutating func objectStart(at offset: Int) throws {
+    mutating func objectStart(at offset: Int) throws {
         beginValue(at: offset)
         if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an object", at: offset) }
@@ -111,7 +111,7 @@ struct JSONScanVisitor: JSONVisitor {
         containers.push(container)
     }
 
-    package mutating func objectEnd(at offset: Int) {
+    mutating func objectEnd(at offset: Int) {
         if !captures.isEmpty {
             for i in captures.indices { captures[i].builder.objectEnd(at: offset) }
             closeCapture()
@@ -147,7 +147,7 @@ struct JSONScanVisitor: JSONVisitor {
         endValue()
     }
 
-    package mutating func arrayStart(at offset: Int) throws {
+    mutating func arrayStart(at offset: Int) throws {
         beginValue(at: offset)
         if storeHitForValue != nil { noteStoreContainer() }
         if let name = pendingName { recordName(name, credible: false, valueDescription: "an array", at: offset) }
@@ -161,7 +161,7 @@ struct JSONScanVisitor: JSONVisitor {
         containers.push(container)
     }
 
-    package mutating func arrayEnd(at offset: Int) {
+    mutating func arrayEnd(at offset: Int) {
         if !captures.isEmpty {
             for i in captures.indices { captures[i].builder.arrayEnd(at: offset) }
             closeCapture()
@@ -173,7 +173,7 @@ struct JSONScanVisitor: JSONVisitor {
         endValue()
     }
 
-    package mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+    mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
         if !captures.isEmpty { try checkCaptureSize(at: offset) }
         let start = keyArena.count
         unescaping(raw, escaped) { visitor, key in
@@ -239,7 +239,7 @@ struct JSONScanVisitor: JSONVisitor {
         }
     }
 
-    package mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+    mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
         if !captures.isEmpty { try checkCaptureSize(at: offset) }
         beginValue(at: offset)
         unescaping(raw, escaped) { visitor, value in visitor.stringValue(UnsafeRawBufferPointer(value), at: offset) }
@@ -273,7 +273,7 @@ struct JSONScanVisitor: JSONVisitor {
         }
     }
 
-    package mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
+    mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
         if !captures.isEmpty { try checkCaptureSize(at: offset) }
         beginValue(at: offset)
         noteStoreValue(holdsNothing: true)
@@ -285,7 +285,7 @@ struct JSONScanVisitor: JSONVisitor {
         endValue()
     }
 
-    package mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
+    mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
         if !captures.isEmpty { try checkCaptureSize(at: offset) }
         beginValue(at: offset)
         noteStoreValue(holdsNothing: true)
@@ -519,7 +519,7 @@ struct JSONScanVisitor: JSONVisitor {
     /// else the container itself. Mutating only so that the closures of a scan call it in place:
     /// a non-mutating call through them copied the whole visitor (a retain and a release of each
     /// of its arrays) for every hit.
-    package mutating func location() -> HitLocation {
+    mutating func location() -> HitLocation {
         let place = currentPlace()
         let leaf = !containers.isEmpty && containers.top.memberBegun ? memberToken(containers.top) : nil
         let key: String? = if case .key(let name)? = leaf { name } else { nearestKey() }
@@ -544,7 +544,7 @@ struct JSONScanVisitor: JSONVisitor {
 /// with millions of hits makes them once per container, not per hit (see `HitLocation`). One per
 /// artifact scan, shared by its JSON visitors: container ids are unique within the scan.
 final class ContainerPlace {
-    package var container = -1
+    var container = -1
     var containerPath = LayeredPath()
     var ancestry: [Int] = []
 }

@@ -4,13 +4,13 @@ import AuditDetection
 /// What the scan needs to know about a key name: the name rule it matches, the inventory store
 /// it names, and what it means in sync documents. Plain data (no references), so the millions of
 /// lookups of a scan copy it for free; the name match itself stays in the cache.
-package struct KeyFacts: Equatable {
+struct KeyFacts: Equatable {
     /// Index of the key's `NameMatch` in the cache, or -1.
     var nameIndex: Int32 = -1
     /// Index of a store in `Inventory.stores`, or -1.
     var storeIndex: Int32 = -1
     /// The document and message key it is (`entityId`, `payload`, `operations`, …), if any.
-    package var shape: ShapeKeys = []
+    var shape: ShapeKeys = []
     /// The app's own sensitive-name rule matches it (`AppSensitiveName`).
     var isAppSensitive = false
     /// A SharedPreferences key (`flutter.…`, the secure-storage prefix).
@@ -19,9 +19,9 @@ package struct KeyFacts: Equatable {
     /// scanned with the pattern rules again where they occur.
     var matchesPattern = false
 
-    package static let none = KeyFacts()
-    package var isEmpty: Bool { self == .none }
-    package var store: Int? { storeIndex < 0 ? nil : Int(storeIndex) }
+    static let none = KeyFacts()
+    var isEmpty: Bool { self == .none }
+    var store: Int? { storeIndex < 0 ? nil : Int(storeIndex) }
 }
 
 /// Remembers `KeyFacts` by exact key bytes. Real inputs use a small vocabulary of keys
@@ -37,11 +37,11 @@ package final class KeyFactsCache {
     /// Sixteen bytes, so that the slots (64 KB) stay in the faster caches: the lookups of a scan
     /// land on random slots.
     private struct Slot {
-        package var hash: UInt64 = 0
-        package var start: Int32 = 0
-        package var length: Int16 = -1
+        var hash: UInt64 = 0
+        var start: Int32 = 0
+        var length: Int16 = -1
         /// Index into `results`, or -1 for facts that are empty.
-        package var result: Int16 = -1
+        var result: Int16 = -1
     }
 
     private let slots: UnsafeMutablePointer<Slot>
@@ -66,7 +66,7 @@ package final class KeyFactsCache {
     /// that no answer depends on which key was looked up last.
     private static let uncachedNameIndex = Int32.max
 
-    package init() {
+    init() {
         slots = .allocate(capacity: KeyFactsCache.slotCount)
         slots.initialize(repeating: Slot(), count: KeyFactsCache.slotCount)
         arenaBox = UncheckedBox(.allocate(capacity: KeyFactsCache.initialArenaCapacity))
@@ -84,7 +84,7 @@ package final class KeyFactsCache {
 
     /// The name match of facts this cache returned; nil for a key it could not keep
     /// (`hasUncachedName` says whether that key has one).
-    package func name(of facts: KeyFacts) -> NameMatch? {
+    func name(of facts: KeyFacts) -> NameMatch? {
         facts.nameIndex < 0 || KeyFactsCache.hasUncachedName(facts) ? nil : names[Int(facts.nameIndex)]
     }
 
@@ -182,7 +182,7 @@ package final class KeyFactsCache {
 
     /// FNV-1a, 64-bit.
     @inline(__always)
-    package static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
+    static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
         key.withMemoryRebound(to: UInt8.self) { hash($0) }
     }
 

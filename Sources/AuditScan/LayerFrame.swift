@@ -1,33 +1,33 @@
 import AuditCore
-import AuditInputs
 import AuditDetection
+import AuditInputs
 
 /// Where a text being scanned sits in the input: the input itself, or a layer decoded from a
 /// string value of an outer text.
 struct LayerFrame {
     /// The path up to and including this layer's decoder.
-    package var path: LayeredPath
+    var path: LayeredPath
     /// The offset of the outer string that carries this layer; nil for the input itself.
     var outerOffset: Int?
     /// The nearest name outside this layer.
-    package var outerKey: String?
+    var outerKey: String?
     /// Container ids enclosing this layer.
     var ancestry: [Int]
     /// How many layers are open around this one.
-    package var depth: Int
+    var depth: Int
     /// A context the reader fixed for everything in this text (e.g. a HAR entry to the sync API).
     var readerContext: ScanContext?
     /// `transport` when the protocol carries everything in this text (see `HitLocation`).
-    package var carrier: Family? = nil
+    var carrier: Family? = nil
     /// Everything in this text is a protocol field (see `HitLocation`).
     var isProtocolField = false
 
-    package static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil, carrier: Family? = nil) -> LayerFrame {
+    static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil, carrier: Family? = nil) -> LayerFrame {
         LayerFrame(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext, carrier: carrier)
     }
 
     /// Where a hit at the root of this text sits.
-    package var location: HitLocation {
+    var location: HitLocation {
         HitLocation(key: outerKey, path: path, ancestry: ancestry, readerContext: readerContext, carrier: carrier,
                     isProtocolField: isProtocolField)
     }

@@ -2,8 +2,8 @@ import AuditCore
 
 /// A detector hit waiting for its document to end, when the shapes of its ancestors (entity
 /// document, sync message, backup root) are known and its context can be decided.
-package struct PendingHit {
-    package enum Detail {
+struct PendingHit {
+    enum Detail {
         /// A pattern rule matched the value (or the key).
         case pattern(ruleIndex: Int, confidence: Confidence, preview: String)
         /// A name rule matched the key; the value decides between secret, policy and nothing.
@@ -14,9 +14,9 @@ package struct PendingHit {
         case inventory(store: Int)
     }
 
-    package var detail: Detail
-    package var location: HitLocation
-    package var position: SourcePosition
+    var detail: Detail
+    var location: HitLocation
+    var position: SourcePosition
     /// For a PKCE code verifier: its S256 challenge, to pair it with one seen in the input.
     var pkceChallenge: [UInt8]? = nil
     /// A hash of the secret (a pattern's match, or a credible value under a name), so that one
@@ -24,7 +24,7 @@ package struct PendingHit {
     /// in memory only, never written anywhere.
     var secretHash: UInt64? = nil
     /// The baseline digest of the secret, when the scan has a `ValueDigester`.
-    package var valueDigest: String? = nil
+    var valueDigest: String? = nil
     /// For an inventory hit: the store's value holds nothing a secret could be (empty, a
     /// placeholder, a number, a boolean, null, or a container without a hit inside).
     var storeValueHoldsNothing = false
@@ -33,14 +33,14 @@ package struct PendingHit {
 }
 
 /// Where a hit sits, beyond its position.
-package struct HitLocation {
+struct HitLocation {
     /// The nearest name of the value.
-    package var key: String?
+    var key: String?
     /// The path, kept as the path of the value's container (shared by the hits of one container)
     /// and the value's own token: a document can hold millions of hits, few of which are reported.
     private(set) var containerPath: LayeredPath
     private(set) var token: PathToken?
-    package var path: LayeredPath {
+    var path: LayeredPath {
         get { token.map { containerPath.appending($0) } ?? containerPath }
         set {
             containerPath = newValue
@@ -55,7 +55,7 @@ package struct HitLocation {
     var readerContext: ScanContext?
     /// `transport` when the protocol itself carries this value (an `Authorization` header, an
     /// OAuth token response): a credential found here is reported as transport, not secret.
-    package var carrier: Family? = nil
+    var carrier: Family? = nil
     /// A header, cookie or URL parameter of a captured call: protocol, not sync data, so the
     /// contract's fail-closed names do not apply to it.
     var isProtocolField = false

@@ -11,7 +11,7 @@ import AuditInputs
 /// `PrefsMarkup.path` gives; an entry name the pattern rules match is a secret, shown as
 /// `[REDACTED]` in paths and keys.
 enum PrefsInputScanner {
-    package static func scan(_ scan: ArtifactScan, start: Int) {
+    static func scan(_ scan: ArtifactScan, start: Int) {
         var reader = PrefsXMLReader(window: scan.window)
         var visitor = PrefsScanVisitor(scan: scan)
         do {
@@ -31,7 +31,7 @@ enum PrefsInputScanner {
 /// resolve forwards (a streaming window cannot go back, and a whole one would count lines again
 /// from the start), and an entry costs no memory beyond what its parts found.
 struct PrefsScanVisitor: PrefsXMLVisitor {
-    package let scan: ArtifactScan
+    let scan: ArtifactScan
     /// The entry being read, and what its parts are judged by (fields of the visitor, not a
     /// value copied out for each part).
     private var entry = PrefsEntry(name: "", nameOffset: 0, kind: .null)
@@ -48,7 +48,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         self.scan = scan
     }
 
-    package mutating func entry(_ entry: PrefsEntry) throws {
+    mutating func entry(_ entry: PrefsEntry) throws {
         let name = entry.name
         self.entry = entry
         isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
@@ -61,7 +61,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
 
     /// The name (a secret's hits; the store of an entry whose value has no text of its own), a
     /// value's text (the store, then the value, Flutter's encodings undone), or markup.
-    package mutating func part(_ part: PrefsEntryPart) throws {
+    mutating func part(_ part: PrefsEntryPart) throws {
         let values = PrefsValueScanner(scan: scan)
         switch part {
         case .name:
@@ -89,12 +89,12 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         }
     }
 
-    package mutating func endEntry() throws {
+    mutating func endEntry() throws {
         // Entries are independent documents: what one holds never changes how another is judged.
         scan.finishDocument(defaultContext: .prefs)
     }
 
-    package mutating func markup(_ markup: PrefsMarkup) throws {
+    mutating func markup(_ markup: PrefsMarkup) throws {
         defer { scan.finishDocument(defaultContext: .prefs) }
         scanMarkup(markup, in: scan.rootPath, key: nil)
     }

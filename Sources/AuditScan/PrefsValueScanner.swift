@@ -1,13 +1,13 @@
 import AuditCore
-import AuditInputs
 import AuditDetection
+import AuditInputs
 
 /// Judges the values of preferences, whichever store they were read from (a SharedPreferences
 /// XML export, a DataStore file): the store a key belongs to, Flutter's encodings undone (JSON
 /// and legacy Java string lists, doubles, big integers), strings holding JSON opened as inner
 /// layers, and numbers and booleans judged by their name alone.
 struct PrefsValueScanner {
-    package let scan: ArtifactScan
+    let scan: ArtifactScan
 
     /// Records the store the key belongs to (or that it is unknown: unsupported, listed in the
     /// inventory section).
@@ -34,7 +34,7 @@ struct PrefsValueScanner {
     }
 
     /// A string value, with Flutter's encodings undone.
-    package func scanString(_ text: PrefsText, key: String, path: LayeredPath) {
+    func scanString(_ text: PrefsText, key: String, path: LayeredPath) {
         switch FlutterPrefsEncoding.decode(text.bytes) {
         case .plain:
             scanValue(text.bytes, key: key, path: path, offset: text.offset)

@@ -10,9 +10,9 @@ import AuditCore
 /// chunks, so that appending never copies the ones before.
 struct QuietNameHits {
     private struct Hit {
-        package var position: SourcePosition
-        package var place: Int32
-        package var label: Int32
+        var position: SourcePosition
+        var place: Int32
+        var label: Int32
     }
 
     /// What the hits of one container share.
@@ -20,22 +20,22 @@ struct QuietNameHits {
         var containerPath: LayeredPath
         var ancestry: [Int]
         var readerContext: ScanContext?
-        package var carrier: Family?
+        var carrier: Family?
         var isProtocolField: Bool
         var isSecureStorage: Bool
     }
 
     /// What is a hit's own, besides its position.
     private struct Label {
-        package var key: String?
-        package var token: PathToken?
-        package var ruleIndex: Int
-        package var describesMetadata: Bool
+        var key: String?
+        var token: PathToken?
+        var ruleIndex: Int
+        var describesMetadata: Bool
         var valueDescription: String
 
         /// The strings' UTF-8 hashed eight bytes at a time, combined with the numbers: `Hasher`
         /// on a `String` hashes its normalized form and cost several hundred instructions a hit.
-        package static func fingerprint(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool,
+        static func fingerprint(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool,
                                 valueDescription: String) -> UInt64 {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             @inline(__always) func mix(_ value: UInt64) { h = (h ^ value) &* 0x0000_0100_0000_01B3 }
@@ -51,7 +51,7 @@ struct QuietNameHits {
         }
 
         /// Whether this is the label of these parts.
-        package func matches(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool, valueDescription: String) -> Bool {
+        func matches(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool, valueDescription: String) -> Bool {
             self.ruleIndex == ruleIndex && self.describesMetadata == describesMetadata && self.key == key && self.token == token
                 && self.valueDescription == valueDescription
         }
@@ -73,9 +73,9 @@ struct QuietNameHits {
     /// Open addressing over `labels`: a label's number, or -1 for a free slot.
     private var labelSlots = [Int32](repeating: -1, count: 64)
 
-    package var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { count == 0 }
 
-    package mutating func append(ruleIndex: Int, describesMetadata: Bool, valueDescription: String, location: HitLocation,
+    mutating func append(ruleIndex: Int, describesMetadata: Bool, valueDescription: String, location: HitLocation,
                          position: SourcePosition) {
         // The hits of one container come together and share its path and ancestry arrays, so
         // comparing with the last place (in place) is mostly two identity checks.
@@ -145,7 +145,7 @@ struct QuietNameHits {
     }
 
     /// Hit `index` as the pending hit it stands for.
-    package subscript(index: Int) -> PendingHit {
+    subscript(index: Int) -> PendingHit {
         let hit = hit(index)
         let place = places[Int(hit.place)]
         let label = labels[Int(hit.label)]
@@ -170,7 +170,7 @@ struct QuietNameHits {
     }
 
     /// Forgets everything, at the end of a document.
-    package mutating func removeAll() {
+    mutating func removeAll() {
         chunks.removeAll()
         count = 0
         places.removeAll()
@@ -182,7 +182,7 @@ struct QuietNameHits {
 
 extension QuietNameHits.Place {
     /// Whether this is the place of `location`.
-    package func holds(_ location: HitLocation) -> Bool {
+    func holds(_ location: HitLocation) -> Bool {
         readerContext == location.readerContext && carrier == location.carrier && isProtocolField == location.isProtocolField
             && isSecureStorage == location.isSecureStorage && ancestry == location.ancestry && containerPath == location.containerPath
     }

@@ -1,5 +1,5 @@
-import AuditRules
 import AuditDetection
+import AuditRules
 
 /// The outcome of testing one rule against its own examples.
 public struct RuleTestOutcome: Sendable {

@@ -117,7 +117,7 @@ public final class Scanner: @unchecked Sendable {
 
     /// Scans the input a window reads: detects its format (undoing gzip first), then reads it
     /// with the reader for that format.
-    package func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
+    func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
         let scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
         var detected = FormatDetector.detect(window, name: name)
         if case .success(.gzip) = detected {
@@ -157,7 +157,7 @@ public final class Scanner: @unchecked Sendable {
     /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash
     /// of rule, artifact, layered path and occurrence, so that they survive re-indentation and
     /// never depend on the value.
-    package static func finalize(_ findings: consuming [Finding]) -> [Finding] {
+    static func finalize(_ findings: consuming [Finding]) -> [Finding] {
         // In place: an array of millions of findings is neither copied nor retained anew.
         var findings = findings
         findings.sort(by: inReportOrder)
@@ -208,9 +208,9 @@ public final class Scanner: @unchecked Sendable {
 /// What a fingerprint is made of, less the occurrence number: the bytes of rule, artifact and
 /// path, hashed as one run of bytes (cheaper than hashing three strings).
 private struct FingerprintIdentity: Hashable {
-    package var bytes: [UInt8]
+    var bytes: [UInt8]
 
-    package func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
@@ -232,7 +232,7 @@ private final class WorkQueue: @unchecked Sendable {
         results = Array(repeating: nil, count: items.count)
     }
 
-    package func take() -> (Int, InputItem)? {
+    func take() -> (Int, InputItem)? {
         lock.lock()
         defer { lock.unlock() }
         guard next < items.count else { return nil }
@@ -240,7 +240,7 @@ private final class WorkQueue: @unchecked Sendable {
         return (next - 1, items[next - 1])
     }
 
-    package func store(_ outcome: Outcome, at index: Int) {
+    func store(_ outcome: Outcome, at index: Int) {
         lock.lock()
         results[index] = outcome
         filesDone += 1
@@ -251,5 +251,5 @@ private final class WorkQueue: @unchecked Sendable {
     }
 
     /// The outcomes in input order; call after every worker has finished.
-    package var outcomes: [Outcome] { results.map { $0! } }
+    var outcomes: [Outcome] { results.map { $0! } }
 }

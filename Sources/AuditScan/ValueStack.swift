@@ -17,9 +17,9 @@ final class ValueStack<Element: BitwiseCopyable> {
 
     deinit { base.deallocate() }
 
-    package var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { count == 0 }
 
-    package func push(_ element: Element) {
+    func push(_ element: Element) {
         if count == capacity { grow() }
         (base + count).initialize(to: element)
         count += 1
@@ -34,7 +34,7 @@ final class ValueStack<Element: BitwiseCopyable> {
     }
 
     /// The innermost element, read and changed in place.
-    package var top: Element {
+    var top: Element {
         unsafeAddress {
             precondition(count > 0, "top of an empty stack")
             return UnsafePointer(base + (count - 1))
@@ -46,7 +46,7 @@ final class ValueStack<Element: BitwiseCopyable> {
     }
 
     /// The element at `index`, counted from the bottom.
-    package subscript(index: Int) -> Element {
+    subscript(index: Int) -> Element {
         unsafeAddress {
             precondition(index >= 0 && index < count, "index out of range")
             return UnsafePointer(base + index)
@@ -58,7 +58,7 @@ final class ValueStack<Element: BitwiseCopyable> {
     }
 
     /// Pushes `elements` in order, with one copy (the keys of a JSON path, back to back).
-    package func push(contentsOf elements: UnsafeBufferPointer<Element>) {
+    func push(contentsOf elements: UnsafeBufferPointer<Element>) {
         guard let source = elements.baseAddress, !elements.isEmpty else { return }
         while count + elements.count > capacity { grow() }
         (base + count).initialize(from: source, count: elements.count)

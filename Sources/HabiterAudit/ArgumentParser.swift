@@ -8,7 +8,7 @@ public struct UsageError: Error, Equatable, Sendable {
 /// An option a command accepts.
 struct OptionSpec {
     /// Long name without dashes (`format`), used as the key of parsed values.
-    package var name: String
+    var name: String
     /// One-letter alias without the dash (`o`), if any.
     var short: Character?
     /// Whether the option takes a value; otherwise it is a flag.
@@ -19,11 +19,11 @@ struct OptionSpec {
 
 /// Arguments split into option values, flags and positionals.
 struct ParsedArguments {
-    package var values: [String: [String]] = [:]
-    package var flags: Set<String> = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
     var positionals: [String] = []
 
-    package func value(_ name: String) -> String? { values[name]?.last }
+    func value(_ name: String) -> String? { values[name]?.last }
 }
 
 /// Parses arguments the way swift-argument-parser does: `--opt value` and `--opt=value`,

@@ -12,7 +12,7 @@ enum BaselineCommand {
         OptionSpec(name: "help", short: "h", takesValue: false),
     ]
 
-    package static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
         let parsed = try parseArguments(arguments, specs: specs, command: "baseline")
         if parsed.flags.contains("help") {
             environment.writeOut(HelpText.baseline + "\n")

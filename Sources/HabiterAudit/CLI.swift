@@ -74,7 +74,7 @@ public struct CLIEnvironment {
             if failure == nil { failure = "cannot write to \(stream): \(error)" }
         }
 
-        package var first: String? {
+        var first: String? {
             lock.lock()
             defer { lock.unlock() }
             return failure

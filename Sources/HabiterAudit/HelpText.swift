@@ -62,7 +62,7 @@ enum HelpText {
       habiter-audit help --man | man -l -
     """
 
-    package static let scan = """
+    static let scan = """
     OVERVIEW: Scan inputs for secrets and contract violations.
 
     USAGE: habiter-audit scan [options] <path>...
@@ -139,7 +139,7 @@ enum HelpText {
       habiter-audit scan --shard 2/4 --format sarif -o shard-2.sarif captures/
     """
 
-    package static let baseline = """
+    static let baseline = """
     OVERVIEW: Accept the findings of a scan, so that later scans fail only on new ones.
 
     USAGE: habiter-audit baseline [options] <path>... -o <file>
@@ -170,7 +170,7 @@ enum HelpText {
       habiter-audit scan --baseline audit-baseline.json fixtures/ captures/
     """
 
-    package static let merge = """
+    static let merge = """
     OVERVIEW: Merge SARIF logs into one, one run per tool and category.
 
     USAGE: habiter-audit merge <file>... [-o <file>]
@@ -192,7 +192,7 @@ enum HelpText {
       habiter-audit merge a.sarif b.sarif -o audit.sarif
     """
 
-    package static let rules = """
+    static let rules = """
     OVERVIEW: Inspect and test the rule pack.
 
     USAGE: habiter-audit rules list [--rules <dir>]... [--no-builtin-rules] [--format text|json]
@@ -216,7 +216,7 @@ enum HelpText {
       habiter-audit rules test --no-builtin-rules --rules ./my-rules
     """
 
-    package static let inventory = """
+    static let inventory = """
     OVERVIEW: Print the classification inventory of the Personal Sync data contract: every
     store and field with its class, the contract's reason and the names it appears under on
     disk and on the wire; the approved setting registry; and the verdict for each class in
@@ -234,7 +234,7 @@ enum HelpText {
       habiter-audit inventory --format json | jq '.settings[].key'
     """
 
-    package static let redact = """
+    static let redact = """
     OVERVIEW: Write a copy of one input with every secret and transport value replaced by a
     typed placeholder such as [REDACTED:github-token], in the input's own format.
 

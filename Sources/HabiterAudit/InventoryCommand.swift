@@ -9,7 +9,7 @@ enum InventoryCommand {
         OptionSpec(name: "help", short: "h", takesValue: false),
     ]
 
-    package static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
         let parsed = try parseArguments(arguments, specs: specs, command: "inventory")
         if parsed.flags.contains("help") {
             environment.writeOut(HelpText.inventory + "\n")

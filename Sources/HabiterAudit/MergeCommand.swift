@@ -10,7 +10,7 @@ enum MergeCommand {
         OptionSpec(name: "help", short: "h", takesValue: false),
     ]
 
-    package static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
         let parsed = try parseArguments(arguments, specs: specs, command: "merge")
         if parsed.flags.contains("help") {
             environment.writeOut(HelpText.merge + "\n")

@@ -29,7 +29,7 @@ final class ProgressReporter: @unchecked Sendable {
         return ProgressReporter(totalFiles: items.count, totalBytes: bytes, write: environment.drawProgress)
     }
 
-    package func update(filesDone: Int, bytesDone: Int) {
+    func update(filesDone: Int, bytesDone: Int) {
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
@@ -41,14 +41,14 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     /// Clears the line, so the report or summary that follows starts clean.
-    package func finish() {
+    func finish() {
         lock.lock()
         defer { lock.unlock() }
         if drawn { write("\r\u{1B}[2K") }
     }
 
     /// `12/40 inputs, 120.4 of 400.0 MB, 150.2 MB/s, 2 s left`.
-    package static func line(filesDone: Int, totalFiles: Int, bytesDone: Int, totalBytes: Int, elapsed: TimeInterval) -> String {
+    static func line(filesDone: Int, totalFiles: Int, bytesDone: Int, totalBytes: Int, elapsed: TimeInterval) -> String {
         let mb = { (bytes: Int) in String(format: "%.1f", Double(bytes) / 1_000_000) }
         var text = "\(filesDone)/\(totalFiles) inputs, \(mb(bytesDone)) of \(mb(max(totalBytes, bytesDone))) MB"
         if elapsed > 0 {

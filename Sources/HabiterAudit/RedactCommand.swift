@@ -23,7 +23,7 @@ enum RedactCommand {
         OptionSpec(name: "help", short: "h", takesValue: false),
     ]
 
-    package static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
         let parsed = try parseArguments(arguments, specs: specs, command: "redact")
         if parsed.flags.contains("help") {
             environment.writeOut(HelpText.redact + "\n")
@@ -90,7 +90,7 @@ enum RedactCommand {
     }
 
     /// One line for stderr: how many values of which rules were replaced, never a value.
-    package static func summary(_ result: RedactionResult, input: String, output: String) -> String {
+    static func summary(_ result: RedactionResult, input: String, output: String) -> String {
         let destination = output == "-" ? "stdout" : "'\(output)'"
         guard result.replacementCount > 0 else {
             return "No secret or transport values in '\(input)' (\(result.format)); wrote an identical copy to \(destination)."
@@ -106,7 +106,7 @@ enum RedactCommand {
 enum OutputFile {
     /// Why an input could not be read (no value in it, only the system's reason).
     struct ReadFailure: Error {
-        package var reason: String
+        var reason: String
     }
 
     /// The bytes of `path` (stdin when nil).
@@ -186,7 +186,7 @@ enum OutputFile {
 
     /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`: a reader
     /// never sees half a copy, and a failure leaves `path` as it was.
-    package static func replace(_ path: String, with bytes: [UInt8]) -> String? {
+    static func replace(_ path: String, with bytes: [UInt8]) -> String? {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path

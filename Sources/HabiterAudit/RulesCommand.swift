@@ -1,7 +1,7 @@
 import AuditCore
 import AuditDetection
-import AuditScan
 import AuditReport
+import AuditScan
 
 /// `habiter-audit rules list` and `habiter-audit rules test`.
 enum RulesCommand {
@@ -14,7 +14,7 @@ enum RulesCommand {
 
     enum ListFormat: String, CaseIterable { case text, json }
 
-    package static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
         let parsed = try parseArguments(arguments, specs: specs, command: "rules")
         if parsed.flags.contains("help") || parsed.positionals.first == "help" {
             environment.writeOut(HelpText.rules + "\n")

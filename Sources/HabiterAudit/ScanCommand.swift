@@ -25,7 +25,7 @@ enum ScanCommand {
 
     enum ColourChoice: String, CaseIterable { case auto, always, never }
 
-    package static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], _ environment: CLIEnvironment) throws(UsageError) -> Int32 {
         let parsed = try parseArguments(arguments, specs: specs, command: "scan")
         if parsed.flags.contains("help") {
             environment.writeOut(HelpText.scan + "\n")
@@ -91,14 +91,14 @@ enum ScanCommand {
     }
 
     /// Writes `text` to `path`; returns the error text on failure.
-    package static func write(_ text: String, to path: String) -> String? {
+    static func write(_ text: String, to path: String) -> String? {
         var text = text
         return text.withUTF8 { bytes in write(to: path) { sink in sink(UnsafeRawBufferPointer(bytes)) } }
     }
 
     /// Creates or truncates the file at `path` and hands `produce` a sink that writes to it;
     /// returns the error text on failure.
-    package static func write(to path: String, _ produce: ((UnsafeRawBufferPointer) -> Bool) -> Bool) -> String? {
+    static func write(to path: String, _ produce: ((UnsafeRawBufferPointer) -> Bool) -> Bool) -> String? {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return String(cString: strerror(errno)) }
         defer { close(fd) }

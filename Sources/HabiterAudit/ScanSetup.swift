@@ -23,12 +23,12 @@ struct ScanSetup {
 
     enum ContextChoice: String, CaseIterable { case auto, sync, prefs, backup, payload }
 
-    package var pack: RulePack
-    package var options: ScanOptions
-    package var configuration: Configuration?
-    package var items: [InputItem]
-    package var collectErrors: [InputError]
-    package var jobs: Int
+    var pack: RulePack
+    var options: ScanOptions
+    var configuration: Configuration?
+    var items: [InputItem]
+    var collectErrors: [InputError]
+    var jobs: Int
 
     /// Reads the shared options of `parsed`; nil (after saying why on stderr) when the
     /// configuration or a rule file is invalid.
@@ -88,7 +88,7 @@ struct ScanSetup {
     }
 
     /// Scans the inputs, reporting progress to `progress` when given.
-    package func scan(progress: ProgressReporter? = nil) -> ScanResult {
+    func scan(progress: ProgressReporter? = nil) -> ScanResult {
         var callback: (@Sendable (Int, Int) -> Void)?
         if let progress {
             callback = { done, bytes in progress.update(filesDone: done, bytesDone: bytes) }
@@ -112,10 +112,10 @@ struct ScanSetup {
 /// each input's path, so a shard keeps its files when others are added, and the N shards
 /// together are the whole set, each input in exactly one.
 struct Shard: Equatable {
-    package var index: Int
-    package var count: Int
+    var index: Int
+    var count: Int
 
-    package static func parse(_ text: String, command: String) throws(UsageError) -> Shard {
+    static func parse(_ text: String, command: String) throws(UsageError) -> Shard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
             throw UsageError(message: "invalid value '\(text)' for '--shard' (expected K/N with 1 ≤ K ≤ N, e.g. 2/4)", command: command)
@@ -123,7 +123,7 @@ struct Shard: Equatable {
         return Shard(index: k, count: n)
     }
 
-    package func contains(_ path: String) -> Bool {
+    func contains(_ path: String) -> Bool {
         var bytes = Array(path.utf8)
         let hash = bytes.withUnsafeMutableBufferPointer { KeyFactsCache.hash(UnsafeBufferPointer($0)) }
         return Int(hash % UInt64(count)) == index - 1

@@ -11,8 +11,8 @@ package enum DraftValue: Equatable {
     case object
     case array
 
-    package var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
-    package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
 
     var kindName: String {
         switch self {
@@ -42,7 +42,7 @@ package enum DraftValue: Equatable {
 /// an entity document, an operation, a snapshot's entity state, a sync message or a storage
 /// envelope. Offsets are byte offsets in the JSON text the object is in.
 package struct DocumentDraft {
-    package var startOffset: Int
+    var startOffset: Int
     /// Where whole-object violations are reported: the `entityId` value, else the first
     /// document key.
     package var position = SourcePosition(line: 1, column: 1, byteOffset: 0)
@@ -59,7 +59,7 @@ package struct DocumentDraft {
     package var hasPayload = false
     package var payloadIsObject = false
     /// The payload, read whole: every field is checked for type and value.
-    package var payload: JSONValue.Node?
+    var payload: JSONValue.Node?
     package var protocolVersion: DraftValue?
     package var protocolVersionOffset: Int?
     package var hasMigratedAt = false
@@ -69,17 +69,17 @@ package struct DocumentDraft {
     package var operationIdOffset: Int?
     package var kind: DraftValue?
     package var kindOffset: Int?
-    package var revision: JSONValue.Node?
-    package var changedFields: JSONValue.Node?
-    package var changedMetadataFields: JSONValue.Node?
+    var revision: JSONValue.Node?
+    var changedFields: JSONValue.Node?
+    var changedMetadataFields: JSONValue.Node?
     package var hasDocument = false
     package var documentOffset: Int?
     /// What the operation's `document` turned out to be, once it closed.
     package var document: DocumentSummary?
     // A snapshot's entity state.
-    package var lifecycleRevision: JSONValue.Node?
-    package var payloadFields: JSONValue.Node?
-    package var metadataFields: JSONValue.Node?
+    var lifecycleRevision: JSONValue.Node?
+    var payloadFields: JSONValue.Node?
+    var metadataFields: JSONValue.Node?
     // A push body or pull page.
     package var operationCount: Int?
     package var operationsOffset: Int?
@@ -105,13 +105,13 @@ package struct DocumentDraft {
 
 /// What an operation's checks need of its `document`.
 package struct DocumentSummary {
-    package var isEntityDocument: Bool
+    var isEntityDocument: Bool
     /// A storage envelope, which `contract.storage-envelope` reports.
     var isStorageEnvelope = false
-    package var deleted: Bool? = nil
+    var deleted: Bool? = nil
     /// The payload's keys (none for a tombstone), and the additional fields'.
     var payloadKeys: [String] = []
-    package var metadataKeys: [String] = []
+    var metadataKeys: [String] = []
 
     package init(isEntityDocument: Bool) { self.isEntityDocument = isEntityDocument }
 
@@ -149,7 +149,7 @@ package enum ContractValidator {
 
     /// Whether the draft is an entity document: an `entityId` with a version, a flag or a
     /// payload, and no field registers (those make it an entity state).
-    package static func isEntityDocument(_ d: borrowing DocumentDraft) -> Bool {
+    static func isEntityDocument(_ d: borrowing DocumentDraft) -> Bool {
         d.entityId != nil && (d.schemaVersion != nil || d.deleted != nil || d.hasPayload) && !isEntityState(d)
     }
 
@@ -208,7 +208,7 @@ package enum ContractValidator {
     }
 
     /// Parses the entity id, or reports why it is not one.
-    package static func entityId(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) -> EntityId? {
+    static func entityId(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) -> EntityId? {
         guard case .string(let idText)? = d.entityId else {
             violations.append(ContractViolation(check: .entityId, message: "entityId is \(d.entityId?.kindName ?? "missing"), not a string (\(entityIdClause))."))
             return nil
@@ -229,7 +229,7 @@ package enum ContractValidator {
         }
     }
 
-    package static func sensitiveName(_ name: String, offset: Int, path: [PathToken], where place: String) -> ContractViolation {
+    static func sensitiveName(_ name: String, offset: Int, path: [PathToken], where place: String) -> ContractViolation {
         ContractViolation(check: .sensitiveName, message: "The app's sensitive-name rule (token, secret, password, credential or api?key, anywhere in the name) rejects this name in \(place): \"sensitive-looking fields are rejected\".",
                           key: name, offset: offset, memberPath: path)
     }

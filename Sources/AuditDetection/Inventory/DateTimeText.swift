@@ -38,12 +38,12 @@ enum DateTimeText {
     /// Where `isDateTime` is in the text (a value, not variables captured by nested functions,
     /// which Swift would box and check on every access).
     private struct Cursor {
-        package let bytes: UnsafeBufferPointer<UInt8>
-        package var i = 0
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0
 
-        package var atEnd: Bool { i == bytes.count }
+        var atEnd: Bool { i == bytes.count }
 
-        package mutating func number(_ digits: Int, in range: ClosedRange<Int>) -> Int? {
+        mutating func number(_ digits: Int, in range: ClosedRange<Int>) -> Int? {
             guard i + digits <= bytes.count else { return nil }
             var n = 0
             for j in i..<(i + digits) {
@@ -54,7 +54,7 @@ enum DateTimeText {
             return range.contains(n) ? n : nil
         }
 
-        package mutating func skip(_ byte: Unicode.Scalar) -> Bool {
+        mutating func skip(_ byte: Unicode.Scalar) -> Bool {
             guard i < bytes.count, bytes[i] == UInt8(ascii: byte) else { return false }
             i += 1
             return true

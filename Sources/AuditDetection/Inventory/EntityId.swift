@@ -9,7 +9,7 @@ package enum EntityId: Equatable {
 
     /// Parses `text`, or says what is wrong with it (by kind, never echoing it). Works on the
     /// UTF-8 bytes: it runs once per entity document.
-    package static func parse(_ text: String) -> Result<EntityId, EntityIdProblem> {
+    static func parse(_ text: String) -> Result<EntityId, EntityIdProblem> {
         var text = text
         return text.withUTF8 { bytes in
             // At most three parts: find the first two slashes, and whether there is a third.
@@ -127,10 +127,10 @@ package enum EntityId: Equatable {
 }
 
 /// What is wrong with an `entityId`.
-package enum EntityIdProblem: Error {
+enum EntityIdProblem: Error {
     case type, grammar, encoding, nonCanonical, date
 
-    package var message: String {
+    var message: String {
         switch self {
         case .type: return "its type is not habit, entry or setting"
         case .grammar: return "it does not have the parts habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<key>"

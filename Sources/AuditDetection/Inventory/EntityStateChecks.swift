@@ -6,7 +6,7 @@ import AuditInputs
 /// `deleted`, and `payloadFields` and `metadataFields`, whose members are registers
 /// `{value, revision}`. Register names are screened with the app's sensitive-name rule.
 enum EntityStateChecks {
-    package static func check(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) {
+    static func check(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) {
         func add(_ message: String, key: String? = nil, offset: Int? = nil) {
             violations.append(ContractViolation(check: .entityState, message: message, key: key, offset: offset,
                                                 memberPath: key.map { [.key($0)] } ?? []))

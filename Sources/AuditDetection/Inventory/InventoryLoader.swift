@@ -5,7 +5,7 @@ import AuditRules
 /// Reads `rules/inventory.json` (embedded like the rule pack). Malformed data is a rule-file
 /// error naming the file, the position and the entry.
 package enum InventoryLoader {
-    package static let fileName = "inventory.json"
+    static let fileName = "inventory.json"
 
     /// The built-in inventory.
     package static func builtin() throws(FileFormatError) -> Inventory {
@@ -15,7 +15,7 @@ package enum InventoryLoader {
         return try parse(Array(file.text.utf8), file: "builtin:\(fileName)")
     }
 
-    package static func parse(_ text: [UInt8], file: String) throws(FileFormatError) -> Inventory {
+    static func parse(_ text: [UInt8], file: String) throws(FileFormatError) -> Inventory {
         let root: JSONValue
         do {
             root = try JSONValue.parse(text).value
@@ -30,11 +30,11 @@ package enum InventoryLoader {
 
 /// The sections of an inventory file, each read and checked; errors name the file.
 private struct InventoryFileReader {
-    package let file: String
+    let file: String
 
-    package func fail(_ reason: String) -> FileFormatError { FileFormatError(file: file, reason: reason) }
+    func fail(_ reason: String) -> FileFormatError { FileFormatError(file: file, reason: reason) }
 
-    package func strings(_ value: JSONValue?) throws(FileFormatError) -> [String] {
+    func strings(_ value: JSONValue?) throws(FileFormatError) -> [String] {
         guard let value else { return [] }
         guard let elements = value.arrayElements else { throw fail("expected an array of strings") }
         var result: [String] = []
@@ -45,7 +45,7 @@ private struct InventoryFileReader {
         return result
     }
 
-    package func stores(_ section: JSONValue?) throws(FileFormatError) -> [Store] {
+    func stores(_ section: JSONValue?) throws(FileFormatError) -> [Store] {
         var stores: [Store] = []
         var ids = Set<String>()
         for element in section?.arrayElements ?? [] {
@@ -70,7 +70,7 @@ private struct InventoryFileReader {
         return stores
     }
 
-    package func settings(_ section: JSONValue?) throws(FileFormatError) -> [SettingDefinition] {
+    func settings(_ section: JSONValue?) throws(FileFormatError) -> [SettingDefinition] {
         var settings: [SettingDefinition] = []
         for element in section?.arrayElements ?? [] {
             let entry = element.value

@@ -3,10 +3,10 @@ import AuditInputs
 /// The checks of an operation (the element of a push body, a pull page and the engine's queue)
 /// and of a push body, as `personal_sync_operation.dart` and the server's sync-core make them.
 enum OperationChecks {
-    package static let kinds = ["create", "patch", "delete", "restore"]
+    static let kinds = ["create", "patch", "delete", "restore"]
     static let maximumPushOperations = 100
 
-    package static func check(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) {
+    static func check(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) {
         func add(_ message: String, key: String? = nil, offset: Int? = nil) {
             violations.append(ContractViolation(check: .operation, message: message, key: key, offset: offset,
                                                 memberPath: key.map { [.key($0)] } ?? []))
@@ -110,7 +110,7 @@ struct Revision {
     enum Problem: Error {
         case shape, deviceId, sequence
 
-        package var message: String {
+        var message: String {
             switch self {
             case .shape: "is not an object {deviceId, sequence}"
             case .deviceId: "has a deviceId outside [A-Za-z0-9._~-]{1,128}"
@@ -119,7 +119,7 @@ struct Revision {
         }
     }
 
-    package static func parse(_ node: JSONValue.Node) -> Result<Revision, Problem> {
+    static func parse(_ node: JSONValue.Node) -> Result<Revision, Problem> {
         // Other members are let through, by the server and the app alike.
         guard node.value.objectMembers != nil else { return .failure(.shape) }
         guard let deviceId = node.value["deviceId"]?.stringValue, isDeviceId(deviceId) else { return .failure(.deviceId) }

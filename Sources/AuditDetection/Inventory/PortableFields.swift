@@ -10,7 +10,7 @@ import AuditInputs
 /// the sensitive-name rule on every nested name: they are not checked here either.
 enum PortableFields {
     /// What a field's value must be.
-    package enum Kind {
+    enum Kind {
         case nonEmptyString
         case optionalString
         case oneOf([String])
@@ -94,7 +94,7 @@ enum PortableFields {
     }
 
     /// What is wrong with `node` as a value of `kind` (by kind, never echoing it), or nil.
-    package static func problem(with node: JSONValue.Node, as kind: Kind) -> String? {
+    static func problem(with node: JSONValue.Node, as kind: Kind) -> String? {
         let value = node.value
         switch kind {
         case .nonEmptyString:
@@ -131,7 +131,7 @@ enum PortableFields {
     }
 
     /// A JSON integer (no fraction, no exponent) within the safe range of a double.
-    package static func integer(_ value: JSONValue) -> Int? {
+    static func integer(_ value: JSONValue) -> Int? {
         guard case .number(let text) = value, let n = Int(text), abs(n) <= 9_007_199_254_740_991 else { return nil }
         return n
     }
@@ -149,7 +149,7 @@ extension JSONValue {
 extension String {
     /// Empty or only white space, as Dart's `trim().isEmpty` and JavaScript's `!s.trim()` judge
     /// it. Most names start with a letter: those are answered from their first byte.
-    package var isBlank: Bool {
+    var isBlank: Bool {
         if let first = utf8.first, first > 0x20, first < 0x7F { return false }
         return unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{FEFF}" }
     }

@@ -53,7 +53,7 @@ public enum DataStoreReason: Equatable, Sendable {
 
 extension DataStoreMessage {
     /// The message as an error names it.
-    package var article: String {
+    var article: String {
         switch self {
         case .preferenceMap, .value, .stringSet: return "the \(rawValue)"
         case .entry: return rawValue
@@ -62,7 +62,7 @@ extension DataStoreMessage {
 
     /// What a value that runs past the end of the message runs past: the input, for the
     /// `PreferenceMap`, which is the whole file.
-    package var end: String {
+    var end: String {
         self == .preferenceMap ? "the input" : article
     }
 }

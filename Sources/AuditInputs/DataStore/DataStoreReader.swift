@@ -60,7 +60,7 @@ public struct DataStoreReader {
     }
 
     /// The entry whose content `cursor` covers (`range` is the whole entry, from its tag).
-    package static func entry(_ cursor: inout ProtobufCursor, range: Range<Int>) throws(DataStoreError) -> DataStoreEntry {
+    static func entry(_ cursor: inout ProtobufCursor, range: Range<Int>) throws(DataStoreError) -> DataStoreEntry {
         var key: (text: String, offset: Int)?
         var value: (value: DataStoreValue, offset: Int)?
         while !cursor.isAtEnd {

@@ -8,23 +8,23 @@ package enum ProtobufWireType: UInt8 {
 }
 
 /// A field tag and where it was written.
-package struct ProtobufTag {
-    package var field: UInt32
+struct ProtobufTag {
+    var field: UInt32
     var wireType: ProtobufWireType
-    package var offset: Int
+    var offset: Int
 }
 
 /// Reads the protobuf wire format from bytes that are all visible, within one message: every
 /// varint, fixed-width value and length is checked against the end of that message, so one that
 /// runs past it is an error at its offset, never a read beyond the bytes. Offsets are absolute.
-package struct ProtobufCursor {
+struct ProtobufCursor {
     /// Indexed by absolute offsets (`base - startOffset`, as the prefs reader does).
     private let origin: UnsafePointer<UInt8>
     private(set) var offset: Int
     /// Absolute offset just past the message.
-    package let end: Int
+    let end: Int
     /// The message being read, named in errors.
-    package let message: DataStoreMessage
+    let message: DataStoreMessage
 
     init(origin: UnsafePointer<UInt8>, range: Range<Int>, message: DataStoreMessage) {
         self.origin = origin
@@ -36,7 +36,7 @@ package struct ProtobufCursor {
     var isAtEnd: Bool { offset >= end }
 
     /// A base-128 varint of at most ten bytes; a tenth byte above 1 would carry bits 64 and up.
-    package mutating func varint() throws(DataStoreError) -> UInt64 {
+    mutating func varint() throws(DataStoreError) -> UInt64 {
         let start = offset
         var value: UInt64 = 0
         var shift: UInt64 = 0
@@ -52,7 +52,7 @@ package struct ProtobufCursor {
     }
 
     /// A field tag: a field number from 1 to 2^29 - 1 and a wire type DataStore uses.
-    package mutating func tag() throws(DataStoreError) -> ProtobufTag {
+    mutating func tag() throws(DataStoreError) -> ProtobufTag {
         let start = offset
         let raw = try varint()
         guard raw <= UInt64(UInt32.max) else { throw DataStoreError(.tagBeyond32Bits, at: start) }
@@ -82,7 +82,7 @@ package struct ProtobufCursor {
     }
 
     /// A length and the bytes it covers, which must end within the message: their absolute range.
-    package mutating func lengthDelimited() throws(DataStoreError) -> Range<Int> {
+    mutating func lengthDelimited() throws(DataStoreError) -> Range<Int> {
         let start = offset
         let length = try varint()
         let available = end - offset
@@ -95,7 +95,7 @@ package struct ProtobufCursor {
     }
 
     /// The bytes of `range` (inside the message), copied.
-    package func bytes(_ range: Range<Int>) -> [UInt8] {
+    func bytes(_ range: Range<Int>) -> [UInt8] {
         Array(UnsafeBufferPointer(start: origin + range.lowerBound, count: range.count))
     }
 

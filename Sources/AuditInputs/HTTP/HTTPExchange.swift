@@ -21,7 +21,7 @@ package protocol HTTPMessageVisitor {
 enum HTTPSide {
     case request, response
 
-    package var key: String { self == .request ? "request" : "response" }
+    var key: String { self == .request ? "request" : "response" }
     /// Where the body sits, as in a HAR entry.
     var bodyPath: [PathToken] { self == .request ? [.key("postData"), .key("text")] : [.key("content"), .key("text")] }
 }
@@ -39,15 +39,15 @@ package struct HTTPText: Equatable {
         case chunkExtension
     }
 
-    package var exchange: Int
+    var exchange: Int
     package var kind: Kind
     /// The message, for the parts of one.
     var side: HTTPSide?
     /// The note, comment or chunk number in its exchange or body.
-    package var index = 0
+    var index = 0
     /// The first byte, as written.
     package var offset: Int
-    package var count: Int
+    var count: Int
 
     package var range: Range<Int> { offset..<offset + count }
 
@@ -82,11 +82,11 @@ package struct HTTPText: Equatable {
 package struct HTTPField: Equatable {
     package enum List: String { case headers, trailers, variables }
 
-    package var exchange: Int
+    var exchange: Int
     package var list: List
     /// The message of a header or trailer.
     var side: HTTPSide?
-    package var index: Int
+    var index: Int
     package var nameOffset: Int
     var nameCount: Int
     /// The value's first byte (after the blanks that follow the colon).
@@ -98,7 +98,7 @@ package struct HTTPField: Equatable {
     package var nameRange: Range<Int> { nameOffset..<nameOffset + nameCount }
 
     /// `/entries/<n>/request/headers/<i>`, `…/response/trailers/<i>`, `/entries/<n>/variables/<i>`.
-    package func path(under root: LayeredPath) -> LayeredPath {
+    func path(under root: LayeredPath) -> LayeredPath {
         var path = root.appending(.key("entries")).appending(.index(exchange))
         if let side { path.append(.key(side.key)) }
         path.append(.key(list.rawValue))

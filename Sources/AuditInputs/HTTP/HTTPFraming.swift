@@ -53,7 +53,7 @@ package enum HTTPFraming {
     }
 
     /// Optional whitespace (RFC 9110 OWS): a space or a tab.
-    package static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+    static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
 
     private static func hexValue(_ b: UInt8) -> Int? {
         switch b {

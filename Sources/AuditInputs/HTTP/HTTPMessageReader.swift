@@ -17,7 +17,7 @@ import Darwin
 /// number that is not one (`Content-Length: 1e23`, a chunk size `+5`) is an error at the value,
 /// and no arithmetic on a number from the input can overflow.
 package struct HTTPMessageReader {
-    package let window: ByteWindow
+    let window: ByteWindow
     private var next: Int
     private var exchangeIndex = 0
     /// What the exchange being read has shown so far, for the visitor at its end.
@@ -36,8 +36,8 @@ package struct HTTPMessageReader {
 
     /// One line of the input: its content ends before CR LF; `following` is where the next starts.
     private struct Line {
-        package var start: Int
-        package var end: Int
+        var start: Int
+        var end: Int
         var following: Int
     }
 
@@ -283,16 +283,16 @@ package struct HTTPMessageReader {
     /// What a message's headers say about its body.
     private struct Framing {
         var contentLength: Int?
-        package var contentLengths: [Range<Int>] = []
-        package var chunked = false
+        var contentLengths: [Range<Int>] = []
+        var chunked = false
         /// Where the first Transfer-Encoding value is, when the message has one.
         var transferEncodingOffset: Int?
-        package var mimeType: String?
-        package var gzip = false
-        package var unsupportedCoding: String?
+        var mimeType: String?
+        var gzip = false
+        var unsupportedCoding: String?
 
         /// Takes in a header that frames or types the body.
-        package mutating func observe(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
+        mutating func observe(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
             if name.equalsIgnoringASCIICase("content-length") {
                 switch HTTPFraming.contentLength(value) {
                 case .success(let length):
@@ -329,7 +329,7 @@ package struct HTTPMessageReader {
         /// After the last header: a Transfer-Encoding without chunked last leaves the body's
         /// length unknown (a request must be refused, RFC 9112 §6.3; a response would run to the
         /// connection's close, which a capture does not record).
-        package func check() throws {
+        func check() throws {
             if let transferEncodingOffset, !chunked { throw HTTPSyntaxError(reason: Self.chunkedNotLast, offset: transferEncodingOffset) }
         }
 

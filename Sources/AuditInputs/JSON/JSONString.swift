@@ -9,7 +9,7 @@ public enum JSONString {
 
     /// Writes the unescaped `raw` to `destination`, which has room for `raw.count` bytes, and
     /// returns its length.
-    package static func unescape(_ raw: UnsafeBufferPointer<UInt8>, toCopyAt destination: UnsafeMutablePointer<UInt8>) -> Int {
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, toCopyAt destination: UnsafeMutablePointer<UInt8>) -> Int {
         destination.update(from: raw.baseAddress!, count: raw.count)
         return unescape(raw, to: destination)
     }

@@ -18,7 +18,7 @@ final class UnescapedString {
     }
 
     /// Appends what the validated string content `raw` (whole characters and escapes) denotes.
-    package func append(unescaping raw: UnsafeBufferPointer<UInt8>) {
+    func append(unescaping raw: UnsafeBufferPointer<UInt8>) {
         guard !raw.isEmpty else { return }
         if count + raw.count > capacity {
             let grown = max(count + raw.count, capacity + capacity / 2)
@@ -29,7 +29,7 @@ final class UnescapedString {
         count += JSONString.unescape(raw, toCopyAt: storage! + count)
     }
 
-    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: storage, count: count))
     }
 }

@@ -35,7 +35,7 @@ package enum LayerBytes {
     }
 
     @inline(__always)
-    package static func hexValue(_ c: UInt8) -> UInt8? {
+    static func hexValue(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
@@ -56,7 +56,7 @@ package enum LayerBytes {
     }
 
     @inline(__always)
-    package static func lowercased(_ c: UInt8) -> UInt8 {
+    static func lowercased(_ c: UInt8) -> UInt8 {
         c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c
     }
 
@@ -173,7 +173,7 @@ struct TextCheck {
 
     /// True when everything fed is text: complete UTF-8, not empty, at least 90 % printable (all
     /// of it in a short text).
-    package func finish() -> Bool {
+    func finish() -> Bool {
         let all = unprintable + (pendingCR ? 1 : 0)
         return needed == 0 && scalars > 0 && all * 10 <= min(scalars, budgetBytes)
     }
@@ -190,14 +190,14 @@ struct TextCheck {
 /// `.json` only for real JSON keeps a text that merely starts with `{` from being dropped (a
 /// `.json` layer that fails to parse is forgotten, its text unscanned).
 struct JSONSyntaxCheck: JSONVisitor {
-    package mutating func objectStart(at offset: Int) {}
-    package mutating func objectEnd(at offset: Int) {}
-    package mutating func arrayStart(at offset: Int) {}
-    package mutating func arrayEnd(at offset: Int) {}
-    package mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {}
-    package mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {}
-    package mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {}
-    package mutating func literal(_ value: JSONLiteral, at offset: Int) {}
+    mutating func objectStart(at offset: Int) {}
+    mutating func objectEnd(at offset: Int) {}
+    mutating func arrayStart(at offset: Int) {}
+    mutating func arrayEnd(at offset: Int) {}
+    mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {}
+    mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {}
+    mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {}
+    mutating func literal(_ value: JSONLiteral, at offset: Int) {}
 
     /// Whether `bytes` is one whole JSON text.
     static func isJSON(_ bytes: [UInt8]) -> Bool {

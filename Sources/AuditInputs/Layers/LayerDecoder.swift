@@ -97,7 +97,7 @@ package struct LayerDecoderSet {
     /// For each first byte, the decoders (by index, as a bit mask) that may accept it.
     private let byFirstByte: [UInt16]
     /// The shortest value any decoder accepts.
-    package let minimumLength: Int
+    let minimumLength: Int
 
     package init(_ decoders: [any LayerDecoder]) {
         precondition(decoders.count <= 16, "at most 16 layer decoders")

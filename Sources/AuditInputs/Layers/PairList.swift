@@ -3,13 +3,13 @@
 /// read, so that a form or query of a million fields costs the memory of one pair, not of a
 /// million (the decoder keeps no pointer: the reader hands the value back in `pairs(in:)`).
 public struct PairList: Sendable {
-    package enum Storage: Sendable {
+    enum Storage: Sendable {
         case decoded([DecodedPair])
         /// `name=value` parts in `range` of the value, split at `separator`, percent-decoded.
         case encoded(range: Range<Int>, separator: UInt8, plusAsSpace: Bool)
     }
 
-    package let storage: Storage
+    let storage: Storage
 
     /// Pairs decoded already.
     public init(_ pairs: [DecodedPair]) {
@@ -47,8 +47,8 @@ public struct PairList: Sendable {
 
     /// The pairs of a list over the value it was decoded from.
     public struct Pairs: Sequence {
-        package let list: PairList
-        package let value: UnsafeRawBufferPointer
+        let list: PairList
+        let value: UnsafeRawBufferPointer
 
         public func makeIterator() -> Iterator {
             switch list.storage {
@@ -60,12 +60,12 @@ public struct PairList: Sendable {
         }
 
         public struct Iterator: IteratorProtocol {
-            package var decoded: [DecodedPair]?
+            var decoded: [DecodedPair]?
             var decodedIndex = 0
-            package let text: UnsafeRawBufferPointer
-            package let separator: UInt8
-            package let plusAsSpace: Bool
-            package var partStart = 0
+            let text: UnsafeRawBufferPointer
+            let separator: UInt8
+            let plusAsSpace: Bool
+            var partStart = 0
 
             init(decoded: [DecodedPair]?, text: UnsafeRawBufferPointer, separator: UInt8, plusAsSpace: Bool) {
                 self.decoded = decoded

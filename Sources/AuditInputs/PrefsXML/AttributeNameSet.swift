@@ -46,7 +46,7 @@ struct AttributeNameSet {
     /// is already in the set. The table keeps no lengths: a name ends where `=` or whitespace
     /// follows it, as in a tag (the reader checks the `=` after inserting, and a tag without it
     /// inserts no further name).
-    package mutating func insert(_ start: Int, _ end: Int, in origin: UnsafePointer<UInt8>) -> Bool {
+    mutating func insert(_ start: Int, _ end: Int, in origin: UnsafePointer<UInt8>) -> Bool {
         if count < AttributeNameSet.smallCount {
             if count == 0 { base = start }
             for other in small where other.end - other.start == end - start
@@ -82,7 +82,7 @@ struct AttributeNameSet {
 
     /// Empties the set in time proportional to what it held; a table larger than `keptSlots`
     /// is freed.
-    package mutating func removeAll() {
+    mutating func removeAll() {
         small.removeAll(keepingCapacity: true)
         if count >= AttributeNameSet.smallCount {
             if slots.count > AttributeNameSet.keptSlots || slots.count > 4 * count {

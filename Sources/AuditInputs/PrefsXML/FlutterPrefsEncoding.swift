@@ -178,20 +178,20 @@ public enum FlutterPrefsEncoding {
     /// Accepts the events of `["…", …]` only.
     private struct StringArrayShape: JSONVisitor {
         struct WrongShape: Error {}
-        package var depth = 0
-        package mutating func arrayStart(at offset: Int) throws {
+        var depth = 0
+        mutating func arrayStart(at offset: Int) throws {
             guard depth == 0 else { throw WrongShape() }
             depth = 1
         }
-        package mutating func arrayEnd(at offset: Int) throws { depth = 0 }
-        package mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
+        mutating func arrayEnd(at offset: Int) throws { depth = 0 }
+        mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
             guard depth == 1 else { throw WrongShape() }
         }
-        package mutating func objectStart(at offset: Int) throws { throw WrongShape() }
-        package mutating func objectEnd(at offset: Int) throws { throw WrongShape() }
-        package mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws { throw WrongShape() }
-        package mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws { throw WrongShape() }
-        package mutating func literal(_ value: JSONLiteral, at offset: Int) throws { throw WrongShape() }
+        mutating func objectStart(at offset: Int) throws { throw WrongShape() }
+        mutating func objectEnd(at offset: Int) throws { throw WrongShape() }
+        mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws { throw WrongShape() }
+        mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws { throw WrongShape() }
+        mutating func literal(_ value: JSONLiteral, at offset: Int) throws { throw WrongShape() }
     }
 }
 
@@ -201,7 +201,7 @@ public enum FlutterPrefsEncoding {
 /// `TC_STRING`/`TC_LONGSTRING`, back-references to strings) and instantiates nothing: any other
 /// class or type code is refused.
 package enum JavaStringList {
-    package enum Failure: Error, Equatable {
+    enum Failure: Error, Equatable {
         case notSerialization, unexpectedClass, malformed, invalidModifiedUTF8
 
         var malformation: FlutterPrefsMalformation {
@@ -225,7 +225,7 @@ package enum JavaStringList {
     static let stringArrayClass = Array("[Ljava.lang.String;".utf8)
 
     /// The list's strings as standard UTF-8, in order.
-    package static func strings(in bytes: [UInt8]) -> Result<[[UInt8]], Failure> {
+    static func strings(in bytes: [UInt8]) -> Result<[[UInt8]], Failure> {
         var stream = Stream(bytes: bytes)
         do {
             return .success(try stream.readList())
@@ -237,8 +237,8 @@ package enum JavaStringList {
     }
 
     private struct ClassDesc {
-        package var name: [UInt8]
-        package var flags: UInt8
+        var name: [UInt8]
+        var flags: UInt8
         /// Field type codes in stream order (`B C D F I J S Z` primitive, `L [` object).
         var fieldTypes: [UInt8]
     }
@@ -250,8 +250,8 @@ package enum JavaStringList {
     }
 
     private struct Stream {
-        package let bytes: [UInt8]
-        package var i = 0
+        let bytes: [UInt8]
+        var i = 0
         var handles: [Handle] = []
 
         init(bytes: [UInt8]) { self.bytes = bytes }
@@ -296,7 +296,7 @@ package enum JavaStringList {
 
         /// A list element or array field: a string (new or back-reference), null, or, where
         /// allowed, a `String[]`.
-        package mutating func element(allowArray: Bool) throws -> [[UInt8]] {
+        mutating func element(allowArray: Bool) throws -> [[UInt8]] {
             switch try u8() {
             case tcString:
                 return [try newString(length: Int(try u16()))]
@@ -399,7 +399,7 @@ package enum JavaStringList {
             return utf8
         }
 
-        package mutating func skip(_ n: Int) throws {
+        mutating func skip(_ n: Int) throws {
             guard n <= bytes.count - i else { throw Failure.malformed }
             i += n
         }

@@ -544,15 +544,15 @@ public struct PrefsXMLReader {
     // MARK: - Tags
 
     private struct StartTag {
-        package var nameStart: Int
+        var nameStart: Int
         var nameEnd: Int
         /// Offset just after `>` or `/>`.
-        package var end: Int
+        var end: Int
         var selfClosing: Bool
         /// For an entry: its kind, by the element's name.
-        package var kind: PrefsEntryKind
-        package var name: PrefsText?
-        package var value: PrefsText?
+        var kind: PrefsEntryKind
+        var name: PrefsText?
+        var value: PrefsText?
         /// How many of its attributes are markup, for `hand`.
         var markupAttributes: Int
     }
@@ -572,7 +572,7 @@ public struct PrefsXMLReader {
         /// markup.
         case content(Int)
 
-        package var owner: PrefsMarkup.Owner {
+        var owner: PrefsMarkup.Owner {
             switch self {
             case .map, .entry: return .entry
             case .member(let index): return .member(index)

@@ -18,7 +18,7 @@ public struct Configuration: Sendable, Equatable {
     public var disabledRules: Set<String>
     public var allowlist: Allowlist
 
-    package static let keys: Set<String> = ["$comment", "syncPaths", "rules", "disabledRules", "allowlist"]
+    static let keys: Set<String> = ["$comment", "syncPaths", "rules", "disabledRules", "allowlist"]
     static let entryKeys: Set<String> = ["rule", "path", "key", "fingerprint", "reason", "expires", "$comment"]
 
     /// The configuration for inputs at `path`: the nearest `.habiter-audit.json` in its
@@ -48,7 +48,7 @@ public struct Configuration: Sendable, Equatable {
         return try parse(Array(data), file: path, directory: (absolute as NSString).deletingLastPathComponent)
     }
 
-    package static func parse(_ text: [UInt8], file: String, directory: String) throws(FileFormatError) -> Configuration {
+    static func parse(_ text: [UInt8], file: String, directory: String) throws(FileFormatError) -> Configuration {
         func fail(_ offset: Int, _ reason: String) -> FileFormatError {
             let position = text.withUnsafeBytes { ByteWindow.position(of: offset, in: $0) }
             return FileFormatError(file: file, line: position.line, column: position.column, reason: reason)
