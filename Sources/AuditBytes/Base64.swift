@@ -49,7 +49,7 @@ public enum Base64 {
     /// Decodes the symbols of `text` into `out` until it is full or the text ends, skipping
     /// every other byte (padding, line breaks); returns the number of bytes written. For text
     /// already checked: it validates nothing.
-    package static func decodePrefix(_ text: UnsafeRawBufferPointer, alphabet: Alphabet, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    public static func decodePrefix(_ text: UnsafeRawBufferPointer, alphabet: Alphabet, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         values(in: alphabet).withUnsafeBufferPointer { values in
             var count = 0
             var i = 0
@@ -68,15 +68,15 @@ public enum Base64 {
 
     /// Symbols' six bits gathered into bytes, one symbol at a time (where whole groups of four
     /// cannot be decoded at once).
-    package struct BitAccumulator {
+    public struct BitAccumulator {
         private var pending: UInt32 = 0
         private var count: UInt32 = 0
 
-        package init() {}
+        public init() {}
 
         /// Adds the six bits of symbol value `v` (below 64); returns the byte they complete, if any.
         @inline(__always)
-        package mutating func add(_ v: UInt8) -> UInt8? {
+        public mutating func add(_ v: UInt8) -> UInt8? {
             pending = pending << 6 | UInt32(v)
             count += 6
             guard count >= 8 else { return nil }
@@ -111,7 +111,7 @@ public enum Base64 {
 
     /// Each byte's value in `alphabet` (in either alphabet when it is nil), or 0xFF.
     @inline(__always)
-    package static func values(in alphabet: Alphabet?) -> [UInt8] {
+    public static func values(in alphabet: Alphabet?) -> [UInt8] {
         switch alphabet {
         case .standard?: standardValues
         case .url?: urlValues
@@ -124,7 +124,7 @@ public enum Base64 {
     private static let eitherValues: [UInt8] = (0...255).map { value(UInt8($0), .standard) ?? value(UInt8($0), .url) ?? 0xFF }
 
     @inline(__always)
-    package static func value(_ c: UInt8, _ alphabet: Alphabet) -> UInt8? {
+    public static func value(_ c: UInt8, _ alphabet: Alphabet) -> UInt8? {
         switch c {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return c - UInt8(ascii: "A")
         case UInt8(ascii: "a")...UInt8(ascii: "z"): return c - UInt8(ascii: "a") + 26

@@ -7,20 +7,20 @@ import Darwin
 extension UnsafeRawBufferPointer {
     /// Whether the bytes contain `needle`. Foundation's `String.contains` bridges to NSString on
     /// Linux and costs a copy and a slow search per call; this is neither.
-    package func containsBytes(_ needle: String) -> Bool {
+    public func containsBytes(_ needle: String) -> Bool {
         var needle = needle
         return needle.withUTF8 { containsBytes(UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether the bytes contain `needle`.
-    package func containsBytes(_ needle: StaticString) -> Bool {
+    public func containsBytes(_ needle: StaticString) -> Bool {
         containsBytes(UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
     }
 
     /// Whether the bytes contain `needle`: `memchr` for its rarest-looking byte, then `memcmp`
     /// around it; under 64 bytes a plain loop, where a call costs more than it saves. (Anchored
     /// at the first byte, a quoted key stopped at every `"` of a JSON body.)
-    package func containsBytes(_ needle: UnsafeRawBufferPointer) -> Bool {
+    public func containsBytes(_ needle: UnsafeRawBufferPointer) -> Bool {
         guard let first = needle.first else { return true }
         guard count >= needle.count, let base = baseAddress else { return false }
         let last = count - needle.count
@@ -77,35 +77,35 @@ extension UnsafeRawBufferPointer {
 
 extension Array where Element == UInt8 {
     /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
-    package func containsBytes(_ needle: String) -> Bool { withUnsafeBytes { $0.containsBytes(needle) } }
+    public func containsBytes(_ needle: String) -> Bool { withUnsafeBytes { $0.containsBytes(needle) } }
 }
 
 extension String {
     /// Whether the string contains `other`, compared byte by byte (see `containsBytes`): the
     /// scan's hot paths never go through Foundation's NSString bridge.
-    package func containsText(_ other: String) -> Bool {
+    public func containsText(_ other: String) -> Bool {
         Array(utf8).containsBytes(other)
     }
 }
 
 extension UnsafeBufferPointer where Element == UInt8 {
     /// Whether the bytes contain `needle` (see `UnsafeRawBufferPointer.containsBytes`).
-    package func containsBytes(_ needle: String) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
+    public func containsBytes(_ needle: String) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
 
     /// Whether the bytes contain `needle`.
-    package func containsBytes(_ needle: StaticString) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
+    public func containsBytes(_ needle: StaticString) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
 
     /// Whether the bytes start with `prefix`.
-    package func hasPrefix(_ prefix: StaticString) -> Bool {
+    public func hasPrefix(_ prefix: StaticString) -> Bool {
         guard count >= prefix.utf8CodeUnitCount else { return false }
         return prefix.withUTF8Buffer { prefix in prefix.indices.allSatisfy { self[$0] == prefix[$0] } }
     }
 
     /// Whether the bytes are exactly `text`.
-    package func equals(_ text: StaticString) -> Bool { count == text.utf8CodeUnitCount && hasPrefix(text) }
+    public func equals(_ text: StaticString) -> Bool { count == text.utf8CodeUnitCount && hasPrefix(text) }
 
     /// Whether the bytes start with `prefix` (lowercase ASCII), ignoring ASCII case.
-    package func hasPrefixIgnoringASCIICase(_ prefix: StaticString) -> Bool {
+    public func hasPrefixIgnoringASCIICase(_ prefix: StaticString) -> Bool {
         guard count >= prefix.utf8CodeUnitCount else { return false }
         return prefix.withUTF8Buffer { prefix in
             prefix.indices.allSatisfy { i in (self[i] &- 0x41 < 26 ? self[i] | 0x20 : self[i]) == prefix[i] }
@@ -113,7 +113,7 @@ extension UnsafeBufferPointer where Element == UInt8 {
     }
 
     /// Whether the bytes start with `prefix` (one length check and a `memcmp`).
-    package func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
+    public func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
         guard count >= prefix.count, let base = baseAddress else { return prefix.isEmpty }
         return prefix.withUnsafeBufferPointer { memcmp(base, $0.baseAddress!, prefix.count) == 0 }
     }

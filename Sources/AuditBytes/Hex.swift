@@ -1,6 +1,6 @@
 /// The value of an ASCII hex digit.
 @inline(__always)
-package func hexValue(_ b: UInt8) -> UInt8? {
+public func hexValue(_ b: UInt8) -> UInt8? {
     switch b {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10

@@ -53,11 +53,11 @@ public struct SHA256 {
     /// The state after the first block of the last message hashed with it that had one: the
     /// next message that starts with the same 64 bytes (a fingerprint of the same rule in the
     /// same input) starts from there.
-    package struct FirstBlockCache {
+    public struct FirstBlockCache {
         fileprivate var block: [UInt8] = []
         fileprivate var state: [UInt32] = []
 
-        package init() {}
+        public init() {}
 
         fileprivate init(block: [UInt8], state: [UInt32]) {
             self.block = block
@@ -137,7 +137,7 @@ public struct SHA256 {
 
     /// The same, starting from `cache` when `bytes` begins with its block, and keeping the state
     /// after the first block of `bytes` in it otherwise.
-    package static func hexDigest(bytes: [UInt8], byteCount: Int = 32, cache: inout FirstBlockCache) -> String {
+    public static func hexDigest(bytes: [UInt8], byteCount: Int = 32, cache: inout FirstBlockCache) -> String {
         let state = withUnsafeMutablePointer(to: &cache) { cache in bytes.withUnsafeBytes { hashState($0, cache: cache) } }
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: 2 * byteCount) { out in
@@ -205,7 +205,7 @@ extension UInt32 {
 
 extension String {
     /// The string padded on the left with zeros to `width` characters.
-    package func leftPadded(to width: Int) -> String {
+    public func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

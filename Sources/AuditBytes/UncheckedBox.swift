@@ -5,10 +5,10 @@
 /// tracked, so this state is kept in boxes. Each box belongs to one scan, which runs on one
 /// thread and never holds two accesses to one box at once; debug and release builds run the
 /// same code.
-package final class UncheckedBox<Value> {
-    private let pointer: UnsafeMutablePointer<Value>
+public final class UncheckedBox<Value> {
+    @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: value)
     }
@@ -18,7 +18,8 @@ package final class UncheckedBox<Value> {
         pointer.deallocate()
     }
 
-    package var value: Value {
+    /// Inlinable: a call per access would cost more than the exclusivity checks it replaces.
+    @inlinable public var value: Value {
         _read { yield pointer.pointee }
         _modify { yield &pointer.pointee }
     }

@@ -1,7 +1,7 @@
 extension Array where Element == UInt8 {
     /// Appends `value` in decimal, digit by digit: no `String` for the many numbers that reports
     /// and paths write (counts, lines, offsets, indices).
-    package mutating func appendDecimal(_ value: Int) {
+    public mutating func appendDecimal(_ value: Int) {
         guard value >= 0 else {
             append(contentsOf: String(value).utf8)
             return

@@ -9,8 +9,8 @@
 /// marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F, U+202A–U+202E,
 /// U+2066–U+2069; "Trojan Source"). A backslash is left as it is: the escapes only have to be
 /// visible, and a literal `\u001B` in a name is as harmless as it looks.
-package enum DisplayText {
-    package static func escaped(_ text: String) -> String {
+public enum DisplayText {
+    public static func escaped(_ text: String) -> String {
         // Most names are printable ASCII: returned as they are after one pass over the bytes.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var out = ""
@@ -27,12 +27,12 @@ package enum DisplayText {
     }
 
     /// As `escaped`, keeping line feeds: for whole messages of several lines (stderr).
-    package static func escapedKeepingLines(_ text: String) -> String {
+    public static func escapedKeepingLines(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
     }
 
-    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false

@@ -37,7 +37,7 @@ public struct Finding: Sendable, Equatable {
     public var isActive: Bool { suppression == nil }
 
     /// `pathText` is `path.description`, given when the caller has it already.
-    package init(ruleId: String, level: Level, family: Family, message: String, key: String?, context: ScanContext, inventoryClass: String?,
+    public init(ruleId: String, level: Level, family: Family, message: String, key: String?, context: ScanContext, inventoryClass: String?,
          artifact: String, position: SourcePosition, path: LayeredPath, pathText: String? = nil, confidence: Confidence,
          preview: String, fingerprint: String, valueDigest: String? = nil, baselineState: BaselineState? = nil,
          suppression: Suppression? = nil) {

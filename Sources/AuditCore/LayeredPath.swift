@@ -47,7 +47,7 @@ public struct LayeredPath: Hashable, Sendable, CustomStringConvertible {
     public var description: String { description(appending: nil) }
 
     /// The description of `appending(token)`, without making that path.
-    package func description(appending token: PathToken?) -> String {
+    public func description(appending token: PathToken?) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(64)
         func append(_ token: PathToken) {

@@ -29,7 +29,7 @@ public enum Redaction {
     }
 
     /// Characters (Unicode scalars) in UTF-8 bytes.
-    package static func characterCount(_ bytes: UnsafeRawBufferPointer) -> Int {
+    public static func characterCount(_ bytes: UnsafeRawBufferPointer) -> Int {
         bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 }

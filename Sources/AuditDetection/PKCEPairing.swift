@@ -4,27 +4,27 @@ import AuditBytes
 /// (RFC 7636, S256: the challenge is the unpadded base64url SHA-256 of the verifier). A verifier
 /// whose challenge was also captured means the capture holds a complete exchange: the
 /// authorization request and the token request that redeems it.
-package struct PKCEPairing {
+public struct PKCEPairing {
     /// Values shaped like an S256 challenge (43 base64url characters) seen in the input. Bounded:
     /// past the limit new ones are not kept, and a pairing may go unreported, never a false one.
     private var challengeShaped: Set<[UInt8]> = []
     private static let limit = 65_536
 
-    package init() {}
+    public init() {}
 
     /// Notes a value if it has the shape of a challenge. Cheap for every other value.
-    package mutating func observe(_ value: UnsafeRawBufferPointer) {
+    public mutating func observe(_ value: UnsafeRawBufferPointer) {
         guard value.count == 43, challengeShaped.count < PKCEPairing.limit, value.allSatisfy(PKCEPairing.isBase64URL) else { return }
         challengeShaped.insert(Array(value))
     }
 
     /// Whether the S256 challenge of `verifier` was seen in the input.
-    package func isPaired(challenge: [UInt8]) -> Bool {
+    public func isPaired(challenge: [UInt8]) -> Bool {
         challengeShaped.contains(challenge)
     }
 
     /// The S256 challenge of a verifier.
-    package static func challenge(of verifier: UnsafeRawBufferPointer) -> [UInt8] {
+    public static func challenge(of verifier: UnsafeRawBufferPointer) -> [UInt8] {
         base64URL(SHA256.hash(verifier))
     }
 

@@ -69,7 +69,7 @@ public enum Placeholders {
     }
 
     /// The same, on UTF-8 bytes (no `String` work unless the value is short).
-    package static func isPlaceholder(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isPlaceholder(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         var start = 0, end = value.count
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
         while start < end && isSpace(value[start]) { start += 1 }

@@ -146,7 +146,7 @@ public final class ByteWindow {
 
     /// Switches to reading the input as a gzip stream (`GzipSource`), from the first byte, before
     /// any reader has consumed it. The bytes already read are fed to the decompressor first.
-    package func decompressGzip() {
+    public func decompressGzip() {
         precondition(start == 0 && pinned == nil, "decompress before reading")
         guard let source else { return }
         let prefix = Array(UnsafeBufferPointer(start: base, count: count))

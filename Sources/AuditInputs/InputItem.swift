@@ -15,7 +15,7 @@ public struct InputItem: Sendable, Hashable {
 
     public static let standardInput = InputItem(source: .standardInput, name: "-")
 
-    package static func normalizedName(_ path: String) -> String {
+    public static func normalizedName(_ path: String) -> String {
         var name = path
         while name.hasPrefix("./") { name.removeFirst(2) }
         while name.contains("//") { name = name.replacingOccurrences(of: "//", with: "/") }

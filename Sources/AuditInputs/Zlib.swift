@@ -2,9 +2,9 @@ internal import CZlib
 
 /// zlib, behind one wrapper (STYLE.md: a C library stays behind one): the streams below, and
 /// CRC-32. No other file imports CZlib.
-package enum Zlib {
+public enum Zlib {
     /// CRC-32 (ISO 3309, the gzip trailer's and GitHub's token checksum), as zlib computes it.
-    package static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    public static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt = 0
         var rest = bytes
         // zlib counts in 32 bits.
@@ -86,12 +86,12 @@ package enum Zlib {
 
     /// A deflate stream at the best compression: raw (window bits −15, for a member whose header
     /// is written separately) or with the gzip wrapper (16 + 15).
-    package final class Deflater {
+    public final class Deflater {
         private var stream = z_stream()
         private var chunk = [UInt8](repeating: 0, count: 64 << 10)
         let isReady: Bool
 
-        package init(gzipWrapper: Bool, level: Int32 = 9) {
+        public init(gzipWrapper: Bool, level: Int32 = 9) {
             isReady = deflateInit2_(&stream, level, Z_DEFLATED, gzipWrapper ? 16 + 15 : -15, 8, Z_DEFAULT_STRATEGY,
                                     ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
         }
@@ -101,7 +101,7 @@ package enum Zlib {
         }
 
         /// Compresses `input` onto `output`; `final` ends the stream. False when zlib fails.
-        package func compress(_ input: UnsafeRawBufferPointer, final: Bool, onto output: inout [UInt8]) -> Bool {
+        public func compress(_ input: UnsafeRawBufferPointer, final: Bool, onto output: inout [UInt8]) -> Bool {
             guard isReady else { return false }
             var rest = input
             while true {

@@ -2,7 +2,7 @@
 /// of one character class, its own examples repeated, its keywords followed by a long run),
 /// with the scan's match limits. A pattern that reaches a limit on one of them would stall or
 /// leave checks incomplete on real values, so it is refused before any scan starts.
-package enum BacktrackingProbe {
+public enum BacktrackingProbe {
     static let runLength = 1024
 
     /// The probe inputs for a rule with this pattern, examples and keywords.
@@ -34,7 +34,7 @@ package enum BacktrackingProbe {
     }
 
     /// A short description of the first probe input on which `regex` reaches a match limit, if any.
-    package static func firstLimit(_ regex: Regex, pattern: String, examples: [String], keywords: [String], matcher: RegexMatcher) -> String? {
+    public static func firstLimit(_ regex: Regex, pattern: String, examples: [String], keywords: [String], matcher: RegexMatcher) -> String? {
         for input in inputs(pattern: pattern, examples: examples, keywords: keywords) {
             let reached = input.withUnsafeBytes { bytes in
                 do {

@@ -8,7 +8,7 @@ import AuditInputs
 /// export is. Strings go through Flutter's encodings (a `List<String>` is a string behind the
 /// list prefix); `bytes` values are scanned as they are; numbers and booleans by their name.
 /// Positions are byte offsets: line 1, column offset + 1.
-package enum DataStoreInputScanner {
+public enum DataStoreInputScanner {
     static func scan(_ scan: ArtifactScan, start: Int) {
         scan.window.isBinary = true
         var reader = DataStoreReader(window: scan.window)
@@ -25,7 +25,7 @@ package enum DataStoreInputScanner {
 
     /// The layered path of a preference: `/preferences/<key>`, after the protobuf's map field
     /// (the scanner and the redactor build it alike).
-    package static func path(of key: String, under root: LayeredPath) -> LayeredPath {
+    public static func path(of key: String, under root: LayeredPath) -> LayeredPath {
         root.appending(.key("preferences")).appending(.key(key))
     }
 }

@@ -16,31 +16,12 @@ struct HARScanVisitor: JSONVisitor {
     private let scan: ArtifactScan
     private var plain: JSONScanVisitor
 
-    /// What a container is, in the HAR structure.
-    private enum Role: Equatable {
-        case root, log, entries, entry, request, response, postData, content, other
-        case fieldList(FieldList)
-        case field(FieldList)
-
-        var isField: Bool { if case .field = self { true } else { false } }
-    }
-
-    /// The lists of `{"name": …, "value": …}` objects.
-    private enum FieldList {
-        case requestHeaders, responseHeaders, queryString, requestCookies, responseCookies, params
-
-        var isCookies: Bool { self == .requestCookies || self == .responseCookies }
-        var isHeaders: Bool { self == .requestHeaders || self == .responseHeaders }
-    }
-
-    private struct Frame {
-        var role: Role
-        var id: Int
-        var isObject: Bool
-    }
+    private typealias Role = HARStructure.Role
 
     /// A name/value object being read.
     private struct Field {
+        /// The field object's container.
+        var id = -1
         var name: String?
         var value: [UInt8]?
         var valueOffset = 0
@@ -74,34 +55,7 @@ struct HARScanVisitor: JSONVisitor {
         var looksForSignIn: Bool { !isSync && route == nil }
     }
 
-    /// The keys the HAR structure is read by.
-    private enum StructureKey {
-        case log, entries, request, response, headers, queryString, cookies, postData, content, params
-        case url, name, value, text, encoding
-
-        /// The spellings by length (a switch, then a comparison or a few, for every key of the
-        /// structure).
-        init?(_ key: UnsafeBufferPointer<UInt8>) {
-            let known: StructureKey? = switch key.count {
-            case 3: key.equals("log") ? .log : key.equals("url") ? .url : nil
-            case 4: key.equals("name") ? .name : key.equals("text") ? .text : nil
-            case 5: key.equals("value") ? .value : nil
-            case 6: key.equals("params") ? .params : nil
-            case 7: key.equals("entries") ? .entries : key.equals("request") ? .request : key.equals("headers") ? .headers
-                : key.equals("cookies") ? .cookies : key.equals("content") ? .content : nil
-            case 8: key.equals("response") ? .response : key.equals("postData") ? .postData : key.equals("encoding") ? .encoding : nil
-            case 11: key.equals("queryString") ? .queryString : nil
-            default: nil
-            }
-            guard let known else { return nil }
-            self = known
-        }
-    }
-
-    private var frames: [Frame] = []
-    /// The key of the value about to be read, when its container matters to the structure and
-    /// the key is one the structure is read by.
-    private var pendingKey: StructureKey?
+    private var structure = HARStructure()
     private var field = Field()
     private var entry: Entry?
     /// The `content` object being read: its `encoding`, and whether its text is base64 (checked
@@ -134,41 +88,15 @@ struct HARScanVisitor: JSONVisitor {
 
     // MARK: Structure
 
-    private func role(opening isObject: Bool) -> Role {
-        guard let parent = frames.last else { return isObject ? .root : .other }
-        switch (parent.role, pendingKey) {
-        case (.root, .log?): return .log
-        case (.log, .entries?): return .entries
-        case (.entries, _): return isObject ? .entry : .other
-        case (.entry, .request?): return .request
-        case (.entry, .response?): return .response
-        case (.request, .headers?): return .fieldList(.requestHeaders)
-        case (.request, .queryString?): return .fieldList(.queryString)
-        case (.request, .cookies?): return .fieldList(.requestCookies)
-        case (.request, .postData?): return .postData
-        case (.response, .headers?): return .fieldList(.responseHeaders)
-        case (.response, .cookies?): return .fieldList(.responseCookies)
-        case (.response, .content?): return .content
-        case (.postData, .params?): return .fieldList(.params)
-        case (.fieldList(let list), _): return isObject ? .field(list) : .other
-        default: return .other
-        }
-    }
-
-    /// Whether keys inside a container of this role matter to the structure.
-    private func keysMatter(_ role: Role) -> Bool { role != .other }
-
     private mutating func opened(isObject: Bool, at offset: Int) {
-        let role = role(opening: isObject)
-        pendingKey = nil
+        let role = structure.open(isObject: isObject)
         let id = plain.currentContainerId ?? -1
-        frames.append(Frame(role: role, id: id, isObject: isObject))
         switch role {
         case .entry: entry = Entry(id: id)
         case .request: entry?.requestId = id
         case .response: entry?.responseId = id
         case .field:
-            field = Field(hitsAtOpen: scan.hitCount)
+            field = Field(id: id, hitsAtOpen: scan.hitCount)
             // Judged when it closes, so its value's position must still resolve then.
             scan.window.pin(at: offset)
         case .postData: entry?.bodyIds.append(id)
@@ -194,10 +122,10 @@ struct HARScanVisitor: JSONVisitor {
     }
 
     mutating func objectEnd(at offset: Int) throws {
-        let frame = frames.removeLast()
-        switch frame.role {
+        let role = structure.close()
+        switch role {
         case .field(let list):
-            closeField(frame.id, list: list)
+            closeField(list: list)
             scan.window.unpin()
         case .content:
             closeContent()
@@ -205,44 +133,42 @@ struct HARScanVisitor: JSONVisitor {
         default: break
         }
         plain.objectEnd(at: offset)
-        if frame.role == .entry { closeEntry() }
+        if role == .entry { closeEntry() }
     }
 
     mutating func arrayEnd(at offset: Int) throws {
-        frames.removeLast()
+        _ = structure.close()
         plain.arrayEnd(at: offset)
     }
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
-        if let top = frames.last, keysMatter(top.role) {
-            pendingKey = escaped ? JSONString.unescaped(raw).withUnsafeBufferPointer { StructureKey($0) } : StructureKey(raw)
-        }
+        structure.key(raw, escaped: escaped)
         try plain.key(raw, escaped: escaped, at: offset)
     }
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
-        if let top = frames.last, let key = pendingKey {
-            observe(string: raw, escaped: escaped, at: offset, key: key, in: top.role)
+        if let role = structure.current, let key = structure.pendingKey {
+            observe(string: raw, escaped: escaped, at: offset, key: key, in: role)
         }
-        let isFieldValue = pendingKey == .value && frames.last?.role.isField == true
-        pendingKey = nil
+        let isFieldValue = structure.pendingKey == .value && structure.current?.isField == true
+        structure.scalarRead()
         let hitsBefore = scan.hitCount
         try plain.string(raw, escaped: escaped, at: offset)
         if isFieldValue { field.valueHasHits = scan.hitCount > hitsBefore }
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
-        pendingKey = nil
+        structure.scalarRead()
         try plain.number(raw, at: offset)
     }
 
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
-        pendingKey = nil
+        structure.scalarRead()
         try plain.literal(value, at: offset)
     }
 
     /// Strings the structure needs: the URL, field names and values, bodies and their encoding.
-    private mutating func observe(string raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int, key: StructureKey, in role: Role) {
+    private mutating func observe(string raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int, key: HARStructure.Key, in role: Role) {
         func bytes() -> [UInt8] { escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw) }
         switch (role, key) {
         case (.request, .url):
@@ -299,7 +225,7 @@ struct HARScanVisitor: JSONVisitor {
     }
 
     /// A header, cookie or parameter: judged by its name, with what its hits need.
-    private mutating func closeField(_ id: Int, list: FieldList) {
+    private mutating func closeField(list: HARStructure.FieldList) {
         guard let name = field.name else { return }
         let lowercased = name.lowercased()
         if list == .params && ExchangeScanner.tokenRequestMarkers.contains(lowercased) { entry?.requestHasTokenMarkers = true }
@@ -311,7 +237,7 @@ struct HARScanVisitor: JSONVisitor {
         // own): a field without any needs none.
         if judgedByName || scan.hitCount > field.hitsAtOpen {
             let credential = list.isCookies || (list.isHeaders && ExchangeScanner.isCredentialHeader(lowercased, scan: scan))
-            scan.facts[id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
+            scan.facts[field.id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
         }
         guard judgedByName, let value = field.value else { return }
         var location = plain.location()

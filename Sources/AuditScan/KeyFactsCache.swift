@@ -29,7 +29,7 @@ struct KeyFacts: Equatable {
 /// Per thread; bounded (it stops learning when full, it never evicts or grows past its limits).
 /// Slots and key bytes live in raw memory: a lookup takes no reference counting and no
 /// uniqueness check.
-package final class KeyFactsCache {
+public final class KeyFactsCache {
     private static let slotCount = 4096
     private static let maxKeyLength = 64
     private static let arenaLimit = 256 * 1024
@@ -188,7 +188,7 @@ package final class KeyFactsCache {
 
     /// FNV-1a, 64-bit.
     @inline(__always)
-    package static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    public static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in key { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
         return h

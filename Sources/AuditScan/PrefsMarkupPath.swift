@@ -8,7 +8,7 @@ import AuditInputs
 /// `#comment/N` is the Nth comment of the entry or of the input. So an unknown attribute reads
 /// `/flutter.api_token/@value`, and no path spells a secret.
 extension PrefsMarkup {
-    package func path(in entryPath: LayeredPath, nameIsSecret: Bool) -> LayeredPath {
+    public func path(in entryPath: LayeredPath, nameIsSecret: Bool) -> LayeredPath {
         switch kind {
         case .attribute:
             let name = nameIsSecret ? Redaction.maskedKey : String(decoding: name.bytes, as: UTF8.self)
@@ -32,7 +32,7 @@ extension PrefsMarkup {
 extension PrefsEntry {
     /// Where a secret in an entry's name is reported: its `name` attribute, under the entry's path
     /// (masked, as the name is the secret: `/[REDACTED]/@name`).
-    package static func namePath(in entryPath: LayeredPath) -> LayeredPath {
+    public static func namePath(in entryPath: LayeredPath) -> LayeredPath {
         entryPath.appending(.key("@name"))
     }
 
@@ -41,7 +41,7 @@ extension PrefsEntry {
     /// fixed), and not at all for an androidx keyset: the secure-storage prefix and the keysets'
     /// names are what a secure-storage dump holds, expected here, while
     /// `secret.secure-storage-dump` is for them found anywhere else.
-    package static func key(ofName name: String) -> Substring {
+    public static func key(ofName name: String) -> Substring {
         let utf8 = name.utf8
         if utf8.starts(with: FlutterPrefsEncoding.secureStoragePrefix.utf8) {
             return Substring(utf8.dropFirst(FlutterPrefsEncoding.secureStoragePrefix.utf8.count))

@@ -4,15 +4,15 @@
 /// `credential`, or `api`, at most one character, `key`. A name it matches is rejected by the
 /// app, so at the contract boundaries it is a violation whatever our word-based name rules say
 /// (`tokenizer`, `secretary` and `apiXkey` are the app's, not ours).
-package enum AppSensitiveName {
+public enum AppSensitiveName {
     private static let words: [[UInt8]] = ["token", "secret", "password", "credential"].map { Array($0.utf8) }
 
-    package static func matches(_ name: String) -> Bool {
+    public static func matches(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { matches($0) }
     }
 
-    package static func matches(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func matches(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = name.count
         func lower(_ i: Int) -> UInt8 { name[i] | (name[i] &- 0x41 < 26 ? 0x20 : 0) }
         func occurs(_ word: [UInt8], at i: Int) -> Bool {

@@ -1,6 +1,6 @@
 /// Shapes of containers that decide the context of everything inside them (the app's wire
 /// formats, `APP-FORMATS.md` sections 1, 2 and 5).
-package enum ContainerShape {
+public enum ContainerShape {
     /// `{"schemaVersion":…,"entityId":…,"deleted":…,"payload":…}` or a tombstone.
     case entityDocument
     /// A snapshot's or replica's entity state: `entityId` with `payloadFields`,
@@ -21,18 +21,18 @@ package enum ContainerShape {
 }
 
 /// Keys of an object that reveal its shape.
-package struct ShapeKeys: OptionSet, BitwiseCopyable {
-    package let rawValue: UInt32
-    package static let entityId = ShapeKeys(rawValue: 1 << 0)
-    package static let schemaVersion = ShapeKeys(rawValue: 1 << 1)
-    package static let payload = ShapeKeys(rawValue: 1 << 2)
-    package static let deleted = ShapeKeys(rawValue: 1 << 3)
-    package static let protocolVersion = ShapeKeys(rawValue: 1 << 4)
-    package static let operations = ShapeKeys(rawValue: 1 << 5)
-    package static let operationId = ShapeKeys(rawValue: 1 << 6)
-    package static let kind = ShapeKeys(rawValue: 1 << 7)
+public struct ShapeKeys: OptionSet, BitwiseCopyable, Sendable {
+    public let rawValue: UInt32
+    public static let entityId = ShapeKeys(rawValue: 1 << 0)
+    public static let schemaVersion = ShapeKeys(rawValue: 1 << 1)
+    public static let payload = ShapeKeys(rawValue: 1 << 2)
+    public static let deleted = ShapeKeys(rawValue: 1 << 3)
+    public static let protocolVersion = ShapeKeys(rawValue: 1 << 4)
+    public static let operations = ShapeKeys(rawValue: 1 << 5)
+    public static let operationId = ShapeKeys(rawValue: 1 << 6)
+    public static let kind = ShapeKeys(rawValue: 1 << 7)
     static let revision = ShapeKeys(rawValue: 1 << 8)
-    package static let document = ShapeKeys(rawValue: 1 << 9)
+    public static let document = ShapeKeys(rawValue: 1 << 9)
     static let changedFields = ShapeKeys(rawValue: 1 << 10)
     static let changedMetadataFields = ShapeKeys(rawValue: 1 << 11)
     static let payloadFields = ShapeKeys(rawValue: 1 << 12)
@@ -47,28 +47,28 @@ package struct ShapeKeys: OptionSet, BitwiseCopyable {
     static let exportedAt = ShapeKeys(rawValue: 1 << 21)
     static let habits = ShapeKeys(rawValue: 1 << 22)
     static let entries = ShapeKeys(rawValue: 1 << 23)
-    package static let backupFormat = ShapeKeys(rawValue: 1 << 24)
-    package static let migratedAt = ShapeKeys(rawValue: 1 << 25)
-    package static let quarantine = ShapeKeys(rawValue: 1 << 26)
+    public static let backupFormat = ShapeKeys(rawValue: 1 << 24)
+    public static let migratedAt = ShapeKeys(rawValue: 1 << 25)
+    public static let quarantine = ShapeKeys(rawValue: 1 << 26)
     static let salt = ShapeKeys(rawValue: 1 << 27)
     static let iterations = ShapeKeys(rawValue: 1 << 28)
 
     /// Keys whose values the contract checks record.
-    package static let documentKeys: ShapeKeys = [
+    public static let documentKeys: ShapeKeys = [
         .entityId, .schemaVersion, .deleted, .payload, .protocolVersion, .migratedAt, .quarantine, .operations,
         .operationId, .kind, .revision, .document, .changedFields, .changedMetadataFields, .payloadFields,
         .metadataFields, .lifecycleRevision,
     ]
     /// Document keys whose values the contract checks read whole (as a tree).
-    package static let capturedMembers: ShapeKeys = [
+    public static let capturedMembers: ShapeKeys = [
         .payload, .revision, .changedFields, .changedMetadataFields, .payloadFields, .metadataFields, .lifecycleRevision,
     ]
     /// The members of an entity document; any other is an additional field (metadata).
-    package static let entityDocumentMembers: ShapeKeys = [.schemaVersion, .entityId, .deleted, .payload]
+    public static let entityDocumentMembers: ShapeKeys = [.schemaVersion, .entityId, .deleted, .payload]
     /// Keys only a pull page has.
     private static let pullPageKeys: ShapeKeys = [.cursor, .headOffset, .compactionFloor, .requiresSnapshot]
 
-    package init(rawValue: UInt32) { self.rawValue = rawValue }
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     private static let names: [([UInt8], ShapeKeys)] = ([
         ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload), ("deleted", .deleted),
@@ -84,7 +84,7 @@ package struct ShapeKeys: OptionSet, BitwiseCopyable {
     private static let lengths = names.map(\.0.count).min()!...names.map(\.0.count).max()!
 
     /// The flag of a key name, or none (judged once per distinct key, see `KeyFactsCache`).
-    package static func flag(of key: UnsafeBufferPointer<UInt8>) -> ShapeKeys {
+    public static func flag(of key: UnsafeBufferPointer<UInt8>) -> ShapeKeys {
         guard lengths.contains(key.count) else { return [] }
         for (name, flag) in names where name.count == key.count {
             if name.elementsEqual(key) { return flag }
@@ -94,7 +94,7 @@ package struct ShapeKeys: OptionSet, BitwiseCopyable {
 
     /// The container shape these keys make, if any. `isTextRoot`: the object is the root of its
     /// JSON text (an input, a line or a body); `isInputRoot`: of the input itself.
-    package func shape(isTextRoot: Bool, isInputRoot: Bool) -> ContainerShape? {
+    public func shape(isTextRoot: Bool, isInputRoot: Bool) -> ContainerShape? {
         if contains(.entityId) && !isDisjoint(with: [.payloadFields, .metadataFields, .lifecycleRevision]) { return .entityState }
         if contains(.entityId) && !isDisjoint(with: [.schemaVersion, .payload, .deleted]) { return .entityDocument }
         if contains(.document) && !isDisjoint(with: [.operationId, .revision, .changedFields]) { return .syncOperation }

@@ -3,7 +3,7 @@ import AuditInputs
 
 /// A document member's value as far as the checks need it: scalars in full, containers by kind
 /// only (the members the checks read whole are captured as trees, see `DocumentDraft`).
-package enum DraftValue: Equatable {
+public enum DraftValue: Equatable {
     case string(String)
     case number(String)
     case bool(Bool)
@@ -26,7 +26,7 @@ package enum DraftValue: Equatable {
     }
 
     /// The scalar as a JSON value (a container has no members here: callers capture those).
-    package var jsonValue: JSONValue {
+    public var jsonValue: JSONValue {
         switch self {
         case .string(let s): .string(s)
         case .number(let n): .number(n)
@@ -41,55 +41,55 @@ package enum DraftValue: Equatable {
 /// The members of an object that the contract checks look at, gathered while it streams past:
 /// an entity document, an operation, a snapshot's entity state, a sync message or a storage
 /// envelope. Offsets are byte offsets in the JSON text the object is in.
-package struct DocumentDraft {
+public struct DocumentDraft {
     var startOffset: Int
     /// Where whole-object violations are reported: the `entityId` value, else the first
     /// document key.
-    package var position = SourcePosition(line: 1, column: 1, byteOffset: 0)
+    public var position = SourcePosition(line: 1, column: 1, byteOffset: 0)
     /// The object's keys that `ShapeKeys` names, and how many members it has (set when the
     /// object closes).
-    package var keys: ShapeKeys = []
-    package var memberCount = 0
-    package var entityId: DraftValue?
-    package var entityIdOffset: Int?
+    public var keys: ShapeKeys = []
+    public var memberCount = 0
+    public var entityId: DraftValue?
+    public var entityIdOffset: Int?
     /// The `entityId` matched a pattern rule: it is never echoed.
-    package var entityIdIsSecret = false
-    package var schemaVersion: DraftValue?
-    package var deleted: DraftValue?
-    package var hasPayload = false
-    package var payloadIsObject = false
+    public var entityIdIsSecret = false
+    public var schemaVersion: DraftValue?
+    public var deleted: DraftValue?
+    public var hasPayload = false
+    public var payloadIsObject = false
     /// The payload, read whole: every field is checked for type and value.
     var payload: JSONValue.Node?
-    package var protocolVersion: DraftValue?
-    package var protocolVersionOffset: Int?
-    package var hasMigratedAt = false
-    package var hasQuarantine = false
+    public var protocolVersion: DraftValue?
+    public var protocolVersionOffset: Int?
+    public var hasMigratedAt = false
+    public var hasQuarantine = false
     // An operation's members.
-    package var operationId: DraftValue?
-    package var operationIdOffset: Int?
-    package var kind: DraftValue?
-    package var kindOffset: Int?
+    public var operationId: DraftValue?
+    public var operationIdOffset: Int?
+    public var kind: DraftValue?
+    public var kindOffset: Int?
     var revision: JSONValue.Node?
     var changedFields: JSONValue.Node?
     var changedMetadataFields: JSONValue.Node?
-    package var hasDocument = false
-    package var documentOffset: Int?
+    public var hasDocument = false
+    public var documentOffset: Int?
     /// What the operation's `document` turned out to be, once it closed.
-    package var document: DocumentSummary?
+    public var document: DocumentSummary?
     // A snapshot's entity state.
     var lifecycleRevision: JSONValue.Node?
     var payloadFields: JSONValue.Node?
     var metadataFields: JSONValue.Node?
     // A push body or pull page.
-    package var operationCount: Int?
-    package var operationsOffset: Int?
+    public var operationCount: Int?
+    public var operationsOffset: Int?
     /// The object's own member names that the app's sensitive-name rule matches, with offsets.
-    package var appSensitiveKeys: [(name: String, offset: Int)] = []
+    public var appSensitiveKeys: [(name: String, offset: Int)] = []
 
-    package init(startOffset: Int) { self.startOffset = startOffset }
+    public init(startOffset: Int) { self.startOffset = startOffset }
 
     /// Stores a member read whole.
-    package mutating func setCaptured(_ member: ShapeKeys, _ tree: JSONValue.Node) {
+    public mutating func setCaptured(_ member: ShapeKeys, _ tree: JSONValue.Node) {
         switch member {
         case .payload: payload = tree
         case .revision: revision = tree
@@ -104,7 +104,7 @@ package struct DocumentDraft {
 }
 
 /// What an operation's checks need of its `document`.
-package struct DocumentSummary {
+public struct DocumentSummary {
     var isEntityDocument: Bool
     /// A storage envelope, which `contract.storage-envelope` reports.
     var isStorageEnvelope = false
@@ -113,9 +113,9 @@ package struct DocumentSummary {
     var payloadKeys: [String] = []
     var metadataKeys: [String] = []
 
-    package init(isEntityDocument: Bool) { self.isEntityDocument = isEntityDocument }
+    public init(isEntityDocument: Bool) { self.isEntityDocument = isEntityDocument }
 
-    package init(_ draft: borrowing DocumentDraft, metadataKeys: [String]) {
+    public init(_ draft: borrowing DocumentDraft, metadataKeys: [String]) {
         isEntityDocument = ContractValidator.isEntityDocument(draft)
         isStorageEnvelope = ContractValidator.isStorageEnvelope(draft)
         deleted = draft.deleted?.boolValue
@@ -125,23 +125,23 @@ package struct DocumentSummary {
 }
 
 /// A contract violation of one object.
-package struct ContractViolation: Equatable {
-    package var check: BuiltinCheck
-    package var message: String
+public struct ContractViolation: Equatable {
+    public var check: BuiltinCheck
+    public var message: String
     /// The name to report when the violation is one member's, not the whole object's.
-    package var key: String? = nil
+    public var key: String? = nil
     /// Where the offending member's value begins (nil: the object's position).
-    package var offset: Int? = nil
+    public var offset: Int? = nil
     /// The offending member's path below the object (empty: the object itself).
-    package var memberPath: [PathToken] = []
+    public var memberPath: [PathToken] = []
 
-    package var ruleId: String { check.rawValue }
+    public var ruleId: String { check.rawValue }
 }
 
 /// The data contract's rules for the objects of sync data (`contract/personal-sync-data-contract.md`
 /// and the app that is its executable source: `personal_sync_contract.dart`, and the server's
 /// `sync-core`, see `APP-FORMATS.md`). Pure: a draft in, violations out.
-package enum ContractValidator {
+public enum ContractValidator {
     /// The entity id grammar of the wire format, quoted by `contract.entity-id`.
     static let entityIdClause = "ids are habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<stable key>, each part encoded as encodeURIComponent does"
     static let supportedSchemaVersions = 1...1
@@ -168,7 +168,7 @@ package enum ContractValidator {
         d.hasDocument && (d.operationId != nil || d.revision != nil || d.changedFields != nil)
     }
 
-    package static func check(_ d: borrowing DocumentDraft, inventory: Inventory) -> [ContractViolation] {
+    public static func check(_ d: borrowing DocumentDraft, inventory: Inventory) -> [ContractViolation] {
         var violations: [ContractViolation] = []
         if isStorageEnvelope(d) {
             violations.append(ContractViolation(check: .storageEnvelope, message: "A raw storage envelope (schemaVersion, migratedAt, data, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\"."))

@@ -2,7 +2,7 @@ import AuditBytes
 
 /// A parsed `entityId`: `habit/<id>`, `entry/<habit id>/<YYYY-MM-DD>` or `setting/<key>`, each
 /// part percent-encoded.
-package enum EntityId: Equatable {
+public enum EntityId: Equatable {
     case habit(id: String)
     case entry(habitId: String, date: String)
     case setting(key: String)
@@ -107,7 +107,7 @@ package enum EntityId: Equatable {
     }
 
     /// `YYYY-MM-DD`, a real calendar date.
-    package static func isCalendarDate(_ text: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+    public static func isCalendarDate(_ text: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
         guard text.count == 10 else { return false }
         func byte(_ i: Int) -> UInt8 { text[text.startIndex + i] }
         func digit(_ i: Int) -> Int? { byte(i) &- 0x30 < 10 ? Int(byte(i) &- 0x30) : nil }

@@ -104,7 +104,7 @@ public final class Inventory: Sendable {
     public func store(jsonField name: String) -> Int? { byJSONField[name] }
 
     /// The store a JSON field name, as UTF-8 bytes, names.
-    package func store(jsonField name: UnsafeBufferPointer<UInt8>) -> Int? {
+    public func store(jsonField name: UnsafeBufferPointer<UInt8>) -> Int? {
         guard jsonFieldLengths & 1 << UInt64(min(name.count, 63)) != 0 else { return nil }
         return byJSONField[String(decoding: name, as: UTF8.self)]
     }

@@ -4,11 +4,11 @@ import AuditRules
 
 /// Reads `rules/inventory.json` (embedded like the rule pack). Malformed data is a rule-file
 /// error naming the file, the position and the entry.
-package enum InventoryLoader {
+public enum InventoryLoader {
     static let fileName = "inventory.json"
 
     /// The built-in inventory.
-    package static func builtin() throws(FileFormatError) -> Inventory {
+    public static func builtin() throws(FileFormatError) -> Inventory {
         guard let file = BuiltinRuleFiles.files.first(where: { $0.name == fileName }) else {
             throw FileFormatError(file: "builtin:\(fileName)", reason: "the built-in inventory is missing")
         }

@@ -39,7 +39,7 @@ extension InventorySighting {
     /// A key of a backup's settings snapshot. The contract: "backup export settings remain an
     /// inspection snapshot and are not applied on import"; each key is listed with the registry
     /// key its legacy value maps to, the store it names, or as unsupported.
-    package static func settingsSnapshot(key: String, inventory: Inventory, artifact: String) -> InventorySighting {
+    public static func settingsSnapshot(key: String, inventory: Inventory, artifact: String) -> InventorySighting {
         let snapshot = "inspection snapshot of a backup, not applied on import"
         if let setting = inventory.settings.first(where: { $0.isLegacySource(key) }) {
             return InventorySighting(storeId: nil, name: "settings snapshot: \(key)", classes: [.synchronized], context: .backup,
@@ -69,7 +69,7 @@ public struct InventoryEntry: Sendable, Equatable {
     public var notes: [String]
 
     /// Groups sightings by store (or unknown key), in a stable order.
-    package static func summarize(_ sightings: [InventorySighting]) -> [InventoryEntry] {
+    public static func summarize(_ sightings: [InventorySighting]) -> [InventoryEntry] {
         var groups: [String: [InventorySighting]] = [:]
         for sighting in sightings { groups[sighting.storeId ?? "?" + sighting.name, default: []].append(sighting) }
         return groups.keys.sorted().map { key in

@@ -1,6 +1,6 @@
 /// The protobuf wire types (the low three bits of a tag); 3 and 4 (groups) and 6 and 7 are
 /// not used by any message DataStore writes, and are refused.
-package enum ProtobufWireType: UInt8 {
+public enum ProtobufWireType: UInt8 {
     case varint = 0
     case fixed64 = 1
     case lengthDelimited = 2

@@ -4,7 +4,7 @@ import AuditCore
 /// not grow with the number of headers, cookies or notes of a message: a text part or a field
 /// is judged when it is read; the bodies, which need the whole exchange to be judged (an OAuth
 /// token exchange is known by its response), come with the end of the exchange.
-package protocol HTTPMessageVisitor {
+public protocol HTTPMessageVisitor {
     /// A part that is text: a note, a comment, the request line's method, target and version,
     /// the status line's version and reason phrase, a chunk extension. `bytes` are valid during
     /// the call only.
@@ -28,8 +28,8 @@ enum HTTPSide {
 
 /// A text part of an exchange and where it sits. Paths follow a HAR entry's where it has the
 /// part (`/entries/<n>/request/url`, `…/response/statusText`).
-package struct HTTPText: Equatable {
-    package enum Kind: Equatable {
+public struct HTTPText: Equatable {
+    public enum Kind: Equatable {
         /// A `curl -v` line starting `* `, `{ ` or `} `.
         case note
         /// A REST-client `###` separator, `#` or `//` comment line, before a message.
@@ -40,19 +40,19 @@ package struct HTTPText: Equatable {
     }
 
     var exchange: Int
-    package var kind: Kind
+    public var kind: Kind
     /// The message, for the parts of one.
     var side: HTTPSide?
     /// The note, comment or chunk number in its exchange or body.
     var index = 0
     /// The first byte, as written.
-    package var offset: Int
+    public var offset: Int
     var count: Int
 
-    package var range: Range<Int> { offset..<offset + count }
+    public var range: Range<Int> { offset..<offset + count }
 
     /// The name a finding in the part is reported under.
-    package var key: String {
+    public var key: String {
         switch kind {
         case .note: "note"
         case .comment: "comment"
@@ -64,7 +64,7 @@ package struct HTTPText: Equatable {
         }
     }
 
-    package func path(under root: LayeredPath) -> LayeredPath {
+    public func path(under root: LayeredPath) -> LayeredPath {
         var path = root.appending(.key("entries")).appending(.index(exchange))
         if let side { path.append(.key(side.key)) }
         switch kind {
@@ -79,23 +79,23 @@ package struct HTTPText: Equatable {
 
 /// A named value of an exchange: a header or trailer field, or a REST-client `@name = value`
 /// variable before a message.
-package struct HTTPField: Equatable {
-    package enum List: String { case headers, trailers, variables }
+public struct HTTPField: Equatable {
+    public enum List: String { case headers, trailers, variables }
 
     var exchange: Int
-    package var list: List
+    public var list: List
     /// The message of a header or trailer.
     var side: HTTPSide?
     var index: Int
-    package var nameOffset: Int
+    public var nameOffset: Int
     var nameCount: Int
     /// The value's first byte (after the blanks that follow the colon).
-    package var valueOffset: Int
+    public var valueOffset: Int
     /// The bytes the value spans as written: to the end of its line, or of its last obs-fold
     /// continuation line (without trailing blanks).
-    package var valueRange: Range<Int>
+    public var valueRange: Range<Int>
 
-    package var nameRange: Range<Int> { nameOffset..<nameOffset + nameCount }
+    public var nameRange: Range<Int> { nameOffset..<nameOffset + nameCount }
 
     /// `/entries/<n>/request/headers/<i>`, `…/response/trailers/<i>`, `/entries/<n>/variables/<i>`.
     func path(under root: LayeredPath) -> LayeredPath {
@@ -106,25 +106,25 @@ package struct HTTPField: Equatable {
         return path
     }
 
-    package func valuePath(under root: LayeredPath) -> LayeredPath { path(under: root).appending(.key("value")) }
-    package func namePath(under root: LayeredPath) -> LayeredPath { path(under: root).appending(.key("name")) }
+    public func valuePath(under root: LayeredPath) -> LayeredPath { path(under: root).appending(.key("value")) }
+    public func namePath(under root: LayeredPath) -> LayeredPath { path(under: root).appending(.key("name")) }
 }
 
 /// The end of an exchange: its bodies, which the reader keeps (in place, or decoded from chunked
 /// framing) until then.
-package struct HTTPExchange {
-    package var index: Int
-    package var request: Message?
-    package var response: Message?
+public struct HTTPExchange {
+    public var index: Int
+    public var request: Message?
+    public var response: Message?
 
-    package struct Message {
-        package var body: Body?
+    public struct Message {
+        public var body: Body?
         /// Where each `Content-Length` value of the message stands (the redactor corrects them).
-        package var contentLengths: [Range<Int>] = []
+        public var contentLengths: [Range<Int>] = []
     }
 
-    package struct Body {
-        package enum Bytes {
+    public struct Body {
+        public enum Bytes {
             /// The body stands in the input here (no chunked framing): a JSON body can be read
             /// in place, with exact positions.
             case input(Range<Int>)
@@ -133,17 +133,17 @@ package struct HTTPExchange {
         }
 
         var side: HTTPSide
-        package var bytes: Bytes
+        public var bytes: Bytes
         /// The first byte of the body as written (of its first chunk-size line when chunked).
-        package var offset: Int
-        package var mimeType: String?
+        public var offset: Int
+        public var mimeType: String?
         /// `Content-Encoding: gzip`: the body is still compressed.
-        package var gzip: Bool
+        public var gzip: Bool
         /// A content coding named in `Content-Encoding` that the scanner cannot undo (`br`,
         /// `deflate`, `zstd`, …): the body is not readable as it is, so it fails closed.
-        package var unsupportedCoding: String? = nil
+        public var unsupportedCoding: String? = nil
 
-        package func path(exchange: Int, under root: LayeredPath) -> LayeredPath {
+        public func path(exchange: Int, under root: LayeredPath) -> LayeredPath {
             var path = root.appending(.key("entries")).appending(.index(exchange)).appending(.key(side.key))
             for token in side.bodyPath { path.append(token) }
             return path
@@ -151,7 +151,7 @@ package struct HTTPExchange {
 
         /// Calls `body` with the bytes; in-place bytes are read from `window`, where the pinned
         /// exchange keeps them.
-        package func withBytes<R>(in window: ByteWindow, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        public func withBytes<R>(in window: ByteWindow, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
             switch bytes {
             case .input(let range): try body(window.bytes(range))
             case .decoded(let decoded): try decoded.withUnsafeBytes(body)
@@ -160,7 +160,7 @@ package struct HTTPExchange {
     }
 
     /// The path of a URL (absolute, or a request target), lowercased.
-    package static func path(ofURL url: [UInt8]) -> String {
+    public static func path(ofURL url: [UInt8]) -> String {
         guard url.allSatisfy({ $0 < 0x80 }) else { return path(ofUnicodeURL: url) }
         var start = 0
         var end = url.count
@@ -190,7 +190,7 @@ package struct HTTPExchange {
 
 extension ByteWindow {
     /// The visible bytes of `range`: valid until the window next reads.
-    package func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+    public func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + (range.lowerBound - start), count: range.count)
     }
 }

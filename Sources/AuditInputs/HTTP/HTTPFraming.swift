@@ -4,7 +4,7 @@ import AuditBytes
 /// `Content-Length` is decimal digits, a chunk size hex digits, and a number too large for an
 /// `Int` is an error, never a trap. A lax read (`+5`, `1e23`, `5abc`) would frame the body
 /// otherwise than the sender did, and bytes could escape the scan; an ignored one would too.
-package enum HTTPFraming {
+public enum HTTPFraming {
     /// A `Content-Length` value (blanks around it already trimmed): `1*DIGIT`, or a list of
     /// identical ones (`5, 5`), which RFC 9112 §6.3 lets a recipient take as one; differing
     /// values are an error. Returns the length or why the value is refused.
@@ -37,7 +37,7 @@ package enum HTTPFraming {
     /// A chunk-size line: `1*HEXDIG`, blanks, then nothing or a `;` and chunk extensions (any
     /// bytes to the end of the line, scanned as text). Returns the size and where the
     /// extensions start (the `;`), or why the line is refused.
-    package static func chunkSize(_ line: UnsafeRawBufferPointer) -> Result<(size: Int, extensions: Int?), HTTPFramingError> {
+    public static func chunkSize(_ line: UnsafeRawBufferPointer) -> Result<(size: Int, extensions: Int?), HTTPFramingError> {
         var size = 0
         var i = 0
         while i < line.count, let digit = hexValue(line[i]) {
@@ -66,7 +66,7 @@ package enum HTTPFraming {
 }
 
 /// Why a framing number was refused.
-package enum HTTPFramingError: Error, Equatable {
+public enum HTTPFramingError: Error, Equatable {
     case notDecimal, notHex, tooLarge, differing
 
     /// The message for a Content-Length value.

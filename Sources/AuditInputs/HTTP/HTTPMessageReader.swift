@@ -16,21 +16,21 @@ import Darwin
 /// header names and values (folded ones joined), chunk extensions and trailers. A framing
 /// number that is not one (`Content-Length: 1e23`, a chunk size `+5`) is an error at the value,
 /// and no arithmetic on a number from the input can overflow.
-package struct HTTPMessageReader {
+public struct HTTPMessageReader {
     let window: ByteWindow
     private var next: Int
     private var exchangeIndex = 0
     /// What the exchange being read has shown so far, for the visitor at its end.
     private var current = HTTPExchange(index: 0)
 
-    package init(window: ByteWindow, start: Int) {
+    public init(window: ByteWindow, start: Int) {
         self.window = window
         next = start
     }
 
     /// Set when an exchange's body ended before its `Content-Length`: the exchange is handed over
     /// with what there is, and the caller reports this error and stops.
-    package private(set) var truncation: HTTPSyntaxError?
+    public private(set) var truncation: HTTPSyntaxError?
 
     // MARK: Lines
 
@@ -148,7 +148,7 @@ package struct HTTPMessageReader {
     /// pinned at the exchange's first line; the caller unpins once it has judged the exchange.
     /// At a syntax error the visitor gets the exchange's end (with the bodies read before it)
     /// before the error is thrown.
-    package mutating func nextExchange<V: HTTPMessageVisitor>(_ visitor: inout V) throws -> Bool {
+    public mutating func nextExchange<V: HTTPMessageVisitor>(_ visitor: inout V) throws -> Bool {
         current = HTTPExchange(index: exchangeIndex)
         do {
             guard try readExchange(&visitor) else { return false }
@@ -520,14 +520,14 @@ package struct HTTPMessageReader {
                          window.bytes(range))
     }
 
-    package static func isTokenByte(_ b: UInt8) -> Bool {
+    public static func isTokenByte(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "!#$%&'*+-.^_`|~".utf8.contains(b)
     }
 }
 
 extension UnsafeRawBufferPointer {
     /// ASCII case-insensitive equality with a lowercase literal.
-    package func equalsIgnoringASCIICase(_ lowercase: StaticString) -> Bool {
+    public func equalsIgnoringASCIICase(_ lowercase: StaticString) -> Bool {
         guard count == lowercase.utf8CodeUnitCount else { return false }
         for i in 0..<count where self[i] | (self[i] &- 0x41 < 26 ? 0x20 : 0) != lowercase.utf8Start[i] { return false }
         return true

@@ -1,6 +1,6 @@
 /// Why raw HTTP text was rejected: the reason names the part and the kind of problem, never its
 /// bytes; the offset is where the part starts.
-package struct HTTPSyntaxError: Error, Equatable {
-    package var reason: String
-    package var offset: Int
+public struct HTTPSyntaxError: Error, Equatable {
+    public var reason: String
+    public var offset: Int
 }

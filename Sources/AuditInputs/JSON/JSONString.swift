@@ -76,7 +76,7 @@ public enum JSONString {
     }
 
     /// The UTF-8 bytes that the validated string content `raw` denotes.
-    package static func unescaped(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    public static func unescaped(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.count)
         unescape(raw, into: &bytes)

@@ -78,19 +78,20 @@ public indirect enum JSONValue: Equatable, Sendable {
     }
 }
 
-/// Builds a `JSONValue` tree from reader events with an explicit stack.
-package struct JSONTreeBuilder: JSONVisitor {
-    private enum Frame {
+/// Builds a `JSONValue` tree from a reader's events, with an explicit stack. Inlinable: the contract checks feed a
+/// payload's every event to one (BENCHMARKS.md, "Targets and inlining").
+public struct JSONTreeBuilder: JSONVisitor {
+    @usableFromInline enum Frame {
         case object(offset: Int, members: [JSONValue.Member], pendingKey: String, pendingKeyOffset: Int)
         case array(offset: Int, elements: [JSONValue.Node])
     }
 
-    private var stack: [Frame] = []
-    package private(set) var result: JSONValue.Node?
+    @usableFromInline var stack: [Frame] = []
+    public var result: JSONValue.Node?
 
-    package init() {}
+    public init() {}
 
-    private mutating func add(_ node: JSONValue.Node) {
+    @inlinable mutating func add(_ node: JSONValue.Node) {
         guard let top = stack.popLast() else {
             result = node
             return
@@ -105,38 +106,38 @@ package struct JSONTreeBuilder: JSONVisitor {
         }
     }
 
-    package mutating func objectStart(at offset: Int) {
+    @inlinable public mutating func objectStart(at offset: Int) {
         stack.append(.object(offset: offset, members: [], pendingKey: "", pendingKeyOffset: 0))
     }
 
-    package mutating func objectEnd(at offset: Int) {
+    @inlinable public mutating func objectEnd(at offset: Int) {
         guard case .object(let start, let members, _, _) = stack.popLast() else { return }
         add(JSONValue.Node(value: .object(members), offset: start))
     }
 
-    package mutating func arrayStart(at offset: Int) {
+    @inlinable public mutating func arrayStart(at offset: Int) {
         stack.append(.array(offset: offset, elements: []))
     }
 
-    package mutating func arrayEnd(at offset: Int) {
+    @inlinable public mutating func arrayEnd(at offset: Int) {
         guard case .array(let start, let elements) = stack.popLast() else { return }
         add(JSONValue.Node(value: .array(elements), offset: start))
     }
 
-    package mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+    @inlinable public mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
         guard case .object(let start, let members, _, _) = stack.popLast() else { return }
         stack.append(.object(offset: start, members: members, pendingKey: JSONString.decode(raw, escaped: escaped), pendingKeyOffset: offset))
     }
 
-    package mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+    @inlinable public mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
         add(JSONValue.Node(value: .string(JSONString.decode(raw, escaped: escaped)), offset: offset))
     }
 
-    package mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
+    @inlinable public mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
         add(JSONValue.Node(value: .number(String(decoding: raw, as: UTF8.self)), offset: offset))
     }
 
-    package mutating func literal(_ value: JSONLiteral, at offset: Int) {
+    @inlinable public mutating func literal(_ value: JSONLiteral, at offset: Int) {
         switch value {
         case .true: add(JSONValue.Node(value: .bool(true), offset: offset))
         case .false: add(JSONValue.Node(value: .bool(false), offset: offset))

@@ -85,7 +85,7 @@ public struct FormLayerDecoder: LayerDecoder {
     /// base64 padding) but nothing that marks prose or code: no blanks, quotes, braces,
     /// backslashes, angle brackets, `#`, `|`, `^` or backquote, and ASCII only.
     @inline(__always)
-    package static func valueCharacter(_ b: UInt8) -> Bool {
+    public static func valueCharacter(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
              UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"), UInt8(ascii: "+"),

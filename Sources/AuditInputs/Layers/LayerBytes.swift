@@ -2,12 +2,12 @@ import AuditBytes
 
 /// Byte helpers the layer decoders share: percent-decoding, ASCII prefixes, and the "is this
 /// decoded text rather than binary" test that keeps random tokens from opening as layers.
-package enum LayerBytes {
+public enum LayerBytes {
     /// Percent-decodes `bytes` (`%41` → `A`). A `%` not followed by two hex digits is kept as it
     /// is, as browsers and WHATWG URL parsers do: a sloppy URL still yields its other values.
     /// `plusAsSpace` is for form encoding (queries and `x-www-form-urlencoded` bodies), not for
     /// userinfo.
-    package static func percentDecode<C: Collection>(_ bytes: C, plusAsSpace: Bool) -> [UInt8] where C.Element == UInt8 {
+    public static func percentDecode<C: Collection>(_ bytes: C, plusAsSpace: Bool) -> [UInt8] where C.Element == UInt8 {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var i = bytes.startIndex
@@ -62,7 +62,7 @@ package enum LayerBytes {
 
     /// Index just past `Scheme` plus blanks (`Bearer  <token>`), or nil when `value` does not
     /// start with the scheme word (ASCII case ignored) followed by at least one space or tab.
-    package static func afterAuthScheme(_ value: UnsafeRawBufferPointer, _ scheme: StaticString) -> Int? {
+    public static func afterAuthScheme(_ value: UnsafeRawBufferPointer, _ scheme: StaticString) -> Int? {
         let count = scheme.utf8CodeUnitCount
         guard value.count > count, hasPrefixIgnoringCase(value, scheme),
               value[count] == 0x20 || value[count] == 0x09 else { return nil }
@@ -72,7 +72,7 @@ package enum LayerBytes {
     }
 
     /// `value` without trailing spaces, tabs, CR and LF.
-    package static func trimmedEnd(_ value: UnsafeRawBufferPointer, from start: Int) -> Int {
+    public static func trimmedEnd(_ value: UnsafeRawBufferPointer, from start: Int) -> Int {
         var end = value.count
         while end > start, value[end - 1] == 0x20 || value[end - 1] == 0x09 || value[end - 1] == 0x0A || value[end - 1] == 0x0D {
             end -= 1

@@ -90,16 +90,16 @@ public struct LayerGate: Sendable {
 }
 
 /// The decoders a scan tries, with their gates as lookup tables.
-package struct LayerDecoderSet {
-    package let decoders: [any LayerDecoder]
-    private let minimumLengths: [Int]
-    private let requiredBytes: [UInt8?]
+public struct LayerDecoderSet {
+    public let decoders: [any LayerDecoder]
+    @usableFromInline let minimumLengths: [Int]
+    @usableFromInline let requiredBytes: [UInt8?]
     /// For each first byte, the decoders (by index, as a bit mask) that may accept it.
-    private let byFirstByte: [UInt16]
+    @usableFromInline let byFirstByte: [UInt16]
     /// The shortest value any decoder accepts.
-    let minimumLength: Int
+    @usableFromInline let minimumLength: Int
 
-    package init(_ decoders: [any LayerDecoder]) {
+    public init(_ decoders: [any LayerDecoder]) {
         precondition(decoders.count <= 16, "at most 16 layer decoders")
         self.decoders = decoders
         minimumLengths = decoders.map(\.gate.minimumLength)
@@ -114,14 +114,15 @@ package struct LayerDecoderSet {
     }
 
     /// The decoder called `name`, as a bit mask over `decoders` (0 when there is none).
-    package func mask(named name: String?) -> UInt16 {
+    public func mask(named name: String?) -> UInt16 {
         guard let name, let index = decoders.firstIndex(where: { $0.name == name }) else { return 0 }
         return 1 << UInt16(index)
     }
 
-    /// The decoders whose gate `value` passes, as a bit mask over `decoders`.
-    @inline(__always)
-    package func candidates(_ value: UnsafeRawBufferPointer) -> UInt16 {
+    /// The decoders whose gate `value` passes, as a bit mask over `decoders`. Inlinable: the
+    /// scan asks it of every string value (BENCHMARKS.md, "Targets and inlining").
+    @inlinable @inline(__always)
+    public func candidates(_ value: UnsafeRawBufferPointer) -> UInt16 {
         guard value.count >= minimumLength, let first = value.first else { return 0 }
         var mask = byFirstByte[Int(first)]
         var remaining = mask

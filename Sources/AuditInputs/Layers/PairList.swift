@@ -36,7 +36,7 @@ public struct PairList: Sendable {
     }
 
     /// Pairs decoded already, read without a value.
-    package static func decoded(_ pairs: [DecodedPair]) -> Pairs {
+    public static func decoded(_ pairs: [DecodedPair]) -> Pairs {
         Pairs(list: PairList(pairs), value: UnsafeRawBufferPointer(start: nil, count: 0))
     }
 

@@ -46,7 +46,7 @@ public struct QueryLayerDecoder: LayerDecoder {
     }
 
     /// Index after `http://`, `https://`, `ws://` or `wss://` (any case), or nil.
-    package static func afterWebScheme(_ value: UnsafeRawBufferPointer) -> Int? {
+    public static func afterWebScheme(_ value: UnsafeRawBufferPointer) -> Int? {
         if LayerBytes.hasPrefixIgnoringCase(value, "https://") { return 8 }
         if LayerBytes.hasPrefixIgnoringCase(value, "http://") { return 7 }
         if LayerBytes.hasPrefixIgnoringCase(value, "wss://") { return 6 }

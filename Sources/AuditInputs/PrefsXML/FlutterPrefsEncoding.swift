@@ -200,7 +200,7 @@ public enum FlutterPrefsEncoding {
 /// stream grammar for exactly those shapes (class descriptor, fields, `writeObject` block data,
 /// `TC_STRING`/`TC_LONGSTRING`, back-references to strings) and instantiates nothing: any other
 /// class or type code is refused.
-package enum JavaStringList {
+public enum JavaStringList {
     enum Failure: Error, Equatable {
         case notSerialization, unexpectedClass, malformed, invalidModifiedUTF8
 
@@ -215,9 +215,9 @@ package enum JavaStringList {
     }
 
     // Type codes (java.io.ObjectStreamConstants).
-    package static let tcNull: UInt8 = 0x70, tcReference: UInt8 = 0x71, tcClassDesc: UInt8 = 0x72, tcObject: UInt8 = 0x73
-    package static let tcString: UInt8 = 0x74, tcArray: UInt8 = 0x75, tcBlockData: UInt8 = 0x77, tcEndBlockData: UInt8 = 0x78
-    package static let tcBlockDataLong: UInt8 = 0x7A, tcLongString: UInt8 = 0x7C
+    public static let tcNull: UInt8 = 0x70, tcReference: UInt8 = 0x71, tcClassDesc: UInt8 = 0x72, tcObject: UInt8 = 0x73
+    public static let tcString: UInt8 = 0x74, tcArray: UInt8 = 0x75, tcBlockData: UInt8 = 0x77, tcEndBlockData: UInt8 = 0x78
+    public static let tcBlockDataLong: UInt8 = 0x7A, tcLongString: UInt8 = 0x7C
     static let baseWireHandle = 0x7E_0000
     static let scWriteMethod: UInt8 = 0x01
 

@@ -39,7 +39,7 @@ public enum PrefsEntryKind: String, Sendable, CaseIterable {
 
 extension PrefsEntryKind {
     /// Whether the entry's value is its `value` attribute (a boolean or a number).
-    package var isScalar: Bool {
+    public var isScalar: Bool {
         switch self {
         case .boolean, .int, .long, .float, .double: return true
         case .string, .null, .set, .other: return false

@@ -73,7 +73,7 @@ import Testing
 /// fails with a `limit` error, in an input and in a JSON layer alike.
 @Suite struct CapturedMemberLimitTests {
     static let hugePayload = #"{"schemaVersion": 1, "entityId": "habit/h1", "deleted": false, "payload": {"id": "h1", "notes": ["#
-        + Array(repeating: #""0123456789abcdef0123456789abcdef""#, count: JSONScanVisitor.maxCapturedBytes / 32).joined(separator: ",") + "]}}"
+        + Array(repeating: #""0123456789abcdef0123456789abcdef""#, count: ContractDrafts.maxCapturedBytes / 32).joined(separator: ",") + "]}}"
 
     @Test func aPayloadLargerThanTheChecksReadFailsClosed() {
         let outcome = TestSupport.scan(Self.hugePayload)

@@ -1,0 +1,230 @@
+import AuditCore
+import AuditDetection
+import AuditInputs
+
+/// The contract checks' part of a JSON scan: a draft (`DocumentDraft`) for every open object in
+/// which a document key appeared, the members the checks read whole (`Capture`), and the names
+/// they screen. A closing object's draft goes to `ContractValidator`; its violations are
+/// recorded on the scan.
+struct ContractDrafts {
+    /// A member of a draft being collected as a tree.
+    private struct Capture {
+        var builder: JSONTreeBuilder
+        /// How many of its containers are open.
+        var depth: Int
+        var draft: Int
+        var member: ShapeKeys
+        var start: Int
+    }
+
+    /// Far above what the app sends: its client refuses responses over 256 KiB.
+    static let maxCapturedBytes = 4 << 20
+
+    private let scan: ArtifactScan
+    private let layer: LayerFrame
+    /// Drafts of the open objects that have one, innermost last.
+    private var drafts: [DocumentDraft] = []
+    /// The document key (`entityId`, `payload`, …) whose value comes next.
+    private(set) var pendingKey: ShapeKeys = []
+    /// Members of drafts being collected as trees (a payload, a revision, changed fields, field
+    /// registers): every event goes to each, innermost last.
+    private var captures: [Capture] = []
+    /// Members of the open objects that the app's sensitive-name rule matches (name, offset),
+    /// innermost object last: the contract checks screen a document's or operation's
+    /// additional fields with them.
+    private var appSensitiveKeys: [(name: String, offset: Int)] = []
+    /// The additional fields of the open operation documents, innermost last: an operation's
+    /// `changedMetadataFields` list them.
+    private var metadataKeys: [String] = []
+
+    init(scan: ArtifactScan, layer: LayerFrame) {
+        self.scan = scan
+        self.layer = layer
+    }
+
+    /// Whether the next value matters to the checks: the value of a document key, or inside a
+    /// captured member.
+    var wantsValue: Bool { !pendingKey.isEmpty || !captures.isEmpty }
+    var isCapturing: Bool { !captures.isEmpty }
+
+    /// The notes a new object starts with (where its names begin in the screened lists); an
+    /// operation's `document` is tied to the operation's draft.
+    func objectNotes(parent: ContainerNotes?) -> ContainerNotes {
+        var notes = ContainerNotes(hitsAtOpen: scan.hitCount, appSensitiveKeysStart: appSensitiveKeys.count,
+                                   metadataKeysStart: metadataKeys.count)
+        if pendingKey == .document, let draft = parent?.draft { notes.documentOf = draft }
+        return notes
+    }
+
+    /// An array's notes: the `operations` array of a draft counts its elements.
+    func arrayNotes(parent: ContainerNotes?) -> ContainerNotes {
+        var notes = ContainerNotes()
+        if pendingKey == .operations, let draft = parent?.draft { notes.operationsOf = draft }
+        return notes
+    }
+
+    /// A key of the innermost object (`notes`), with its facts.
+    @inline(__always)
+    mutating func key(_ key: UnsafeBufferPointer<UInt8>, shape flag: ShapeKeys, isAppSensitive: Bool, at offset: Int,
+                      notes: inout ContainerNotes) {
+        for i in captures.indices { captures[i].builder.key(key, escaped: false, at: offset) }
+        if isAppSensitive { appSensitiveKeys.append((String(decoding: key, as: UTF8.self), offset)) }
+        if notes.documentOf != nil && flag.isDisjoint(with: ShapeKeys.entityDocumentMembers) {
+            metadataKeys.append(String(decoding: key, as: UTF8.self))
+        }
+        pendingKey = flag.intersection(.documentKeys)
+        if !pendingKey.isEmpty && notes.draft == nil {
+            notes.draft = drafts.count
+            drafts.append(DocumentDraft(startOffset: layer.outerOffset ?? offset))
+            drafts[drafts.count - 1].position = scan.position(of: layer.outerOffset ?? offset)
+        }
+    }
+
+    /// The current value ended.
+    mutating func valueEnded() {
+        pendingKey = []
+    }
+
+    /// A scalar value of a document key (`notes`: of the object it is in).
+    mutating func scalar(_ value: DraftValue, at offset: Int, matchedPattern: Bool, notes: ContainerNotes) {
+        guard let draft = notes.draft else { return }
+        recordDocumentValue(value, draft: draft, offset: offset)
+        if pendingKey == .entityId { drafts[draft].entityIdIsSecret = matchedPattern }
+        if ShapeKeys.capturedMembers.contains(pendingKey) {
+            drafts[draft].setCaptured(pendingKey, JSONValue.Node(value: value.jsonValue, offset: offset))
+        }
+    }
+
+    /// Hands each capture a string, number or literal event.
+    mutating func capture(_ event: (inout JSONTreeBuilder) -> Void) {
+        for i in captures.indices { event(&captures[i].builder) }
+    }
+
+    /// An object or array as the value of a document key, or inside a captured member (`notes`:
+    /// the container it is in).
+    mutating func containerOpens(isObject: Bool, at offset: Int, notes: ContainerNotes?) throws(DocumentLimit) {
+        if !captures.isEmpty { try checkCaptureSize(at: offset) }
+        for i in captures.indices {
+            captures[i].depth += 1
+            if isObject { captures[i].builder.objectStart(at: offset) } else { captures[i].builder.arrayStart(at: offset) }
+        }
+        guard !pendingKey.isEmpty, let draft = notes?.draft else { return }
+        recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
+        if ShapeKeys.capturedMembers.contains(pendingKey) {
+            var builder = JSONTreeBuilder()
+            if isObject { builder.objectStart(at: offset) } else { builder.arrayStart(at: offset) }
+            captures.append(Capture(builder: builder, depth: 1, draft: draft, member: pendingKey, start: offset))
+        }
+    }
+
+    /// An object or array closes: the captures whose last container it was end.
+    mutating func containerCloses(isObject: Bool, at offset: Int) {
+        guard !captures.isEmpty else { return }
+        for i in captures.indices {
+            if isObject { captures[i].builder.objectEnd(at: offset) } else { captures[i].builder.arrayEnd(at: offset) }
+            captures[i].depth -= 1
+        }
+        while let last = captures.last, last.depth == 0 {
+            captures.removeLast()
+            if let tree = last.builder.result { drafts[last.draft].setCaptured(last.member, tree) }
+        }
+    }
+
+    /// An object closes (`notes`, with the shape keys it had): its draft is checked against the
+    /// contract, an operation's document summarised into the operation's draft, and its
+    /// screened names dropped.
+    mutating func objectCloses(_ notes: ContainerNotes, location: () -> HitLocation) {
+        // The draft of an object is the last one open; it is moved out, not copied.
+        if notes.draft != nil {
+            var draft = drafts.removeLast()
+            draft.keys = notes.keys
+            draft.memberCount = notes.memberCount
+            draft.appSensitiveKeys = Array(appSensitiveKeys[notes.appSensitiveKeysStart...])
+            if let parent = notes.documentOf {
+                drafts[parent].document = DocumentSummary(draft, metadataKeys: Array(metadataKeys[notes.metadataKeysStart...]))
+            }
+            check(draft, location: location)
+        } else if let parent = notes.documentOf {
+            drafts[parent].document = DocumentSummary(isEntityDocument: false)
+        }
+        appSensitiveKeys.removeSubrange(notes.appSensitiveKeysStart...)
+        metadataKeys.removeSubrange(notes.metadataKeysStart...)
+    }
+
+    /// An array closes: the `operations` array of a draft gives its element count.
+    mutating func arrayCloses(_ notes: ContainerNotes, elements: Int) {
+        if let draft = notes.operationsOf { drafts[draft].operationCount = elements }
+    }
+
+    /// A captured member is validated whole, so its size is bounded: beyond the limit the input
+    /// fails with a `limit` error rather than go unchecked or take unbounded memory.
+    func checkCaptureSize(at offset: Int) throws(DocumentLimit) {
+        guard let first = captures.first, offset - first.start > ContractDrafts.maxCapturedBytes else { return }
+        throw DocumentLimit.capturedMember(offset: layer.outerOffset ?? offset, limit: ContractDrafts.maxCapturedBytes)
+    }
+
+    private mutating func recordDocumentValue(_ value: DraftValue, draft: Int, offset: Int) {
+        let position = scan.position(of: layer.outerOffset ?? offset)
+        switch pendingKey {
+        case .entityId:
+            drafts[draft].entityId = value
+            drafts[draft].entityIdOffset = offset
+            drafts[draft].position = position
+        case .schemaVersion: drafts[draft].schemaVersion = value
+        case .deleted: drafts[draft].deleted = value
+        case .payload:
+            drafts[draft].hasPayload = true
+            if case .object = value { drafts[draft].payloadIsObject = true }
+        case .protocolVersion:
+            drafts[draft].protocolVersion = value
+            drafts[draft].protocolVersionOffset = offset
+        case .operationId:
+            drafts[draft].operationId = value
+            drafts[draft].operationIdOffset = offset
+        case .kind:
+            drafts[draft].kind = value
+            drafts[draft].kindOffset = offset
+        case .document:
+            drafts[draft].hasDocument = true
+            drafts[draft].documentOffset = offset
+        case .operations:
+            drafts[draft].operationsOffset = offset
+        case .migratedAt: drafts[draft].hasMigratedAt = true
+        case .quarantine: drafts[draft].hasQuarantine = true
+        default: break
+        }
+    }
+
+    /// Checks a closing object against the contract and records its violations, on its
+    /// `entityId` (the key of a whole-document violation is the entity id).
+    private func check(_ draft: DocumentDraft, location: () -> HitLocation) {
+        let violations = ContractValidator.check(draft, inventory: scan.rules.inventory)
+        guard !violations.isEmpty else { return }
+        // The key of a whole-document violation is the entity id; without one, the name of the
+        // object (`document`), as for any value.
+        var location = location()
+        if case .string(let id)? = draft.entityId {
+            location.key = draft.entityIdIsSecret ? Redaction.maskedKey : id
+        }
+        for violation in violations {
+            // The app's sensitive-name rule where ours already reports the name: one finding.
+            if violation.check == .sensitiveName, let name = violation.key,
+               Array(name.utf8).withUnsafeBufferPointer({ scan.nameMatch($0) }) != nil {
+                continue
+            }
+            var located = location
+            if !violation.memberPath.isEmpty {
+                var path = location.path
+                for token in violation.memberPath.dropLast() { path.append(token) }
+                // A member's violation without a name of its own (a setting's value) is named
+                // by its document's entity id, as whole-document violations are.
+                located = HitLocation(key: violation.key ?? location.key, containerPath: path, token: violation.memberPath.last, ancestry: location.ancestry,
+                                      readerContext: location.readerContext, carrier: location.carrier)
+            } else if let key = violation.key {
+                located.key = key
+            }
+            let position = violation.offset.map { scan.position(of: layer.outerOffset ?? $0) } ?? draft.position
+            scan.recordContractViolation(ruleId: violation.ruleId, message: violation.message, location: located, position: position)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import AuditCore
+
+/// The inventory stores among a JSON scan's members: a store is reported at its value (at its
+/// key until the value begins), and the scan notes whether that value holds anything. A
+/// container under a store holds nothing until a string in it that is no placeholder says
+/// otherwise.
+struct StoreValueTracker {
+    /// The hit of the current key's store, until its value begins.
+    private var pendingHit: Int?
+    /// The hit of the store whose value is being read, until its kind is known.
+    private var hitForValue: Int?
+    /// Stores whose value is an open container: their hit, and the depth of that container.
+    private var openContainers: [(hit: Int, depth: Int)] = []
+
+    /// Whether a store's value begins with the next value.
+    var isPending: Bool { pendingHit != nil }
+    /// Whether the value being read is, or is inside, a store's value.
+    var isInStore: Bool { hitForValue != nil || !openContainers.isEmpty }
+
+    /// The current key is a store: its hit.
+    mutating func keyIsStore(hit: Int) {
+        pendingHit = hit
+    }
+
+    /// The pending store's value begins at `position`: its hit moves there.
+    mutating func valueBegins(at position: SourcePosition, scan: ArtifactScan) {
+        guard let hit = pendingHit else { return }
+        scan.moveHit(hit, to: position)
+        hitForValue = hit
+        pendingHit = nil
+    }
+
+    /// A scalar value: the store whose value it is holds nothing if `holdsNothing`.
+    mutating func scalar(holdsNothing: Bool, scan: ArtifactScan) {
+        guard let hit = hitForValue else { return }
+        scan.noteStoreValue(hit, holdsNothing: holdsNothing)
+        hitForValue = nil
+    }
+
+    /// A string, inside a store's value or as one: a placeholder holds nothing.
+    mutating func string(isPlaceholder: Bool, scan: ArtifactScan) {
+        scalar(holdsNothing: isPlaceholder, scan: scan)
+        if !isPlaceholder {
+            for open in openContainers { scan.noteStoreValue(open.hit, holdsNothing: false) }
+        }
+    }
+
+    /// A container opens as a store's value, at `depth` (counting it).
+    mutating func containerOpens(depth: Int, scan: ArtifactScan) {
+        guard let hit = hitForValue else { return }
+        scalar(holdsNothing: true, scan: scan)
+        openContainers.append((hit, depth))
+    }
+
+    /// The container at `depth` (counting it) closes.
+    mutating func containerCloses(depth: Int) {
+        if let last = openContainers.last, last.depth == depth { openContainers.removeLast() }
+    }
+
+    /// Whether any store's container is open (a cheap test before `containerCloses`).
+    var hasOpenContainers: Bool { !openContainers.isEmpty }
+}
