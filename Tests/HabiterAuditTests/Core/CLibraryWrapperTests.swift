@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Each C library stays behind one wrapper (STYLE.md): PCRE2 in `Regex/Regex.swift`, zlib in
-/// `Inputs/Zlib.swift`. No other source, test or fuzz file imports them.
+/// Each C library stays behind one wrapper (STYLE.md): PCRE2 in `AuditRules/Regex.swift`, zlib in
+/// `AuditInputs/Zlib.swift`. No other source, test or fuzz file imports them.
 @Suite struct CLibraryWrapperTests {
     @Test func eachCLibraryIsImportedByItsWrapperOnly() throws {
         let root = TestSupport.repoRoot
