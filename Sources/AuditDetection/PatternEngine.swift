@@ -49,9 +49,11 @@ public final class PatternEngine: @unchecked Sendable {
         }.min() ?? Int.max
     }
 
-    /// Scans one value and calls `emit` for each hit, in rule order then position order.
+    /// Scans one value and calls `emit` for each hit, in rule order then position order. `kind`
+    /// is what the value is declared to be (a body's media type); nil leaves it to `TextKind`'s
+    /// sniffer, asked only when a rule for prose or assignments matched.
     /// Throws `RegexError.limitExceeded` (with the rule index) when a regex gives up.
-    public func scan(_ value: UnsafeRawBufferPointer, matcher: RegexMatcher, scratch: inout PatternScratch,
+    public func scan(_ value: UnsafeRawBufferPointer, kind declared: TextKind? = nil, matcher: RegexMatcher, scratch: inout PatternScratch,
                      _ emit: (PatternHit) -> Void) throws(PatternLimitError) {
         let n = value.count
         if n < minimumValueLength { return }
@@ -66,6 +68,7 @@ public final class PatternEngine: @unchecked Sendable {
         }
         if scratch.marked.isEmpty { return }
         scratch.marked.sort()
+        var kind = declared
         for ruleIndex in scratch.marked {
             let rule = rules[ruleIndex]
             if n < rule.minLength { continue }
@@ -80,6 +83,10 @@ public final class PatternEngine: @unchecked Sendable {
                 let bytes = UnsafeRawBufferPointer(rebasing: value[secret])
                 if let minimum = rule.minEntropy, shannonEntropy(bytes) < minimum { continue }
                 if bytes.withMemoryRebound(to: UInt8.self, Placeholders.isPlaceholder) { continue }
+                if rule.codePolicy != .scan {
+                    if kind == nil { kind = TextKind.sniff(value) }
+                    if !Self.stands(rule.codePolicy, secret: secret, in: value, kind: kind!) { continue }
+                }
                 var confidence = Confidence.high
                 if let validator = rule.validator {
                     switch Validators.check(validator, bytes) {
@@ -90,6 +97,28 @@ public final class PatternEngine: @unchecked Sendable {
                 }
                 emit(PatternHit(ruleIndex: ruleIndex, secret: secret, confidence: confidence))
             }
+        }
+    }
+}
+
+extension PatternEngine {
+    /// Whether a match of a rule with this code policy stands in a value of this kind: a prose
+    /// rule's not in code or a stylesheet, nor in markup outside its text nodes; an assignment's
+    /// in code only when its right side is a quoted literal.
+    static func stands(_ policy: CodePolicy, secret: Range<Int>, in value: UnsafeRawBufferPointer, kind: TextKind) -> Bool {
+        switch (policy, kind) {
+        case (.scan, _), (_, .text):
+            return true
+        case (.prose, .code), (.prose, .stylesheet):
+            return false
+        case (.prose, .markup):
+            return TextKind.isInTextNode(secret, of: value)
+        case (.assignment, .markup) where TextKind.isInTextNode(secret, of: value):
+            return true
+        case (.assignment, _):
+            guard secret.lowerBound > 0 else { return false }
+            let before = value[secret.lowerBound - 1]
+            return before == UInt8(ascii: "\"") || before == UInt8(ascii: "'") || before == UInt8(ascii: "`")
         }
     }
 }

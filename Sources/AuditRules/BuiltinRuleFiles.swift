@@ -2447,6 +2447,7 @@ public enum BuiltinRuleFiles {
     {
       "id": "secret.credential-in-prose",
       "kind": "pattern",
+      "codeAndMarkup": "prose",
       "title": "Credential written in prose",
       "description": "A password, PIN or door, alarm or Wi-Fi code that a person wrote into free text: a habit description, an entry note, a support message (\"the wifi password is Sommer2024!\", \"my pin is 4821\", \"Alarmcode: 7391\", \"WLAN-Schlüssel: …\"). The value must look chosen: a PIN of 4 to 12 digits, or six characters or more mixing letters with digits, capitals or symbols; prose that only mentions a password (\"Change my password\", \"the wifi password is on the fridge\", \"the password is required\") is not reported. Assignments such as password=… are secret.password-in-text.",
       "help": "Remove the credential from the text (ask the user to edit the note, or redact the support ticket) and, if it protects anything reachable, have it changed. Habit notes travel with backups and, with Personal Sync, to the server.",
@@ -2737,6 +2738,7 @@ public enum BuiltinRuleFiles {
     {
       "id": "secret.password-in-text",
       "kind": "pattern",
+      "codeAndMarkup": "assignment",
       "generic": true,
       "title": "Password assignment in text",
       "description": "A password written as password=…, passwd: … or pwd=… in free text, a log line, a URL or a connection string.",

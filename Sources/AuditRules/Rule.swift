@@ -26,6 +26,19 @@ public enum ValueShape: String, Sendable {
     case generated
 }
 
+/// What a pattern rule makes of code and markup: the JavaScript, CSS and HTML bodies of a browser
+/// capture (`TextKind` tells them apart).
+public enum CodePolicy: String, Sendable {
+    /// Runs everywhere: a token is a token in a bundle too.
+    case scan
+    /// A rule for what people write: it does not run on code or stylesheets, and in markup it
+    /// reads the text nodes only.
+    case prose
+    /// An assignment (`password=…`): in code only a quoted literal on its right side is a
+    /// credential; an identifier, a call, a member access or an expression is code.
+    case assignment
+}
+
 /// One detection rule, loaded from a rule file in `rules/` or `--rules DIR`.
 public struct Rule: Sendable {
     /// Stable dotted id (`secret.github-token`); appears in baselines, never renamed.
@@ -66,6 +79,8 @@ public struct Rule: Sendable {
     /// Pattern rules: a broad rule (`Bearer …`, `password=…`) that yields to a vendor rule
     /// matching the same secret.
     public var isGeneric: Bool
+    /// Pattern rules: how the rule treats code and markup.
+    public var codePolicy: CodePolicy
 
     /// Texts the rule must match (pattern rules) or key names it must match (name rules).
     public var examples: [String]
@@ -82,7 +97,7 @@ public struct Rule: Sendable {
                 level: Level, family: Family, securitySeverity: Double, tags: [String],
                 names: [String] = [], valueShape: ValueShape = .human, pattern: String? = nil, keywords: [String] = [],
                 minLength: Int = 0, minEntropy: Double? = nil, validator: String? = nil,
-                previewPrefixLength: Int = 0, isGeneric: Bool = false, examples: [String], counterExamples: [String],
+                previewPrefixLength: Int = 0, isGeneric: Bool = false, codePolicy: CodePolicy = .scan, examples: [String], counterExamples: [String],
                 source: String, sourceLine: Int? = nil, sourceColumn: Int? = nil) {
         self.id = id
         self.kind = kind
@@ -102,6 +117,7 @@ public struct Rule: Sendable {
         self.validator = validator
         self.previewPrefixLength = previewPrefixLength
         self.isGeneric = isGeneric
+        self.codePolicy = codePolicy
         self.examples = examples
         self.counterExamples = counterExamples
         self.source = source

@@ -7,7 +7,7 @@ public enum RuleFileParser {
     static let ruleFields: Set<String> = [
         "id", "kind", "title", "description", "help", "level", "family", "securitySeverity", "tags",
         "names", "valueShape", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength", "generic",
-        "examples", "counterExamples",
+        "codeAndMarkup", "examples", "counterExamples",
     ]
     static let fileFields: Set<String> = ["$comment", "rules"]
 
@@ -72,6 +72,10 @@ public enum RuleFileParser {
         guard let valueShape = ValueShape(rawValue: shapeText) else {
             throw fields.error("valueShape", "valueShape must be \"human\" or \"generated\"")
         }
+        let policyText = try fields.string("codeAndMarkup", required: false) ?? CodePolicy.scan.rawValue
+        guard let codePolicy = CodePolicy(rawValue: policyText) else {
+            throw fields.error("codeAndMarkup", "codeAndMarkup must be \"scan\", \"prose\" or \"assignment\"")
+        }
         let severity = try fields.number("securitySeverity", required: true)!
         guard severity >= 0 && severity <= 10 else {
             throw fields.error("securitySeverity", "securitySeverity must be between 0.0 and 10.0")
@@ -92,6 +96,7 @@ public enum RuleFileParser {
             validator: try fields.string("validator", required: false),
             previewPrefixLength: Int(try fields.number("previewPrefixLength", required: false) ?? 0),
             isGeneric: try fields.bool("generic") ?? false,
+            codePolicy: codePolicy,
             examples: try fields.strings("examples") ?? [],
             counterExamples: try fields.strings("counterExamples") ?? [],
             source: locate.file)
@@ -103,12 +108,13 @@ public enum RuleFileParser {
             if rule.names.isEmpty { throw fields.error(nil, "a name rule needs a non-empty \"names\" array") }
             if rule.pattern != nil { throw fields.error("pattern", "a name rule has no pattern") }
             if fields.member("generic") != nil { throw fields.error("generic", "a name rule has no generic flag") }
+            if fields.member("codeAndMarkup") != nil { throw fields.error("codeAndMarkup", "a name rule has no codeAndMarkup") }
         case .pattern:
             if rule.pattern == nil { throw fields.error(nil, "a pattern rule needs a \"pattern\"") }
             if !rule.names.isEmpty { throw fields.error("names", "a pattern rule has no names") }
             if fields.member("valueShape") != nil { throw fields.error("valueShape", "a pattern rule has no valueShape") }
         case .contract, .inventory:
-            for field in ["pattern", "names", "keywords", "valueShape", "validator", "generic"] where fields.member(field) != nil {
+            for field in ["pattern", "names", "keywords", "valueShape", "validator", "generic", "codeAndMarkup"] where fields.member(field) != nil {
                 throw fields.error(field, "a \(kind.rawValue) rule's check is built in; it has no \(field)")
             }
         }

@@ -234,15 +234,16 @@ final class ArtifactScan {
         errorsBox.value.removeSubrange(count...)
     }
 
-    /// Runs the pattern rules over `value` and records a hit for each match. `locate` is asked
-    /// only when there is a hit, so that clean values cost no path or key strings.
-    func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, locate: () -> HitLocation) -> Int {
+    /// Runs the pattern rules over `value` (of `kind`, when its carrier declares one) and records
+    /// a hit for each match. `locate` is asked only when there is a hit, so that clean values
+    /// cost no path or key strings.
+    func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, kind: TextKind? = nil, locate: () -> HitLocation) -> Int {
         // Most values of a document are too short for any rule: decided before the engine is
         // called (and retained for the call).
         if value.count < rules.patterns.minimumValueLength { return 0 }
         var hits: [PatternHit] = []
         do {
-            try rules.patterns.scan(value, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
+            try rules.patterns.scan(value, kind: kind, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
         } catch {
             let rule = rules.patterns.rules[error.ruleIndex]
             fail(.limit, at: offset, "rule '\(rule.id)': \(error.error.message)")
@@ -266,7 +267,7 @@ final class ArtifactScan {
     /// key): the layer decoders open it, else the pattern rules scan it; then the name rule it
     /// matches, if any, judges the value. `locate` is asked only when something is found.
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
-                         locate: () -> HitLocation) {
+                         kind: TextKind? = nil, locate: () -> HitLocation) {
         pkce.observe(value)
         var known: HitLocation?
         let hitsBefore = hitCount
@@ -274,7 +275,7 @@ final class ArtifactScan {
             if known == nil { known = locate() }
             return known!
         }
-        if !replaced { _ = scanPatterns(value, offset: offset) { known ?? locate() } }
+        if !replaced { _ = scanPatterns(value, offset: offset, kind: kind) { known ?? locate() } }
         // A hit in the value (a pattern on it, anything in a layer of it) says more than the
         // name, whose hit `finishDocument` would drop: it is not made.
         guard let name, hitCount == hitsBefore else { return }

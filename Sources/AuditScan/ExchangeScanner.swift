@@ -1,4 +1,5 @@
 import AuditCore
+import AuditDetection
 import AuditInputs
 
 /// Judges raw HTTP exchanges as `HTTPMessageReader` reads them: every text part and field when
@@ -275,7 +276,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
         }
         let location = frame.location
         if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: excluded, locate: { location }) {
-            _ = scan.scanPatterns(bytes, offset: frame.outerOffset ?? 0) { location }
+            _ = scan.scanPatterns(bytes, offset: frame.outerOffset ?? 0, kind: TextKind(mediaType: mime)) { location }
         }
     }
 

@@ -61,6 +61,9 @@ struct HARScanVisitor: JSONVisitor {
     /// The `content` object being read: its `encoding`, and whether its text is base64 (checked
     /// when it is read, so that the text need not be kept until `encoding` is known).
     private var contentEncoding: String?
+    /// What the body of the open `content` or `postData` is, by its `mimeType` (which every
+    /// exporter writes before `text`).
+    private var bodyKind: TextKind?
     private var contentText: ContentText?
 
     /// A `content.text` as far as its `encoding` (which may come after it) needs it.
@@ -99,9 +102,12 @@ struct HARScanVisitor: JSONVisitor {
             field = Field(id: id, hitsAtOpen: scan.hitCount)
             // Judged when it closes, so its value's position must still resolve then.
             scan.window.pin(at: offset)
-        case .postData: entry?.bodyIds.append(id)
+        case .postData:
+            entry?.bodyIds.append(id)
+            bodyKind = nil
         case .content:
             entry?.bodyIds.append(id)
+            bodyKind = nil
             contentEncoding = nil
             contentText = nil
             scan.window.pin(at: offset)
@@ -151,9 +157,16 @@ struct HARScanVisitor: JSONVisitor {
             observe(string: raw, escaped: escaped, at: offset, key: key, in: role)
         }
         let isFieldValue = structure.pendingKey == .value && structure.current?.isField == true
+        let isBody = structure.pendingKey == .text && (structure.current == .content || structure.current == .postData)
         structure.scalarRead()
         let hitsBefore = scan.hitCount
-        try plain.string(raw, escaped: escaped, at: offset)
+        if isBody, let bodyKind {
+            plain.declaredKind = bodyKind
+            defer { plain.declaredKind = nil }
+            try plain.string(raw, escaped: escaped, at: offset)
+        } else {
+            try plain.string(raw, escaped: escaped, at: offset)
+        }
         if isFieldValue { field.valueHasHits = scan.hitCount > hitsBefore }
     }
 
@@ -217,6 +230,8 @@ struct HARScanVisitor: JSONVisitor {
                 location.key = "text"
                 contentText?.location = location
             }
+        case (.content, .mimeType), (.postData, .mimeType):
+            bodyKind = TextKind(mediaType: String(decoding: bytes(), as: UTF8.self))
         case (.content, .encoding):
             contentEncoding = String(decoding: bytes(), as: UTF8.self).lowercased()
         default:

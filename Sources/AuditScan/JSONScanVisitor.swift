@@ -18,6 +18,9 @@ struct JSONScanVisitor: JSONVisitor {
     private var elementNames: [NameMatch] = []
     private var pendingName: NameMatch?
     private var unescaped: [UInt8] = []
+    /// What the next string value is declared to be (a HAR body's `mimeType`), set by the HAR
+    /// visitor for that value only.
+    var declaredKind: TextKind?
     /// Keys of the root's `settings` object, listed in the inventory if the root is a backup.
     private var snapshotKeys: [String] = []
     private var unlistedSnapshotKeys = 0
@@ -163,7 +166,7 @@ struct JSONScanVisitor: JSONVisitor {
             path.top.notes.keys.insert(.backupFormat)
         }
         let hitsBefore = scan.hitCount
-        scan.scanNamedString(value, name: pendingName, at: layer.outerOffset ?? offset, depth: layer.depth) { location() }
+        scan.scanNamedString(value, name: pendingName, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind) { location() }
         if drafts.wantsValue {
             value.withMemoryRebound(to: UInt8.self) { bytes in
                 drafts.capture { $0.string(bytes, escaped: false, at: offset) }

@@ -23,7 +23,7 @@ public struct HARStructure {
     /// The keys the structure is read by.
     public enum Key {
         case log, entries, request, response, headers, queryString, cookies, postData, content, params
-        case url, name, value, text, encoding
+        case url, name, value, text, encoding, mimeType
 
         /// The spellings by length (a switch, then a comparison or a few, for every key of the
         /// structure).
@@ -35,7 +35,8 @@ public struct HARStructure {
             case 6: key.equals("params") ? .params : nil
             case 7: key.equals("entries") ? .entries : key.equals("request") ? .request : key.equals("headers") ? .headers
                 : key.equals("cookies") ? .cookies : key.equals("content") ? .content : nil
-            case 8: key.equals("response") ? .response : key.equals("postData") ? .postData : key.equals("encoding") ? .encoding : nil
+            case 8: key.equals("response") ? .response : key.equals("postData") ? .postData : key.equals("encoding") ? .encoding
+                : key.equals("mimeType") ? .mimeType : nil
             case 11: key.equals("queryString") ? .queryString : nil
             default: nil
             }
