@@ -1,7 +1,11 @@
+import AuditBytes
+
 /// Recognises values that stand in for a secret rather than being one: masks (`********`,
 /// `xxxx-xxxx`), templates (`${TOKEN}`, `{{ token }}`, `%s`, `<your-token>`, `[REDACTED:…]`),
-/// instructions (`YOUR_API_KEY`, `changeme`), documentation examples (`…EXAMPLE`) and status
-/// words about a secret (`required`, `too_short`, `expired`).
+/// values that interpolate one (`value[${accessToken}]`, also percent-encoded), references to
+/// the environment (`process.env.TOKEN`, `os.environ["TOKEN"]`), instructions (`YOUR_API_KEY`,
+/// `changeme`, `RANDOMSTRINGHERE`), documentation examples (`…EXAMPLE`) and status words about
+/// a secret (`required`, `too_short`, `expired`).
 public enum Placeholders {
     static let words: Set<String> = [
         "redacted", "changeme", "change_me", "change-me", "changeit", "placeholder", "example",
@@ -81,7 +85,11 @@ public enum Placeholders {
         where trimmed.count > scheme.utf8CodeUnitCount && trimmed.hasPrefixIgnoringASCIICase(scheme) {
             return isPlaceholder(UnsafeBufferPointer(rebasing: trimmed[scheme.utf8CodeUnitCount...]))
         }
-        if isIdentifierCode(trimmed) || isTemplate(trimmed) { return true }
+        if isIdentifierCode(trimmed) || isTemplate(trimmed) || interpolates(trimmed) { return true }
+        // Percent-encoded (`%24%7BaccessToken%7D`): judged decoded.
+        if let decoded = percentDecoded(trimmed) {
+            return decoded.withUnsafeBufferPointer { isPlaceholder($0) }
+        }
         // The words, markers and prefixes are lowercase: compared with a lowercased copy, on
         // the stack when it is short.
         let listed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: trimmed.count) { buffer in
@@ -89,6 +97,7 @@ public enum Placeholders {
             let lower = UnsafeBufferPointer(buffer)
             if isListedWord(lower) { return true }
             return containsMarker(lower) || instructionPrefixes.contains { lower.hasPrefix($0) }
+                || environmentReferences.contains { lower.hasPrefix($0) } || isInstructionSuffix(lower)
         }
         if listed { return true }
         // One character repeated ("aaaaaaaa"), a mask ("********", "xxxx-xxxx", "•••"), or
@@ -140,6 +149,66 @@ public enum Placeholders {
     static let maskCharacters: Set<Unicode.Scalar> = ["*", "x", "X", "\u{2022}", "#", ".", "-", "_", " "]
     /// The ASCII ones of `maskCharacters`, as a bit per byte value.
     private static let asciiMaskCharacters: UInt128 = maskCharacters.reduce(0) { $1.value < 0x80 ? $0 | 1 << UInt128($1.value) : $0 }
+
+    /// How code reads a secret from the environment; the value names the variable, not the secret.
+    static let environmentReferences: [StaticString] = [
+        "process.env.", "process.env[", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "getenv(",
+        "system.getenv(", "env[", "env.fetch(", "deno.env.get(", "environment.getenvironmentvariable(",
+    ]
+
+    /// What an instruction to fill in ends with: `RANDOMSTRINGHERE`, `your_token_here`,
+    /// `api-key-here` (a noun of a secret, then "here").
+    static func isInstructionSuffix(_ lower: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lower.count >= 8, UnsafeBufferPointer(rebasing: lower[(lower.count - 4)...]).hasPrefix("here") else { return false }
+        var head = UnsafeBufferPointer(rebasing: lower[..<(lower.count - 4)])
+        if let last = head.last, last == UInt8(ascii: "_") || last == UInt8(ascii: "-") || last == UInt8(ascii: " ") {
+            head = UnsafeBufferPointer(rebasing: head[..<(head.count - 1)])
+        }
+        for noun in ["key", "token", "secret", "password", "string", "value", "id", "pass", "code"] as [StaticString] {
+            let n = noun.utf8CodeUnitCount
+            if head.count >= n && UnsafeBufferPointer(rebasing: head[(head.count - n)...]).hasPrefix(noun) { return true }
+        }
+        return false
+    }
+
+    /// A value that interpolates a template expression anywhere in it (`value[${accessToken}]`,
+    /// `Bearer {{token}}`, `<%= token %>`): what is sent is the expression's value, not this.
+    static func interpolates(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        func index(of needle: StaticString, from start: Int) -> Int? {
+            let n = needle.utf8CodeUnitCount
+            var i = start
+            while i + n <= s.count {
+                if UnsafeBufferPointer(rebasing: s[i...]).hasPrefix(needle) { return i }
+                i += 1
+            }
+            return nil
+        }
+        func closes(_ open: StaticString, _ close: StaticString) -> Bool {
+            guard let start = index(of: open, from: 0) else { return false }
+            return index(of: close, from: start + open.utf8CodeUnitCount) != nil
+        }
+        return closes("${", "}") || closes("{{", "}}") || closes("<%", "%>")
+    }
+
+    /// The value percent-decoded, when it holds a `%XX` escape; nil otherwise.
+    static func percentDecoded(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard s.contains(UInt8(ascii: "%")) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var i = 0
+        var decodedAny = false
+        while i < s.count {
+            if s[i] == UInt8(ascii: "%"), i + 2 < s.count, let high = hexValue(s[i + 1]), let low = hexValue(s[i + 2]) {
+                out.append(high << 4 | low)
+                i += 3
+                decodedAny = true
+            } else {
+                out.append(s[i])
+                i += 1
+            }
+        }
+        return decodedAny ? out : nil
+    }
 
     /// A machine-readable code of short lowercase words joined by `_`, `-` or `.`: `too_short`,
     /// `password.mismatch`. Case-sensitive, so a random token is not one.

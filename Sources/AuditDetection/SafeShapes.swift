@@ -1,5 +1,27 @@
 /// Shapes of values that are never secrets in this domain.
 public enum SafeShapes {
+    /// A UUID (`8-4-4-4-12` hex digits, any version) or a ULID (26 Crockford base32 characters,
+    /// the first at most `7`): how analytics and SDKs name a session, an install or an event.
+    public static func isIdentifier(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isHex(_ b: UInt8) -> Bool { b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 6 }
+        if text.count == 36 {
+            for (i, b) in text.enumerated() {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    if b != UInt8(ascii: "-") { return false }
+                } else if !isHex(b) {
+                    return false
+                }
+            }
+            return true
+        }
+        guard text.count == 26, let first = text.first, first &- 0x30 < 8 else { return false }
+        // Crockford's base32: digits and letters but I, L, O and U, either case.
+        return text.allSatisfy { b in
+            let upper = b &- 0x61 < 26 ? b - 0x20 : b
+            return upper &- 0x30 < 10 || (upper &- 0x41 < 26 && !"ILOU".utf8.contains(upper))
+        }
+    }
+
     /// An ISO 8601 date, time or date-time (`2026-11-30`, `07:30`, `2026-11-30T07:30:00.000Z`),
     /// or an RFC 1123 HTTP date.
     public static func isDateOrTime(_ text: String) -> Bool {

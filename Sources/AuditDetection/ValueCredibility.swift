@@ -52,7 +52,8 @@ public enum ValueCredibility {
             if lower.hasPrefix("arn:") { return false }
             let text = String(decoding: trimmed, as: UTF8.self)
             if SafeShapes.isDateOrTime(text) || SafeShapes.isFilePath(text) || SafeShapes.isPublicToken(text) { return false }
-            if shape == .generated {
+            if shape == .session && SafeShapes.isIdentifier(trimmed) { return false }
+            if shape == .generated || shape == .session {
                 var material = trimmed
                 for scheme in authorizationSchemes where lower.hasPrefix(scheme) {
                     material = UnsafeBufferPointer(rebasing: material[(material.startIndex + scheme.utf8CodeUnitCount)...])

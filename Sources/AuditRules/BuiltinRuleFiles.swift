@@ -1105,7 +1105,7 @@ public enum BuiltinRuleFiles {
     {
       "id": "name.session",
       "kind": "name",
-      "valueShape": "generated",
+      "valueShape": "session",
       "title": "Session identifier under a session name",
       "description": "A value stored under a name such as session, sessionId, sid or JSESSIONID: a session cookie or identifier, which lets whoever holds it act in that session.",
       "help": "Session identifiers in a capture are live credentials: redact the capture before sharing it. In data or preferences, remove the value and end the session.",
@@ -2747,11 +2747,11 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-256"],
-      "pattern": "(?i)(?<![A-Za-z0-9])(?:password|passwd|pwd)\\s*[=:]\\s*[\"']?(?<secret>(?![/~])[^\\s\"'&;,<>]{4,})",
+      "pattern": "(?i)(?<![A-Za-z0-9])(?:password|passwd|pwd)[ \\t]*[=:][ \\t]*[\"']?(?<secret>(?![/~])[^\\s\"'&;,<>]{4,})",
       "keywords": ["password", "passwd", "pwd"],
       "minLength": 8,
       "examples": ["login failed for bob password=Tr1cky-Wombat", "wifi passwd: s3cr3t-Kiwi", "db?user=app&pwd=Qx7!mRv2"],
-      "counterExamples": ["password=changeme", "password: ********", "Change my password", "password=${DB_PASSWORD}", "password = <redacted>", "PWD=/data/user/0/app.habiter/files", "password: too_short"]
+      "counterExamples": ["password=changeme", "password: ********", "Change my password", "password=${DB_PASSWORD}", "password = <redacted>", "PWD=/data/user/0/app.habiter/files", "password: too_short", "DB_PASSWORD=\nDB_USER=habiter_admin", "password: process.env.DB_PASSWORD", "password=%24%7BDB_PASSWORD%7D"]
     }
   ]
 }

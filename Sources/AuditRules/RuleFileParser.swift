@@ -70,7 +70,7 @@ public enum RuleFileParser {
         }
         let shapeText = try fields.string("valueShape", required: false) ?? ValueShape.human.rawValue
         guard let valueShape = ValueShape(rawValue: shapeText) else {
-            throw fields.error("valueShape", "valueShape must be \"human\" or \"generated\"")
+            throw fields.error("valueShape", "valueShape must be \"human\", \"generated\" or \"session\"")
         }
         let policyText = try fields.string("codeAndMarkup", required: false) ?? CodePolicy.scan.rawValue
         guard let codePolicy = CodePolicy(rawValue: policyText) else {

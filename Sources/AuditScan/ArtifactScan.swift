@@ -266,8 +266,10 @@ final class ArtifactScan {
     /// A string value found under a name (an object key, a header, a query parameter, a prefs
     /// key): the layer decoders open it, else the pattern rules scan it; then the name rule it
     /// matches, if any, judges the value. `locate` is asked only when something is found.
+    /// `carriedByProtocol`: the value is a header, a cookie or another field of the protocol,
+    /// where a session id of any shape is a live credential.
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
-                         kind: TextKind? = nil, locate: () -> HitLocation) {
+                         kind: TextKind? = nil, carriedByProtocol: Bool = false, locate: () -> HitLocation) {
         pkce.observe(value)
         var known: HitLocation?
         let hitsBefore = hitCount
@@ -280,7 +282,8 @@ final class ArtifactScan {
         // name, whose hit `finishDocument` would drop: it is not made.
         guard let name, hitCount == hitsBefore else { return }
         // JSON text under the name is judged like an object: by what it holds.
-        let shape = rules.nameRules[name.ruleIndex].valueShape
+        let ruleShape = rules.nameRules[name.ruleIndex].valueShape
+        let shape = carriedByProtocol && ruleShape == .session ? .generated : ruleShape
         // Fewer bytes than the shortest credible value: decided without a look at them.
         let credible = !replaced && value.count >= ValueCredibility.minimumLength
             && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)

@@ -135,7 +135,9 @@ struct ExchangeScanner: HTTPMessageVisitor {
             // The value as text too: parts without `=`, Set-Cookie attributes, formats that span pairs.
             _ = scan.scanPatterns(value, offset: field.valueOffset) { location(valuePath) }
         } else {
-            scan.scanNamedString(value, name: match, at: field.valueOffset, depth: 0) { location(field.valuePath(under: root)) }
+            scan.scanNamedString(value, name: match, at: field.valueOffset, depth: 0, carriedByProtocol: true) {
+                location(field.valuePath(under: root))
+            }
         }
         try scan.checkDocumentHits(at: field.valueOffset)
     }

@@ -265,7 +265,9 @@ struct HARScanVisitor: JSONVisitor {
             return
         }
         guard let match else { return }
-        let shape = scan.rules.nameRules[match.ruleIndex].valueShape
+        let ruleShape = scan.rules.nameRules[match.ruleIndex].valueShape
+        // A header or cookie carries a session id of any shape as a live credential.
+        let shape = list != .params && ruleShape == .session ? .generated : ruleShape
         let text = String(decoding: value, as: UTF8.self)
         let credible = value.withUnsafeBufferPointer { ValueCredibility.isCredible($0, keyWords: match.keyWords, shape: shape) }
         let description = text.isEmpty ? "an empty string" : Redaction.describeValue(length: text.unicodeScalars.count)

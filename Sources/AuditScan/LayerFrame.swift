@@ -179,7 +179,7 @@ extension ArtifactScan {
                                        readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: frame.isProtocolField)
             pair.value.withUnsafeBytes { value in
                 scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth,
-                                excluding: pair.isVerbatim ? splitter : 0) { location }
+                                excluding: pair.isVerbatim ? splitter : 0, carriedByProtocol: frame.isProtocolField) { location }
             }
         }
         return true

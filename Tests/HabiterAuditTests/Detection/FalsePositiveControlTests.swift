@@ -94,3 +94,81 @@ import Testing
         #expect(EntropyCalibration.expectedEntropy(length: 20, alphabet: 62) < EntropyCalibration.expectedEntropy(length: 200, alphabet: 62))
     }
 }
+
+/// Issue 20's classes 2 and 3: templates and placeholders (also percent-encoded), and
+/// identifiers under a bare session name.
+@Suite struct TemplateAndIdentifierTests {
+    static func ruleIds(_ text: String, name: String = "input.json") -> [String] {
+        FalsePositiveControlTests.ruleIds(text, name: name)
+    }
+
+    @Test(arguments: [
+        #"{"token": "value%5B${accessToken}%5D"}"#,
+        #"{"token": "%24%7BaccessToken%7D"}"#,
+        #"{"token": "{{token}}"}"#,
+        #"{"authorization": "Bearer {{ access_token }}"}"#,
+        #"{"token": "<%= token %>"}"#,
+        #"{"apiKey": "$API_TOKEN"}"#,
+        #"{"apiKey": "process.env.OPENAI_API_KEY"}"#,
+        #"{"secret": "os.environ[\"CLIENT_SECRET\"]"}"#,
+        #"{"secret": "os.getenv('CLIENT_SECRET')"}"#,
+        #"{"secret": "os.environ['CLIENT_SECRET']"}"#,
+        #"{"apiKey": "RANDOMSTRINGHERE"}"#,
+        #"{"token": "your_token_here"}"#,
+        #"{"apiKey": "xxxxxxxxxxxxxxxxxxxxxxxx"}"#,
+        #"{"notes": "DB_PASSWORD=\nDB_USER=habiter_admin"}"#,
+        #"{"script": "http.get(`${BASE}/v1/pull?token=${accessToken}`)"}"#,
+    ])
+    func placeholdersAreNotSecrets(_ text: String) {
+        #expect(Self.ruleIds(text) == [], "\(text)")
+    }
+
+    @Test(arguments: [
+        (#"{"token": "q8Zr-Wm3v-Tt5x-Lp2k"}"#, ["name.token"]),
+        (#"{"token": "value%5Bq8Zr-Wm3v-Tt5x%5D"}"#, ["name.token"]),
+        (#"{"apiKey": "$ecret-Otter-19"}"#, ["name.api-key"]),
+    ])
+    func nearMissesAreStillFound(_ text: String, _ expected: [String]) {
+        #expect(Self.ruleIds(text) == expected, "\(text)")
+    }
+
+    static let uuid = "5f0c1d2e-8a7b-4c3d-9e1f-2a3b4c5d6e7f"
+    static let ulid = "01HZX3K7Q9V5T2M8N4R6B1C0DE"
+
+    @Test(arguments: [uuid, ulid])
+    func sessionIdentifiersInPayloadsAndPrefsAreNotSecrets(_ id: String) {
+        #expect(Self.ruleIds(#"{"events": [{"name": "app_open", "sessionId": "\#(id)"}]}"#) == [])
+        let prefs = """
+            <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+            <map>
+                <string name="com.facebook.appevents.SessionInfo.sessionId">\(id)</string>
+                <string name="session_id">\(id)</string>
+            </map>
+            """
+        #expect(Self.ruleIds(prefs, name: "com.facebook.sdk.appEventPreferences.xml") == [])
+    }
+
+    @Test func otherSessionValuesAreStillSecrets() {
+        #expect(Self.ruleIds(#"{"sessionId": "s%3AqL8vT2xR9mK4wZ7pN1cF6hJ3.Zq0"}"#) == ["name.session"])
+    }
+
+    @Test(arguments: [uuid, ulid])
+    func aSessionIdTheProtocolCarriesIsStillACredential(_ id: String) {
+        let http = "GET /v1/pull HTTP/1.1\r\nHost: sync.example.net\r\nCookie: sessionid=\(id)\r\nX-Session-Id: \(id)\r\n\r\n"
+        #expect(Self.ruleIds(http, name: "pull.http") == ["name.session", "name.session"])
+        let har = #"{"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [{"request": {"method": "GET", "url": "https://sync.example.net/v1/pull", "headers": [{"name": "Cookie", "value": "sessionid=\#(id)"}, {"name": "X-Session-Id", "value": "\#(id)"}], "cookies": [{"name": "sessionid", "value": "\#(id)"}]}, "response": {"status": 200, "headers": [], "content": {"size": 0, "mimeType": "text/plain", "text": ""}}}]}}"#
+        #expect(Self.ruleIds(har, name: "pull.har").allSatisfy { $0 == "name.session" })
+        #expect(!Self.ruleIds(har, name: "pull.har").isEmpty)
+    }
+
+    @Test func identifierShapes() {
+        func check(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { SafeShapes.isIdentifier($0) } }
+        #expect(check(Self.uuid))
+        #expect(check(Self.uuid.uppercased()))
+        #expect(check(Self.ulid))
+        #expect(!check("81HZX3K7Q9V5T2M8N4R6B1C0DE"))  // a ULID's first character is at most 7
+        #expect(!check("01HZX3K7Q9V5T2M8N4R6B1C0DU"))  // U is not Crockford base32
+        #expect(!check("5f0c1d2e8a7b4c3d9e1f2a3b4c5d6e7f"))
+        #expect(!check("5f0c1d2e-8a7b-4c3d-9e1f-2a3b4c5d6e7g"))
+    }
+}
