@@ -299,9 +299,16 @@ final class ArtifactScan {
         return pending.count - 1
     }
 
+    /// Whether the store of the inventory hit `hit` is sensitive (credentials, recovery material).
+    func storeIsSensitive(_ hit: Int) -> Bool {
+        guard case .inventory(let store) = pending[hit].detail else { return false }
+        return rules.inventory.stores[store].isSensitive
+    }
+
     /// Records whether the value of the store hit `hit` holds nothing a secret could be.
-    func noteStoreValue(_ hit: Int, holdsNothing: Bool) {
+    func noteStoreValue(_ hit: Int, holdsNothing: Bool, isSummary: Bool = false) {
         pending[hit].storeValueHoldsNothing = holdsNothing
+        pending[hit].storeValueIsSummary = isSummary
     }
 
     /// Moves a hit to where its value begins.

@@ -99,6 +99,9 @@ extension ArtifactScan {
         if hit.location.isSecureStorage {
             return (.allowed, "in secure storage, where it belongs")
         }
+        if store.isSensitive && context != .sync && context != .prefs && hit.storeValueIsSummary {
+            return (min(verdict, .note), "a count, flag or date about the store, not the store itself")
+        }
         if store.isSensitive && context != .sync && hits.isPlaceholder(path) && !hits.patternMatched(path) && !hits.hasHit(inside: path) {
             return (min(verdict, .note), "the value is empty or a placeholder")
         }

@@ -159,14 +159,21 @@ struct JSONScanVisitor: JSONVisitor {
     private mutating func stringValue(_ value: UnsafeRawBufferPointer, at offset: Int) {
         if stores.isInStore {
             let placeholder = value.withMemoryRebound(to: UInt8.self) { Placeholders.isPlaceholder($0) }
-            stores.string(isPlaceholder: placeholder, scan: scan)
+            // Only a store's own value can be a date about it, not a string inside its value.
+            let isDate = stores.isStoreValue && value.count <= 40 && SafeShapes.isDateOrTime(String(decoding: value, as: UTF8.self))
+            stores.string(isPlaceholder: placeholder, isDate: isDate, scan: scan)
         }
         if path.depth == 1 && layer.depth == 0 && path.top.isObject && path.currentKeyIs("format"),
            value.elementsEqual("habiter.backup".utf8) {
             path.top.notes.keys.insert(.backupFormat)
         }
         let hitsBefore = scan.hitCount
-        scan.scanNamedString(value, name: pendingName, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind) { location() }
+        var name = pendingName
+        if name != nil && stores.isInStore && stores.isInDeviceLocalStore(scan: scan)
+            && value.withMemoryRebound(to: UInt8.self, SafeShapes.isIdentifier) {
+            name = nil
+        }
+        scan.scanNamedString(value, name: name, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind) { location() }
         if drafts.wantsValue {
             value.withMemoryRebound(to: UInt8.self) { bytes in
                 drafts.capture { $0.string(bytes, escaped: false, at: offset) }
@@ -181,7 +188,7 @@ struct JSONScanVisitor: JSONVisitor {
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
         if drafts.isCapturing { try drafts.checkCaptureSize(at: offset) }
         beginValue(at: offset)
-        stores.scalar(holdsNothing: true, scan: scan)
+        stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
         if drafts.wantsValue {
             drafts.capture { $0.number(raw, at: offset) }
@@ -195,7 +202,7 @@ struct JSONScanVisitor: JSONVisitor {
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
         if drafts.isCapturing { try drafts.checkCaptureSize(at: offset) }
         beginValue(at: offset)
-        stores.scalar(holdsNothing: true, scan: scan)
+        stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
         if let name = pendingName {
             recordName(name, credible: false, valueDescription: value == .null ? "null" : "a boolean", at: offset)
         }

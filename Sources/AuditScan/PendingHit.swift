@@ -28,6 +28,9 @@ struct PendingHit {
     /// For an inventory hit: the store's value holds nothing a secret could be (empty, a
     /// placeholder, a number, a boolean, null, or a container without a hit inside).
     var storeValueHoldsNothing = false
+    /// For an inventory hit: the store's value is a number, a boolean, null or a date, as a
+    /// summary writes about a store (`"quarantine": 0`, `"personal_sync.pending.v1": true`).
+    var storeValueIsSummary = false
 
     var isPattern: Bool { if case .pattern = detail { true } else { false } }
 }

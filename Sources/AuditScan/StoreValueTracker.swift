@@ -14,6 +14,8 @@ struct StoreValueTracker {
 
     /// Whether a store's value begins with the next value.
     var isPending: Bool { pendingHit != nil }
+    /// Whether the value being read is a store's value itself (not inside it).
+    var isStoreValue: Bool { hitForValue != nil }
     /// Whether the value being read is, or is inside, a store's value.
     var isInStore: Bool { hitForValue != nil || !openContainers.isEmpty }
 
@@ -30,16 +32,18 @@ struct StoreValueTracker {
         pendingHit = nil
     }
 
-    /// A scalar value: the store whose value it is holds nothing if `holdsNothing`.
-    mutating func scalar(holdsNothing: Bool, scan: ArtifactScan) {
+    /// A scalar value: the store whose value it is holds nothing if `holdsNothing`; a summary
+    /// (a number, a boolean, null, a date) is about the store, not the store.
+    mutating func scalar(holdsNothing: Bool, isSummary: Bool = false, scan: ArtifactScan) {
         guard let hit = hitForValue else { return }
-        scan.noteStoreValue(hit, holdsNothing: holdsNothing)
+        scan.noteStoreValue(hit, holdsNothing: holdsNothing, isSummary: isSummary)
         hitForValue = nil
     }
 
-    /// A string, inside a store's value or as one: a placeholder holds nothing.
-    mutating func string(isPlaceholder: Bool, scan: ArtifactScan) {
-        scalar(holdsNothing: isPlaceholder, scan: scan)
+    /// A string, inside a store's value or as one: a placeholder holds nothing; a date is a
+    /// summary.
+    mutating func string(isPlaceholder: Bool, isDate: Bool, scan: ArtifactScan) {
+        scalar(holdsNothing: isPlaceholder || isDate, isSummary: isDate, scan: scan)
         if !isPlaceholder {
             for open in openContainers { scan.noteStoreValue(open.hit, holdsNothing: false) }
         }
@@ -55,6 +59,15 @@ struct StoreValueTracker {
     /// The container at `depth` (counting it) closes.
     mutating func containerCloses(depth: Int) {
         if let last = openContainers.last, last.depth == depth { openContainers.removeLast() }
+    }
+
+    /// Whether the value being read is in a store of the app's own device-local state (not a
+    /// sensitive one): its identifiers (the widget's undo tokens and action ids, UUIDs) are
+    /// judged by the store's verdict, not by a name such as `undoToken`.
+    func isInDeviceLocalStore(scan: ArtifactScan) -> Bool {
+        guard isInStore else { return false }
+        if let hit = hitForValue, scan.storeIsSensitive(hit) { return false }
+        return !openContainers.contains { scan.storeIsSensitive($0.hit) }
     }
 
     /// Whether any store's container is open (a cheap test before `containerCloses`).

@@ -88,6 +88,14 @@ public final class Inventory: Sendable {
             for field in store.jsonFields + store.prefsKeys + store.secureStorageKeys where byJSONField[field] == nil {
                 byJSONField[field] = i
             }
+            // A store that synchronizes, whole or in part, travels under these names as reviewed
+            // data (a habit's `smartReminders`): its aliases name the projection, not the store.
+            let synchronizes = stores.contains { other in
+                other.classes.contains(.synchronized) && (other.id == store.id || other.id.hasPrefix(store.id + "."))
+            }
+            for key in store.prefsKeys + store.secureStorageKeys where !synchronizes {
+                for alias in Inventory.aliases(of: key) where byJSONField[alias] == nil { byJSONField[alias] = i }
+            }
             for key in store.secureStorageKeys where bySecureStorageKey[key] == nil { bySecureStorageKey[key] = i }
         }
         self.byPrefsKey = byPrefsKey
@@ -95,6 +103,29 @@ public final class Inventory: Sendable {
         jsonFieldLengths = byJSONField.keys.reduce(0) { $0 | 1 << UInt64(min($1.utf8.count, 63)) }
         self.bySecureStorageKey = bySecureStorageKey
         settingsByKey = Dictionary(settings.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The names app code gives a store's key when it carries the store in a payload:
+    /// `habiter_ai_config` as `ai_config`, `aiConfig` or `habiterAiConfig`,
+    /// `habiter_smart_reminders_v1` as `smartReminders` or `smart_reminders_v1`. Without the
+    /// `habiter_` prefix, without a `_v1` (or `.v1`) suffix, and in camelCase, each alone and
+    /// together. An alias of one word (`habits`, `onboarding`) says nothing alone and is left out.
+    public static func aliases(of key: String) -> [String] {
+        var bases = [key]
+        if key.hasPrefix("habiter_") { bases.append(String(key.dropFirst("habiter_".count))) }
+        for base in bases {
+            if let range = base.range(of: #"[_.]v[0-9]+$"#, options: .regularExpression) {
+                bases.append(String(base[..<range.lowerBound]))
+            }
+        }
+        var aliases: [String] = []
+        for base in bases {
+            let words = base.split(whereSeparator: { $0 == "_" || $0 == "." }).map(String.init)
+            guard words.count >= 2, words.allSatisfy({ $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }) else { continue }
+            let camel = words[0] + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+            for alias in [base, camel] where alias != key && !aliases.contains(alias) { aliases.append(alias) }
+        }
+        return aliases
     }
 
     /// The store a prefs key (without `flutter.`) belongs to.

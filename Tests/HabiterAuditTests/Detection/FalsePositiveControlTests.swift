@@ -1,4 +1,5 @@
 @testable import AuditDetection
+@testable import AuditScan
 import Testing
 
 /// Every suppression heuristic, through a real scan: what it suppresses, and the near miss it
@@ -170,5 +171,33 @@ import Testing
         #expect(!check("01HZX3K7Q9V5T2M8N4R6B1C0DU"))  // U is not Crockford base32
         #expect(!check("5f0c1d2e8a7b4c3d9e1f2a3b4c5d6e7f"))
         #expect(!check("5f0c1d2e-8a7b-4c3d-9e1f-2a3b4c5d6e7g"))
+    }
+}
+
+/// Issue 20's class 4: a count, a flag or a date under a sensitive store's name is what a summary
+/// says about the store, not the store.
+@Suite struct StoreSummaryTests {
+    @Test(arguments: [
+        #"{"diagnostics": {"personal_sync.pending.v1": 0, "habiter_storage_backup_v0": 2}}"#,
+        #"{"stores": {"habiter_ai_config": true, "personal_sync.connection.v1": null}}"#,
+        #"{"personal_sync.connection.v1": "2026-11-30T10:00:00Z"}"#,
+    ])
+    func summariesAreNotTheStore(_ text: String) {
+        let result = TestSupport.scan(text)
+        #expect(result.findings.isEmpty, "\(result.findings.map(\.ruleId))")
+        #expect(result.inventory.allSatisfy { $0.verdict <= .note })
+    }
+
+    @Test(arguments: [
+        #"{"personal_sync.connection.v1": {"server": "https://sync.example.net", "accessToken": "q8Zr-Wm3v-Tt5x-Lp2k"}}"#,
+        #"{"habiter_storage_backup_v0": "{\"habits\":[]}"}"#,
+    ])
+    func theStoreItselfIsStillReported(_ text: String) {
+        #expect(TestSupport.scan(text).findings.contains { $0.ruleId == "inventory.sensitive-store" })
+    }
+
+    @Test func inSyncDataASummaryStillFailsClosed() {
+        let push = #"{"operations": [], "personal_sync.pending.v1": 0}"#
+        #expect(!TestSupport.scan(push, options: ScanOptions(context: .sync)).findings.isEmpty)
     }
 }
