@@ -238,6 +238,17 @@ public enum ContractValidator {
         func add(_ check: BuiltinCheck, _ message: String) {
             violations.append(ContractViolation(check: check, message: message))
         }
+        /// A violation of one member of the payload (`payload` itself when `member` is nil):
+        /// reported there, not at the document.
+        func add(_ check: BuiltinCheck, _ message: String, payloadMember member: JSONValue.Member?, payload: JSONValue.Node?) {
+            if let member {
+                violations.append(ContractViolation(check: check, message: message, key: member.key, offset: member.value.offset,
+                                                    memberPath: [.key("payload"), .key(member.key)]))
+            } else {
+                violations.append(ContractViolation(check: check, message: message, key: "payload", offset: payload?.offset,
+                                                    memberPath: [.key("payload")]))
+            }
+        }
         switch d.schemaVersion {
         case .number(let text)? where Int(text).map(supportedSchemaVersions.contains) == true:
             break
@@ -260,7 +271,8 @@ public enum ContractValidator {
         }
         if deleted == true {
             if d.hasPayload {
-                add(.tombstonePayload, "A tombstone (deleted: true) has a payload key: \"tombstones contain the same version and ID with deleted: true and no payload\".")
+                add(.tombstonePayload, "A tombstone (deleted: true) has a payload key: \"tombstones contain the same version and ID with deleted: true and no payload\".",
+                    payloadMember: nil, payload: d.payload)
             }
             return
         }
@@ -268,24 +280,29 @@ public enum ContractValidator {
             add(.missingPayload, "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
             return
         }
-        if members.contains(where: { $0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix) }) {
-            add(.prefsDump, "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".")
+        if let prefsKey = members.first(where: { $0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix) }) {
+            add(.prefsDump, "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".",
+                payloadMember: prefsKey, payload: payload)
         }
         switch entity {
         case .habit(let id):
             if payload.value["id"]?.stringValue != id {
-                add(.identityMismatch, "The habit payload's id \(payload.value["id"] == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".")
+                add(.identityMismatch, "The habit payload's id \(payload.value["id"] == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".",
+                    payloadMember: members.last { $0.key == "id" }, payload: payload)
             }
             PortableFields.checkHabit(payload, into: &violations)
         case .entry(let habitId, let date):
             if payload.value["habitId"]?.stringValue != habitId || payload.value["date"]?.stringValue != date {
-                add(.identityMismatch, "The entry payload's habitId or date differs from entityId: \"their entity ID must match payload habitId and date\".")
+                let differing = payload.value["habitId"]?.stringValue != habitId ? "habitId" : "date"
+                add(.identityMismatch, "The entry payload's habitId or date differs from entityId: \"their entity ID must match payload habitId and date\".",
+                    payloadMember: members.last { $0.key == differing }, payload: payload)
             }
             PortableFields.checkEntry(payload, into: &violations)
         case .setting(let key):
             guard let setting = inventory.setting(key) else { return }
             if members.count != 1 || members[0].key != "value" {
-                add(.settingPayload, "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".")
+                add(.settingPayload, "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".",
+                    payloadMember: members.first { $0.key != "value" }, payload: payload)
             }
             if let value = members.last(where: { $0.key == "value" })?.value, let problem = setting.schema.problem(with: value.value) {
                 violations.append(ContractViolation(check: .settingValue, message: "The value of \(setting.key) does not match its schema: \(problem) (\"malformed values are rejected before mutation\").",

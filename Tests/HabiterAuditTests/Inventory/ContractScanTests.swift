@@ -77,14 +77,14 @@ enum ContractSamples {
         (S.document("entry/h1/2026-02-29", payload: S.entryPayload(habitId: "h1", date: "2026-02-29")), "contract.entity-id key=entry/h1/2026-02-29"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1")).replacingOccurrences(of: #""deleted": false"#, with: #""deleted": "false""#),
          "contract.deleted-flag key=habit/h1"),
-        (S.document("habit/h1", payload: #"{}"#, deleted: true), "contract.tombstone-payload key=habit/h1"),
-        (S.document("habit/h1", payload: "null", deleted: true), "contract.tombstone-payload key=habit/h1"),
+        (S.document("habit/h1", payload: #"{}"#, deleted: true), "contract.tombstone-payload key=payload"),
+        (S.document("habit/h1", payload: "null", deleted: true), "contract.tombstone-payload key=payload"),
         (S.document("habit/h1", payload: nil), "contract.missing-payload key=habit/h1"),
         (S.document("habit/h1", payload: #""{\"id\": \"h1\"}""#), "contract.missing-payload key=habit/h1"),
-        (S.document("habit/h1", payload: S.habitPayload(id: "h2")), "contract.identity-mismatch key=habit/h1"),
-        (S.document("habit/morning%20run", payload: S.habitPayload(id: "morning%20run")), "contract.identity-mismatch key=habit/morning%20run"),
-        (S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h1", date: "2026-03-02")), "contract.identity-mismatch key=entry/h1/2026-03-01"),
-        (S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h9", date: "2026-03-01")), "contract.identity-mismatch key=entry/h1/2026-03-01"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h2")), "contract.identity-mismatch key=id"),
+        (S.document("habit/morning%20run", payload: S.habitPayload(id: "morning%20run")), "contract.identity-mismatch key=id"),
+        (S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h1", date: "2026-03-02")), "contract.identity-mismatch key=date"),
+        (S.document("entry/h1/2026-03-01", payload: S.entryPayload(habitId: "h9", date: "2026-03-01")), "contract.identity-mismatch key=habitId"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""icon": "book", "#, with: "")),
          "contract.required-field key=habit/h1"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""description": null, "#, with: "")),
@@ -93,8 +93,8 @@ enum ContractSamples {
         (S.document("setting/reminders.quietHour", payload: #"{"value": []}"#), "contract.setting-unknown key=setting/reminders.quietHour"),
         (S.document("setting/Appearance.theme", payload: #"{"value": "dark"}"#), "contract.setting-unknown key=setting/Appearance.theme"),
         (S.document("setting/ai.apiKey", payload: nil, deleted: true), "contract.setting-unknown key=setting/ai.apiKey"),
-        (S.document("setting/appearance.theme", payload: #"{"value": "dark", "updatedBy": "d1"}"#), "contract.setting-payload key=setting/appearance.theme"),
-        (S.document("setting/appearance.theme", payload: #"{"key": "appearance.theme"}"#), "contract.setting-payload key=setting/appearance.theme"),
+        (S.document("setting/appearance.theme", payload: #"{"value": "dark", "updatedBy": "d1"}"#), "contract.setting-payload key=updatedBy"),
+        (S.document("setting/appearance.theme", payload: #"{"key": "appearance.theme"}"#), "contract.setting-payload key=key"),
         (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 65}"#), "contract.setting-value key=setting/reminders.globalDailyLimit"),
         (S.document("setting/reminders.globalDailyLimit", payload: #"{"value": 12.0}"#), "contract.setting-value key=setting/reminders.globalDailyLimit"),
         (S.document("setting/reminders.quietHours", payload: #"{"value": [{"start": "22:00", "end": "07:00"}, {"start": "06:30", "end": "08:00"}]}"#),
@@ -128,7 +128,7 @@ enum ContractSamples {
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "tokenizer": "words""#)), "contract.sensitive-name key=tokenizer"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "notes": {"secretary": "Ann"}"#)), "contract.sensitive-name key=secretary"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "apiXkey": "none""#)), "contract.sensitive-name key=apiXkey"),
-        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "flutter.habiter_last_screen": "today""#)), "contract.prefs-dump key=habit/h1"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "flutter.habiter_last_screen": "today""#)), "contract.prefs-dump key=flutter.habiter_last_screen"),
     ])
     func eachViolationIsReportedOnItsDocument(_ document: String, _ expected: String) {
         #expect(Self.contractFindings(document) == [expected])
@@ -155,19 +155,38 @@ enum ContractSamples {
     }
 
     @Test func aWholeDocumentViolationSitsOnItsEntityId() {
-        let text = "{\"schemaVersion\": 1,\n  \"deleted\": true,\n  \"entityId\": \"habit/h1\", \"payload\": {}}"
-        let finding = TestSupport.scan(text).findings.first { $0.ruleId == "contract.tombstone-payload" }
+        let text = "{\"schemaVersion\": 1,\n  \"deleted\": \"yes\",\n  \"entityId\": \"habit/h1\", \"payload\": {}}"
+        let finding = TestSupport.scan(text).findings.first { $0.ruleId == "contract.deleted-flag" }
         #expect(finding?.position.line == 3)
         #expect(finding?.position.column == 15)
         #expect(finding?.key == "habit/h1")
         #expect(finding?.family == .policy)
-        #expect(finding?.message.contains("\"tombstones contain the same version and ID with deleted: true and no payload\"") == true)
+    }
+
+    /// Issue 20's class 9: a violation of one member sits at that member (line, column, path,
+    /// key), not at the document's `entityId` a few lines up.
+    @Test(arguments: [
+        ("{\"schemaVersion\": 1,\n  \"deleted\": true,\n  \"entityId\": \"habit/h1\",\n  \"payload\": {}}", "contract.tombstone-payload", 4, 14, "/payload", "payload"),
+        ("{\"schemaVersion\": 1, \"entityId\": \"setting/appearance.theme\", \"deleted\": false,\n  \"payload\": {\"value\": \"dark\",\n    \"updatedBy\": \"d1\"}}",
+         "contract.setting-payload", 3, 18, "/payload/updatedBy", "updatedBy"),
+        ("{\"schemaVersion\": 1, \"entityId\": \"entry/h1/2026-03-01\", \"deleted\": false,\n  \"payload\": {\"id\": \"e1\", \"habitId\": \"h1\",\n    \"date\": \"2026-03-02\", \"completed\": true, \"count\": 1, \"timestamp\": \"2026-03-02T07:31:00.000\"}}",
+         "contract.identity-mismatch", 3, 13, "/payload/date", "date"),
+    ])
+    func aMemberViolationSitsOnTheMember(_ text: String, _ rule: String, _ line: Int, _ column: Int, _ path: String, _ key: String) {
+        let finding = TestSupport.scan(text).findings.first { $0.ruleId == rule }
+        #expect(finding?.position.line == line)
+        #expect(finding?.position.column == column)
+        #expect(finding?.pathText == path)
+        #expect(finding?.key == key)
     }
 
     @Test func anEntityIdThatIsASecretIsNeverEchoed() {
         let token = "ghp_" + "Qk2vT8xLm4Rz7WcYp1Nd5Hs9Bf3Jg6Ua0EiZ"
-        let findings = TestSupport.scan(S.document("habit/\(token)", payload: S.habitPayload(id: "h1"))).findings
-        #expect(findings.contains { $0.ruleId == "contract.identity-mismatch" && $0.key == Redaction.maskedKey })
+        let document = S.document("habit/\(token)", payload: S.habitPayload(id: "h1"))
+            .replacingOccurrences(of: #""schemaVersion": 1"#, with: #""schemaVersion": 2"#)
+        let findings = TestSupport.scan(document).findings
+        #expect(findings.contains { $0.ruleId == "contract.schema-version" && $0.key == Redaction.maskedKey })
+        #expect(findings.contains { $0.ruleId == "contract.identity-mismatch" && $0.key == "id" })
         #expect(!findings.contains { $0.message.contains(token) || ($0.key ?? "").contains(token) })
     }
 

@@ -37,8 +37,8 @@ private typealias F = RedactFixtures
     @Test func jsonHeldInAStringIsRedactedInsideAndSerialisedBack() throws {
         let inner = #"{"provider": "gemini", "apiKey": "\#(F.google)", "temperature": 0.7}"#
         let escaped = inner.replacingOccurrences(of: "\"", with: "\\\"")
-        let result = try F.redact(#"{"aiConfig": "\#(escaped)"}"#)
-        let value = try #require(F.jsonString(result.output, at: "/aiConfig"))
+        let result = try F.redact(#"{"coachSettings": "\#(escaped)"}"#)
+        let value = try #require(F.jsonString(result.output, at: "/coachSettings"))
         expectText(value, equals: #"{"provider": "gemini", "apiKey": "[REDACTED:google-api-key]", "temperature": 0.7}"#, "the inner JSON")
         expectClean(result, leaking: [F.google])
     }
