@@ -79,13 +79,19 @@ public final class PatternEngine: @unchecked Sendable {
                 throw PatternLimitError(ruleIndex: ruleIndex, error: error)
             }
             for m in matches {
-                guard let secret = m.secret, !secret.isEmpty else { continue }
+                guard var secret = m.secret, !secret.isEmpty else { continue }
                 let bytes = UnsafeRawBufferPointer(rebasing: value[secret])
                 if let minimum = rule.minEntropy, shannonEntropy(bytes) < minimum { continue }
                 if bytes.withMemoryRebound(to: UInt8.self, Placeholders.isPlaceholder) { continue }
                 if rule.codePolicy != .scan {
                     if kind == nil { kind = TextKind.sniff(value) }
                     if !Self.stands(rule.codePolicy, secret: secret, in: value, kind: kind!) { continue }
+                    // In markup a text node ends at the next tag: `PIN: 4821</p>` is `4821`.
+                    if kind == .markup, let tag = value[secret].firstIndex(of: UInt8(ascii: "<")) {
+                        secret = secret.lowerBound..<tag
+                        let cut = UnsafeRawBufferPointer(rebasing: value[secret])
+                        if cut.count < 4 || cut.withMemoryRebound(to: UInt8.self, Placeholders.isPlaceholder) { continue }
+                    }
                 }
                 var confidence = Confidence.high
                 if let validator = rule.validator {

@@ -61,7 +61,8 @@ public enum TextKind: Sendable, Equatable {
                  UInt8(ascii: "r") where startsWith(bytes, "return", at: i),
                  UInt8(ascii: "=") where startsWith(bytes, "=>", at: i),
                  UInt8(ascii: "v") where startsWith(bytes, "var ", at: i),
-                 UInt8(ascii: "c") where startsWith(bytes, "const ", at: i):
+                 UInt8(ascii: "c") where startsWith(bytes, "const ", at: i) || startsWith(bytes, "class ", at: i),
+                 UInt8(ascii: "v") where startsWith(bytes, "void ", at: i):
                 keywords += 1
             default:
                 break
@@ -76,6 +77,8 @@ public enum TextKind: Sendable, Equatable {
         "!function", "(function", "(()=>", "(() =>", "\"use strict\"", "'use strict'", "var ", "let ", "const ",
         "function ", "import ", "export ", "window.", "self.", "(self.", "(window.", "define(", "require(",
         "//# sourceMappingURL", "(globalThis", "globalThis.",
+        // Dart, TypeScript, Kotlin, Java, Swift sources (a source map's `sourcesContent`).
+        "class ", "abstract class ", "final ", "void ", "package ", "interface ", "@override", "library ", "part of ",
     ]
     private static let stylesheetOpenings = ["@charset", "@import", "@media", "@font-face", "@keyframes", "@layer", ":root"]
 
