@@ -32,6 +32,13 @@ public struct Finding: Sendable, Equatable {
     public var baselineState: BaselineState? = nil
     /// Why the finding does not count toward the gate, when it does not.
     public var suppression: Suppression? = nil
+    /// The other places of the same secret in the same request (a HAR entry, an HTTP exchange):
+    /// a `Set-Cookie` header and `cookies[]`, a query and `queryString[]`, a body and its
+    /// `params`. One secret, one finding; these are where else it stands.
+    public var relatedLocations: [RelatedLocation] = []
+    /// A hash of the secret, in memory only (never written): how a report counts the requests a
+    /// secret appears in.
+    package var secretHash: UInt64? = nil
 
     /// Whether the finding counts toward `--fail-on`.
     public var isActive: Bool { suppression == nil }
@@ -58,6 +65,17 @@ public struct Finding: Sendable, Equatable {
         self.valueDigest = valueDigest
         self.baselineState = baselineState
         self.suppression = suppression
+    }
+}
+
+/// Another place of a finding's secret.
+public struct RelatedLocation: Sendable, Equatable {
+    public var position: SourcePosition
+    public var pathText: String
+
+    public init(position: SourcePosition, pathText: String) {
+        self.position = position
+        self.pathText = pathText
     }
 }
 

@@ -26,7 +26,8 @@ final class ArtifactScan {
     private let factsBox = UncheckedBox<[Int: ContainerFacts]>([:])
     private let nextContainerIdBox = UncheckedBox<Int>(0)
     private let maskedKeysBox = UncheckedBox<Set<[UInt8]>>([])
-    private let findingsBox = UncheckedBox<[Finding]>([])
+    /// The findings so far (rule 1 merges a request's repeats in place).
+    let findingsBox = UncheckedBox<[Finding]>([])
     private let errorsBox = UncheckedBox<[InputError]>([])
 
     /// The path of the input's own layer: empty, or `!gzip` for a compressed input.
@@ -346,9 +347,11 @@ final class ArtifactScan {
     func appendFinding(rule: Rule, family: Family, message: String, hit: PendingHit, path: String, context: ScanContext,
                         confidence: Confidence, preview: String, level: Level? = nil, inventoryClass: String? = nil) {
         let level = family == .transport ? min(level ?? rule.level, .warning) : level ?? rule.level
-        findingsBox.value.append(Finding(
+        var finding = Finding(
             ruleId: rule.id, level: level, family: family, message: message, key: hit.location.key,
             context: context, inventoryClass: inventoryClass, artifact: artifact, position: hit.position,
-            path: hit.location.path, pathText: path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest))
+            path: hit.location.path, pathText: path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest)
+        finding.secretHash = hit.secretHash
+        findingsBox.value.append(finding)
     }
 }

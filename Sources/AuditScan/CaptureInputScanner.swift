@@ -35,7 +35,7 @@ enum CaptureInputScanner {
                     return
                 }
                 count += 1
-                scan.finishDocument(defaultContext: .payload)
+                scan.finishDocument(defaultContext: .payload, isRequest: true)
                 scan.window.unpin()
                 if let truncation = reader.truncation {
                     if scan.window.failure == nil { scan.fail(.parse, at: truncation.offset, truncation.reason) }

@@ -348,7 +348,7 @@ struct HARScanVisitor: JSONVisitor {
             }
         }
         self.entry = nil
-        scan.finishDocument(defaultContext: .payload)
+        scan.finishDocument(defaultContext: .payload, isRequest: true)
     }
 }
 

@@ -5,7 +5,9 @@ import AuditDetection
 ///
 /// 1. **One secret, one finding.** Hits of the same secret at the same position (two rules, or
 ///    two layers of one value) are one finding: the best rule's, at the innermost location
-///    (`duplicateSecretHits`).
+///    (`duplicateSecretHits`). In a request (a HAR entry, an HTTP exchange) the same secret at
+///    several places (a header and `cookies[]`, a query and `queryString[]`, a body and its
+///    `params`) is one finding too, the others its related locations (`mergeRepeatedSecrets`).
 /// 2. **A name on no secret counts in sync data only.** A name hit on a value that is no
 ///    credential (empty, a placeholder, metadata) is a fail-closed policy finding in sync data
 ///    and nothing elsewhere (`namedNoSecretCounts`).
@@ -23,14 +25,17 @@ import AuditDetection
 ///
 /// `HitPrecedenceTests` has a table for each.
 extension ArtifactScan {
-    /// Decides the context of every pending hit and turns the hits into findings.
-    func finishDocument(defaultContext: ScanContext) {
+    /// Decides the context of every pending hit and turns the hits into findings. A request
+    /// (`isRequest`: a HAR entry, an HTTP exchange) reports each secret once.
+    func finishDocument(defaultContext: ScanContext, isRequest: Bool = false) {
         defer {
             pending.removeAll(keepingCapacity: true)
             clearQuietNameHits()
             facts.removeAll(keepingCapacity: true)
         }
         guard hitCount > 0 else { return }
+        let firstFinding = findings.count
+        defer { if isRequest { mergeRepeatedSecrets(from: firstFinding) } }
         var hits = DocumentHits(scan: self, duplicates: duplicateSecretHits())
         // The context of each place of the quiet hits, worked out once.
         var placeContexts = [ScanContext?](repeating: nil, count: quietNameHits.places.count)
@@ -214,6 +219,45 @@ extension ArtifactScan {
             for index in group where index != best { duplicates[index] = true }
         }
         return duplicates
+    }
+
+    /// Rule 1 in a request: the findings from `start` on that hold the same secret are one,
+    /// the most severe (then a pattern's over a name's, then the first), with the other places
+    /// as its related locations. Never lowers a level: a secret found as an error somewhere
+    /// stays an error.
+    private static func inOrder(_ a: RelatedLocation, _ b: RelatedLocation) -> Bool {
+        if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
+        return a.pathText < b.pathText
+    }
+
+    func mergeRepeatedSecrets(from start: Int) {
+        var all = findingsBox.value
+        guard all.count - start > 1 else { return }
+        /// Most severe first, then a pattern's (or a store's) over a name's.
+        func outranks(_ a: Finding, _ b: Finding) -> Bool {
+            if a.level != b.level { return a.level > b.level }
+            return !a.ruleId.hasPrefix("name.") && b.ruleId.hasPrefix("name.")
+        }
+        var firstOfHash: [UInt64: Int] = [:]
+        var drop = [Bool](repeating: false, count: all.count - start)
+        for index in start..<all.count {
+            guard let hash = all[index].secretHash else { continue }
+            guard let kept = firstOfHash[hash] else {
+                firstOfHash[hash] = index
+                continue
+            }
+            let (winner, loser) = outranks(all[index], all[kept]) ? (index, kept) : (kept, index)
+            var merged = all[winner]
+            var related = all[kept].relatedLocations + all[index].relatedLocations
+            related.append(RelatedLocation(position: all[loser].position, pathText: all[loser].pathText))
+            merged.relatedLocations = related.sorted(by: Self.inOrder)
+            all[kept] = merged
+            drop[index - start] = true
+        }
+        guard drop.contains(true) else { return }
+        let kept = all[start...].indices.filter { !drop[$0 - start] }.map { all[$0] }
+        all.replaceSubrange(start..., with: kept)
+        findingsBox.value = all
     }
 
     /// Whether a `name.password-verifier` hit stands: any name but a salt, and a salt in an
