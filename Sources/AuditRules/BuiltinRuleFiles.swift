@@ -1179,7 +1179,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})(?![A-Za-z0-9_-])",
       "keywords": ["T3BlbkFJ"],
       "minLength": 51,
       "minEntropy": 4.0,
@@ -1193,7 +1193,8 @@ public enum BuiltinRuleFiles {
         "sk-proj-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxT3BlbkFJxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "sk-proj-...",
         "T3BlbkFJ is base64 for openai",
-        "sk-F3blLT8K944ckZwtcoE3T3BlbkFJe0D7jk7i2"
+        "sk-F3blLT8K944ckZwtcoE3T3BlbkFJe0D7jk7i2",
+        "xsk-proj-kkOWmuVvrdXE2d7laWuYyziwAArE6R-SBer1KnnQRRVfoMnWtM6TYF9z9xzE0n6pFxmEvoCXWyT3BlbkFJzOp11smjZSIlZmpiOTVWgRXf6kTZVkp_LBK1l2xhYiE5k22r6RnFFwWj2jrihsA1jjxOiYlGY5"
       ]
     },
     {
@@ -1206,7 +1207,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA)(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA)(?![A-Za-z0-9_-])",
       "keywords": ["sk-ant-api03-", "sk-ant-admin01-"],
       "minLength": 108,
       "minEntropy": 4.0,
@@ -1219,7 +1220,8 @@ public enum BuiltinRuleFiles {
         "sk-ant-api03-ZTLo-qnRxX_mlaTLwP_HCfY7j1YxSG-HHY_GkGSVzvb3kbe5xW8jbra4mIOgawPBHCQAA",
         "sk-ant-api03-ZTLo-qnRxX_mlaTLwP_HCfY7j1YxSG-HHY_GkGSVzvb3kbe5xW8jbra4mIOgawPBHCQCbWJPd7pHYyRHH5qNCJEFUyRdQBB",
         "sk-ant-api03-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxAA",
-        "sk-ant-..."
+        "sk-ant-...",
+        "xsk-ant-api03-ZTLo-qnRxX_mlaTLwP_HCfY7j1YxSG-HHY_GkGSVzvb3kbe5xW8jbra4mIOgawPBHCQCbWJPd7pHYyRHH5qNCJEFUyRdQAA"
       ]
     },
     {
@@ -1232,7 +1234,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>(?:hf_|api_org_)[A-Za-z]{34})(?![A-Za-z0-9_])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>(?:hf_|api_org_)[A-Za-z]{34})(?![A-Za-z0-9])",
       "keywords": ["hf_", "api_org_"],
       "minLength": 37,
       "minEntropy": 3.5,
@@ -1246,7 +1248,9 @@ public enum BuiltinRuleFiles {
         "hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "hf_TOVqtYyulgZIinAVfJRwKdZYFAFdwFVbw",
         "hf_TOVqtYyulgZIinAVf1RwKdZYFAFdwFVbwQ",
-        "hf_transfer_enabled"
+        "hf_transfer_enabled",
+        "xhf_TOVqtYyulgZIinAVfJRwKdZYFAFdwFVbwQ",
+        "hf_TOVqtYyulgZIinAVfJRwKdZYFAFdwFVbwQQ"
       ]
     },
     {
@@ -1259,7 +1263,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>gsk_[A-Za-z0-9]{52})(?![A-Za-z0-9_])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>gsk_[A-Za-z0-9]{52})(?![A-Za-z0-9])",
       "keywords": ["gsk_"],
       "minLength": 56,
       "minEntropy": 4.0,
@@ -1270,7 +1274,9 @@ public enum BuiltinRuleFiles {
       ],
       "counterExamples": [
         "gsk_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-        "gsk_Uqv35HRUMrJRNX0wOMVIMw4jPY3vHaVsFXKUBPG0MpyU34ykKfV"
+        "gsk_Uqv35HRUMrJRNX0wOMVIMw4jPY3vHaVsFXKUBPG0MpyU34ykKfV",
+        "xgsk_Uqv35HRUMrJRNX0wOMVIMw4jPY3vHaVsFXKUBPG0MpyU34ykKfVh",
+        "gsk_Uqv35HRUMrJRNX0wOMVIMw4jPY3vHaVsFXKUBPG0MpyU34ykKfVhq"
       ]
     },
     {
@@ -1283,7 +1289,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>sk-or-v1-[a-f0-9]{64})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>sk-or-v1-[a-f0-9]{64})(?![A-Za-z0-9])",
       "keywords": ["sk-or-v1-"],
       "minLength": 73,
       "minEntropy": 3.0,
@@ -1295,7 +1301,9 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "sk-or-v1-0000000000000000000000000000000000000000000000000000000000000000",
         "sk-or-v1-9f3f0a1d68527c32f941f5bb341d82fe35b28540e60fc3afc89756ce1b0300b",
-        "sk-or-v1-<key>"
+        "sk-or-v1-<key>",
+        "xsk-or-v1-9f3f0a1d68527c32f941f5bb341d82fe35b28540e60fc3afc89756ce1b0300b6",
+        "sk-or-v1-9f3f0a1d68527c32f941f5bb341d82fe35b28540e60fc3afc89756ce1b0300b6a"
       ]
     }
   ]
@@ -1370,7 +1378,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>GOCSPX-[A-Za-z0-9_-]{28})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>GOCSPX-[A-Za-z0-9_-]{28})(?![A-Za-z0-9_-])",
       "keywords": ["GOCSPX-"],
       "minLength": 35,
       "minEntropy": 3.5,
@@ -1383,7 +1391,8 @@ public enum BuiltinRuleFiles {
         "GOCSPX-xxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "GOCSPX--TOH-PQmOZ1RzN8Yb3RqH588u__",
         "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Q",
-        "GOCSPX-<client-secret>"
+        "GOCSPX-<client-secret>",
+        "xGOCSPX--TOH-PQmOZ1RzN8Yb3RqH588u__y"
       ]
     },
     {
@@ -1396,7 +1405,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.0,
       "tags": ["security", "secret", "external/cwe/cwe-522"],
-      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>ya29\\.[0-9A-Za-z_-]{50,}+)",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>ya29\\.[0-9A-Za-z_-]{50,}+)",
       "keywords": ["ya29."],
       "minLength": 55,
       "minEntropy": 3.5,
@@ -1408,7 +1417,8 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "ya29.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "ya29.short-token",
-        "tokens start with ya29. and expire after an hour"
+        "tokens start with ya29. and expire after an hour",
+        "xya29.a0Be-b4FFNuqHkYs4Xx0-h6bMfcO5j_W6vYXbRXgEwNb596HmtTHi5v3JLLMsFp4jzU3Cv0bSSTyVle2RWbD2c3fNGasBhb2h441Bc1495KG-1GavY6cUjD-HXZYxilSvlDdSuqDT3JWDO-a2wOntUjRBbW2w2oQbFrEwZ_uFxTtfcqn5SuM9x"
       ]
     },
     {
@@ -1517,7 +1527,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>do[opr]_v1_[a-f0-9]{64})(?![A-Za-z0-9_])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>do[opr]_v1_[a-f0-9]{64})(?![A-Za-z0-9])",
       "keywords": ["dop_v1_", "doo_v1_", "dor_v1_"],
       "minLength": 71,
       "minEntropy": 3.0,
@@ -1529,7 +1539,9 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "dop_v1_1dbcbdfe43b23b67d5e4170bc52465c9b11b864b515dd2a592b029f2e0d2bef",
         "dop_v1_0000000000000000000000000000000000000000000000000000000000000000",
-        "dop_v2_1dbcbdfe43b23b67d5e4170bc52465c9b11b864b515dd2a592b029f2e0d2bef1"
+        "dop_v2_1dbcbdfe43b23b67d5e4170bc52465c9b11b864b515dd2a592b029f2e0d2bef1",
+        "xdop_v1_1dbcbdfe43b23b67d5e4170bc52465c9b11b864b515dd2a592b029f2e0d2bef1",
+        "dop_v1_1dbcbdfe43b23b67d5e4170bc52465c9b11b864b515dd2a592b029f2e0d2bef1a"
       ]
     },
     {
@@ -1542,7 +1554,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>dapi[a-f0-9]{32}(?:-\\d)?)(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>dapi[a-f0-9]{32}(?:-\\d)?)(?![A-Za-z0-9]|-\\d)",
       "keywords": ["dapi"],
       "minLength": 36,
       "minEntropy": 3.0,
@@ -1552,7 +1564,8 @@ public enum BuiltinRuleFiles {
         "dapi019775227b553f4d0b364b1a9c345f9",
         "dapi00000000000000000000000000000000",
         "xdapi019775227b553f4d0b364b1a9c345f91",
-        "dapi_version=2"
+        "dapi_version=2",
+        "dapi019775227b553f4d0b364b1a9c345f91-12"
       ]
     },
     {
@@ -1590,7 +1603,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 9.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>hv[sb]\\.[A-Za-z0-9_-]{90,}+)",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>hv[sb]\\.[A-Za-z0-9_-]{90,}+)",
       "keywords": ["hvs.", "hvb."],
       "minLength": 94,
       "minEntropy": 4.0,
@@ -1602,7 +1615,8 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "hvs.CAESIxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "hvs.CAESIXe63x32C-cl6bFvGPPOIwWF9e4AfOZSU6-x2VlCpguOvsUU1lGL",
-        "s.4n0bTLdsZ2xm3QkNDs5a3hSJ"
+        "s.4n0bTLdsZ2xm3QkNDs5a3hSJ",
+        "xhvs.CAESIXe63x32C-cl6bFvGPPOIwWF9e4AfOZSU6-x2VlCpguOvsUU1lGLOVfqm6fgw2RWhJzNoOeGVzhePU7GxFpJSgv"
       ]
     },
     {
@@ -1615,7 +1629,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,70})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,70})(?![A-Za-z0-9_-])",
       "keywords": [".atlasv1."],
       "minLength": 83,
       "minEntropy": 4.0,
@@ -1625,7 +1639,8 @@ public enum BuiltinRuleFiles {
       ],
       "counterExamples": [
         "8gE365wg4a6KyZ.atlasv1.k1cqUaSVbXnh5PmPIvciEbghdYUlNFgmCztdHEUUMv01cSM",
-        "xxxxxxxxxxxxxx.atlasv1.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+        "xxxxxxxxxxxxxx.atlasv1.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "x8gE365wg4a6KyZ.atlasv1.k1cqUaSVbXnh5PmPIvciEbghdYUlNFgmCztdHEUUMv01cSMXE3E4cQXLrODvzEwabBB"
       ]
     }
   ]
@@ -1645,7 +1660,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 9.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>glpat-[0-9A-Za-z_-]{27,300}\\.[0-9a-z]{2}(?:\\.[0-9a-z]{2})?[0-9a-z]{7}|glpat-[0-9A-Za-z_-]{20}|gl(?:dt|ft|soat|ffct)-[0-9A-Za-z_-]{20}|glimt-[0-9A-Za-z_-]{25}|glagent-[0-9A-Za-z_-]{50}|gloas-[0-9A-Za-z_-]{64}|glcbt-[0-9A-Za-z]{1,5}_[0-9A-Za-z_-]{20}|glptt-[0-9a-f]{40})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>glpat-[0-9A-Za-z_-]{27,300}\\.[0-9a-z]{2}(?:\\.[0-9a-z]{2})?[0-9a-z]{7}|glpat-[0-9A-Za-z_-]{20}|gl(?:dt|ft|soat|ffct)-[0-9A-Za-z_-]{20}|glimt-[0-9A-Za-z_-]{25}|glagent-[0-9A-Za-z_-]{50}|gloas-[0-9A-Za-z_-]{64}|glcbt-[0-9A-Za-z]{1,5}_[0-9A-Za-z_-]{20}|glptt-[0-9a-f]{40})(?![A-Za-z0-9_-])",
       "keywords": ["glpat-", "gldt-", "glft-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "glcbt-", "glptt-"],
       "minLength": 24,
       "minEntropy": 3.0,
@@ -1661,7 +1676,8 @@ public enum BuiltinRuleFiles {
         "glpat-yKp5zGQzmdjQkEfwr4q",
         "glpat-yKp5zGQzmdjQkEfwr4qhx",
         "glptt-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-        "glpat-xxxxxxxx-xxxxxxxxxxxxxxxxxx.xxxxxxxxx"
+        "glpat-xxxxxxxx-xxxxxxxxxxxxxxxxxx.xxxxxxxxx",
+        "xglpat-yKp5zGQzmdjQkEfwr4qh"
       ]
     },
     {
@@ -1674,7 +1690,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>glrt-t\\d_[0-9A-Za-z_-]{27,300}\\.[0-9a-z]{2}(?:\\.[0-9a-z]{2})?[0-9a-z]{7}|glrt-[0-9A-Za-z_-]{20}|GR1348941[0-9A-Za-z_-]{20})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>glrt-t\\d_[0-9A-Za-z_-]{27,300}\\.[0-9a-z]{2}(?:\\.[0-9a-z]{2})?[0-9a-z]{7}|glrt-[0-9A-Za-z_-]{20}|GR1348941[0-9A-Za-z_-]{20})(?![A-Za-z0-9_-])",
       "keywords": ["glrt-", "GR1348941"],
       "minLength": 25,
       "minEntropy": 3.0,
@@ -1688,7 +1704,8 @@ public enum BuiltinRuleFiles {
         "GR134894112312312312312312312",
         "GR1348941XXXXXXXXXXXXXXXXXXXX",
         "glrt-xdoja60GEETaS65Auss",
-        "glrt-tx_xxxxxxxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxx"
+        "glrt-tx_xxxxxxxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxx",
+        "xglrt-t1_iND3jgutJAZg4G8tjlsXdl9CslO.01.0w0ucao35"
       ]
     },
     {
@@ -1701,7 +1718,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 9.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9_])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])",
       "keywords": ["npm_"],
       "minLength": 40,
       "minEntropy": 3.5,
@@ -1716,7 +1733,8 @@ public enum BuiltinRuleFiles {
         "npm_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "npm_RVKjNK5AGekhvQ28g57kun85hEYFG81C2jB",
         "npm_RVKjNK5AGekhvQ28g57kun85hEYFG81C2jBWZ",
-        "npm_config_registry=https://registry.npmjs.org/"
+        "npm_config_registry=https://registry.npmjs.org/",
+        "xnpm_RVKjNK5AGekhvQ28g57kun85hEYFG81C2jBW"
       ]
     },
     {
@@ -1729,7 +1747,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 9.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}+)(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}+)(?![A-Za-z0-9_-])",
       "keywords": ["pypi-AgE"],
       "minLength": 70,
       "minEntropy": 4.0,
@@ -1741,7 +1759,8 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "pypi-AgEIcHlwaS5vcmc",
         "pypi-AgEIcHlwaS5vcmcxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-        "pypi-token-for-ci"
+        "pypi-token-for-ci",
+        "xpypi-AgEIcHlwaS5vcmcCJGM2YzZjMzY2LWM5ZmYtNDE2MC1hZDIzLTAwOGVhN2ZkYzExZAAABiAXCwr_LqZJ9DNe-NSVfh3e_WDKtAL5deGTXHn8Qtc93PARvygeWNLidDtvwN8GuAA80UJGjwvMze_UpnnRVDw7ws_LhxklePsF9DRlIH0OunGS5_E2Q8jk9iA_GA0LuRO_kob3i15ek8PCFGm-ERh0_3788yLWkR3dnbLtPByKa3Wi"
       ]
     },
     {
@@ -1754,7 +1773,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>sntrys_eyJ[A-Za-z0-9+/]{20,}+={0,2}_[A-Za-z0-9+/]{43})(?![A-Za-z0-9+/=_])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>sntrys_eyJ[A-Za-z0-9+/]{20,}+={0,2}_[A-Za-z0-9+/]{43})(?![A-Za-z0-9+/=])",
       "keywords": ["sntrys_"],
       "minLength": 80,
       "minEntropy": 4.0,
@@ -1767,7 +1786,9 @@ public enum BuiltinRuleFiles {
         "SENTRY_AUTH_TOKEN=sntrys_...",
         "sntrys_your-auth-token",
         "sntrys_eyJpYXQiOjE3NjQ1NDcyMDAuNDgxNTE2LCJ1cmwiOiJodHRwczovL3NlbnRyeS5pbyIsInJlZ2lvbl91cmwiOiJodHRwczovL2RlLnNlbnRyeS5pbyIsIm9yZyI6ImhhYml0ZXIifQ==_t1nMPh8lDIC3O3sX/JrgmKKp18DFu3+jQrkW42zPD",
-        "https://4e6c7a6b9e7347a881c7b9a440a5e531@o4508123.ingest.de.sentry.io/4508123456"
+        "https://4e6c7a6b9e7347a881c7b9a440a5e531@o4508123.ingest.de.sentry.io/4508123456",
+        "xsntrys_eyJpYXQiOjE3NjQ1NDcyMDAuNDgxNTE2LCJ1cmwiOiJodHRwczovL3NlbnRyeS5pbyIsInJlZ2lvbl91cmwiOiJodHRwczovL2RlLnNlbnRyeS5pbyIsIm9yZyI6ImhhYml0ZXIifQ==_t1nMPh8lDIC3O3sX/JrgmKKp18DFu3+jQrkW42zPD0u",
+        "sntrys_eyJpYXQiOjE3NjQ1NDcyMDAuNDgxNTE2LCJ1cmwiOiJodHRwczovL3NlbnRyeS5pbyIsInJlZ2lvbl91cmwiOiJodHRwczovL2RlLnNlbnRyeS5pbyIsIm9yZyI6ImhhYml0ZXIifQ==_t1nMPh8lDIC3O3sX/JrgmKKp18DFu3+jQrkW42zPD0uq"
       ]
     },
     {
@@ -1780,7 +1801,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?|(?<![A-Za-z0-9_])(?<secret>sntryu_[0-9a-f]{64})(?![A-Za-z0-9_])|(?i:sentry[_.-]?(?:auth[_.-]?|api[_.-]?|user[_.-]?)?token)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{64})(?![A-Za-z0-9_]))",
+      "pattern": "(?|(?<![A-Za-z0-9])(?<secret>sntryu_[0-9a-f]{64})(?![A-Za-z0-9])|(?i:sentry[_.-]?(?:auth[_.-]?|api[_.-]?|user[_.-]?)?token)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{64})(?![A-Za-z0-9]))",
       "keywords": ["sntryu_", "sentry"],
       "minLength": 64,
       "minEntropy": 3.0,
@@ -1794,7 +1815,9 @@ public enum BuiltinRuleFiles {
         "https://4e6c7a6b9e7347a881c7b9a440a5e531@o4508123.ingest.sentry.io/4508123456",
         "sha256 a503e719a5b245d7eac5a941d2ab0db8bedbc9417c6250cb20a8d89794aae3bc of habiter-1.4.2.apk",
         "SENTRY_AUTH_TOKEN=${SENTRY_AUTH_TOKEN}",
-        "sntryu_0000000000000000000000000000000000000000000000000000000000000000"
+        "sntryu_0000000000000000000000000000000000000000000000000000000000000000",
+        "xsntryu_bfe3e2bdea1c492189f7fd69eff446f6b592b3b2e5c74d0dcd94630c8721dfb2",
+        "sntryu_bfe3e2bdea1c492189f7fd69eff446f6b592b3b2e5c74d0dcd94630c8721dfb2a"
       ]
     },
     {
@@ -1807,7 +1830,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_eyJ[A-Za-z0-9+/]{40,}+={0,3})(?![A-Za-z0-9_+/=])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])|glc_eyJ[A-Za-z0-9+/]{40,}+={0,3}(?![A-Za-z0-9+/=]))",
       "keywords": ["glsa_", "glc_eyJ"],
       "minLength": 46,
       "minEntropy": 3.5,
@@ -1819,7 +1842,9 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "glsa_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX_AAAAAAAA",
         "glsa_mBvIeocUvou1PCGrXMqMfMuJ6NJxcrcU_75d0aaa",
-        "static void GLC_CreateLightmapTextureArray(void);"
+        "static void GLC_CreateLightmapTextureArray(void);",
+        "xglsa_mBvIeocUvou1PCGrXMqMfMuJ6NJxcrcU_75d0aaa2",
+        "glsa_mBvIeocUvou1PCGrXMqMfMuJ6NJxcrcU_75d0aaa2a"
       ]
     },
     {
@@ -1832,7 +1857,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 9.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>dp\\.(?:pt|ct|sa|scim|audit)\\.[A-Za-z0-9]{40,44}|dp\\.st\\.(?:[a-z0-9_-]{2,35}\\.)?[A-Za-z0-9]{40,44})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>dp\\.(?:pt|ct|sa|scim|audit)\\.[A-Za-z0-9]{40,44}|dp\\.st\\.(?:[a-z0-9_-]{2,35}\\.)?[A-Za-z0-9]{40,44})(?![A-Za-z0-9])",
       "keywords": ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
       "minLength": 46,
       "minEntropy": 3.5,
@@ -1844,7 +1869,9 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "dp.st.dev.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "dp.pt.TOly6ACTCi3GGsCDeeOPA5THZKteFK9Kr",
-        "dp.pt.<token>"
+        "dp.pt.<token>",
+        "xdp.pt.TOly6ACTCi3GGsCDeeOPA5THZKteFK9KrdfwAhxvjT5",
+        "dp.pt.TOly6ACTCi3GGsCDeeOPA5THZKteFK9KrdfwAhxvjT5qQ"
       ]
     }
   ]
@@ -1889,7 +1916,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>whsec_[A-Za-z0-9]{32,64})(?![A-Za-z0-9_])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>whsec_[A-Za-z0-9]{32,64})(?![A-Za-z0-9])",
       "keywords": ["whsec_"],
       "minLength": 38,
       "minEntropy": 3.5,
@@ -1898,7 +1925,12 @@ public enum BuiltinRuleFiles {
         "whsec_JDuFPCv28clmvLCL2OQQfJOsIX5LxPnQ",
         "STRIPE_WEBHOOK_SECRET=whsec_BZvQPirR5raWSw5yBobZOhLyJD3ZsFph stripe listen --forward-to localhost:8080/hooks"
       ],
-      "counterExamples": ["whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "whsec_JDuFPCv28clmvLCL2OQQfJOs", "whsec_..."]
+      "counterExamples": [
+        "whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "whsec_JDuFPCv28clmvLCL2OQQfJOs",
+        "whsec_...",
+        "xwhsec_JDuFPCv28clmvLCL2OQQfJOsIX5LxPnQ"
+      ]
     },
     {
       "id": "secret.twilio-api-key",
@@ -1960,7 +1992,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
       "keywords": ["SG."],
       "minLength": 69,
       "minEntropy": 4.0,
@@ -1972,7 +2004,8 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "SG.xxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "SG.neNg2aow9JV7w917j9zeLm.Q8hmilHTFqJ7L4ny9su2w3nkbQTf8k6bcX97M5Yir",
-        "SG.Habiter.Newsletter"
+        "SG.Habiter.Newsletter",
+        "xSG.neNg2aow9JV7w917j9zeLm.Q8hmilHTFqJ7L4ny9su2w3nkbQTf8k6bcX97M5YirAF"
       ]
     },
     {
@@ -1985,7 +2018,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?|(?<![A-Za-z0-9_-])(?<secret>key-[0-9a-f]{32})(?![A-Za-z0-9_-])|(?i:mailgun)[A-Za-z_.-]{0,20}[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?![A-Za-z0-9_-]))",
+      "pattern": "(?|(?<![A-Za-z0-9_-])(?<secret>key-[0-9a-f]{32})(?![A-Za-z0-9])|(?i:mailgun)[A-Za-z_.-]{0,20}[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?![A-Za-z0-9]))",
       "keywords": ["mailgun", "api:key-"],
       "minLength": 36,
       "minEntropy": 3.0,
@@ -2000,7 +2033,8 @@ public enum BuiltinRuleFiles {
         "mailgun api-key-dce050199d54e2e40d86a8255c7fe4fdx",
         "mailgun key-dce050199d54e2e40d86a8255c7fe4f",
         "1b36e1cb8e5077db0436a3c6427015ff-d655fd34-65b60359",
-        "mailgun monkey-dce050199d54e2e40d86a8255c7fe4fd"
+        "mailgun monkey-dce050199d54e2e40d86a8255c7fe4fd",
+        "MAILGUN_API_KEY: 1b36e1cb8e5077db0436a3c6427015ff-d655fd34-65b603590"
       ]
     },
     {
@@ -2013,7 +2047,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})(?![A-Za-z0-9_])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})(?![A-Za-z0-9])",
       "keywords": ["shpat_", "shpca_", "shppa_", "shpss_"],
       "minLength": 38,
       "minEntropy": 3.0,
@@ -2026,7 +2060,9 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "shpat_00000000000000000000000000000000",
         "shpat_78dfb77c52e66ac77e132f57f51380c",
-        "shpat_78dfb77c52e66ac77e132f57f51380cg"
+        "shpat_78dfb77c52e66ac77e132f57f51380cg",
+        "x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",
+        "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a"
       ]
     },
     {
@@ -2063,7 +2099,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?:(?<=/bot)|(?<![A-Za-z0-9_:-]))(?<secret>[0-9]{8,10}:AA[A-Za-z0-9_-]{32,33})(?![A-Za-z0-9_-])",
+      "pattern": "(?:(?<=/bot)|(?<![A-Za-z0-9]))(?<secret>[0-9]{8,10}:AA[A-Za-z0-9_-]{32,33})(?![A-Za-z0-9_-])",
       "keywords": [":AA"],
       "minLength": 43,
       "minEntropy": 3.5,
@@ -2074,7 +2110,8 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11",
         "3096748281:AABWbNDmUVcNFpL990-Ap8Vv3cIMMAhz",
-        "at 12:AA the meeting starts"
+        "at 12:AA the meeting starts",
+        "13096748281:AABWbNDmUVcNFpL990-Ap8Vv3cIMMAhz_aZ"
       ]
     },
     {
@@ -2087,7 +2124,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>sk\\.eyJ[A-Za-z0-9_-]{20,}+\\.[A-Za-z0-9_-]{20,}+)",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>sk\\.eyJ[A-Za-z0-9_-]{20,}+\\.[A-Za-z0-9_-]{20,}+)",
       "keywords": ["sk.eyJ"],
       "minLength": 50,
       "minEntropy": 4.0,
@@ -2098,7 +2135,8 @@ public enum BuiltinRuleFiles {
       ],
       "counterExamples": [
         "pk.eyJ1IjoiaGFiaXRlciIsImEiOiJoODdiOXY1YTcwNTJ1c3BrYXp1NXJidzE5In0.f07UusPgCz0i-5_spkghLX",
-        "sk.eyJ1IjoiaGFiaXRlciIsImEiOiI2dzB5czg5NHAxNmplZ3ZyMGMwOHZycG9iIn0"
+        "sk.eyJ1IjoiaGFiaXRlciIsImEiOiI2dzB5czg5NHAxNmplZ3ZyMGMwOHZycG9iIn0",
+        "xsk.eyJ1IjoiaGFiaXRlciIsImEiOiI2dzB5czg5NHAxNmplZ3ZyMGMwOHZycG9iIn0.yNaUANjSUPwkaivy29F8BP"
       ]
     },
     {
@@ -2111,7 +2149,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>lin_api_[A-Za-z0-9]{40})(?![A-Za-z0-9_])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>lin_api_[A-Za-z0-9]{40})(?![A-Za-z0-9])",
       "keywords": ["lin_api_"],
       "minLength": 48,
       "minEntropy": 3.5,
@@ -2120,7 +2158,9 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "lin_api_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "lin_api_5wQvwsNgzZFPBeixdGTkO3RczzVMnwYpYwiwGOC",
-        "LINEAR_API_KEY=lin_api_xxx"
+        "LINEAR_API_KEY=lin_api_xxx",
+        "xlin_api_5wQvwsNgzZFPBeixdGTkO3RczzVMnwYpYwiwGOC5",
+        "lin_api_5wQvwsNgzZFPBeixdGTkO3RczzVMnwYpYwiwGOC5q"
       ]
     },
     {
@@ -2133,7 +2173,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>PMAK-[a-f0-9]{24}-[a-f0-9]{34})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>PMAK-[a-f0-9]{24}-[a-f0-9]{34})(?![A-Za-z0-9])",
       "keywords": ["PMAK-"],
       "minLength": 64,
       "minEntropy": 3.0,
@@ -2145,7 +2185,9 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "PMAK-000000000000000000000000-0000000000000000000000000000000000",
         "PMAK-5918caeb9204d97ddd7142b0-d0425c01d07572e3d2efc327e8c99a414",
-        "PMAK-<your-key>"
+        "PMAK-<your-key>",
+        "xPMAK-5918caeb9204d97ddd7142b0-d0425c01d07572e3d2efc327e8c99a4148",
+        "PMAK-5918caeb9204d97ddd7142b0-d0425c01d07572e3d2efc327e8c99a4148a"
       ]
     },
     {
@@ -2158,13 +2200,19 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>NRAK-[A-Z0-9]{27})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>NRAK-[A-Z0-9]{27})(?![A-Za-z0-9])",
       "keywords": ["NRAK-"],
       "minLength": 32,
       "minEntropy": 3.5,
       "previewPrefixLength": 4,
       "examples": ["NRAK-MQOA4S9N1BBOBEFG2AY1N76XXZE", "API-Key: NRAK-MQOA4S9N1BBOBEFG2AY1N76XXZE"],
-      "counterExamples": ["NRAK-XXXXXXXXXXXXXXXXXXXXXXXXXXX", "NRAK-MQOA4S9N1BBOBEFG2AY1N76XXZ", "NRAK-mqoa4s9n1bbobefg2ay1n76xxze"]
+      "counterExamples": [
+        "NRAK-XXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        "NRAK-MQOA4S9N1BBOBEFG2AY1N76XXZ",
+        "NRAK-mqoa4s9n1bbobefg2ay1n76xxze",
+        "xNRAK-MQOA4S9N1BBOBEFG2AY1N76XXZE",
+        "NRAK-MQOA4S9N1BBOBEFG2AY1N76XXZEQ"
+      ]
     },
     {
       "id": "secret.supabase-secret-key",
@@ -2176,7 +2224,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 9.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>sb_secret_[A-Za-z0-9_-]{31,64}|sbp_[a-f0-9]{40})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>sb_secret_[A-Za-z0-9_-]{31,64}(?![A-Za-z0-9_-])|sbp_[a-f0-9]{40}(?![A-Za-z0-9]))",
       "keywords": ["sb_secret_", "sbp_"],
       "minLength": 41,
       "minEntropy": 3.5,
@@ -2185,7 +2233,9 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "sb_publishable_f9l0tOB2uCluVs_epsOgZq1xrklOTMV",
         "sbp_0000000000000000000000000000000000000000",
-        "sbp_52d274944ac5f4f40185176a5ca633c84507e64"
+        "sbp_52d274944ac5f4f40185176a5ca633c84507e64",
+        "xsb_secret_f9l0tOB2uCluVs_epsOgZq1xrklOTMV",
+        "sbp_52d274944ac5f4f40185176a5ca633c84507e644a"
       ]
     }
   ]
@@ -2426,7 +2476,7 @@ public enum BuiltinRuleFiles {
         "secret",
         "external/cwe/cwe-321"
       ],
-      "pattern": "(?<![A-Za-z0-9-])(?<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})(?![A-Za-z0-9])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})(?![A-Za-z0-9])",
       "keywords": [
         "AGE-SECRET-KEY-1"
       ],
@@ -2441,7 +2491,8 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "age1tnna5r8408hufagweevmhveg4dplgeua7gkrr0xxx7cmqhx7x3gqwekpvl",
         "AGE-SECRET-KEY-13AMGYMKTVWT48ZZC0S4D0AEXWGH3Q6JJHZW4R7YW3EMZ3P2C5WFQENW4F",
-        "AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ"
+        "AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ",
+        "xAGE-SECRET-KEY-13AMGYMKTVWT48ZZC0S4D0AEXWGH3Q6JJHZW4R7YW3EMZ3P2C5WFQENW4FW"
       ]
     },
     {
@@ -2459,7 +2510,7 @@ public enum BuiltinRuleFiles {
         "secret",
         "external/cwe/cwe-256"
       ],
-      "pattern": "(?i)(?<![\\p{L}\\p{N}])(?:(?:pass(?:wor[dt]|code)|kennwort|pw)\\s+(?:is|ist|lautet|was)|(?:pin(?:\\s*code)?|passcode|pw|(?:door|gate|alarm|safe|lock|entry|t(?:ü|ue)r|tor|alarm)[\\s-]?code|wi-?fi[\\s-](?:key|code)|wlan(?:[\\s-](?:key|code|schl(?:ü|ue)ssel))?)\\s*(?:is|ist|lautet|[:=]))\\s*[\"'\\x{201C}\\x{201E}]?(?<secret>[^\\s\"'\\x{201C}\\x{201D}\\x{201E},;]{4,64})",
+      "pattern": "(?i)(?<![\\p{L}\\p{N}])(?:(?:pass(?:wor[dt]|code)|kennwort|pw)\\s+(?:is|ist|lautet|was)|(?:pin(?:\\s*code)?|passcode|pw|(?:door|gate|alarm|safe|lock|entry|t(?:ü|ue)r|tor|alarm)[\\s-]?code|wi-?fi[\\s-](?:key|code)|wlan(?:[\\s-](?:key|code|schl(?:ü|ue)ssel))?)\\s*(?:is|ist|lautet|[:=]))\\s*[\"'\\x{201C}\\x{201E}]?(?<secret>[0-9]{4,12}(?=[[:punct:]]++(?:\\s|\\z))|[^\\s\"'\\x{201C}\\x{201D}\\x{201E},;]{4,64})",
       "keywords": [
         "password is",
         "password was",
@@ -2500,7 +2551,8 @@ public enum BuiltinRuleFiles {
         "code: manual",
         "the passcode is written down",
         "pin the habit to the home screen",
-        "Spinning class at 07:30"
+        "Spinning class at 07:30",
+        "my pin is 482#"
       ]
     }
   ]
@@ -2588,7 +2640,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 9.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}))(?![A-Za-z0-9_])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}))(?![A-Za-z0-9])",
       "keywords": ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
       "minLength": 40,
       "minEntropy": 3.5,
@@ -2604,7 +2656,9 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1Aoea",
-        "ghx_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY"
+        "ghx_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY",
+        "x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",
+        "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Q"
       ]
     },
     {
@@ -2617,13 +2671,17 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>AIza[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>AIza[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])",
       "keywords": ["AIza"],
       "minLength": 39,
       "minEntropy": 3.5,
       "previewPrefixLength": 4,
       "examples": ["AIza-hyPi6zcxDf-z381G_1DYeFZQN_c2xOXUmK", "key=AIza-hyPi6zcxDf-z381G_1DYeFZQN_c2xOXUmK&q=1"],
-      "counterExamples": ["AIza-hyPi6zcxDf-z381G_1DYeFZQN_c2xOXUm", "AIzaxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"]
+      "counterExamples": [
+        "AIza-hyPi6zcxDf-z381G_1DYeFZQN_c2xOXUm",
+        "AIzaxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "xAIza-hyPi6zcxDf-z381G_1DYeFZQN_c2xOXUmK"
+      ]
     },
     {
       "id": "secret.slack-token",
@@ -2635,7 +2693,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9.])(?<secret>(?:xoxe\\.)?xox[abeoprs]-(?:[0-9]{8,}|1)-[0-9A-Za-z-]{8,}|xapp-1-[A-Z0-9]{9,12}-[0-9]{10,16}-[a-f0-9]{32,80})",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>(?:xoxe\\.)?xox[abeoprs]-(?:[0-9]{8,}|1)-[0-9A-Za-z-]{8,}|xapp-1-[A-Z0-9]{9,12}-[0-9]{10,16}-[a-f0-9]{32,80})",
       "keywords": ["xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xoxe.", "xapp-"],
       "minLength": 24,
       "minEntropy": 3.0,
@@ -2646,25 +2704,41 @@ public enum BuiltinRuleFiles {
         "xoxe.xoxp-1-Mi0yMDcyNDM0OTk3MTY3LTQ4NDIyMjA1NjkzMjE2qlO6LWpaZyGzbzWwOmsZxEZs08UA7Atz9aMCphmssYqREtkPQqLIv2hvmzl",
         "SLACK_APP_TOKEN=xapp-1-AVFK61SSJYD-0538081464907-523f77424b7efbb74cd65001af80ead36eb6ce4aa8de7f0b6a5f20ce39b445f5"
       ],
-      "counterExamples": ["xoxb-not-a-token", "xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx", "xapp-1-xxxx", "xoxe.xoxp-1-..."]
+      "counterExamples": [
+        "xoxb-not-a-token",
+        "xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx",
+        "xapp-1-xxxx",
+        "xoxe.xoxp-1-...",
+        "xxoxb-223803405610-7695985490486-FXQf1pjwaSyrEGVkOPntkrZe"
+      ]
     },
     {
       "id": "secret.stripe-secret-key",
       "kind": "pattern",
       "title": "Stripe secret or restricted key",
-      "description": "A Stripe secret key (sk_live_, sk_test_) or restricted key (rk_live_, rk_test_). Publishable keys (pk_) are public and not reported.",
+      "description": "A Stripe secret key (sk_live_, sk_test_) or restricted key (rk_live_, rk_test_), of 32 to 255 characters (live keys of about 107 are common). Publishable keys (pk_) are public and not reported.",
       "help": "Roll the key in the Stripe dashboard (Developers → API keys → the key → Roll key). Secret and restricted keys belong on servers only, never in an app or its data.",
       "level": "error",
       "family": "secret",
       "securitySeverity": 9.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9_])(?<secret>[sr]k_(?:live|test)_[0-9A-Za-z]{24,99})(?![0-9A-Za-z])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[sr]k_(?:live|test)_[0-9A-Za-z]{24,247})(?![0-9A-Za-z])",
       "keywords": ["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
       "minLength": 32,
       "minEntropy": 3.5,
       "previewPrefixLength": 3,
-      "examples": ["sk_live_guXPeGq0eKoNy5cQ0uyVsOYY", "STRIPE_KEY=rk_live_DVJXRhovvuUvBEwJSuBVKpbYeZjCpQrWH10dkcxa"],
-      "counterExamples": ["pk_live_guXPeGq0eKoNy5cQ0uyVsOYY", "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "sk_live_short"]
+      "examples": [
+        "sk_live_guXPeGq0eKoNy5cQ0uyVsOYY",
+        "STRIPE_KEY=rk_live_DVJXRhovvuUvBEwJSuBVKpbYeZjCpQrWH10dkcxa",
+        "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"
+      ],
+      "counterExamples": [
+        "pk_live_guXPeGq0eKoNy5cQ0uyVsOYY",
+        "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx",
+        "sk_live_short",
+        "sk_live_qOQr4Bjl4PkNflVIzF2LJKjJSMmXjXc7FVuIVRd7lpghSXV6gSaNAgfZgxHSxfscgouLjVUs8q98RekRMx4sEohPeVvVTHO2C5A5RXzB10DmeYJ4yRkUnzRWUx2WHPuI8JT43rH7YIMA6biD0Ca8yZLfSGaj3PlUp7lrEvVoMoZiBcm8w3zeZndeCUdmqdmE5uhsAK2YFhHVHVpN8jksgKijJ6bwospsCZb6ZFPrLVcnrksmjuzYGzhO",
+        "xsk_live_guXPeGq0eKoNy5cQ0uyVsOYY"
+      ]
     },
     {
       "id": "secret.jwt",
@@ -2676,7 +2750,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 7.5,
       "tags": ["security", "secret", "external/cwe/cwe-522"],
-      "pattern": "(?<![A-Za-z0-9_-])(?<secret>eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]*)",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]*)",
       "keywords": ["eyJ"],
       "minLength": 30,
       "validator": "jwt",
@@ -2686,7 +2760,8 @@ public enum BuiltinRuleFiles {
       ],
       "counterExamples": [
         "eyJjdXJzb3IiOiI0MiJ9.eyJwYWdlIjoiMiJ9Cg.c2lnbmF0dXJl",
-        "eyJhbGciOiJIUzI1NiJ9"
+        "eyJhbGciOiJIUzI1NiJ9",
+        "xeyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LVA1MEFxZyIsImlhdCI6MTc2NDU0NzIwMCwiZXhwIjoxNzY0NTUwODAwfQ.oBcMqHaWB8m25yX9H3bJP-Nih7TO7DKDQBgjrdBG1yw"
       ]
     },
     {
@@ -2699,7 +2774,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-522"],
-      "pattern": "(?<![A-Za-z0-9_.-])(?<secret>v1\\.eyJ[A-Za-z0-9_-]{20,}+\\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>v1\\.eyJ[A-Za-z0-9_-]{20,}+\\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
       "keywords": ["v1.eyJ"],
       "minLength": 70,
       "validator": "habiter-access-token",
@@ -2714,7 +2789,8 @@ public enum BuiltinRuleFiles {
         "v1.eyJ2ZXJzaW9uIjoxLCJzdWJqZWN0IjoieCJ9.rb0NdObex_PfrsyPZGVmZBp7omYPMBH8NXApHFeZDQ",
         "v1.local.WzhIh1MpbqVNXNt7-HbWvL-JwAym3Tomad9Pc2nl7wK87vGraUVvn2bs8BBNo7jbukCNrkVID0jCK2vW5",
         "eyJhbGciOiJIUzI1NiJ9.eyJ2ZXJzaW9uIjoxfQ.DzfESSG9P2Vk6t9_FCpyZoxH4iPRbt2MR7Rq_Fuu4mE",
-        "Authorization: Bearer v1.<claims>.<signature>"
+        "Authorization: Bearer v1.<claims>.<signature>",
+        "xv1.eyJ2ZXJzaW9uIjoxLCJpc3N1ZXIiOiJodHRwczovL3N5bmMuZXhhbXBsZS5vcmciLCJhdWRpZW5jZSI6ImhhYml0ZXItbW9iaWxlIiwic3ViamVjdCI6Im1pYS5rIiwiZGV2aWNlSWQiOiJVdkltWmFZTUV0S0pHRjJWRHVpQk5na1ciLCJwYXNzd29yZFZlcnNpb24iOjEsImlzc3VlZEF0IjoxNzk2MTE3NDAwLCJleHBpcmVzQXQiOjE3OTYxMTc3MDAsInRva2VuSWQiOiJiMnNSUFJlTmJBX1RrQl95T2FHZ2xRIn0.gImWuSIpeeH6adRLwYlUvT2BzsOM22dcxVAVzn98fhE"
       ]
     },
     {
