@@ -86,19 +86,15 @@ extension RedactionSession {
         return edits
     }
 
-    /// `X!userinfo/username` and `X!userinfo/password`: the credentials before the `@` of a URL.
+    /// `X!userinfo/username` and `X!userinfo/password`: the credentials before the `@` of a URL,
+    /// at the ranges the decoder read them from (a password may hold a raw `#`, `?`, `/` or `@`).
     func redactUserinfoLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
-        guard value.withUnsafeBytes({ UserinfoLayerDecoder().decode($0) }) != nil,
-              let separator = value.firstRange(of: Array("://".utf8)) else {
+        guard let (username, password) = value.withUnsafeBytes({ UserinfoLayerDecoder.credentials(in: $0) }) else {
             noteProblem("the URL at \(path) has no userinfo to redact")
             return nil
         }
-        let authorityStart = separator.upperBound
-        let authorityEnd = value[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? value.count
-        guard let at = value[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")),
-              let colon = value[authorityStart..<at].firstIndex(of: UInt8(ascii: ":")) else { return nil }
         var edits = ByteEdits()
-        for (name, range) in [("username", authorityStart..<colon), ("password", (colon + 1)..<at)] {
+        for (name, range) in [("username", username), ("password", password)] {
             let partPath = path.appending(.key(name))
             guard plan.node(at: partPath) != nil else { continue }
             let raw = value[range]

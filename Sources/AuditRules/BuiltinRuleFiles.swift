@@ -2249,7 +2249,7 @@ public enum BuiltinRuleFiles {
       "id": "secret.database-url",
       "kind": "pattern",
       "title": "Database connection string with a password",
-      "description": "A PostgreSQL, MySQL, MariaDB, SQL Server, MongoDB, Redis or AMQP connection URL with a password in its userinfo (postgres://user:password@host/db) inside text: a log line, an environment dump, a support message. A value that is nothing but such a URL is opened as a layer and its password judged by the name rules (name.password); a placeholder password (${DB_PASSWORD}, <password>, ****), one shorter than four characters, or a host of a documentation domain (example.com, *.example, *.test, *.invalid) is not reported.",
+      "description": "A PostgreSQL, MySQL, MariaDB, SQL Server, MongoDB, Redis or AMQP connection URL with a password in its userinfo (postgres://user:password@host/db) inside text: a log line, an environment dump, a support message. The password may hold #, ?, /, @ and : as people type them in notes (postgres://app:Zx9#Wq/3k@db.internal/…): it ends at the last @ that a host follows (a hostname, an IPv4 or [IPv6] address, an optional :port, a comma-separated host list), before an @ that starts a path segment (/@name) or follows a query parameter (?email=a@b.com); a URL without userinfo, host:port/… or an e-mail address in a query never reads as one. A value that is nothing but such a URL is opened as a layer and its password judged by the name rules (name.password); a placeholder password (${DB_PASSWORD}, <password>, ****), one shorter than four characters, or a host of a documentation domain (example.com, *.example, *.test, *.invalid) is not reported.",
       "help": "Change the database user's password (or rotate the managed database's credentials in its console: RDS, Cloud SQL, Azure Database, Atlas, Redis Cloud), then remove the URL from the text; services read connection strings from a secret store, never from app data.",
       "level": "error",
       "family": "secret",
@@ -2259,7 +2259,7 @@ public enum BuiltinRuleFiles {
         "secret",
         "external/cwe/cwe-256"
       ],
-      "pattern": "(?<![A-Za-z0-9+.-])(?i:postgres(?:ql)?|mysql|mariadb|mssql|sqlserver|mongodb(?:\\+srv)?|rediss?|amqps?)://(?:(?i:(?<!\\Apostgres://|\\Apostgresql://|\\Amysql://|\\Amariadb://|\\Amssql://|\\Asqlserver://|\\Amongodb://|\\Amongodb\\+srv://|\\Aredis://|\\Arediss://|\\Aamqp://|\\Aamqps://))|(?=\\S*+\\s))[^\\s:/?#@\"'<>]{0,128}:(?!pass@)(?<secret>[^\\s@/?#\"'<>]{4,256})@(?!(?:[A-Za-z0-9-]+\\.)*(?:example\\.(?:com|net|org)|[A-Za-z0-9-]+\\.(?:example|invalid|test))(?![A-Za-z0-9.-]))[A-Za-z0-9._-]",
+      "pattern": "(?<![A-Za-z0-9+.-])(?i:postgres(?:ql)?|mysql|mariadb|mssql|sqlserver|mongodb(?:\\+srv)?|rediss?|amqps?)://(?:(?i:(?<!\\Apostgres://|\\Apostgresql://|\\Amysql://|\\Amariadb://|\\Amssql://|\\Asqlserver://|\\Amongodb://|\\Amongodb\\+srv://|\\Aredis://|\\Arediss://|\\Aamqp://|\\Aamqps://))|(?=\\S*+\\s))[^\\s:/?#@\\[\\]\"'<>]{0,128}:(?!pass@)(?!\\d{1,5}+[/?#])(?>(?<secret>(?:[^\\s\"'<>/?&]|/(?!@)|(?<query>\\?)(?!(?&nv))|&(?(<query>)(?!(?&nv)))){4,256})@(?=(?&host)(?:,(?&host))*+(?=[/?#,;!&)\\]}*|\\\\`\"'<>\\s]|[.:](?![A-Za-z0-9_-])|$)))(?!(?:[A-Za-z0-9-]+\\.)*(?:example\\.(?:com|net|org)|[A-Za-z0-9-]+\\.(?:example|invalid|test))(?![A-Za-z0-9.-]))(?(DEFINE)(?<nv>[^\\s\"'<>/?#&=@]{1,64}=[^\\s\"'<>/?#&=@]{1,64}@)(?<host>(?:\\[[0-9A-Fa-f:.]++(?:%[A-Za-z0-9._~-]++)?\\]|\\d{1,3}(?:\\.\\d{1,3}){3}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])|(?:[A-Za-z0-9_-]++\\.(?=[A-Za-z0-9_-]))*+(?=\\d*+[A-Za-z_-])[A-Za-z0-9_-]++)(?::\\d{1,5}+(?!\\d))?))",
       "keywords": [
         "postgres://",
         "postgresql://",
@@ -2281,7 +2281,10 @@ public enum BuiltinRuleFiles {
         "MONGO_URI=\"mongodb+srv://reporting:ll6RX52wDQ27Xzq24oTA@cluster0.ab1cd.mongodb.net/habits?retryWrites=true\"",
         "cache: redis://:9RiaqVKIASqLnukcNWA7TduKl9HMqrQA@redis.internal:6379/0",
         "broker amqps://habiter:PfTKR0AsqtqNKJgUgA@mq.internal:5671/%2F is down",
-        "jdbc:mysql://analytics:kR4IstMNA7E4nqBk@mysql.internal:3306/events in the job log"
+        "jdbc:mysql://analytics:kR4IstMNA7E4nqBk@mysql.internal:3306/events in the job log",
+        "runbook: postgres://habiter:Zx9#Wq/3kT@db.internal:5432/habiter (staging)",
+        "cache redis://:Vb6?Tr@n8Lq@redis.internal:6379/0 (sessions)",
+        "replica set mongodb://ops:Qm4#Lz8!w@h1.internal:27017,h2.internal:27017/habits?replicaSet=rs0 from the notes"
       ],
       "counterExamples": [
         "export DATABASE_URL=postgres://habiter_app:${DB_PASSWORD}@db.internal.habiter.app:5432/habiter",
@@ -2291,7 +2294,10 @@ public enum BuiltinRuleFiles {
         "mongodb://reporting:********@cluster0.mongodb.net/habits failed",
         "postgres://app@db.internal/habiter has no password",
         "docs: mysql://root:secret@db.example.com/app",
-        "test fixture mongodb://abc:xyz@mongo.internal/test"
+        "test fixture mongodb://abc:xyz@mongo.internal/test",
+        "postgres://db.internal:5432/habits?user=ops@habiter.app in the wiki",
+        "see mongodb://cluster0.mongodb.net:27017/habits?authSource=admin&contact=ops@habiter.app",
+        "postgres://db.internal/habits?application_name=sync@worker1 is the replica"
       ]
     },
     {
@@ -2299,7 +2305,7 @@ public enum BuiltinRuleFiles {
       "kind": "pattern",
       "generic": true,
       "title": "Password in a web URL",
-      "description": "An http(s), ws(s), ftp(s), sftp or smtp URL with a password in its userinfo (https://user:password@host/…) inside text. A value that is nothing but such a URL is opened as a layer and its password judged by the name rules (name.password); a password that is a vendor token (ghp_…, glpat-…, npm_…) is reported by that token's rule; a placeholder, a password shorter than four characters or a host of a documentation domain (example.com, *.example, *.test, *.invalid) is not reported.",
+      "description": "An http(s), ws(s), ftp(s), sftp or smtp URL with a password in its userinfo (https://user:password@host/…) inside text. The password may hold #, ?, /, @ and : as people type them in notes (https://jonas:Kz8!tq#x@nas.local:5006/): it ends at the last @ that a host follows (a hostname, an IPv4 or [IPv6] address, an optional :port), before an @ that starts a path segment (/@name) or follows a query parameter (?email=a@b.com); a URL without userinfo, host:port/… or an e-mail address in a query never reads as one. A value that is nothing but such a URL is opened as a layer and its password judged by the name rules (name.password); a password that is a vendor token (ghp_…, glpat-…, npm_…) is reported by that token's rule; a placeholder, a password shorter than four characters or a host of a documentation domain (example.com, *.example, *.test, *.invalid) is not reported.",
       "help": "Change the password (or revoke the token) on the service the URL points to, and send credentials in an Authorization header from a secret store instead of embedding them in URLs, which end up in logs, histories and Referer headers.",
       "level": "error",
       "family": "secret",
@@ -2309,7 +2315,7 @@ public enum BuiltinRuleFiles {
         "secret",
         "external/cwe/cwe-522"
       ],
-      "pattern": "(?<![A-Za-z0-9+.-])(?i:https?|wss?|ftps?|sftp|smtps?)://(?:(?i:(?<!\\Ahttp://|\\Ahttps://|\\Aws://|\\Awss://|\\Aftp://|\\Aftps://|\\Asftp://|\\Asmtp://|\\Asmtps://))|(?=\\S*+\\s))[^\\s:/?#@\"'<>]{1,128}:(?!(?:gh[pousr]_|github_pat_|glpat-|npm_|x-oauth-basic@|pass@))(?<secret>[^\\s@/?#\"'<>]{4,256})@(?!(?:[A-Za-z0-9-]+\\.)*(?:example\\.(?:com|net|org)|[A-Za-z0-9-]+\\.(?:example|invalid|test))(?![A-Za-z0-9.-]))[A-Za-z0-9._-]",
+      "pattern": "(?<![A-Za-z0-9+.-])(?i:https?|wss?|ftps?|sftp|smtps?)://(?:(?i:(?<!\\Ahttp://|\\Ahttps://|\\Aws://|\\Awss://|\\Aftp://|\\Aftps://|\\Asftp://|\\Asmtp://|\\Asmtps://))|(?=\\S*+\\s))[^\\s:/?#@\\[\\]\"'<>]{1,128}:(?!(?:gh[pousr]_|github_pat_|glpat-|npm_|x-oauth-basic@|pass@))(?!\\d{1,5}+[/?#])(?>(?<secret>(?:[^\\s\"'<>/?&]|/(?!@)|(?<query>\\?)(?!(?&nv))|&(?(<query>)(?!(?&nv)))){4,256})@(?=(?&host)(?:,(?&host))*+(?=[/?#,;!&)\\]}*|\\\\`\"'<>\\s]|[.:](?![A-Za-z0-9_-])|$)))(?!(?:[A-Za-z0-9-]+\\.)*(?:example\\.(?:com|net|org)|[A-Za-z0-9-]+\\.(?:example|invalid|test))(?![A-Za-z0-9.-]))(?(DEFINE)(?<nv>[^\\s\"'<>/?#&=@]{1,64}=[^\\s\"'<>/?#&=@]{1,64}@)(?<host>(?:\\[[0-9A-Fa-f:.]++(?:%[A-Za-z0-9._~-]++)?\\]|\\d{1,3}(?:\\.\\d{1,3}){3}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])|(?:[A-Za-z0-9_-]++\\.(?=[A-Za-z0-9_-]))*+(?=\\d*+[A-Za-z_-])[A-Za-z0-9_-]++)(?::\\d{1,5}+(?!\\d))?))",
       "keywords": [
         "http://",
         "https://",
@@ -2324,7 +2330,12 @@ public enum BuiltinRuleFiles {
       "minLength": 14,
       "examples": [
         "NAS backup target: https://backup:L19AYfX4i14p.0VOZ@nas.home.arpa:5001/habiter",
-        "curl -s https://metrics:JY5Qw0iOvSbnmJippM@grafana.internal/api/health"
+        "curl -s https://metrics:JY5Qw0iOvSbnmJippM@grafana.internal/api/health",
+        "backup NAS https://jonas:Kz8!tq#x@nas.local:5006/ (weekly)",
+        "wiki login https://jonas:Rb7?wq2Lm@wiki.home.arpa/login (old)",
+        "WebDAV https://jonas:Tm4/pX9v@nas.local:5006/webdav mounted",
+        "sftp://jonas:Hq3@vN#8z@files.home.arpa:2222/ in my notes",
+        "GET /proxy?target=https://jonas:Wd5#pQ8r@cam.home.arpa&mode=snapshot HTTP/1.1"
       ],
       "counterExamples": [
         "open https://user:password@example.com/ to test",
@@ -2333,7 +2344,15 @@ public enum BuiltinRuleFiles {
         "mailto:support@habiter.app or https://habiter.app/help",
         "https://www.google.com/maps/@52.5200,13.4050,15z",
         "urllib test: https://abc:xyz9@example.com/ and http://a:b@xn--g6w251d/",
-        "git clone https://x-access-token:ghs_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx@github.com/habiter/app.git"
+        "git clone https://x-access-token:ghs_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx@github.com/habiter/app.git",
+        "profile https://habiter.app/account?email=jonas@habiter.app",
+        "share link https://habiter.app:8443/share?to=jonas@nas.local",
+        "app route https://habiter.app/#/route@home",
+        "app route https://habiter.app/#/settings:sync@home",
+        "my profile https://social.habiter.app:8443/@jonas",
+        "mailto:jonas@habiter.app?cc=ops@habiter.app or https://habiter.app/help?from=jonas@habiter.app",
+        "local http://[::1]:8080/users/jonas@nas.local",
+        "https://cdn.habiter.app:443/npm/lodash@4.17.21/lodash.min.js in the page"
       ]
     },
     {

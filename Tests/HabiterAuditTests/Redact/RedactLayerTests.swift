@@ -99,6 +99,20 @@ private func request(url: String = "https://api.example.com/v1/things", headers:
         expectClean(result, leaking: ["Kiwi-LcKgKX-649!"])
     }
 
+    @Test func urlUserinfoPasswordWithRawReservedCharactersIsReplacedWhole() throws {
+        // `#`, `?`, `/` and `@` typed raw in the password: all of it is replaced, host and path stay.
+        let input = #"{"nas": "https://jonas:Kz8!tq#x@nas.local:5006/", "wiki": "https://jonas:Rb7?wq2Lm@wiki.home.arpa/login?next=ops@habiter.app", "dav": "sftp://jonas:Hq3@vN#8z/1@files.home.arpa:2222/"}"#
+        let result = try F.redact(input)
+        expectText(result.output, equals: #"{"nas": "https://jonas:%5BREDACTED%3Apassword%5D@nas.local:5006/", "wiki": "https://jonas:%5BREDACTED%3Apassword%5D@wiki.home.arpa/login?next=ops@habiter.app", "dav": "sftp://jonas:%5BREDACTED%3Apassword%5D@files.home.arpa:2222/"}"#)
+        expectClean(result, leaking: ["Kz8!tq", "tq#x", "Rb7?wq2Lm", "Hq3@vN", "vN#8z/1"])
+    }
+
+    @Test func urlPasswordWithRawReservedCharactersInProseIsReplacedWhole() throws {
+        let result = try F.redact(#"{"note": "backup NAS https://jonas:Kz8!tq#x@nas.local:5006/ (weekly)"}"#)
+        expectText(result.output, equals: #"{"note": "backup NAS https://jonas:[REDACTED:basic-auth-url]@nas.local:5006/ (weekly)"}"#)
+        expectClean(result, leaking: ["Kz8!tq", "tq#x"])
+    }
+
     @Test func basicCredentialsAreDecodedRedactedAndReencoded() throws {
         let credentials = F.base64("habiter-import:dV4LwJKZMcoO6DAFUKA4")
         let headers = #"[{"name": "Authorization", "value": "Basic \#(credentials)"}]"#
