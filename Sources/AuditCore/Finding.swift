@@ -39,6 +39,8 @@ public struct Finding: Sendable, Equatable {
     /// A hash of the secret, in memory only (never written): how a report counts the requests a
     /// secret appears in.
     package var secretHash: UInt64? = nil
+    /// Found in a request (a HAR entry, an HTTP exchange), whose repeats are merged into it.
+    package var isInRequest = false
 
     /// Whether the finding counts toward `--fail-on`.
     public var isActive: Bool { suppression == nil }

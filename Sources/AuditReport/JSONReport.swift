@@ -130,6 +130,14 @@ public enum JSONReport {
         writer.key("baselineState"); writer.string(f.baselineState?.rawValue)
         writer.key("suppression")
         writer.value(f.suppression.map { .object([("source", .string($0.source.rawValue)), ("justification", .string($0.justification))]) } ?? .null)
+        if !f.relatedLocations.isEmpty {
+            // The other places of the same secret in the same request.
+            writer.key("relatedLocations")
+            writer.value(.array(f.relatedLocations.map { related in
+                .object([("line", .int(related.position.line)), ("column", .int(related.position.column)),
+                         ("byteOffset", .int(related.position.byteOffset)), ("path", .string(related.pathText))])
+            }))
+        }
         writer.close("}")
     }
 

@@ -81,6 +81,7 @@ public enum SARIFReport {
                 ("physicalLocation", physicalLocation(finding.artifact, finding.position, artifactIndex: artifactIndex)),
                 ("logicalLocations", .array([logical])),
             ])])),
+            ("relatedLocations", relatedLocations(finding, artifactIndex: artifactIndex)),
             ("partialFingerprints", .object([
                 ("primaryLocationLineHash", .string(finding.fingerprint)),
                 ("habiterAuditFingerprint/v1", .string(finding.fingerprint)),
@@ -123,6 +124,22 @@ public enum SARIFReport {
             ])),
             ("baselineState", .string(BaselineState.absent.rawValue)),
         ])
+    }
+
+    /// The other places of the finding's secret in the same request (SARIF `relatedLocations`),
+    /// or nil when there are none.
+    static func relatedLocations(_ finding: Finding, artifactIndex: [String: Int]) -> JSONOutput? {
+        guard !finding.relatedLocations.isEmpty else { return nil }
+        return .array(finding.relatedLocations.enumerated().map { index, related in
+            .object([
+                ("id", .int(index + 1)),
+                ("physicalLocation", physicalLocation(finding.artifact, related.position, artifactIndex: artifactIndex)),
+                ("logicalLocations", .array([.object([
+                    ("fullyQualifiedName", .string(related.pathText.isEmpty ? "/" : related.pathText)), ("kind", .string("value")),
+                ])])),
+                ("message", .object([("text", .string("The same secret, again in this request."))])),
+            ])
+        })
     }
 
     static func physicalLocation(_ artifact: String, _ position: SourcePosition, artifactIndex: [String: Int]) -> JSONOutput {

@@ -57,6 +57,26 @@ public enum TextReport {
         return out
     }
 
+    /// The secrets a capture repeats in several of its requests, by rule and count: "1
+    /// secret.jwt in 4 requests" (one finding each request, one request one finding).
+    package static func repeatedAcrossRequests(_ findings: [Finding]) -> String? {
+        struct Secret: Hashable { var artifact: String, hash: UInt64 }
+        var requests: [Secret: (rule: String, count: Int)] = [:]
+        for finding in findings where finding.isInRequest {
+            guard let hash = finding.secretHash else { continue }
+            requests[Secret(artifact: finding.artifact, hash: hash), default: (finding.ruleId, 0)].count += 1
+        }
+        struct Kind: Hashable, Comparable {
+            var rule: String, requests: Int
+            static func < (a: Kind, b: Kind) -> Bool { a.rule != b.rule ? a.rule < b.rule : a.requests > b.requests }
+        }
+        var secrets: [Kind: Int] = [:]
+        for (rule, count) in requests.values where count > 1 { secrets[Kind(rule: rule, requests: count), default: 0] += 1 }
+        guard !secrets.isEmpty else { return nil }
+        let phrases = secrets.keys.sorted().map { "\(secrets[$0]!) \($0.rule) in \($0.requests) requests" }
+        return "repeated across requests: " + phrases.joined(separator: ", ")
+    }
+
     package static func summaryLine(_ input: ReportInput) -> String {
         let findings = input.result.activeFindings
         let files = input.result.artifacts.count
@@ -70,6 +90,7 @@ public enum TextReport {
         line += " in \(withFindings) of \(files) input\(files == 1 ? "" : "s")"
         let accepted = input.result.findings.count - findings.count
         if accepted > 0 { line += " (\(accepted) more accepted)" }
+        if let repeated = repeatedAcrossRequests(findings) { line += "; \(repeated)" }
         let errors = input.result.errors.count
         if errors > 0 { line += "; \(errors) input error\(errors == 1 ? "" : "s"): the scan is incomplete" }
         switch input.exitCode {

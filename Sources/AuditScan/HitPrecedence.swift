@@ -232,7 +232,9 @@ extension ArtifactScan {
 
     func mergeRepeatedSecrets(from start: Int) {
         var all = findingsBox.value
-        guard all.count - start > 1 else { return }
+        guard all.count > start else { return }
+        for index in start..<all.count { all[index].isInRequest = true }
+        defer { findingsBox.value = all }
         /// Most severe first, then a pattern's (or a store's) over a name's.
         func outranks(_ a: Finding, _ b: Finding) -> Bool {
             if a.level != b.level { return a.level > b.level }
@@ -257,7 +259,6 @@ extension ArtifactScan {
         guard drop.contains(true) else { return }
         let kept = all[start...].indices.filter { !drop[$0 - start] }.map { all[$0] }
         all.replaceSubrange(start..., with: kept)
-        findingsBox.value = all
     }
 
     /// Whether a `name.password-verifier` hit stands: any name but a salt, and a salt in an

@@ -101,10 +101,15 @@ import Testing
             #expect(reportedRules.contains(rule) || rule == "secret.jwt", "a placeholder of \(rule), which the scan did not report")
         }
         for changed in Self.changedValues(originalContent, content, format: baseFormat) {
-            let covered = secrets.contains { finding in
-                guard changed.line == nil || changed.line == finding.position.line else { return false }
-                let reported = Self.pointer(of: finding.path)
+            func holds(_ line: Int, _ reported: String) -> Bool {
+                guard changed.line == nil || changed.line == line else { return false }
                 return changed.pointer == reported || changed.pointer.hasPrefix(reported + "/")
+            }
+            // At a finding, or at one of its related locations (the same secret again in the
+            // same request: the cookie in Set-Cookie and cookies[], a form in text and params).
+            let covered = secrets.contains { finding in
+                holds(finding.position.line, Self.pointer(of: finding.path))
+                    || finding.relatedLocations.contains { holds($0.position.line, String($0.pathText.prefix { $0 != "!" })) }
             }
             #expect(covered || changed.isFraming, "\(changed.pointer) changed, where no secret was reported")
         }

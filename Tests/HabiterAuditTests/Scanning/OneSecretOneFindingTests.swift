@@ -1,4 +1,6 @@
+@testable import AuditCore
 @testable import AuditReport
+@testable import AuditScan
 import Foundation
 import Testing
 
@@ -53,5 +55,82 @@ import Testing
         // The token request body: the verifier is reported on its pair, not also on the body.
         let found = Self.findings("grant_type=authorization_code&code=c1&code_verifier=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
         #expect(found == ["name.pkce-verifier /note!form/code_verifier"])
+    }
+}
+
+/// Issue 20's class 10: one secret, one finding per request. A HAR entry carries a cookie in
+/// `Set-Cookie` and in `cookies[]`, a form in `postData.text` and `postData.params`, a query in
+/// the URL and in `queryString[]`: each secret is one finding, the other places its related
+/// locations; the summary counts the requests a secret appears in.
+@Suite struct OneSecretPerRequestTests {
+    static let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTQyIiwiaWF0IjoxNzY0NTQ3MjAwfQ.Xp3X2mV6YH4mQ1fJ8u3mWkzQbqRv6NnTq9t2cL0e7Hc"
+    static let session = "Kq8vT2xR9mK4wZ7pN1cF6hJ3sL5dG0bY"
+    static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk8"
+
+    static func entry(_ url: String, query: [(String, String)] = [], headers: [(String, String)] = [],
+                      form: [(String, String)]? = nil, setCookie: (String, String)? = nil) -> String {
+        func pairs(_ list: [(String, String)]) -> String { list.map { #"{"name": "\#($0.0)", "value": "\#($0.1)"}"# }.joined(separator: ", ") }
+        let post = form.map { f in
+            #", "postData": {"mimeType": "application/x-www-form-urlencoded", "text": "\#(f.map { "\($0.0)=\($0.1)" }.joined(separator: "&"))", "params": [\#(pairs(f))]}"#
+        } ?? ""
+        let responseHeaders = setCookie.map { pairs([("set-cookie", "\($0.0)=\($0.1); Path=/; Secure; HttpOnly")]) } ?? ""
+        let cookies = setCookie.map { pairs([$0]) } ?? ""
+        return #"{"request": {"method": "\#(form == nil ? "GET" : "POST")", "url": "\#(url)", "headers": [\#(pairs(headers))], "queryString": [\#(pairs(query))], "cookies": []\#(post)}, "response": {"status": 200, "headers": [\#(responseHeaders)], "cookies": [\#(cookies)], "content": {"size": 0, "mimeType": "text/plain", "text": ""}}}"#
+    }
+
+    static func har(_ entries: [String]) -> String {
+        #"{"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [\#(entries.joined(separator: ", "))]}}"#
+    }
+
+    @Test func eachPlaceOfASecretInOneRequestIsOneFinding() {
+        let capture = Self.har([
+            Self.entry("https://app.example.net/login", setCookie: ("sessionid", Self.session)),
+            Self.entry("https://app.example.net/oauth/token", form: [("grant_type", "authorization_code"), ("code_verifier", Self.verifier)]),
+            Self.entry("https://app.example.net/share?token=\(Self.jwt)", query: [("token", Self.jwt)]),
+        ])
+        let findings = TestSupport.scan(capture, name: "session.har").findings
+        #expect(findings.count == 3, "\(findings.map { "\($0.ruleId) \($0.pathText)" })")
+        for finding in findings {
+            #expect(finding.relatedLocations.count == 1, "\(finding.ruleId) \(finding.pathText)")
+            #expect(finding.relatedLocations.allSatisfy { $0.pathText != finding.pathText })
+        }
+        #expect(findings.first { $0.ruleId == "secret.jwt" }?.relatedLocations.first?.pathText.contains("queryString") == true
+                || findings.first { $0.ruleId == "secret.jwt" }?.pathText.contains("queryString") == true)
+    }
+
+    @Test func theSameTokenInEveryRequestIsOneFindingEachAndCounted() {
+        let requests = (1...4).map { Self.entry("https://sync.example.net/v\($0)/items", headers: [("Authorization", "Bearer \(Self.jwt)")]) }
+        let result = TestSupport.scan(Self.har(requests), name: "session.har")
+        #expect(result.findings.count == 4)
+        #expect(result.findings.allSatisfy { $0.relatedLocations.isEmpty })
+        let input = ReportInput(result: ScanResult(findings: result.findings, errors: [], artifacts: [], inventory: []), rules: TestSupport.builtinPack.rules, exitCode: 1, failOn: .error)
+        #expect(TextReport.summaryLine(input).contains("repeated across requests: 1 secret.jwt in 4 requests"))
+    }
+
+    @Test func aSecretInTwoPlacesKeepsTheMostSevereFinding() {
+        // A transport header and a body that is no protocol field: the error stands.
+        let capture = Self.har([
+            Self.entry("https://app.example.net/v1/notes", headers: [("Authorization", "Bearer \(Self.jwt)")],
+                       form: [("note", "my token is \(Self.jwt)")]),
+        ])
+        let findings = TestSupport.scan(capture, name: "notes.har").findings
+        #expect(findings.count == 1)
+        #expect(findings.first?.level == .error, "\(findings.map { "\($0.ruleId) \($0.level)" })")
+    }
+
+    @Test func sarifAndJSONCarryTheRelatedLocations() throws {
+        let capture = Self.har([Self.entry("https://app.example.net/login", setCookie: ("sessionid", Self.session))])
+        let result = TestSupport.scan(capture, name: "session.har")
+        let input = ReportInput(result: ScanResult(findings: result.findings, errors: [], artifacts: [], inventory: []), rules: TestSupport.builtinPack.rules, exitCode: 1, failOn: .error)
+        let sarif = SARIFReport.render(input)
+        #expect(sarif.contains("\"relatedLocations\""))
+        #expect(sarif.contains("The same secret, again in this request."))
+        #expect(JSONReport.render(input).contains("\"relatedLocations\""))
+        #expect(!sarif.contains(Self.session) && !JSONReport.render(input).contains(Self.session))
+    }
+
+    @Test func outsideARequestRepeatsStaySeparate() {
+        let text = #"{"notes": ["token \#(Self.jwt)", "again \#(Self.jwt)"]}"#
+        #expect(TestSupport.scan(text).findings.count == 2)
     }
 }
