@@ -174,6 +174,8 @@ public enum Placeholders {
     /// A value that interpolates a template expression anywhere in it (`value[${accessToken}]`,
     /// `Bearer {{token}}`, `<%= token %>`): what is sent is the expression's value, not this.
     static func interpolates(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Every opening holds `{` or `%`: most values are decided by one look at their bytes.
+        guard s.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "%") }) else { return false }
         func index(of needle: StaticString, from start: Int) -> Int? {
             let n = needle.utf8CodeUnitCount
             var i = start

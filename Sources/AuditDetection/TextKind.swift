@@ -18,9 +18,20 @@ public enum TextKind: Sendable, Equatable {
     /// for one that says nothing about it (`application/json`, `text/plain`,
     /// `application/octet-stream`).
     public init?(mediaType: String) {
-        let essence = mediaType.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        var text = mediaType
+        guard let kind = text.withUTF8({ TextKind(mediaType: $0) }) else { return nil }
+        self = kind
+    }
+
+    /// The same, on the media type's bytes, without making a string (a capture declares one for
+    /// every body).
+    public init?(mediaType bytes: UnsafeBufferPointer<UInt8>) {
+        var start = 0, end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+        while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        // Only `text/…`, `application/…`, `image/svg+xml` and `module` can declare a kind.
+        guard end - start >= 6, end - start <= 24 else { return nil }
+        let essence = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
         switch essence {
         case "text/javascript", "application/javascript", "application/x-javascript", "text/ecmascript",
              "application/ecmascript", "text/jsx", "text/typescript", "application/typescript", "module":

@@ -231,7 +231,7 @@ struct HARScanVisitor: JSONVisitor {
                 contentText?.location = location
             }
         case (.content, .mimeType), (.postData, .mimeType):
-            bodyKind = TextKind(mediaType: String(decoding: bytes(), as: UTF8.self))
+            bodyKind = escaped ? TextKind(mediaType: String(decoding: bytes(), as: UTF8.self)) : TextKind(mediaType: raw)
         case (.content, .encoding):
             contentEncoding = String(decoding: bytes(), as: UTF8.self).lowercased()
         default:

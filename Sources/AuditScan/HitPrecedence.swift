@@ -231,34 +231,32 @@ extension ArtifactScan {
     }
 
     func mergeRepeatedSecrets(from start: Int) {
-        var all = findingsBox.value
-        guard all.count > start else { return }
-        for index in start..<all.count { all[index].isInRequest = true }
-        defer { findingsBox.value = all }
+        // In place: the findings before `start` are other requests', never copied.
+        let end = findingsBox.value.count
+        guard end > start else { return }
+        for index in start..<end { findingsBox.value[index].isInRequest = true }
+        guard end - start > 1 else { return }
         /// Most severe first, then a pattern's (or a store's) over a name's.
         func outranks(_ a: Finding, _ b: Finding) -> Bool {
             if a.level != b.level { return a.level > b.level }
             return !a.ruleId.hasPrefix("name.") && b.ruleId.hasPrefix("name.")
         }
-        var firstOfHash: [UInt64: Int] = [:]
-        var drop = [Bool](repeating: false, count: all.count - start)
-        for index in start..<all.count {
-            guard let hash = all[index].secretHash else { continue }
-            guard let kept = firstOfHash[hash] else {
-                firstOfHash[hash] = index
-                continue
-            }
-            let (winner, loser) = outranks(all[index], all[kept]) ? (index, kept) : (kept, index)
-            var merged = all[winner]
-            var related = all[kept].relatedLocations + all[index].relatedLocations
-            related.append(RelatedLocation(position: all[loser].position, pathText: all[loser].pathText))
+        var dropped: [Int] = []
+        // A request holds a handful of findings: pairs are compared directly.
+        for index in (start + 1)..<end {
+            guard let hash = findingsBox.value[index].secretHash,
+                  let kept = (start..<index).first(where: { !dropped.contains($0) && findingsBox.value[$0].secretHash == hash })
+            else { continue }
+            let repeated = findingsBox.value[index], first = findingsBox.value[kept]
+            let (winner, loser) = outranks(repeated, first) ? (repeated, first) : (first, repeated)
+            var merged = winner
+            var related = first.relatedLocations + repeated.relatedLocations
+            related.append(RelatedLocation(position: loser.position, pathText: loser.pathText))
             merged.relatedLocations = related.sorted(by: Self.inOrder)
-            all[kept] = merged
-            drop[index - start] = true
+            findingsBox.value[kept] = merged
+            dropped.append(index)
         }
-        guard drop.contains(true) else { return }
-        let kept = all[start...].indices.filter { !drop[$0 - start] }.map { all[$0] }
-        all.replaceSubrange(start..., with: kept)
+        for index in dropped.reversed() { findingsBox.value.remove(at: index) }
     }
 
     /// Whether a `name.password-verifier` hit stands: any name but a salt, and a salt in an
