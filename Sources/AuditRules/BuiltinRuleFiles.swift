@@ -2775,7 +2775,8 @@ public enum BuiltinRuleFiles {
       "validator": "jwt",
       "previewPrefixLength": 3,
       "examples": [
-        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LVA1MEFxZyIsImlhdCI6MTc2NDU0NzIwMCwiZXhwIjoxNzY0NTUwODAwfQ.oBcMqHaWB8m25yX9H3bJP-Nih7TO7DKDQBgjrdBG1yw"
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LVA1MEFxZyIsImlhdCI6MTc2NDU0NzIwMCwiZXhwIjoxNzY0NTUwODAwfQ.oBcMqHaWB8m25yX9H3bJP-Nih7TO7DKDQBgjrdBG1yw",
+        "id_token=eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImstMjAyNS0xMSJ9.eyJpc3MiOiJodHRwczovL2F1dGguZXhhbXBsZS5uZXQiLCJzdWIiOiJ1LTdRbTIiLCJhdWQiOiJoYWJpdGVyLXdlYiIsImV4cCI6MTc2NDU1MTAwMH0.KHWqWbexSQcqpyRBPQsuvtzdw0jVGHKjynYPOQWATdB4z5xdsYbKU6SH6BOEaOI1bvCehZdcu7Zu6zyWm6MuBtTixroc9L46gn6hvw4mKwtUU9a3vgkpRb8-5YnXvWgTxFD4UZiDPuAqWkLxxhQ4G1h_7SGnGj3dUn12HDs5uyqauhMFDf2LF9DrfH2RA_hgXmYjFo0qN_7APENjerW4btE5RXH2ZkkHoEfRUTm5oFUM9i4_RRvCS2INCITO690owpGYj9Pl9Wg9UAtRhFFIrW4v0UPBERPpWH4COQr8PHCiE2Pbwpyvumdem8sMHvHieqOXI_h9NKi5XMN51nZmZQ"
       ],
       "counterExamples": [
         "eyJjdXJzb3IiOiI0MiJ9.eyJwYWdlIjoiMiJ9Cg.c2lnbmF0dXJl",

@@ -30,7 +30,13 @@ public enum RuleTester {
             case .contract, .inventory: problems = inputProblems(rule, pack: pack, matcher: matcher)
             case .name: problems = nameProblems(rule, pack: pack, owners: &nameOwners)
             }
-            if rule.counterExamples.isEmpty { problems.append("no counter-examples") }
+            // A value rule shows both sides of its boundary: two cases it must find, two near
+            // misses it must not (a contract rule's cases are whole inputs: one of each).
+            let least = rule.kind == .pattern || rule.kind == .name ? 2 : 1
+            if rule.examples.count < least { problems.append("fewer than \(least) examples") }
+            if rule.counterExamples.count < least {
+                problems.append(rule.counterExamples.isEmpty ? "no counter-examples" : "fewer than \(least) counter-examples")
+            }
             outcomes.append(RuleTestOutcome(ruleId: rule.id, source: rule.source, exampleCount: rule.examples.count,
                                             counterExampleCount: rule.counterExamples.count, problems: problems))
         }

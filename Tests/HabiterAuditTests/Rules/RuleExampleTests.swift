@@ -1,4 +1,5 @@
 @testable import AuditCore
+@testable import AuditDetection
 @testable import AuditReport
 @testable import AuditRules
 @testable import AuditScan
@@ -83,5 +84,31 @@ struct RuleExample: CustomTestStringConvertible, Sendable {
             let onDisk = try String(contentsOf: directory.appendingPathComponent(file.name), encoding: .utf8)
             #expect(onDisk.trimmingCharacters(in: .newlines) == file.text, "\(file.name) changed since it was embedded: run scripts/embed-rules")
         }
+    }
+}
+
+/// `rules test` asks of a value rule two examples and two counter-examples (issue 21).
+@Suite struct RuleTesterCountTests {
+    static func problems(examples: [String], counterExamples: [String]) throws -> [String] {
+        let rule: [String: Any] = [
+            "id": "secret.test-token", "kind": "pattern", "title": "t", "description": "d", "help": "h", "level": "error",
+            "family": "secret", "securitySeverity": 5, "pattern": "(?<![A-Za-z0-9])(?<secret>tt_[0-9a-f]{16})(?![A-Za-z0-9])",
+            "keywords": ["tt_"], "examples": examples, "counterExamples": counterExamples,
+        ]
+        let text = try JSONSerialization.data(withJSONObject: ["rules": [rule]])
+        let pack = try RulePack(files: [(name: "test.json", text: Array(text))])
+        return RuleTester.run(pack).first { $0.ruleId == "secret.test-token" }?.problems ?? ["not run"]
+    }
+
+    @Test func twoOfEachPass() throws {
+        #expect(try Self.problems(examples: ["tt_0123456789abcdef", "key tt_fedcba9876543210"],
+                                  counterExamples: ["tt_0123", "xt_0123456789abcdef"]) == [])
+    }
+
+    @Test func oneOfEitherFails() throws {
+        #expect(try Self.problems(examples: ["tt_0123456789abcdef"], counterExamples: ["tt_0123", "xt_0123456789abcdef"])
+                == ["fewer than 2 examples"])
+        #expect(try Self.problems(examples: ["tt_0123456789abcdef", "key tt_fedcba9876543210"], counterExamples: ["tt_0123"])
+                == ["fewer than 2 counter-examples"])
     }
 }
