@@ -93,7 +93,8 @@ public final class PatternEngine: @unchecked Sendable {
                         if cut.count < 4 || cut.withMemoryRebound(to: UInt8.self, Placeholders.isPlaceholder) { continue }
                     }
                 }
-                var confidence = Confidence.high
+                if let window = rule.keywordWindow, !Self.keywordNear(rule.keywords, secret: secret, within: window, in: value) { continue }
+                var confidence = rule.confidence ?? Confidence.high
                 if let validator = rule.validator {
                     switch Validators.check(validator, bytes) {
                     case .valid: break
@@ -108,6 +109,22 @@ public final class PatternEngine: @unchecked Sendable {
 }
 
 extension PatternEngine {
+    /// Whether one of `keywords` (case-insensitive) stands within `window` bytes before or after
+    /// `secret` in `value`, outside it: a context rule's provider name beside its generic-shaped
+    /// secret.
+    static func keywordNear(_ keywords: [String], secret: Range<Int>, within window: Int, in value: UnsafeRawBufferPointer) -> Bool {
+        let before = value[max(0, secret.lowerBound - window)..<secret.lowerBound]
+        let after = value[secret.upperBound..<min(value.count, secret.upperBound + window)]
+        return [before, after].contains { side in
+            let lowered = side.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+            return keywords.contains { keyword in
+                let needle = Array(keyword.lowercased().utf8)
+                guard !needle.isEmpty, needle.count <= lowered.count else { return false }
+                return (0...(lowered.count - needle.count)).contains { lowered[$0..<($0 + needle.count)].elementsEqual(needle) }
+            }
+        }
+    }
+
     /// Whether a match of a rule with this code policy stands in a value of this kind: a prose
     /// rule's not in code or a stylesheet, nor in markup outside its text nodes; an assignment's
     /// in code only when its right side is a quoted literal.

@@ -1646,6 +1646,181 @@ public enum BuiltinRuleFiles {
   ]
 }
 """#),
+        ("secrets-context.json", #"""
+{
+  "$comment": "Context rules: generic-shaped secrets known by a provider's name beside them (keywordWindow), reported at low confidence. Facts from the providers' documentation and the public rule sets (Nosey Parker, gitleaks, kingfisher); patterns and fake examples are this project's own. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.cloudflare-api-token",
+      "kind": "pattern",
+      "generic": true,
+      "title": "Cloudflare API token (by context)",
+      "description": "A 40-character Cloudflare API token, which has no prefix of its own: known by the word Cloudflare (or CF_API_TOKEN) within 48 bytes.",
+      "help": "Revoke the credential with the provider and remove it from the text; if it must be kept, keep it in a secret store.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-798"
+      ],
+      "pattern": "(?<![A-Za-z0-9_-])(?<secret>[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])",
+      "keywords": [
+        "cloudflare",
+        "cf_api_token",
+        "cf-api-token",
+        "cf_token"
+      ],
+      "keywordWindow": 48,
+      "confidence": "low",
+      "examples": [
+        "CLOUDFLARE_API_TOKEN=5Z4YdxvkMMuHlRc0-HZkZyoFHdlxJSoW8FUeAZ2L",
+        "cloudflare dns token: YIoi6yqJl6Oy4cHlpW_0X6VnJj9ZzEy3FmC1m2Kx (zone edit)"
+      ],
+      "counterExamples": [
+        "github mirror 5Z4YdxvkMMuHlRc0-HZkZyoFHdlxJSoW8FUeAZ2L",
+        "cloudflare token: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "cloudflare 5Z4YdxvkMMuHlRc0-HZkZyoFHdlxJSoW8FUeAZ2"
+      ],
+      "minEntropy": 3.5
+    },
+    {
+      "id": "secret.cloudflare-global-api-key",
+      "kind": "pattern",
+      "generic": true,
+      "title": "Cloudflare global API key (by context)",
+      "description": "A Cloudflare global API key (37 lowercase hex digits), known by the word Cloudflare or CF_API_KEY within 48 bytes.",
+      "help": "Revoke the credential with the provider and remove it from the text; if it must be kept, keep it in a secret store.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-798"
+      ],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[0-9a-f]{37})(?![A-Za-z0-9])",
+      "keywords": [
+        "cloudflare",
+        "cf_api_key",
+        "x-auth-key"
+      ],
+      "keywordWindow": 48,
+      "confidence": "low",
+      "examples": [
+        "CF_API_KEY=35190d4a183a304568c5831c224c369b88913",
+        "X-Auth-Key: 7c806aab1925edeb8e9cf1546e67d1af4a231  # cloudflare"
+      ],
+      "counterExamples": [
+        "commit 35190d4a183a304568c5831c224c369b88910 on main",
+        "cloudflare zone id 35190d4a183a304568c5831c224c369b",
+        "cloudflare key 0000000000000000000000000000000000000"
+      ],
+      "minEntropy": 3.0
+    },
+    {
+      "id": "secret.heroku-api-key-legacy",
+      "kind": "pattern",
+      "generic": true,
+      "title": "Heroku API key (by context)",
+      "description": "A Heroku API key of the older UUID shape, known by the word Heroku (HEROKU_API_KEY) within 40 bytes. The newer HRKU- keys name themselves.",
+      "help": "Revoke the credential with the provider and remove it from the text; if it must be kept, keep it in a secret store.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-798"
+      ],
+      "pattern": "(?<![A-Za-z0-9-])(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9-])",
+      "keywords": [
+        "heroku"
+      ],
+      "keywordWindow": 40,
+      "confidence": "low",
+      "examples": [
+        "HEROKU_API_KEY=ca0b8caa-e1b6-4955-941f-6f4b1b78cc40",
+        "heroku auth token fce34482-bca8-4d2e-8026-dc2eaff1ae4d"
+      ],
+      "counterExamples": [
+        "habit id ca0b8caa-e1b6-4955-941f-6f4b1b78cc40",
+        "heroku app id: app-fce34482",
+        "heroku key 00000000-0000-0000-0000-000000000000"
+      ],
+      "minEntropy": 3.0
+    },
+    {
+      "id": "secret.sonarqube-token-legacy",
+      "kind": "pattern",
+      "generic": true,
+      "title": "SonarQube token (by context)",
+      "description": "A SonarQube or SonarCloud user token of the older shape (40 hex digits, before the squ_, sqp_ and sqa_ prefixes), known by the words sonar or SONAR_TOKEN within 40 bytes.",
+      "help": "Revoke the credential with the provider and remove it from the text; if it must be kept, keep it in a secret store.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-798"
+      ],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[0-9a-f]{40})(?![A-Za-z0-9])",
+      "keywords": [
+        "sonar"
+      ],
+      "keywordWindow": 40,
+      "confidence": "low",
+      "examples": [
+        "SONAR_TOKEN=05b0ff85279baf4f73bbc7a92adc446664a0d3c8",
+        "sonar.login=7866a7f325352e7a7a47e610336afb43b942268d"
+      ],
+      "counterExamples": [
+        "git commit 05b0ff85279baf4f73bbc7a92adc446664a0d3c8",
+        "sonar project key habiter-05b0ff85279b",
+        "SONAR_TOKEN=0000000000000000000000000000000000000000"
+      ],
+      "minEntropy": 3.0
+    },
+    {
+      "id": "secret.twitter-api-secret",
+      "kind": "pattern",
+      "generic": true,
+      "title": "Twitter / X API secret (by context)",
+      "description": "A Twitter (X) consumer or access token secret (50 letters and digits), known by the words twitter, consumer_secret or x api within 48 bytes.",
+      "help": "Revoke the credential with the provider and remove it from the text; if it must be kept, keep it in a secret store.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-798"
+      ],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9]{50})(?![A-Za-z0-9])",
+      "keywords": [
+        "twitter",
+        "consumer_secret",
+        "x_api_secret",
+        "tw_secret"
+      ],
+      "keywordWindow": 48,
+      "confidence": "low",
+      "examples": [
+        "TWITTER_CONSUMER_SECRET=opx3pNdQ2D5NDv22S1SqAiXpb3E3k1C4Ef7m0qujkuc13Qwwnx",
+        "twitter api secret: QMUtQJbDoUPl4P83NFsYfy2BIkjQxecMGmBAo4yWYtrE5QIfbp"
+      ],
+      "counterExamples": [
+        "build id opx3pNdQ2D5NDv22S1SqAiXpb3E3k1C4Ef7m0qujkuc13Qwwnx",
+        "twitter handle @gNl9SIwQFoxWUVAm1PwQmpQWU",
+        "twitter secret aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+      ],
+      "minEntropy": 3.5
+    }
+  ]
+}
+"""#),
         ("secrets-dev.json", #"""
 {
   "$comment": "Pattern rules: developer platform tokens (GitLab, npm, PyPI, Sentry, Grafana, Doppler). GitHub tokens are secret.github-token in secrets.json. Examples are fake but format-valid. See docs/rules.md.",

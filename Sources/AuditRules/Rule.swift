@@ -84,6 +84,12 @@ public struct Rule: Sendable {
     public var isGeneric: Bool
     /// Pattern rules: how the rule treats code and markup.
     public var codePolicy: CodePolicy
+    /// Pattern rules that know a secret by its context, not its shape: one of `keywords` (a
+    /// provider's name) must stand within this many bytes before or after the secret.
+    public var keywordWindow: Int?
+    /// The confidence of the rule's findings when its own shape says less than a vendor's
+    /// prefix would (a context rule's are `low` or `medium`); nil: by the rule's checks.
+    public var confidence: Confidence?
 
     /// Texts the rule must match (pattern rules) or key names it must match (name rules).
     public var examples: [String]
@@ -100,7 +106,7 @@ public struct Rule: Sendable {
                 level: Level, family: Family, securitySeverity: Double, tags: [String],
                 names: [String] = [], valueShape: ValueShape = .human, pattern: String? = nil, keywords: [String] = [],
                 minLength: Int = 0, minEntropy: Double? = nil, validator: String? = nil,
-                previewPrefixLength: Int = 0, isGeneric: Bool = false, codePolicy: CodePolicy = .scan, examples: [String], counterExamples: [String],
+                previewPrefixLength: Int = 0, isGeneric: Bool = false, codePolicy: CodePolicy = .scan, keywordWindow: Int? = nil, confidence: Confidence? = nil, examples: [String], counterExamples: [String],
                 source: String, sourceLine: Int? = nil, sourceColumn: Int? = nil) {
         self.id = id
         self.kind = kind
@@ -121,6 +127,8 @@ public struct Rule: Sendable {
         self.previewPrefixLength = previewPrefixLength
         self.isGeneric = isGeneric
         self.codePolicy = codePolicy
+        self.keywordWindow = keywordWindow
+        self.confidence = confidence
         self.examples = examples
         self.counterExamples = counterExamples
         self.source = source

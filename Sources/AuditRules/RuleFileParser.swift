@@ -7,7 +7,7 @@ public enum RuleFileParser {
     static let ruleFields: Set<String> = [
         "id", "kind", "title", "description", "help", "level", "family", "securitySeverity", "tags",
         "names", "valueShape", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength", "generic",
-        "codeAndMarkup", "examples", "counterExamples",
+        "codeAndMarkup", "keywordWindow", "confidence", "examples", "counterExamples",
     ]
     static let fileFields: Set<String> = ["$comment", "rules"]
 
@@ -76,6 +76,15 @@ public enum RuleFileParser {
         guard let codePolicy = CodePolicy(rawValue: policyText) else {
             throw fields.error("codeAndMarkup", "codeAndMarkup must be \"scan\", \"prose\" or \"assignment\"")
         }
+        let window = try fields.number("keywordWindow", required: false).map(Int.init)
+        if let window, !(1...4096).contains(window) {
+            throw fields.error("keywordWindow", "keywordWindow must be between 1 and 4096 bytes")
+        }
+        let confidenceText = try fields.string("confidence", required: false)
+        let confidence = try confidenceText.map { text throws(FileFormatError) -> Confidence in
+            guard let confidence = Confidence(rawValue: text) else { throw fields.error("confidence", "confidence must be low, medium or high") }
+            return confidence
+        }
         let severity = try fields.number("securitySeverity", required: true)!
         guard severity >= 0 && severity <= 10 else {
             throw fields.error("securitySeverity", "securitySeverity must be between 0.0 and 10.0")
@@ -97,6 +106,8 @@ public enum RuleFileParser {
             previewPrefixLength: Int(try fields.number("previewPrefixLength", required: false) ?? 0),
             isGeneric: try fields.bool("generic") ?? false,
             codePolicy: codePolicy,
+            keywordWindow: window,
+            confidence: confidence,
             examples: try fields.strings("examples") ?? [],
             counterExamples: try fields.strings("counterExamples") ?? [],
             source: locate.file)
@@ -108,13 +119,18 @@ public enum RuleFileParser {
             if rule.names.isEmpty { throw fields.error(nil, "a name rule needs a non-empty \"names\" array") }
             if rule.pattern != nil { throw fields.error("pattern", "a name rule has no pattern") }
             if fields.member("generic") != nil { throw fields.error("generic", "a name rule has no generic flag") }
-            if fields.member("codeAndMarkup") != nil { throw fields.error("codeAndMarkup", "a name rule has no codeAndMarkup") }
+            for field in ["codeAndMarkup", "keywordWindow", "confidence"] where fields.member(field) != nil {
+                throw fields.error(field, "a name rule has no \(field)")
+            }
         case .pattern:
             if rule.pattern == nil { throw fields.error(nil, "a pattern rule needs a \"pattern\"") }
             if !rule.names.isEmpty { throw fields.error("names", "a pattern rule has no names") }
             if fields.member("valueShape") != nil { throw fields.error("valueShape", "a pattern rule has no valueShape") }
+            if rule.keywordWindow != nil && rule.keywords.isEmpty {
+                throw fields.error("keywordWindow", "a keywordWindow needs the keywords that must stand in it")
+            }
         case .contract, .inventory:
-            for field in ["pattern", "names", "keywords", "valueShape", "validator", "generic", "codeAndMarkup"] where fields.member(field) != nil {
+            for field in ["pattern", "names", "keywords", "valueShape", "validator", "generic", "codeAndMarkup", "keywordWindow", "confidence"] where fields.member(field) != nil {
                 throw fields.error(field, "a \(kind.rawValue) rule's check is built in; it has no \(field)")
             }
         }

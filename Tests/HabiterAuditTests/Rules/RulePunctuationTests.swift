@@ -50,6 +50,8 @@ import Testing
         .init("sendgrid-api-key", "-_", .after, "base64url: the last part is exactly 43 characters"),
         .init("sentry-org-token", "+/=", .after, "base64: the secret part is exactly 43 characters, unpadded (32 bytes)"),
         .init("telegram-bot-token", "-_", .after, "base64url: at most 33 characters after `:AA`, one more is another string"),
+        .init("cloudflare-api-token", "-_", .after, "base64url: exactly 40 characters, one more is another string"),
+        .init("heroku-api-key-legacy", "-", .after, "a UUID followed by `-` is a longer identifier"),
         .init("basic-auth-url", "+-.", .before, "a URL scheme may hold `+`, `-` and `.` (RFC 3986): `x.sftp://` is another scheme"),
         .init("pkce-code-verifier", "_", .before, "snake_case: `_code_verifier` is part of a longer name (`hashed_code_verifier`)"),
     ]
