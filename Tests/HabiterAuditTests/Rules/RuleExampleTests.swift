@@ -76,6 +76,14 @@ struct RuleExample: CustomTestStringConvertible, Sendable {
         #expect(failures.isEmpty, "\(failures.map { "\($0.ruleId): \($0.problems)" })")
     }
 
+    /// docs/rules.md's catalogue of pattern rules is generated from rules/ (issue 21).
+    @Test func ruleCatalogueIsCurrent() throws {
+        let python = try #require(TestSupport.which("python3"), "python3 is needed to check docs/rules.md")
+        let script = TestSupport.repoRoot.appendingPathComponent("scripts/rules-catalogue").path
+        let run = try TestSupport.run(python, [script, "--check"])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
     @Test func embeddedPackIsUpToDate() throws {
         let directory = TestSupport.repoRoot.appendingPathComponent("rules")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
