@@ -16,7 +16,7 @@ public enum ValidatorVerdict: Sendable, Equatable {
 public enum Validators {
     /// Validator names rule files may use.
     public static let names: Set<String> = ["jwt", "base62-crc32", "pem", "openssh", "pgp-armor", "basic-auth", "bech32", "human-credential",
-                                            "habiter-access-token"]
+                                            "habiter-access-token", "pypi-macaroon", "slack-structure"]
 
     public static func check(_ name: String, _ secret: UnsafeRawBufferPointer) -> ValidatorVerdict {
         switch name {
@@ -29,6 +29,8 @@ public enum Validators {
         case "basic-auth": return checkBasicAuth(secret)
         case "human-credential": return checkHumanCredential(secret)
         case "habiter-access-token": return checkHabiterAccessToken(secret)
+        case "pypi-macaroon": return checkPyPIMacaroon(secret)
+        case "slack-structure": return checkSlackStructure(secret)
         default: return .valid
         }
     }
@@ -266,6 +268,44 @@ public enum Validators {
             guard let value = json.value[claim.name] else { return .invalid }
             let typed = claim.isString ? value.stringValue != nil : value.doubleValue != nil
             if !typed { return .invalid }
+        }
+        return .valid
+    }
+
+    /// A PyPI API token: `pypi-` and a base64url macaroon (version 2: the byte 2, a location
+    /// field naming pypi.org or test.pypi.org, and a 32-byte signature field last, `06 20` and
+    /// the signature), as pypi.org issues them.
+    static func checkPyPIMacaroon(_ token: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        guard token.starts(with: "pypi-".utf8) else { return .notThisFormat }
+        guard let macaroon = Base64.decode(Array(token.dropFirst(5)), alphabet: .url), macaroon.count > 40 else { return .invalid }
+        // Version 2, then field 1 (location) with its length and the location itself.
+        guard macaroon[0] == 2, macaroon[1] == 1 else { return .invalid }
+        let length = Int(macaroon[2])
+        guard 3 + length <= macaroon.count else { return .invalid }
+        let location = macaroon[3..<(3 + length)]
+        guard location.elementsEqual("pypi.org".utf8) || location.elementsEqual("test.pypi.org".utf8) else { return .invalid }
+        let tail = macaroon.suffix(34)
+        return tail.first == 6 && tail.dropFirst().first == 32 ? .valid : .invalid
+    }
+
+    /// Slack bot and user tokens: `xoxb-<team id>-<bot id>-<24 letters and digits>`,
+    /// `xoxp-<team id>-<user id>-<app id>-<32 hex>` (ids of 8 to 13 digits). Other Slack forms
+    /// (`xoxa-`, `xoxr-`, `xoxe.`, `xapp-`, `xoxs-`) have no published layout and pass.
+    static func checkSlackStructure(_ token: UnsafeRawBufferPointer) -> ValidatorVerdict {
+        let parts = token.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        func isID(_ part: ArraySlice<UInt8>) -> Bool { (8...13).contains(part.count) && part.allSatisfy { $0 &- 0x30 < 10 } }
+        func isAlphanumeric(_ b: UInt8) -> Bool { b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 26 }
+        func isHex(_ b: UInt8) -> Bool { b &- 0x30 < 10 || b &- 0x61 < 6 }
+        guard let kind = parts.first else { return .notThisFormat }
+        if kind.elementsEqual("xoxb".utf8) {
+            guard parts.count == 4 else { return .invalid }
+            return isID(Array(parts[1])[...]) && isID(Array(parts[2])[...]) && parts[3].count == 24 && parts[3].allSatisfy(isAlphanumeric)
+                ? .valid : .invalid
+        }
+        if kind.elementsEqual("xoxp".utf8) {
+            guard parts.count == 5 else { return .invalid }
+            return isID(Array(parts[1])[...]) && isID(Array(parts[2])[...]) && isID(Array(parts[3])[...]) && parts[4].count == 32
+                && parts[4].allSatisfy(isHex) ? .valid : .invalid
         }
         return .valid
     }

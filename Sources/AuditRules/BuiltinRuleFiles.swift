@@ -1915,6 +1915,7 @@ public enum BuiltinRuleFiles {
     {
       "id": "secret.pypi-token",
       "kind": "pattern",
+      "validator": "pypi-macaroon",
       "title": "PyPI API token",
       "description": "A PyPI or TestPyPI API token (pypi-AgEIcHlwaS5vcmc… or pypi-AgENdGVzdC5weXBpLm9yZw…: a macaroon bound to pypi.org or test.pypi.org). It uploads releases of the projects in its scope.",
       "help": "Remove the token on pypi.org (Account settings → API tokens), create a project-scoped one, and prefer trusted publishing from CI.",
@@ -2880,6 +2881,7 @@ public enum BuiltinRuleFiles {
     {
       "id": "secret.slack-token",
       "kind": "pattern",
+      "validator": "slack-structure",
       "title": "Slack token",
       "description": "A Slack bot, user, app-level, workspace, refresh or configuration token (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxo-, xoxe-, rotating xoxe.xoxp-, app-level xapp-).",
       "help": "Revoke the token in the Slack app's settings (api.slack.com/apps → the app → OAuth & Permissions, or Basic Information for app-level tokens) or with auth.revoke, and rotate it.",

@@ -164,3 +164,35 @@ import Testing
         #expect(Self.check("jwt", "eyJ0eXAiOiAiSldUIn0.eyJzdWIiOiAiMSJ9.c2ln") == .notThisFormat)
     }
 }
+
+/// Issue 21's offline checks: PyPI's macaroon structure and Slack's token layout.
+@Suite struct StructureValidatorTests {
+    static func check(_ name: String, _ token: String) -> ValidatorVerdict {
+        var bytes = Array(token.utf8)
+        return bytes.withUnsafeMutableBytes { Validators.check(name, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Version 2, location pypi.org, an identifier, a caveat, the signature last (as pypi.org
+    /// issues them; made for this test, never issued).
+    static let pypi = "pypi-AgEIcHlwaS5vcmcCJDRkODBjZWY5LWM0MzctNDIzNi04ZDY3LTM5ZjBiNjUzNWI5MgACJXsicGVybWlzc2lvbnMiOiAidXNlciIsICJ2ZXJzaW9uIjogMX0AAAYgG6jeAJseNiT4J9t7vSqGrF2lxvgN8PdJBQgGGHwXTp0"
+
+    @Test func aPyPIMacaroonIsChecked() {
+        #expect(Self.check("pypi-macaroon", Self.pypi) == .valid)
+        // The same prefix with a tail that is no macaroon's, and a signature that is not last.
+        #expect(Self.check("pypi-macaroon", String(Self.pypi.prefix(40)) + String(repeating: "A", count: 120)) == .invalid)
+        #expect(Self.check("pypi-macaroon", "pypi-AgEIcHlwaS5vcmc!!!") == .invalid)
+        #expect(Self.check("pypi-macaroon", Self.pypi + "AAAA") == .invalid)
+    }
+
+    @Test(arguments: [
+        ("xoxb-223803405610-7695985490486-FXQf1pjwaSyrEGVkOPntkrZe", ValidatorVerdict.valid),
+        ("xoxp-433433702220-077728172504-0442314668975-031770d50970c03490ba324909ffc5be", .valid),
+        ("xoxb-2238-7695985490486-FXQf1pjwaSyrEGVkOPntkrZe", .invalid),
+        ("xoxb-223803405610-7695985490486-FXQf1pjwaSyrEGV", .invalid),
+        ("xoxp-433433702220-077728172504-0442314668975-031770d50970c03490ba324909ffc5bZ", .invalid),
+        ("xoxa-2-1111111111-2222222222-abcdef", .valid),
+    ])
+    func slackLayouts(_ token: String, _ verdict: ValidatorVerdict) {
+        #expect(Self.check("slack-structure", token) == verdict, "\(token.prefix(8))…")
+    }
+}
