@@ -2749,6 +2749,35 @@ public enum BuiltinRuleFiles {
         "Spinning class at 07:30",
         "my pin is 482#"
       ]
+    },
+    {
+      "id": "secret.private-key-split",
+      "kind": "pattern",
+      "title": "PEM private key split across string literals",
+      "description": "A PEM private key written in source as concatenated string literals (JavaScript or Java `\"…\" + \"…\"`, Python's adjacent literals), line by line with escaped or real line breaks between the parts: the single-block rule does not see it whole.",
+      "help": "Remove the key from the source, rotate it, and load it from a secret store or a file outside the repository.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": [
+        "security",
+        "secret",
+        "external/cwe/cwe-321"
+      ],
+      "pattern": "(?<secret>-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED )?PRIVATE KEY-----(?:\\\\n)?[\"'`][ \\t]*(?:\\+[ \\t]*)?(?:\\r?\\n[ \\t]*(?:\\+[ \\t]*)?)?[\"'`](?:[A-Za-z0-9+/=]{16,}(?:\\\\n)?[\"'`][ \\t]*(?:\\+[ \\t]*)?(?:\\r?\\n[ \\t]*(?:\\+[ \\t]*)?)?[\"'`]){2,}-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED )?PRIVATE KEY-----)",
+      "keywords": [
+        "PRIVATE KEY-----"
+      ],
+      "minLength": 120,
+      "examples": [
+        "const key = \"-----BEGIN PRIVATE KEY-----\\n\" +\n  \"hH5p9zgZ9dWYOO1p+Rt8pkedmsc9GCDR/G6De5E21IlvUmbwsf9EQy651WOha7bA\\n\" +\n  \"DsZ2a0c9GVAb5g5BRMB0VdxLDjQF7wLas6JxssQvOK/yFP3Ah14+tcPeJJcuTyRu\\n\" +\n  \"JD7+Q1yI/ooIeKq4831aOCi8rdbIqqWV2bHdDjDErZ8S215m5t+Vyq1APHQn6A6I\\n\" +\n  \"DSTrOx+F+PHPAcCgh4L+dl0XsSF6aR0Ry0VdaVbJ2Ks2QUpY2UqaEC+rZ/L53EM0\\n\" +\n  \"-----END PRIVATE KEY-----\";",
+        "KEY = (\"-----BEGIN RSA PRIVATE KEY-----\\n\"\n       \"6dZ4lHL2ZPqeV9UkqTyD/026eodBoi8fKMHqwV/08Y75k/IbrQpGGoW7ypN2vqMK\\n\"\n       \"CtrlHOL5nVc+TXSUMl2NFSHwsk2OPEQN50t0XTk2hQ0n75TslEdLGGDzh6KpLucq\\n\"\n       \"1cQMqG76IuNIk05Bw4HJkcs0Rfa+iUXyJnbnORvJpEzK4Bay8pR+tTc+AvisKpXa\\n\"\n       \"-----END RSA PRIVATE KEY-----\\n\")",
+        "String pem = \"-----BEGIN EC PRIVATE KEY-----\" + \"Whn4Pa9x/weGp+qwfpgQL2Iw4T1mQXox0OmZNWxFSrcDhflX2he/pcWjGhJBBxXO\" + \"jEroczMJ20+c2eWQD0oCqF7vp6Bk4AB2XLc+xn9jcWZw4Aog6wBJ3xshw2EI0Mhu\" + \"pO+Z4ZWphbrNDgDzLz72sQ1fCnGSz63QrkgbXyaKt4FpsD8cq+45ZkTuWsHM3pUM\" + \"-----END EC PRIVATE KEY-----\";"
+      ],
+      "counterExamples": [
+        "const pub = \"-----BEGIN PUBLIC KEY-----\\n\" +\n  \"j8129koDJ/4xPhceNd5ttMtjAuqONaJaHzj9twt7UtoKCkddGsWnVgZEO9Zptczm\\n\" +\n  \"-----END PUBLIC KEY-----\";",
+        "const key = \"-----BEGIN PRIVATE KEY-----\\n\" +\n  \"...\\n\" +\n  \"-----END PRIVATE KEY-----\";"
+      ]
     }
   ]
 }
