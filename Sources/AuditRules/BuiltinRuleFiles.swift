@@ -1309,6 +1309,180 @@ public enum BuiltinRuleFiles {
   ]
 }
 """#),
+        ("secrets-aws.json", #"""
+{
+  "$comment": "Pattern rules: Amazon and AWS credentials beyond the access key id, secret access key and session token of secrets.json and secrets-cloud.json (issue 21): Bedrock and AppSync API keys, a secret access key beside its key id in free text, Amazon MWS and Login with Amazon credentials. Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.aws-bedrock-api-key",
+      "kind": "pattern",
+      "title": "Amazon Bedrock API key",
+      "description": "An Amazon Bedrock API key: a long-term key (ABSK followed by the base64 of BedrockAPIKey-<id>-at-<account>:<secret>, a service-specific credential of an IAM user) or a short-term key (bedrock-api-key- followed by the base64 of a presigned bedrock.amazonaws.com URL, valid up to 12 hours). It is sent as a bearer token (AWS_BEARER_TOKEN_BEDROCK) and runs models at the account's expense.",
+      "help": "Delete or deactivate the long-term key in the IAM console (Users → the user → Security credentials → API keys for Amazon Bedrock) and review CloudTrail; a short-term key ends with the session that made it, so revoke that session. Prefer short-term keys or IAM credentials from a role.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{40,400}+={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{100,4000}+={0,2})(?![A-Za-z0-9])",
+      "keywords": ["ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"],
+      "minLength": 60,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "AWS_BEARER_TOKEN_BEDROCK=ABSKQmVkcm9ja0FQSUtleS1wazBrLWF0LTE4MTA1ODI1MDA4MDp4K0hKVzI3Um5oYWJ3SHVYdlVNa0JYTklMeDJBd0ozYVhjWk9NQlpXbEdYVw==",
+        "curl -H 'Authorization: Bearer ABSKQmVkcm9ja0FQSUtleS1zMzJqLWF0LTI0OTE5ODY3MTExMjpGMzAyRldlUnZONng2K3VhY1M1ZVBEZ0ZJQ1NISXJaUmRnaDF3NncvN21zYQ==' https://bedrock-runtime.eu-central-1.amazonaws.com/model/amazon.nova-lite-v1:0/converse",
+        "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29tLz9BY3Rpb249Q2FsbFdpdGhCZWFyZXJUb2tlbiZYLUFtei1BbGdvcml0aG09QVdTNC1ITUFDLVNIQTI1NiZYLUFtei1DcmVkZW50aWFsPUFTSUE0UDNWTk9YNUxVWTVSVVZLJTJGMjAyNTEyMDElMkZldS1jZW50cmFsLTElMkZiZWRyb2NrJTJGYXdzNF9yZXF1ZXN0JlgtQW16LURhdGU9MjAyNTEyMDFUMDkxNTAwWiZYLUFtei1FeHBpcmVzPTQzMjAwJlgtQW16LVNpZ25hdHVyZT0xN2Y5NDE1MzM3NDIwM2M0OTU3NGVkYmYzY2FhYzc4ZTJlNGUzYjI0MjYxOTk2ZDE3NjI2MzA5ZjUwZDQ0OWI5JlgtQW16LVNpZ25lZEhlYWRlcnM9aG9zdCZWZXJzaW9uPTE="
+      ],
+      "counterExamples": [
+        "AWS_BEARER_TOKEN_BEDROCK=ABSKQmVkcm9ja0FQSUtleS0...",
+        "ABSKQmVkcm9ja0FQSUtleS14eHh4",
+        "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t",
+        "xABSKQmVkcm9ja0FQSUtleS1wazBrLWF0LTE4MTA1ODI1MDA4MDp4K0hKVzI3Um5oYWJ3SHVYdlVNa0JYTklMeDJBd0ozYVhjWk9NQlpXbEdYVw==",
+        "AWS_SECRET_ACCESS_KEY=hg8DUm8QNTKM2TKtxLoUpxj21IraSDdtutgkIm4I"
+      ]
+    },
+    {
+      "id": "secret.aws-appsync-api-key",
+      "kind": "pattern",
+      "title": "AWS AppSync API key",
+      "description": "An AWS AppSync API key (da2- followed by 26 lowercase letters and digits), sent as x-api-key to a GraphQL API. It authorizes every operation the API allows for API_KEY authentication until it expires (up to 365 days).",
+      "help": "Delete the key in the AppSync console (the API → Settings → API keys) or with aws appsync delete-api-key, create a new one if public access is intended, and prefer Amazon Cognito or IAM authorization for anything but public reads.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>da2-[a-z0-9]{26})(?![A-Za-z0-9])",
+      "keywords": ["da2-"],
+      "minLength": 30,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "da2-f1g7eltw4us5q6oisolfso7y80",
+        "x-api-key: da2-zelcyu44nk6he5blg1sdg8sklh",
+        "\"aws_appsync_apiKey\": \"da2-8ls43cr3n4owl52nrdqm39zs61\","
+      ],
+      "counterExamples": [
+        "da2-f1g7eltw4us5q6oisolfso7y8",
+        "da2-xxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "da2-HVBCSR3KN78SZEPFNKXPMJ5Q1H",
+        "dapidedd638a84fbbe68439867e019ef4df0",
+        "da2-f1g7eltw4us5q6oisolfso7y80s",
+        "data-da2-aa1sqapioxdu9ij6o3vn"
+      ]
+    },
+    {
+      "id": "secret.aws-access-key-pair",
+      "kind": "pattern",
+      "title": "AWS secret access key next to its key id",
+      "description": "A 40-character AWS secret access key within 100 bytes after an access key id (AKIA…, ASIA…, ABIA…, ACCA…), as people paste a key pair into a note, a chat or a CSV (the IAM console's credentials download: Access key ID,Secret access key). The id alone is secret.aws-access-key-id; a secret after its own name (aws_secret_access_key = …) is secret.aws-secret-access-key, which wins where both match.",
+      "help": "Deactivate and delete the access key in the AWS IAM console (Users → Security credentials), create a new one if it is still needed, and review CloudTrail for its use.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])[\\s\\S]{1,100}?(?<![A-Za-z0-9+/])(?<secret>[A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])",
+      "keywords": ["AKIA", "ASIA", "ABIA", "ACCA"],
+      "minLength": 60,
+      "minEntropy": 4.0,
+      "generic": true,
+      "examples": [
+        "User name,Password,Access key ID,Secret access key,Console login link\nsync-bot,,AKIAPYLY47NB75UJMXLO,b1TsLZGoqRbG46vMT9+04nrCNxRNxDVHdzn24hFH,https://123456789012.signin.aws.amazon.com/console",
+        "here are the temporary creds: key ASIAP6HOAHYHZSZGSZUJ / secret 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 (expires 18:00)",
+        "aws configure set aws_access_key_id AKIAEW6HTLPSTRGP7EWS && aws configure set aws_secret_access_key 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"
+      ],
+      "counterExamples": [
+        "AKIAPYLY47NB75UJMXLO dbf668a3599eb791bc03bb433c1b1295a5a02855",
+        "AKIAPYLY47NB75UJMXLO\ncommit e39e9970f9cc6c1459555ca3b497c0bd67c6d78f",
+        "AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "AKIAPYLY47NB75UJMXLO b1TsLZGoqRbG46vMT9+04nrCNxRNxDVHdzn24hF",
+        "AKIAPYLY47NB75UJMXLO AIzaF6quMjQEvfOQP03Nd-JB1uA0ZTyXtC9hSor",
+        "AKIAPYLY47NB75UJMXLO xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+      ]
+    },
+    {
+      "id": "secret.amazon-mws-auth-token",
+      "kind": "pattern",
+      "title": "Amazon MWS auth token",
+      "description": "An Amazon Marketplace Web Service authorization token (amzn.mws.<uuid>), which a seller grants a developer. With the developer's AWS keys it calls MWS for the seller's account.",
+      "help": "Revoke the developer's access in Seller Central (Apps and Services → Manage Your Apps) and move to the Selling Partner API; MWS is retired.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>amzn\\.mws\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9])",
+      "keywords": ["amzn.mws."],
+      "minLength": 45,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "amzn.mws.0f59ff7f-e428-47ed-a416-337c078f9adf",
+        "MWS_AUTH_TOKEN=amzn.mws.72d71117-6013-4991-b1b2-e93ec6567218"
+      ],
+      "counterExamples": [
+        "amzn.mws.0f59ff7f-e428-47ed-a416-337c078f9ad",
+        "amzn.mws.00000000-0000-0000-0000-000000000000",
+        "amzn.mws.7F0E6214-0D4F-4C97-B5F1-1F371261399Ex",
+        "amzn1.application-oa2-client.9500b6e022fa0f98c7a34a0b462f40d2"
+      ]
+    },
+    {
+      "id": "secret.amazon-lwa-client-secret",
+      "kind": "pattern",
+      "title": "Login with Amazon client secret",
+      "description": "A Login with Amazon (LWA) client secret (amzn1.oa2-cs.v1. followed by 64 hex digits) of a Selling Partner API, Amazon Ads or Alexa application. With the client id and a refresh token it gets access tokens for the sellers or users who authorized the app.",
+      "help": "Rotate the secret in the developer console (Seller Central → Develop Apps → the app → LWA credentials → Rotate, or the Amazon Developer console's Security Profile), update its users, and keep it on servers.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>amzn1\\.oa2-cs\\.v1\\.[0-9a-f]{64})(?![A-Za-z0-9])",
+      "keywords": ["amzn1.oa2-cs.v1."],
+      "minLength": 80,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "amzn1.oa2-cs.v1.39b176c53e98335596f553edef6fd8748446badec9e767115e071254c496f248",
+        "client_id=amzn1.application-oa2-client.6770a94bb4fba6501209215adbc932d0&client_secret=amzn1.oa2-cs.v1.be613db838eccf12169dbf50f34fc301f0ad9abd8851a771c4d81daf2ae051f9&grant_type=refresh_token"
+      ],
+      "counterExamples": [
+        "amzn1.oa2-cs.v1.39b176c53e98335596f553edef6fd8748446badec9e767115e071254c496f24",
+        "amzn1.oa2-cs.v1.xxxxx",
+        "amzn1.application-oa2-client.269cffb32564fc72da64a4167b433d8f",
+        "amzn1.oa2-cs.v1.0000000000000000000000000000000000000000000000000000000000000000",
+        "amzn1.oa2-cs.v1.39b176c53e98335596f553edef6fd8748446badec9e767115e071254c496f248f"
+      ]
+    },
+    {
+      "id": "secret.amazon-lwa-token",
+      "kind": "pattern",
+      "title": "Login with Amazon refresh or access token",
+      "description": "A Login with Amazon refresh token (Atzr|IwEB…) or access token (Atza|IwEB…), as the Selling Partner API, Amazon Ads and Alexa skills use them. A refresh token gets new access tokens for the seller or user who authorized the app until they revoke it; an access token acts for an hour.",
+      "help": "Have the seller or user revoke the app's authorization (Seller Central → Manage Your Apps, or amazon.com → Your Account → Login with Amazon), rotate the client secret, and find out which code path logged or stored the token.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>Atz[ar]\\|IwEB[A-Za-z0-9_-]{100,}+)",
+      "keywords": ["Atzr|IwEB", "Atza|IwEB"],
+      "minLength": 104,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "Atzr|IwEB81hYpbO3sgPEA36HNMe0ejzU1a4E25q43esDmEFZQn7g5jt6rxNkr_5fNSCdSpVJyCV0ZjY9ukodK1jM80nQGoaeE4bsRz-zgQ6npzxhpfnBKhmdlrRAQ3CjxAVJb4ZiIOQ69ntUEv4LmdIXyGXOY2FD1FaekKI1y3I5XCmBeujeBaT3mowW8meJgezyeBl06VpNt5O8VG4fKScR197Pdw6N5NSmCMT89i848hlceldH_d9--8EXfTstZNY3xTSMRW6dfls7dT_n2B-8CdBWwBJ0mp4QoYdl3Ra_l03SdXFO04Nj5o3Ny39V0oceUPgDalUnJ7gWol1E4cXAbhzuVZJw_w7ImIWkHFyoTSnEev0yhNnYf0_aZzg1y7Lksb",
+        "{\"refresh_token\": \"Atzr|IwEBZkSGY8ZE34G5vqWzqLRUXGUBMh8lapLBzdaVTeJWG9SqPMaGn70u2EmR4mqKsHUHUIatOI3rVH1fwIx0fwZXs4F3M2-FIOL9495dQsJzn55es4o82f4nthLWQGgQ3X1ARB0v7DPQVYzkSNerhbFAIQuwYyRwmAbusu6Jji9F6K8-osB2R0Qqpc5hLuLfY7wK9sBGpklzTboUAqaLQnCP5e9uyUR3pcUyAiN5gK1nHIKO0E-iQr9LAXng0BcfaYQuDrak6Pe7KZdAN5QPIgvv78fDY8pmpHXk1WFVcQFMGswsUp3YDKnfHIlYv7-qEX_oJtLOXKxXQha04CuG\", \"token_type\": \"bearer\"}",
+        "x-amz-access-token: Atza|IwEBKee0dmx-uoKRrQC5E6pR84fJOfIdv3--3nwP40LYK0PLefY84c5ArdyYKFBwuo446aLmQovQjGu7QtsE8LbCH6GyeZ7Bcy_jAr69DIFrfc85PnbmBY5Fd4_ksA3lLae7vBPNDOAvhYNQ1HEgeJdCEucTspwT4h0K5R1SIU2qG8X8uGSY9OK4VXeUalzCW_yrwtMacB4vqDjd5K-W_ApIXkQilL3iZLjiCNJ2jUJoyE33NsdxwzYQHrHvw_7aSRL3CY2WOf3P8kAHiEYwkKSxfKLpjwtN7BAxWO6oPzE6tIp4fcfJ8etTMw1Pj-v1_8bAI8fq9gp1pIJOULDb6cZKIuYAk89NpuEAMnbrglty9aaadkPyarTApy9WAeV3lhPwakVYXf10XnHeTVmmi_"
+      ],
+      "counterExamples": [
+        "Atzr|IwEBIA...",
+        "Atzr|IwEBIxxxxxxxx",
+        "refresh_token: Atzr|...",
+        "Atzr|IwEBxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "xAtzr|IwEBxpz0b5cWKX_2y8fnv-pDXw4fYg6NmqqL8k4lOtQV83Yaa4rZ3A4DUQ5nb2EcOqU1s5rL9SX9tM9bEmWsBLfHyY7M09JMA8p7iy_6K0HM9HCmR8YrHIVc9OnvE_YCVbutMER5rzfJvxRYkvhAEgPShjTaCCs37TZ3eA3B-JD904rmMk1Kl8GB4RHEoSMmWroxbeF58mvPnBANYIOOAZEtYsPNVoeDBeKKTNL7OtofGZZaqyKEIR4yxlTm5btRJJscyJyKgmPomddUrIv-_UNRmW96-SQ3Fjzev7uiJDPunbMR"
+      ]
+    }
+  ]
+}
+"""#),
         ("secrets-cloud.json", #"""
 {
   "$comment": "Pattern rules: cloud provider credentials (AWS, Google, Azure, Firebase, DigitalOcean, Databricks, HashiCorp). Examples are fake but format-valid. See docs/rules.md.",
@@ -2053,6 +2227,782 @@ public enum BuiltinRuleFiles {
   ]
 }
 """#),
+        ("secrets-google.json", #"""
+{
+  "$comment": "Pattern rules: Google and Firebase credentials not in secrets.json and secrets-cloud.json (issue 21): OAuth refresh tokens, Cloud Storage HMAC keys, reCAPTCHA secret keys, Realtime Database secrets. API keys (AIza), OAuth client secrets (GOCSPX-), access tokens (ya29.), FCM server keys and service account key files are covered there. Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.google-oauth-refresh-token",
+      "kind": "pattern",
+      "title": "Google OAuth refresh token",
+      "description": "A Google OAuth 2.0 refresh token (1//0…), as gcloud, the Firebase CLI (FIREBASE_TOKEN), installed apps and web servers keep them. With the client id and secret it gets new access tokens for the user's granted scopes until the user or an admin revokes it.",
+      "help": "Revoke the token (https://oauth2.googleapis.com/revoke, or remove the app's access in the Google Account's Security page; firebase logout --token, gcloud auth revoke), and find out which code path logged or stored it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>1//0[0-9A-Za-z][A-Za-z0-9_-]{40,}+)",
+      "keywords": ["1//0"],
+      "minLength": 45,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "1//0hnH07eczFQotlNycGFzwXnMQuPMb81ZmfxbJd0UggBhAg55TOz6veYe0WsdmtTLb6_QHm9BrL5qVt3OL_rY5uzSfZcor1EKR",
+        "{\"access_token\": \"ya29.XCJoM6JTiZmczse72c8rOfhbySFSEDSrp962OzFaam3ULglUZ9L-NpusMBcE\", \"expires_in\": 3599, \"refresh_token\": \"1//0emU4hFMRWGf8KPgKDZK1L7XW5Qbb4DxxQhycr_B5TtOeBoN_8vF3OzErGWkOaUy_NPNW6FP-2SyXWX9UQVmPpkwmiQthf-fLY-g\", \"scope\": \"https://www.googleapis.com/auth/drive.file\"}",
+        "FIREBASE_TOKEN=1//05P6OC8QGUhjBotVKpMXkYSOJ6iE5J-LKUefiJGWYrg2MXFdPyPUv2pEZtBPjFS3m76VR-VXaCKzenn1xCEONO0h-i6q8DUGdszv firebase deploy --only hosting"
+      ],
+      "counterExamples": [
+        "1//0xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "1//0eShortToken",
+        "11//0OkXBgLHmW77-HOcW8UU41q7XX1wWNxKAP2N9PqtZaWJnM1EQadClfJG7W8g9",
+        "file:///1//0/tmp",
+        "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",
+        "refresh_token=1//0<refresh-token>"
+      ]
+    },
+    {
+      "id": "secret.google-cloud-storage-hmac-key",
+      "kind": "pattern",
+      "title": "Google Cloud Storage HMAC key",
+      "description": "The 40-character secret of a Google Cloud Storage HMAC key (the S3-interoperable credentials of a service account) within 100 bytes after its access id (GOOG1E… for a service account). With the access id it reads and writes whatever the service account may in Cloud Storage. A secret after gs_secret_access_key is reported by secret.aws-secret-access-key.",
+      "help": "Deactivate and delete the key in the Google Cloud console (Cloud Storage → Settings → Interoperability → the service account's HMAC keys) or with gcloud storage hmac update --deactivate and delete, and prefer OAuth or workload identity over HMAC keys.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])GOOG1[A-Z0-9]{20,60}(?![A-Za-z0-9])[\\s\\S]{1,100}?(?<![A-Za-z0-9+/])(?<secret>[A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])",
+      "keywords": ["GOOG1"],
+      "minLength": 100,
+      "minEntropy": 4.0,
+      "generic": true,
+      "examples": [
+        "HMAC key for sync-worker: access id GOOG1ED8GX1LYQ2L5CDZWYQGYS9A07ZHG6NMQH0N85XT6X4EZC9SBO911QALI, secret Xc8NcaY+b5dIJcd0MidmdnSN3sEGeZSFoPs3MvNQ",
+        "gcloud storage hmac create sync-worker@habiter-prod.iam.gserviceaccount.com printed {\"metadata\": {\"accessId\": \"GOOG1EM04CUS8OXYD7TJ07DN8BV7022OMTHEN7MN1803G4WR7MVP4QPJ1LQLQ\", \"state\": \"ACTIVE\"}, \"secret\": \"fR5X0Xvxn4EAx2UB91sU0xoj2QlIrIZMFk4TKJAd\"}"
+      ],
+      "counterExamples": [
+        "access id GOOG1ED8GX1LYQ2L5CDZWYQGYS9A07ZHG6NMQH0N85XT6X4EZC9SBO911QALI, secret <hmac-secret>",
+        "GOOG1ED8GX1LYQ2L5CDZWYQGYS9A07ZHG6NMQH0N85XT6X4EZC9SBO911QALI ac972072fe86924b935e0985ba8aa1e38da65f9c",
+        "GOOG1ED8GX1LYQ2L5CDZWYQGYS9A07ZHG6NMQH0N85XT6X4EZC9SBO911QALI Xc8NcaY+b5dIJcd0MidmdnSN3sEGeZSFoPs3MvN",
+        "GOOG1ED8GX1LYQ2L5CDZWYQGYS9A07ZHG6NMQH0N85XT6X4EZC9SBO911QALI xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "AKIA3AITOGTUFSXBH2OV fawrmynTZXymZZYEptx1aL2PXpMDbTcOEnAyw0hd"
+      ]
+    },
+    {
+      "id": "secret.recaptcha-secret-key",
+      "kind": "pattern",
+      "title": "Google reCAPTCHA secret key",
+      "description": "A Google reCAPTCHA secret key (6L followed by 38 base64url characters) after a name that says so (RECAPTCHA_SECRET_KEY, recaptchaSecret, recaptcha_private_key) or as the secret parameter of a siteverify request. Site keys have the same shape and are public, so a key without such a name is not reported; Google's published test secret (6LeIxAcTAAAAAGG-…) is not reported either. The secret lets anyone verify, and replay verification of, the site's tokens.",
+      "help": "Rotate the key in the reCAPTCHA admin console (the site's settings, or Google Cloud console → reCAPTCHA) and keep it on the server that calls siteverify.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?i:recaptcha[_.-]?(?:v[23][_.-]?)?(?:secret|private)(?:[_.-]?key)?)[\\\"']?\\s*(?:[:=]|=>)\\s*[\\\"']?(?!6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe)(?<secret>6L[A-Za-z0-9_-]{38})|(?i:siteverify)[^\\s\\\"'<>]{0,40}?[?&]secret=(?!6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe)(?<secret>6L[A-Za-z0-9_-]{38}))(?![A-Za-z0-9_-])",
+      "keywords": ["recaptcha", "siteverify"],
+      "minLength": 45,
+      "minEntropy": 3.5,
+      "examples": [
+        "RECAPTCHA_SECRET_KEY=6Lfa48gWa9pob9TbTkkDgRu2-LUd1mJkyURCe1Zk",
+        "POST https://www.google.com/recaptcha/api/siteverify?secret=6LMBy48nIeu_v_LxwGPjttBBxLmOpNxHfPbogdoI&response=03AFcWeATLs4689kxEkapdt2EUc8rsJaCEdVpKbngEOQBn2pLovcH4CmVFEOClSDDuMWVylf1tDyX2ameuHdVy5S",
+        "\"recaptchaSecret\": \"6L7BhPxPV7MWdeC1H6SFAdlwYR2kfJtnn2SpGgSA\""
+      ],
+      "counterExamples": [
+        "RECAPTCHA_SITE_KEY=6Lfa48gWa9pob9TbTkkDgRu2-LUd1mJkyURCe1Zk",
+        "RECAPTCHA_SECRET_KEY=6Lfa48gWa9pob9TbTkkDgRu2-LUd1mJkyURCe1Z",
+        "RECAPTCHA_SECRET_KEY=<secret-key>",
+        "RECAPTCHA_SECRET_KEY=6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe",
+        "RECAPTCHA_SECRET_KEY=6Lxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "<div class=\"g-recaptcha\" data-sitekey=\"6LMBy48nIeu_v_LxwGPjttBBxLmOpNxHfPbogdoI\"></div>"
+      ]
+    },
+    {
+      "id": "secret.firebase-database-secret",
+      "kind": "pattern",
+      "title": "Firebase Realtime Database secret",
+      "description": "A legacy Firebase Realtime Database secret (40 letters and digits): as the auth parameter of a REST call to *.firebaseio.com or *.firebasedatabase.app, or after a FIREBASE_DATABASE_SECRET / firebaseSecret name. It bypasses the database's security rules: whoever has it reads and writes everything.",
+      "help": "Delete the secret in the Firebase console (Project settings → Service accounts → Database secrets) and move to service account credentials or ID tokens; database secrets are deprecated.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?i:firebaseio\\.com|firebasedatabase\\.app)/[^\\s\\\"'<>?#]{0,200}\\?(?:[A-Za-z0-9_.-]{1,40}=[^\\s\\\"'<>#&]{0,200}&)*?auth=(?<secret>[A-Za-z0-9]{40})|(?i:firebase[_.-]?(?:database[_.-]?|db[_.-]?)?secret)[\\\"']?\\s*(?:[:=]|=>)\\s*[\\\"']?(?<secret>[A-Za-z0-9]{40}))(?![A-Za-z0-9])",
+      "keywords": ["firebase"],
+      "minLength": 45,
+      "minEntropy": 4.0,
+      "examples": [
+        "curl 'https://habiter-prod-default-rtdb.firebaseio.com/users.json?print=pretty&auth=PJ8KI6j1fL1OhMfBUFZQdKXXy2s3CmL6f2tdA32j'",
+        "https://habiter-prod-default-rtdb.europe-west1.firebasedatabase.app/habits.json?auth=f0zgMPnEDCuOb2POaknxqHhOCDHgPI2xjG7wNAMo",
+        "FIREBASE_DATABASE_SECRET=NY57WqnafB7BNXD6EC2DbmuO9SQagiTHKsAr4TNC"
+      ],
+      "counterExamples": [
+        "https://habiter-prod-default-rtdb.firebaseio.com/users.json?auth=eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.ak2L2LarM8IcZI4Y7ZBFlqLRQhMHEltRCvi-0VK6Q069T6t7ke6lRdXNJfnN.kb8sVr-V_hNT9FfzYgHTcelH_W3-8DiSpx8x-3em",
+        "https://habiter-prod-default-rtdb.firebaseio.com/users.json?auth=PJ8KI6j1fL1OhMfBUFZQdKXXy2s3CmL6f2tdA32",
+        "FIREBASE_DATABASE_SECRET=<database-secret>",
+        "FIREBASE_DATABASE_SECRET=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "https://habiter-prod-default-rtdb.firebaseio.com/users.json?orderBy=%22BVI2cSqmwDdmpiGlUD7bbbr0UAAtomXprJiREbso%22",
+        "FIREBASE_API_KEY=AIzasBSN8vnHVegruhbUfkGCTOw3PGybgfrxfls"
+      ]
+    }
+  ]
+}
+"""#),
+        ("secrets-microsoft.json", #"""
+{
+  "$comment": "Pattern rules: Microsoft credentials (Entra ID, Azure DevOps, Teams, Azure services; issue 21). The identifiable key formats (a service signature at a fixed offset) follow Microsoft's security-utilities patterns; formats without one are reported next to what names them. Connection strings already covered in secrets-cloud.json (AccountKey=, SharedAccessKey=, SAS) are not repeated: where both match, that rule, listed first, reports the secret. Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.azure-entra-client-secret",
+      "kind": "pattern",
+      "title": "Microsoft Entra ID client secret",
+      "description": "A client secret of a Microsoft Entra ID (Azure AD) app registration: 40 characters: three random ones, 8Q~ and 34 more of A-Z a-z 0-9 _ ~ . - (and the 37-character 7Q~ form: three, 7Q~ and 31). With the app's client id and tenant it signs in as the application, with every API permission granted to it.",
+      "help": "Delete the secret in the Microsoft Entra admin center (App registrations → the app → Certificates & secrets), add a new one if it is still needed, and prefer certificates, managed identities or workload identity federation over client secrets. Review the app's sign-in logs.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9_~.-]{3}(?:8Q~[A-Za-z0-9_~.-]{34}|7Q~[A-Za-z0-9_~.-]{31}))(?![A-Za-z0-9_~-])",
+      "keywords": ["8Q~", "7Q~"],
+      "minLength": 37,
+      "minEntropy": 3.5,
+      "examples": [
+        "AZURE_CLIENT_SECRET=5LC8Q~l0Dvf5PCaDhFYL4--gqdEGsIi0VNjeiFP9",
+        "{\"tenantId\": \"6a7ec302-a791-4ef7-9643-7a2cb38d2d88\", \"clientId\": \"ef30ed4c-60fc-4621-b3b4-ae96457312a3\", \"clientSecret\": \"VBU8Q~1e2Gxnlb0fftiJX8NK0rs3Ma9mLt8yS3jq\"}",
+        "67H7Q~87ZyhlPc~n22FLE8CXyLST712R_08_K"
+      ],
+      "counterExamples": [
+        "5LC8Q~l0Dvf5PCaDhFYL4--gqdEGsIi0VNjeiFP",
+        "e5D8Q~xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "At78Q-9HeiiolAWjsc9IOKIZqgREUNMUze7nDTwH",
+        "5LC8Q~l0Dvf5PCaDhFYL4--gqdEGsIi0VNjeiFP9G",
+        "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",
+        "AZURE_CLIENT_ID=ed025c61-f19a-4236-8f22-df8f909f8e37"
+      ]
+    },
+    {
+      "id": "secret.azure-devops-pat",
+      "kind": "pattern",
+      "title": "Azure DevOps personal access token",
+      "description": "An Azure DevOps personal access token in the 84-character format of 2024 and later: 52 random characters, the JQQJ9 signature of Microsoft's common annotated keys and AZDO as the service signature at characters 77–80. It acts as its user on dev.azure.com within its scopes (code, work items, pipelines, packages) until it expires.",
+      "help": "Revoke the token in Azure DevOps (User settings → Personal access tokens, or an organization admin under Organization settings → Policies), create a new one with the least scope and shortest lifetime, and check the organization's audit log.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}AZDO[A-Za-z0-9]{4})(?![A-Za-z0-9])",
+      "keywords": ["JQQJ9"],
+      "minLength": 84,
+      "minEntropy": 3.5,
+      "examples": [
+        "AZURE_DEVOPS_EXT_PAT=47xTfyVxvAEZNtqZ5HfMbe8k40Jb8csbqPazk3iRDh745AS5uXC1JQQJ9D6KSYFf0cXOoeN0QGJVAZDO43Dk",
+        "curl -u :JBSeQxLVxG6ILueuUcrbt3iXMYL3u7J6PrcoF0xggKpos0V0cT2HJQQJ99NGV6YFrKifeWi8g5fYAZDOS0Bl https://dev.azure.com/habiter/_apis/projects?api-version=7.1",
+        "47xTfyVxvAEZNtqZ5HfMbe8k40Jb8csbqPazk3iRDh745AS5uXC1JQQJ9D6KSYFf0cXOoeN0QGJVAZDO43Dk"
+      ],
+      "counterExamples": [
+        "47xTfyVxvAEZNtqZ5HfMbe8k40Jb8csbqPazk3iRDh745AS5uXC1JQQJ9D6KSYFf0cXOoeN0QGJVAZDO43D",
+        "47xTfyVxvAEZNtqZ5HfMbe8k40Jb8csbqPazk3iRDh745AS5uXC1JQQJ9D6KSYFf0cXOoeN0QGJVACOG43Dk",
+        "47xTfyVxvAEZNtqZ5HfMbe8k40Jb8csbqPazk3iRDh745AS5uXC1JQQJ8D6KSYFf0cXOoeN0QGJVAZDO43Dk",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxJQQJ99BAAAAAAAAAAAAAAAAAAAAZDOxxxx",
+        "e6kp2asmywuux5qkkxllij2txykymg6xgzlhn45fccs6krisvcd5"
+      ]
+    },
+    {
+      "id": "secret.azure-devops-legacy-pat",
+      "kind": "pattern",
+      "title": "Azure DevOps personal access token (legacy format)",
+      "description": "An Azure DevOps personal access token in the 52-character format used until 2024 (lowercase base32, a-z and 2-7), recognised next to what names Azure DevOps: dev.azure.com or *.visualstudio.com within 100 bytes before it or right after it as user:token@host, an AZURE_DEVOPS_EXT_PAT, ADO_PAT or AZDO name, System.AccessToken. On its own such a string is indistinguishable from other base32 text and is not reported.",
+      "help": "Revoke the token in Azure DevOps (User settings → Personal access tokens), create a new one in the current format with the least scope and shortest lifetime, and check the organization's audit log.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?i:dev\\.azure\\.com|visualstudio\\.com|azure[ _.-]?devops|(?<![A-Za-z0-9])azdo|(?<![A-Za-z0-9])ado[ _.-]?(?:pat|token)|system[_.]accesstoken)[\\s\\S]{0,100}?(?<![A-Za-z0-9])(?<secret>[a-z2-7]{52})(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?<secret>[a-z2-7]{52})@(?:[A-Za-z0-9-]{1,63}\\.)?(?i:dev\\.azure\\.com|visualstudio\\.com))",
+      "keywords": ["dev.azure.com", "visualstudio.com", "azure devops", "azure-devops", "azure_devops", "azuredevops", "azure.devops", "azdo", "ado_pat", "ado-pat", "ado pat", "ado.pat", "adopat", "ado_token", "ado-token", "ado token", "ado.token", "adotoken", "system.accesstoken", "system_accesstoken"],
+      "minLength": 52,
+      "minEntropy": 4.0,
+      "generic": true,
+      "examples": [
+        "AZURE_DEVOPS_EXT_PAT=jfvacoxfoxjigz7gxi7cvuegvh7rmpbqbhhhwpvcefvwjn5v7zzw",
+        "git clone https://habiter:oieyrh7ofc6osfkt6xfqx4zhbnpdpeem7wsx5atzaxufm4ufjcra@dev.azure.com/habiter/app/_git/app",
+        "ADO_PAT: menfawrffwjx6nzkisc6quz22biiqwdf3gowsnwm2zj3yojcr5lr\nADO_ORG: https://habiter.visualstudio.com"
+      ],
+      "counterExamples": [
+        "jfvacoxfoxjigz7gxi7cvuegvh7rmpbqbhhhwpvcefvwjn5v7zzw",
+        "AZURE_DEVOPS_EXT_PAT=jfvacoxfoxjigz7gxi7cvuegvh7rmpbqbhhhwpvcefvwjn5v7zz",
+        "AZURE_DEVOPS_EXT_PAT=tmnybWxkTVBmeFYXfdrjnUOjekTy2hEGEhYN6hrQugcCag1L7iqQ",
+        "AZURE_DEVOPS_EXT_PAT=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "otpauth://totp/Habiter?secret=OIEYRH7OFC6OSFKT6XFQX4ZHBNPDPEEM7WSX5ATZAXUFM4UFJCRA&issuer=Habiter",
+        "https://dev.azure.com/habiter/app/_git/app/commit/734480986fab0b10c011dd5ba72f39ba090bf84d"
+      ]
+    },
+    {
+      "id": "secret.azure-ai-services-key",
+      "kind": "pattern",
+      "title": "Azure AI services key",
+      "description": "A key of an Azure AI services resource (Azure OpenAI, Speech, Language, Vision, Translator and the other Cognitive Services) in the 84-character format: 52 random characters, the JQQJ9 signature of Microsoft's common annotated keys and ACOG as the service signature. It is sent as api-key or Ocp-Apim-Subscription-Key and bills the resource's owner.",
+      "help": "Regenerate the key in the Azure portal (the resource → Resource Management → Keys and Endpoint → Regenerate Key 1/2), move the app to the other key first if it must stay up, and prefer Microsoft Entra ID authentication with a managed identity.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}ACOG[A-Za-z0-9]{4})(?![A-Za-z0-9])",
+      "keywords": ["JQQJ9"],
+      "minLength": 84,
+      "minEntropy": 3.5,
+      "examples": [
+        "AZURE_OPENAI_API_KEY=sKMxcKbfxblVwyfCRWrnM7G1VVwkC34WpVcgwrJiWlv8bugZraw9JQQJ9DdJv7igvcq0ZyJ3Au93ACOGgRQQ",
+        "client = AzureOpenAI(api_key=\"xu38guVDXt2lxheABke81NdWbGnjv2WdQIzGuuecezwLOA6VMs2fJQQJ9HxK691vYlX2RYS91PuMACOGZU2m\", azure_endpoint=\"https://habiter-ai.openai.azure.com/\")",
+        "Ocp-Apim-Subscription-Key: RiBKgBNnwVqa123lTknT6oa6ptozXByEbByguZpS71tW6lhJcwEFJQQJ9DUDGhl5vx1izw4fjnhjACOGPZQS"
+      ],
+      "counterExamples": [
+        "sKMxcKbfxblVwyfCRWrnM7G1VVwkC34WpVcgwrJiWlv8bugZraw9JQQJ9DdJv7igvcq0ZyJ3Au93ACOGgRQ",
+        "sKMxcKbfxblVwyfCRWrnM7G1VVwkC34WpVcgwrJiWlv8bugZraw9JQQJ9DdJv7igvcq0ZyJ3Au93AZDOgRQQ",
+        "fe92aba0d4bb566635d41d813d5b4770",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxJQQJ99BAAAAAAAAAAAAAAAAAAAACOGxxxx",
+        "sKMxcKbfxblVwyfCRWrnM7G1VVwkC34WpVcgwrJiWlv8bugZraw9JQQJ0DdJv7igvcq0ZyJ3Au93ACOGgRQQ"
+      ]
+    },
+    {
+      "id": "secret.azure-annotated-key",
+      "kind": "pattern",
+      "title": "Azure common annotated security key",
+      "description": "An 84-character key in Microsoft's common annotated security key format (52 random characters, the JQQJ9 signature, a four-character service signature at characters 77–80), of a service other than Azure DevOps (AZDO) and Azure AI services (ACOG), which have their own rules. Microsoft issues keys of many Azure services in this format; the signature makes them identifiable.",
+      "help": "Find the resource the key belongs to (its service signature names the service), regenerate the key there, and prefer Microsoft Entra ID authentication with a managed identity.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}(?!AZDO|ACOG)[A-Za-z][A-Za-z0-9]{7})(?![A-Za-z0-9])",
+      "keywords": ["JQQJ9"],
+      "minLength": 84,
+      "minEntropy": 3.5,
+      "examples": [
+        "ios3ToKOeET2Nys6QvDWsRtqCz66Q21Uv16wxZyuMo3DZQXiN6ySJQQJ9H1DPhrGsdugq7ls9m5LAZMPLR5h",
+        "subscription-key: 4phRIxWlk4IESu2gUFq7zEyGwNgRBtudn25tazlwgkiK2ZOC8LpwJQQJ99bHK08Euim78OrbQaTVAZCSEGVb"
+      ],
+      "counterExamples": [
+        "pE0FIe0nRLKocXbWii6UApL6qS2UU0jOmhw3efjVf4nul0cJPvPaJQQJ99eA2ZNANgVNvxlBUCZsAZDOZawV",
+        "iFgFwhme3KQ6xJL9e9MC6kZ5xPW9zdB0to8hhQQZgAZ1vvxlSVmCJQQJ99eFkMKEfVuFwnd4b1PgACOGi10G",
+        "ios3ToKOeET2Nys6QvDWsRtqCz66Q21Uv16wxZyuMo3DZQXiN6ySJQQJ9H1DPhrGsdugq7ls9m5LAZMPLR5",
+        "ios3ToKOeET2Nys6QvDWsRtqCz66Q21Uv16wxZyuMo3DZQXiN6ySJQQJ7H1DPhrGsdugq7ls9m5LAZMPLR5h",
+        "vt3spyltbv3ooaqzazphdflnshf3pwzz27mkjl4622esvndvk54xxwga2sxt4buexrrjaxiwrxxymtzy5ivk"
+      ]
+    },
+    {
+      "id": "secret.teams-webhook-url",
+      "kind": "pattern",
+      "title": "Microsoft Teams incoming webhook URL",
+      "description": "A Microsoft Teams (Office 365 connector) incoming webhook URL: https://<tenant>.webhook.office.com/webhookb2/<group>@<tenant>/IncomingWebhook/<id>/<connector>[/V2…], or the older https://outlook.office.com/webhook/…. Whoever has the URL can post messages, cards and links into the channel, in the name of the connector.",
+      "help": "Remove the connector in Teams (the channel → Manage channel → Connectors, or Workflows for its successor) and create a new one; keep webhook URLs in a secret store, not in the app or its logs.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<secret>https://(?:[A-Za-z0-9-]{1,63}\\.webhook\\.office\\.com/webhookb2|outlook\\.office(?:365)?\\.com/webhook)/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?:@|%40)[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/IncomingWebhook/[0-9a-fA-F]{32}/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?:/V2[A-Za-z0-9_-]{20,80}+)?)(?![A-Za-z0-9])",
+      "keywords": ["webhook.office.com/webhookb2/", "outlook.office.com/webhook/", "outlook.office365.com/webhook/"],
+      "minLength": 150,
+      "minEntropy": 3.0,
+      "examples": [
+        "https://habitert8a.webhook.office.com/webhookb2/76e9e4c6-ecab-44b1-9526-b6d128e81535@535b53a5-0ef4-4e91-8d62-993b70915ed0/IncomingWebhook/6908f97b67a4569579d60a74dab852f7/9d1dd2c7-b49a-42b2-8849-ce8cea53020c/V2TQt7M37fYJt4gZike_fSzrkx-tMXRhaPfdbC-MFRmOH",
+        "curl -H 'Content-Type: application/json' -d '{\"text\": \"nightly export done\"}' https://outlook.office.com/webhook/da1afb91-001c-4d79-9700-b6306b58dc40@7b5cb3ab-22cd-4db2-9e61-dec03d9e9d73/IncomingWebhook/6c8c246df5a975f25fab81bcfafd94d8/cb86564c-c5f9-41ff-b348-e0ed7a0b2e7e",
+        "\"teamsWebhookUrl\": \"https://habitermil.webhook.office.com/webhookb2/baeb5280-b02f-4f2b-869c-5d95d0e08ee3@55aba7cc-3081-4c48-8254-3dc416137426/IncomingWebhook/e6dd39bd404725c24cac87e23377e9b9/7845161e-d825-48a6-9688-d5e70d46c42a\","
+      ],
+      "counterExamples": [
+        "https://habitermil.webhook.office.com/webhookb2/baeb5280-b02f-4f2b-869c-5d95d0e08ee3@55aba7cc-3081-4c48-8254-3dc416137426/IncomingWebhook/075a6fe4cf472097ceae2bcc9d0ea1e/02b782c1-aa5e-4a0a-bd92-ec3e2a50cc65",
+        "https://habiter.webhook.office.com/webhookb2/<group-id>@<tenant-id>/IncomingWebhook/<id>/<connector-id>",
+        "https://hooks.slack.com/services/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",
+        "https://outlook.office.com/mail/inbox/id/AAQkAGI2TG93AAA%3D",
+        "https://outlook.office.com/webhook/da1afb91-001c-4d79-9700-b6306b58dc40@7b5cb3ab-22cd-4db2-9e61-dec03d9e9d73/JenkinsCI/6c8c246df5a975f25fab81bcfafd94d8/cb86564c-c5f9-41ff-b348-e0ed7a0b2e7e"
+      ]
+    },
+    {
+      "id": "secret.azure-logic-apps-trigger-url",
+      "kind": "pattern",
+      "title": "Azure Logic Apps or Power Automate trigger URL",
+      "description": "The callback URL of an Azure Logic Apps or Power Automate HTTP trigger (…logic.azure.com:443/workflows/<id>/triggers/…/paths/invoke?…&sig=…, or …environment.api.powerplatform.com/powerautomate/automations/direct/workflows/…), as Teams Workflows give out in place of Office 365 connector webhooks. The sig parameter is a shared access signature: whoever has the URL runs the workflow with its inputs.",
+      "help": "Regenerate the workflow's access keys (Logic Apps: the logic app → Settings → Access keys → Regenerate; Power Automate: delete and re-add the trigger) so that the old URL stops working, and restrict the trigger to callers that authenticate with Microsoft Entra ID where possible.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?i:logic\\.azure\\.com|logic\\.azure\\.us|environment\\.api\\.powerplatform\\.com)(?::443)?/(?:powerautomate/automations/direct/)?workflows/[0-9a-fA-F]{32}/triggers/[A-Za-z0-9_%.-]{1,80}/paths/invoke(?:/[^\\s\\\"'<>?#]{0,200})?\\?(?:[A-Za-z0-9_.-]{1,40}=[^\\s\\\"'<>#&]{0,200}&)*?sig=(?<secret>[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+      "keywords": ["logic.azure.com", "logic.azure.us", "environment.api.powerplatform.com"],
+      "minLength": 100,
+      "minEntropy": 3.5,
+      "examples": [
+        "https://habiter30.45.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/23a5eb9341724f3c34df21b2f7b5d018/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=-8IGg09Wn_yE74TOXbZOHI-XGPSRRVv4nJU0engSdcw",
+        "POST https://prod-98.westeurope.logic.azure.com:443/workflows/4b3847b4308302ad76cb8791f23b16fa/triggers/manual/paths/invoke?api-version=2016-10-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=3hCXIF2JI1R_W9gshP-eWRnMrQdlpA7x_kV78d14Mqz HTTP/1.1"
+      ],
+      "counterExamples": [
+        "https://habiter30.45.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/23a5eb9341724f3c34df21b2f7b5d018/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0",
+        "https://habiter30.45.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/23a5eb9341724f3c34df21b2f7b5d018/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=-8IGg09Wn_yE74TOXbZOHI-XGPSRRVv4nJU0engSdc",
+        "https://habiter30.45.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/23a5eb9341724f3c34df21b2f7b5d018/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=<signature>",
+        "https://management.azure.com/subscriptions/94b9b451-5d7c-47d0-88b0-1d3614551b00/resourceGroups/habiter/providers/Microsoft.Logic/workflows/nightly?api-version=2019-05-01",
+        "https://habiterbackups.blob.core.windows.net/exports/a.json?sv=2022-11-02&sp=r&se=2025-12-31T23:59:59Z&sig=aPDwBm8SZ3AcKepMExhyaj6wSDZ6%2FJaIlStbF06n5vk%3D"
+      ]
+    },
+    {
+      "id": "secret.azure-app-configuration-connection-string",
+      "kind": "pattern",
+      "title": "Azure App Configuration connection string",
+      "description": "The secret of an Azure App Configuration access key in its connection string (Endpoint=https://<store>.azconfig.io;Id=<id>;Secret=<secret>). It reads, or with a read-write key changes, every key-value and feature flag of the store, which often hold further connection strings. (A space stands for a + in the secret: a connection string that is a whole value is read as a form, which decodes + to a space.)",
+      "help": "Regenerate the access key in the Azure portal (the App Configuration store → Settings → Access settings → Regenerate), update its users, and prefer Microsoft Entra ID with a managed identity; disable access keys altogether where possible.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])https://[A-Za-z0-9-]{1,63}\\.azconfig\\.io/?;\\s*Id=[^;\\s\\\"']{1,64};\\s*Secret=(?<secret>[A-Za-z0-9+/ ]{43}=|[A-Za-z0-9]{84})(?![A-Za-z0-9+/=])",
+      "keywords": [".azconfig.io"],
+      "minLength": 80,
+      "minEntropy": 3.5,
+      "examples": [
+        "Endpoint=https://habiter-config.azconfig.io;Id=3Cso-rR-s0:Nbxgcq09YP2bXMOIUXRN;Secret=7AqTR23iz7cZPj7HeXq7cR0VGSCtb8PVb3Gg23w8My0=",
+        "AZURE_APPCONFIG_CONNECTION_STRING=\"Endpoint=https://habiter-flags.azconfig.io;Id=gyaI-Pk-s0:X0J4UQzDltFnvYA5mRlR;Secret=ti+mhpvoielcKh1bzapyRApJZbrKss8PkvgIMD9GRsM=\"",
+        "az appconfig kv list --connection-string 'Endpoint=https://habiter-config.azconfig.io;Id=wQ0i-Qp-s0:O6Gv5YFh4axek9TRihhP;Secret=HyFbSVS5ylkTUyrhl/iuXwlzZHtNYLEvUFo80meW4ig=' --all"
+      ],
+      "counterExamples": [
+        "az appconfig feature delete --connection-string Endpoint=https://contoso.azconfig.io;Id=xxx;Secret=xxx --feature color",
+        "Endpoint=https://habiter-config.azconfig.io;Id=KdjO-LF-s0:zh06n8qn9ODRih6eNUnV;Secret=<secret>",
+        "Endpoint=https://habiter-config.azconfig.io;Id=AlKD-X4-s0:ZIx/RsiYXg8sPafm499O;Secret=AqTR23iz7cZPj7HeXq7cR0VGSCtb8PVb3Gg23w8My0=",
+        "InstrumentationKey=4b363dc3-4ed0-4434-8b75-dd0c6de0b5e6;IngestionEndpoint=https://westeurope-5.in.applicationinsights.azure.com/;LiveEndpoint=https://westeurope.livediagnostics.monitor.azure.com/",
+        "Endpoint=sb://habiter-events.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=<key>"
+      ]
+    },
+    {
+      "id": "secret.azure-storage-named-key",
+      "kind": "pattern",
+      "title": "Azure storage account key (named)",
+      "description": "An Azure Storage account key (88 base64 characters ending ==) outside a connection string: after a name that says so (AZURE_STORAGE_KEY, AZURE_STORAGE_ACCESS_KEY, storageAccountKey, storage_account_key, \"the storage account key is …\"), or as the value of key1/key2 in the output of az storage account keys list. AccountKey=… in a connection string is secret.azure-storage-account-key; the Azurite emulator's published key is not reported.",
+      "help": "Rotate the key in the Azure portal (the storage account → Security + networking → Access keys → Rotate key), update the services that use it, and prefer Microsoft Entra ID or user-delegation SAS over account keys.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?i:(?<![A-Za-z0-9])(?:azure[_.-]?)?storage[_.-]?(?:account[_.-]?)?(?:access[_.-]?)?key|storage account (?:access )?key)[\\\"']?(?:\\s*(?:[:=]|=>)|\\s+is)\\s*[\\\"']?(?!Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq\\/K1SZFPTOtr\\/KBHBeksoGMGw==)(?<secret>[A-Za-z0-9+/]{86}==)|\\\"keyName\\\"\\s*:\\s*\\\"key[12]\\\"[^{}\\[\\]]{0,120}?\\\"value\\\"\\s*:\\s*\\\"(?<secret>[A-Za-z0-9+/]{86}==)\\\")(?![A-Za-z0-9])",
+      "keywords": ["storage_key", "storage-key", "storagekey", "storage.key", "storage_account", "storage-account", "storageaccount", "storage.account", "storage account", "storage_access", "storage-access", "storageaccess", "storage.access", "keyname"],
+      "minLength": 95,
+      "minEntropy": 4.5,
+      "examples": [
+        "AZURE_STORAGE_KEY=YJ4M0kKavM6lzoFcheYy8DiZwyI/ayr9pE6QCLlsYqQ/l6CvImrkVP8XKBFkK0Mp7lh1T1tnX64u4ztLaA7F1w==",
+        "$ az storage account keys list -n habiterbackups\n[{\"creationTime\": \"2025-11-02T09:14:51.201941+00:00\", \"keyName\": \"key1\", \"permissions\": \"FULL\", \"value\": \"A403XTrEGYI1QanWnfR9H+BfoqyzpLzRZfZCmKwSfEd8iqig8Lqxld+cv7wNp551oEcBc7DRM68VLyrS3v7d+g==\"}]",
+        "the storage account key is yBzZQke4Eu9RlkAAWErVHguZ03YGFxGnCjt6gZgtblWghbjgGEz1zSaXpv7TFXpyic1cQYxBGw+KUrPxtcDDRA== (rotate after the export)",
+        "\"storageAccountKey\": \"YJ4M0kKavM6lzoFcheYy8DiZwyI/ayr9pE6QCLlsYqQ/l6CvImrkVP8XKBFkK0Mp7lh1T1tnX64u4ztLaA7F1w==\""
+      ],
+      "counterExamples": [
+        "AZURE_STORAGE_KEY=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        "AZURE_STORAGE_KEY=YJ4M0kKavM6lzoFcheYy8DiZwyI/ayr9pE6QCLlsYqQ/l6CvImrkVP8XKBFkK0Mp7lh1T1tnX64u4ztLaA7F1==",
+        "AZURE_STORAGE_KEY=<storage-account-key>",
+        "DefaultEndpointsProtocol=https;AccountName=habiterbackups;AccountKey=A403XTrEGYI1QanWnfR9H+BfoqyzpLzRZfZCmKwSfEd8iqig8Lqxld+cv7wNp551oEcBc7DRM68VLyrS3v7d+g==;EndpointSuffix=core.windows.net",
+        "[{\"keyName\": \"key1\", \"permissions\": \"FULL\", \"value\": \"<redacted>\"}]",
+        "AZURE_STORAGE_SAS_TOKEN=sv=2022-11-02&ss=b&srt=o&sp=r&se=2025-12-31T23:59:59Z&sig=Nq4%2BApdOqBXSlPAqwZKYNse7UJOxt%2B9ZNmVO7r%2FeUbQ%3D"
+      ]
+    },
+    {
+      "id": "secret.azure-storage-identifiable-key",
+      "kind": "pattern",
+      "title": "Azure storage account key (identifiable)",
+      "description": "An Azure Storage account key in Microsoft's identifiable format: 88 base64 characters with the +ASt signature at characters 77–80, ending in A, Q, g or w and ==. The signature makes the key recognisable anywhere, outside a connection string too. It gives full control of every blob, queue, table and file share of the account.",
+      "help": "Rotate the key in the Azure portal (the storage account → Security + networking → Access keys → Rotate key), update the services that use it, and prefer Microsoft Entra ID or user-delegation SAS over account keys.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{76}\\+ASt[A-Za-z0-9+/]{5}[AQgw]==)(?![A-Za-z0-9])",
+      "keywords": ["+ASt"],
+      "minLength": 88,
+      "minEntropy": 4.5,
+      "examples": [
+        "OFo7vP4q/yk1X0BikhzeBYsuQph+xWolqauloBbIgjnY3VHvf/0V/7nvqQGj2LdWuyZ5bE+sO6Jt+AStTkYYSg==",
+        "az storage blob list --account-name habiterbackups --account-key lYtf13kIOoHFT3GO7oJlJ86/nCKvS+xKSN0Bda69l5cPObNrixbTebAad+Hx4f5tRgipU5WJzRso+AStpPGi+g== --container-name exports"
+      ],
+      "counterExamples": [
+        "OFo7vP4q/yk1X0BikhzeBYsuQph+xWolqauloBbIgjnY3VHvf/0V/7nvqQGj2LdWuyZ5bE+sO6Jt+AStTkYYS==",
+        "OFo7vP4q/yk1X0BikhzeBYsuQph+xWolqauloBbIgjnY3VHvf/0V/7nvqQGj2LdWuyZ5bE+sO6Jt+ASxTkYYSg==",
+        "CddAu6yG+KtTcwpiQnfhBYY6xPiqbQqu4pibHFg/eujAS2x2Rqan+jO6yQpzQbmu/cu6rHfB7Y1JACDbRqUE0Q==",
+        "OFo7vP4q/yk1X0BikhzeBYsuQph+xWolqauloBbIgjnY3VHvf/0V/7nvqQGj2LdWuyZ5bE+sO6Jt+AStTkYYSB==",
+        "Pbmvl1aoXE5hftVFnGPObRztIeCQNZnLX2yHwgKGyDVD86Y2pdsAjYhsTuotgpeeqO9reKMneBpvjPW/t0n6Sg=="
+      ]
+    },
+    {
+      "id": "secret.azure-cosmos-db-key",
+      "kind": "pattern",
+      "title": "Azure Cosmos DB account key",
+      "description": "An Azure Cosmos DB account key (88 base64 characters ending ==): in the identifiable format with the ACDb signature at characters 77–80 anywhere, or a key of the older format after a Cosmos name (COSMOS_KEY, COSMOS_DB_PRIMARY_KEY, cosmosAuthKey), as primaryMasterKey/secondaryMasterKey in az cosmosdb keys list output, or as the argument after a *.documents.azure.com endpoint (new CosmosClient(\"https://….documents.azure.com:443/\", \"…\")). A primary key reads and writes every database of the account. AccountKey=… in a connection string is reported by secret.azure-storage-account-key.",
+      "help": "Regenerate the key in the Azure portal (the Cosmos DB account → Settings → Keys → Regenerate), move its users to the other key first, and prefer Microsoft Entra ID role-based access with local authentication disabled.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{76}ACDb[A-Za-z0-9+/]{5}[AQgw]==)(?![A-Za-z0-9])|(?i:(?<![A-Za-z0-9])cosmos(?:[_.-]?db)?[_.-]?(?:account[_.-]?)?(?:primary[_.-]?|secondary[_.-]?|master[_.-]?|auth[_.-]?|access[_.-]?)?key|(?:primary|secondary)(?:readonly)?masterkey)[\\\"']?\\s*(?:[:=]|=>)\\s*[\\\"']?(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9])|(?i:\\.documents\\.azure\\.com)(?::443)?/?[\\\"']\\s*,\\s*(?:[A-Za-z_]{1,20}\\s*=\\s*)?[\\\"'](?<secret>[A-Za-z0-9+/]{86}==)[\\\"'])",
+      "keywords": ["acdb", "cosmos", "masterkey", "documents.azure.com"],
+      "minLength": 88,
+      "minEntropy": 4.5,
+      "examples": [
+        "iNzRPX7W2TR0FpuKb7fhMBWB4hS9kwadIaReiH2z9UqUzBI2RY0PDEyCAnvYsJoJOz+wkwVxIgKQACDbqVSo7g==",
+        "COSMOS_KEY=EIxWuxmWkQ2r54KvkwqmsP6oh+V9hxOSR9lBsNls6P/cdb9l+AXcRF68amtnN8jy64S/Bcvvqk4Ts5TIlYRatA==",
+        "const client = new CosmosClient(\"https://habiter-sync.documents.azure.com:443/\", \"Dh12FGpzE+ZXH6z6JxH32BCrgp/SvVNbfFBQLdNgfMK5NasRCSU4Iebp91iXkCGzZRna2LKZoiOKrZDM74t94A==\");",
+        "az cosmosdb keys list printed {\"primaryMasterKey\": \"Tr7MoJyk8k1DEAmmb1vkO/Cp4qCR94Yya7klMqkbXn08FCvAZloLU8nNT2N4aszfx4hBzFsu07SI6aQO92BYPA==\", \"primaryReadonlyMasterKey\": \"np39HfWGwU0uZxgEIMBe8bqo1kuysIIjyrHuueUqIRgxu1ecCXY6qIrHPCsdXfPeIcytceHqe9qecYOfyta9Qw==\"}"
+      ],
+      "counterExamples": [
+        "AccountEndpoint=https://habiter-sync.documents.azure.com:443/;AccountKey=EIxWuxmWkQ2r54KvkwqmsP6oh+V9hxOSR9lBsNls6P/cdb9l+AXcRF68amtnN8jy64S/Bcvvqk4Ts5TIlYRatA==;",
+        "COSMOS_KEY=<cosmos-primary-key>",
+        "iNzRPX7W2TR0FpuKb7fhMBWB4hS9kwadIaReiH2z9UqUzBI2RY0PDEyCAnvYsJoJOz+wkwVxIgKQACDxqVSo7g==",
+        "bwB4kSskwtgHjznF0MAyWooNs0JkgewqhNrDCoSogvtOQ2cbGjZcXy1YS4Ilmihx8ksLGVNMld6h+ASthp1I+g==",
+        "COSMOS_KEY=EIxWuxmWkQ2r54KvkwqmsP6oh+V9hxOSR9lBsNls6P/cdb9l+AXcRF68amtnN8jy64S/Bcvvqk4Ts5TIlYRat==",
+        "const client = new CosmosClient(\"https://habiter-sync.documents.azure.com:443/\", process.env.COSMOS_KEY);"
+      ]
+    },
+    {
+      "id": "secret.azure-service-bus-key",
+      "kind": "pattern",
+      "title": "Azure Service Bus shared access key",
+      "description": "A shared access key of an Azure Service Bus namespace, queue or topic policy. With the policy name it signs tokens for everything the policy allows (send, listen, manage). In Microsoft's identifiable format: 44 base64 characters with the +ASb signature at characters 34–37, then one of A–P, five more and =. The signature makes the key recognisable anywhere, outside a connection string too (SharedAccessKey=… in a connection string is also secret.azure-shared-access-key).",
+      "help": "Regenerate the key of the shared access policy in the Azure portal (the namespace → Settings → Shared access policies → the policy → Regenerate) and update its users; prefer Microsoft Entra ID authentication and disable local (SAS) authentication.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{33}\\+ASb[A-P][A-Za-z0-9+/]{5}=)(?![A-Za-z0-9])",
+      "keywords": ["+ASb"],
+      "minLength": 44,
+      "minEntropy": 4.0,
+      "examples": [
+        "PviJqNwFmqpr544cqKEHI840o4nGRZ/YV+ASbGPAhSo=",
+        "{\"keyName\": \"RootManageSharedAccessKey\", \"primaryKey\": \"Q2hsKhccJkI/DdoV1G/cq+wujQjR6Juov+ASbERNE0F=\"}"
+      ],
+      "counterExamples": [
+        "viJqNwFmqpr544cqKEHI840o4nGRZ/YV+ASbGPAhSo=",
+        "PviJqNwFmqpr544cqKEHI840o4nGRZ/YV+ASxGPAhSo=",
+        "PviJqNwFmqpr544cqKEHI840o4nGRZ/YV+ASbZPAhSo=",
+        "OTNiN0KT2+9Wgv1OakMXQ1r8w5/Q4Nz+C+AEhLFhHT0=",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx+ASbAxxxxx=",
+        "V00N1HbAkIANvZzD0JXavA1aRf1pcir92uBegnYqLDE="
+      ]
+    },
+    {
+      "id": "secret.azure-event-hubs-key",
+      "kind": "pattern",
+      "title": "Azure Event Hubs shared access key",
+      "description": "A shared access key of an Azure Event Hubs namespace or event hub policy. With the policy name it signs tokens to send or read events. In Microsoft's identifiable format: 44 base64 characters with the +AEh signature at characters 34–37, then one of A–P, five more and =. The signature makes the key recognisable anywhere, outside a connection string too (SharedAccessKey=… in a connection string is also secret.azure-shared-access-key).",
+      "help": "Regenerate the key of the shared access policy in the Azure portal (the namespace or event hub → Settings → Shared access policies → Regenerate) and update its users; prefer Microsoft Entra ID authentication and disable local (SAS) authentication.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{33}\\+AEh[A-P][A-Za-z0-9+/]{5}=)(?![A-Za-z0-9])",
+      "keywords": ["+AEh"],
+      "minLength": 44,
+      "minEntropy": 4.0,
+      "examples": [
+        "5CPrMDRlnMgpcbYNcqpTwguFafkcH9UGh+AEhJorElM=",
+        "EVENTHUB_KEY: zb9QDuxlgwoOIpjAowijlag/XBstIfQw7+AEhBZEd6p="
+      ],
+      "counterExamples": [
+        "CPrMDRlnMgpcbYNcqpTwguFafkcH9UGh+AEhJorElM=",
+        "5CPrMDRlnMgpcbYNcqpTwguFafkcH9UGh+AExJorElM=",
+        "5CPrMDRlnMgpcbYNcqpTwguFafkcH9UGh+AEhZorElM=",
+        "MLGOnnhizqMapx7jCoOWMhcOMfBrzqsfG+ASbBvAzh6=",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx+AEhAxxxxx=",
+        "gz++kszn/aZsYjfBoWSb2ch+x53uWmfRjf9KsEwGaHo="
+      ]
+    },
+    {
+      "id": "secret.azure-relay-key",
+      "kind": "pattern",
+      "title": "Azure Relay shared access key",
+      "description": "A shared access key of an Azure Relay namespace or hybrid connection policy. With the policy name it lets a caller listen on or send through the relay. In Microsoft's identifiable format: 44 base64 characters with the +ARm signature at characters 34–37, then one of A–P, five more and =. The signature makes the key recognisable anywhere, outside a connection string too (SharedAccessKey=… in a connection string is also secret.azure-shared-access-key).",
+      "help": "Regenerate the key of the shared access policy in the Azure portal (the Relay namespace → Shared access policies → Regenerate) and update its users; prefer Microsoft Entra ID authentication.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{33}\\+ARm[A-P][A-Za-z0-9+/]{5}=)(?![A-Za-z0-9])",
+      "keywords": ["+ARm"],
+      "minLength": 44,
+      "minEntropy": 4.0,
+      "examples": [
+        "IgNcN15yYEU3mdCB2NnCd4bV/5zNma58n+ARmOMnxPH=",
+        "relay key 8QeHjSy5/gKGr55FRgEYMDoHNP+1gi9Jt+ARmH6l2du= for the hybrid connection"
+      ],
+      "counterExamples": [
+        "gNcN15yYEU3mdCB2NnCd4bV/5zNma58n+ARmOMnxPH=",
+        "IgNcN15yYEU3mdCB2NnCd4bV/5zNma58n+ARxOMnxPH=",
+        "IgNcN15yYEU3mdCB2NnCd4bV/5zNma58n+ARmZMnxPH=",
+        "3B58edS/MTKJjqAX7PouSFYskDfar22A1AIoTNUAJ7C=",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx+ARmAxxxxx=",
+        "pxCz/auFR7cQYGPk8SPRXfYGI93j0ZT4ENi6s9tpgyM="
+      ]
+    },
+    {
+      "id": "secret.azure-iot-key",
+      "kind": "pattern",
+      "title": "Azure IoT Hub or device key",
+      "description": "A symmetric key of an Azure IoT Hub policy, an IoT device or a Device Provisioning Service enrollment. It signs SAS tokens: a hub policy key manages or reads the hub, a device key acts as the device. In Microsoft's identifiable format: 44 base64 characters with the AIoT signature at characters 34–37, then one of A–P, five more and =. The signature makes the key recognisable anywhere, outside a connection string too (SharedAccessKey=… in a connection string is also secret.azure-shared-access-key).",
+      "help": "Regenerate the key in the Azure portal (the IoT hub → Security settings → Shared access policies, or the device → Regenerate keys) and update its users; prefer X.509 certificates for devices and Microsoft Entra ID for services.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{33}AIoT[A-P][A-Za-z0-9+/]{5}=)(?![A-Za-z0-9])",
+      "keywords": ["AIoT"],
+      "minLength": 44,
+      "minEntropy": 4.0,
+      "examples": [
+        "MBDMPTHUBFTicI8QwKavNcEdYpcHLxTECAIoTC+6b51=",
+        "{\"authentication\": {\"symmetricKey\": {\"primaryKey\": \"wR1+h69Xf6cto8KkmoRAHkFzkHSHBH4lIAIoTB1+8OQ=\", \"secondaryKey\": \"JW+wNNBsByujT5KKjAVIsUktJlciQE96/AIoTAEiPJU=\"}, \"type\": \"sas\"}}"
+      ],
+      "counterExamples": [
+        "BDMPTHUBFTicI8QwKavNcEdYpcHLxTECAIoTC+6b51=",
+        "MBDMPTHUBFTicI8QwKavNcEdYpcHLxTECAIoxC+6b51=",
+        "MBDMPTHUBFTicI8QwKavNcEdYpcHLxTECAIoTZ+6b51=",
+        "oQtjacO1cQ4IyyUP3KNuGIBECZuZEK1lD+ARmGVslg+=",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxAIoTAxxxxx=",
+        "I1LWHhXi2syVbhhfyy27vpfVtVaCJGmOPH+0d+9+9go="
+      ]
+    },
+    {
+      "id": "secret.azure-event-grid-key",
+      "kind": "pattern",
+      "title": "Azure Event Grid access key",
+      "description": "An access key of an Azure Event Grid topic or domain, sent as the aeg-sas-key header. It publishes events to the topic, which its subscribers act on. In Microsoft's identifiable format: 44 base64 characters with the AZEG signature at characters 34–37, then one of A–P, five more and =. The signature makes the key recognisable anywhere, outside a connection string too (SharedAccessKey=… in a connection string is also secret.azure-shared-access-key).",
+      "help": "Regenerate the key in the Azure portal (the topic or domain → Settings → Access keys → Regenerate) and update the publishers; prefer Microsoft Entra ID authentication and disable local authentication.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{33}AZEG[A-P][A-Za-z0-9+/]{5}=)(?![A-Za-z0-9])",
+      "keywords": ["AZEG"],
+      "minLength": 44,
+      "minEntropy": 4.0,
+      "examples": [
+        "RWaJa2CQauMXGji9tBmYsmzrRaksMz5dbAZEGG4FUDb=",
+        "aeg-sas-key: +IN9cNntM/R3xFHPbV/erpl9UdQrmSh5/AZEGNz4/Bj="
+      ],
+      "counterExamples": [
+        "WaJa2CQauMXGji9tBmYsmzrRaksMz5dbAZEGG4FUDb=",
+        "RWaJa2CQauMXGji9tBmYsmzrRaksMz5dbAZExG4FUDb=",
+        "RWaJa2CQauMXGji9tBmYsmzrRaksMz5dbAZEGZ4FUDb=",
+        "lcHagBKVd+XjnaG8j5DjzjfqWp/cqjuJN+AEhFhFVeQ=",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxAZEGAxxxxx=",
+        "5olrObiZ5Wx7FuobI3e7KctBiQj4AB7VWKc9vi7GWeo="
+      ]
+    },
+    {
+      "id": "secret.azure-functions-key",
+      "kind": "pattern",
+      "title": "Azure Functions access key",
+      "description": "An Azure Functions function, host or master key: in the identifiable format (56 base64url characters with the AzFu signature at characters 45–48, ending ==) anywhere, or of any format as the code parameter of a *.azurewebsites.net/api/… URL or in an x-functions-key header in text. Whoever has it calls the function (a master key also manages the app's keys).",
+      "help": "Renew the key in the Azure portal (the function app → Functions → App keys, or the function → Function Keys → Renew key value), update its callers, and protect functions with Microsoft Entra ID (App Service authentication) rather than keys alone.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9_-]{44}AzFu[A-Za-z0-9_-]{5}[AQgw]==)(?![A-Za-z0-9])|\\.azurewebsites\\.net/api/[^\\s\\\"'<>?#]{1,100}\\?(?:[A-Za-z0-9_.-]{1,40}=[^\\s\\\"'<>#&]{0,200}&)*?code=(?<secret>[A-Za-z0-9_/+-]{40,100}+(?:=|%3D){0,2})(?![A-Za-z0-9])|(?i:x-functions-key)[\\\"']?\\s*:\\s*[\\\"']?(?<secret>[A-Za-z0-9_/+-]{40,100}+={0,2})(?![A-Za-z0-9]))",
+      "keywords": ["azfu", "azurewebsites.net/api/", "x-functions-key"],
+      "minLength": 40,
+      "minEntropy": 4.0,
+      "examples": [
+        "JmxRfB5m5-QQIZd2zrLEp6NPrm9dp-4W2GSOLicxDoloAzFuzF1Vtg==",
+        "curl https://habiter-jobs.azurewebsites.net/api/nightly-export?code=vNpvPM9oqwmE-uTECUZ6HkWnKnqncXfJzdfGPWU8qbs6C2tfm6g4fD%3D%3D",
+        "x-functions-key: s8LlfgIIYM-fldQyQYxocIGQy06BKUnmy_DBRks4FDnSAzFua_9R_A=="
+      ],
+      "counterExamples": [
+        "https://habiter-jobs.azurewebsites.net/api/health",
+        "https://habiter-jobs.azurewebsites.net/api/nightly-export?code=Molef2Z5NdlT9sSkRAlo",
+        "mxRfB5m5-QQIZd2zrLEp6NPrm9dp-4W2GSOLicxDoloAzFuzF1Vtg==",
+        "JmxRfB5m5-QQIZd2zrLEp6NPrm9dp-4W2GSOLicxDoloAzFxzF1Vtg==",
+        "https://habiter.app/auth/callback?code=TzZQBQR_1Zs3P02ln-C4bNevarS6kwBsBfuDj5r4QnMa9c1rWw0P47&state=2hM4L76WbMLnfpEv",
+        "x-functions-key: <function-key>"
+      ]
+    },
+    {
+      "id": "secret.azure-ai-search-key",
+      "kind": "pattern",
+      "title": "Azure AI Search key",
+      "description": "An Azure AI Search (Cognitive Search) admin or query key in Microsoft's identifiable format: 52 alphanumeric characters with the AzSe signature at characters 43–46, then one of A–D and five more. It is sent as the api-key header; an admin key changes indexes and their data, a query key reads them.",
+      "help": "Regenerate the admin key (or delete the query key) in the Azure portal (the search service → Settings → Keys), update the callers, and prefer role-based access with Microsoft Entra ID.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9]{42}AzSe[A-D][A-Za-z0-9]{5})(?![A-Za-z0-9])",
+      "keywords": ["AzSe"],
+      "minLength": 52,
+      "minEntropy": 4.0,
+      "examples": [
+        "api-key: RgJ3sg2tsWDTLezmuoFzMbC92KpOY62GlOaVNCaphAAzSeBdZEkF",
+        "search_client = SearchClient(endpoint, \"habits\", AzureKeyCredential(\"JdCuRPFrd7J8S6cq29cOt774aFstVwXrSrzqz14pqPAzSeAPfa3w\"))"
+      ],
+      "counterExamples": [
+        "gJ3sg2tsWDTLezmuoFzMbC92KpOY62GlOaVNCaphAAzSeBdZEkF",
+        "RgJ3sg2tsWDTLezmuoFzMbC92KpOY62GlOaVNCaphAAzSeEdZEkF",
+        "RgJ3sg2tsWDTLezmuoFzMbC92KpOY62GlOaVNCaphAAzSeBdZEkFd",
+        "RgJ3sg2tsWDTLezmuoFzMbC92KpOY62GlOaVNCaphAAzSxBdZEkF",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxAzSeAxxxxx"
+      ]
+    },
+    {
+      "id": "secret.azure-container-registry-key",
+      "kind": "pattern",
+      "title": "Azure Container Registry password",
+      "description": "An Azure Container Registry admin user password or token password in Microsoft's identifiable format: 52 base64 characters with the +ACR signature at characters 43–46, then one of A–D and five more. With the registry's user name it pulls and pushes images.",
+      "help": "Regenerate the password in the Azure portal (the registry → Settings → Access keys, or Repository permissions → Tokens), disable the admin user where possible, and prefer Microsoft Entra ID identities or managed identities for pulls.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{42}\\+ACR[A-D][A-Za-z0-9+/]{5})(?![A-Za-z0-9])",
+      "keywords": ["+ACR"],
+      "minLength": 52,
+      "minEntropy": 4.0,
+      "examples": [
+        "docker login habiter.azurecr.io -u habiter -p FOc0O4+2X2s1j2Ey91FIGwQkj+1K7CuY323kOtqWpa+ACRDcA0jW",
+        "ghiwi5Tm65b/tXqEO5A1hLdF/gjLkDcB7E4JIBPbTU+ACRDmucb6"
+      ],
+      "counterExamples": [
+        "Oc0O4+2X2s1j2Ey91FIGwQkj+1K7CuY323kOtqWpa+ACRDcA0jW",
+        "FOc0O4+2X2s1j2Ey91FIGwQkj+1K7CuY323kOtqWpa+ACREcA0jW",
+        "FOc0O4+2X2s1j2Ey91FIGwQkj+1K7CuY323kOtqWpa+ACRDcA0jWV",
+        "FOc0O4+2X2s1j2Ey91FIGwQkj+1K7CuY323kOtqWpa+ACXDcA0jW",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx+ACRAxxxxx"
+      ]
+    },
+    {
+      "id": "secret.azure-batch-key",
+      "kind": "pattern",
+      "title": "Azure Batch account key",
+      "description": "An Azure Batch account key in Microsoft's identifiable format: 88 base64 characters with the +ABa signature at characters 77–80, ending in A, Q, g or w and ==. It runs jobs and tasks on the account's pools.",
+      "help": "Regenerate the key in the Azure portal (the Batch account → Settings → Keys → Regenerate), update its users, and prefer Microsoft Entra ID authentication.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{76}\\+ABa[A-Za-z0-9+/]{5}[AQgw]==)(?![A-Za-z0-9])",
+      "keywords": ["+ABa"],
+      "minLength": 88,
+      "minEntropy": 4.5,
+      "examples": [
+        "kwuM4/vHwi58mnOkgrISOPkqRlsdbGrnafufsSWCavfWfZECYYT2+vQV3PqUqQYt86kfWyvlBieY+ABa97XpMg==",
+        "az batch account login --name habiterbatch --shared-key-auth; export AZURE_BATCH_ACCESS_KEY='SZHcXugwR2iJd7o+XBqFQb3XLW+1uMHqgsWHG0zJqGzC0/itl6rxhxjQLW8ZH4FP0cJ1mxe7k5vU+ABa6nFlOg=='"
+      ],
+      "counterExamples": [
+        "wuM4/vHwi58mnOkgrISOPkqRlsdbGrnafufsSWCavfWfZECYYT2+vQV3PqUqQYt86kfWyvlBieY+ABa97XpMg==",
+        "kwuM4/vHwi58mnOkgrISOPkqRlsdbGrnafufsSWCavfWfZECYYT2+vQV3PqUqQYt86kfWyvlBieY+ABx97XpMg==",
+        "unCxnLTkfHpYarU6U3X+77GbVHXf/nfUI1Wjg2H0H5VXhE42fgRQmf4AVN6DlX6CXO5iqf2Ue5Rk+AStQPFppQ==",
+        "kwuM4/vHwi58mnOkgrISOPkqRlsdbGrnafufsSWCavfWfZECYYT2+vQV3PqUqQYt86kfWyvlBieY+ABa97XpMB==",
+        "DD7nxRreaJzy7E7VuBJ1msKXt0aMxTlRqD/HyCGgyKDYdgt2c1G3hBxmmdAoCs6xz5MRMQTQ0EqfuOe4aP4BGw=="
+      ]
+    },
+    {
+      "id": "secret.azure-api-management-key",
+      "kind": "pattern",
+      "title": "Azure API Management key",
+      "description": "An Azure API Management subscription, gateway, direct management or repository key in Microsoft's identifiable format: 88 base64 characters with the APIM signature at characters 77–80, ending in A, Q, g or w and ==. A subscription key calls the APIs of its product; the others manage the service.",
+      "help": "Regenerate the key in the Azure portal (the API Management instance → Subscriptions, Gateways or Management API → Regenerate) and update its users.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{76}APIM[A-Za-z0-9+/]{5}[AQgw]==)(?![A-Za-z0-9])",
+      "keywords": ["APIM"],
+      "minLength": 88,
+      "minEntropy": 4.5,
+      "examples": [
+        "S8LqQ57c0mRQ7z8QdNhWzjDWuUO8sy35r65/tXh78/Qr5gWkXwqnKJcVfHSphQzWjuK9UMv5nIO7APIMH84q4A==",
+        "Ocp-Apim-Subscription-Key: w2qhpVYatgpAxxYac5U8crCiEX35Z50VTHpDqeUOkx6mGnicJ01V+Vz+cOuNMjEulcvhN0bvJ0teAPIMmUDu8g=="
+      ],
+      "counterExamples": [
+        "8LqQ57c0mRQ7z8QdNhWzjDWuUO8sy35r65/tXh78/Qr5gWkXwqnKJcVfHSphQzWjuK9UMv5nIO7APIMH84q4A==",
+        "S8LqQ57c0mRQ7z8QdNhWzjDWuUO8sy35r65/tXh78/Qr5gWkXwqnKJcVfHSphQzWjuK9UMv5nIO7APIXH84q4A==",
+        "1xPXnce0T6PtMVKgL1hdlItTn6YlAYx86G0agowBBw5CdzCqe2Xr6M2wnoILJ/myd3VWDFAtj/WaACDbg5ye+w==",
+        "S8LqQ57c0mRQ7z8QdNhWzjDWuUO8sy35r65/tXh78/Qr5gWkXwqnKJcVfHSphQzWjuK9UMv5nIO7APIMH84q4B==",
+        "Ocp-Apim-Subscription-Key: <subscription-key>"
+      ]
+    },
+    {
+      "id": "secret.azure-signalr-access-key",
+      "kind": "pattern",
+      "title": "Azure SignalR or Web PubSub access key",
+      "description": "The access key of an Azure SignalR Service or Azure Web PubSub resource in its connection string (Endpoint=https://<name>.service.signalr.net;AccessKey=<key>;Version=1.0;, or …webpubsub.azure.com). It signs client and server tokens for every hub of the resource. (A space stands for a + in the key: a connection string that is a whole value is read as a form, which decodes + to a space.)",
+      "help": "Regenerate the key in the Azure portal (the resource → Settings → Keys → Regenerate), update the app servers, and prefer Microsoft Entra ID authentication with local authentication disabled.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])https://[A-Za-z0-9-]{1,63}\\.(?i:service\\.signalr\\.net|webpubsub\\.azure\\.com)(?::\\d{1,5})?/?;\\s*AccessKey=(?<secret>[A-Za-z0-9+/ ]{43}=)(?![A-Za-z0-9+/=])",
+      "keywords": ["service.signalr.net", "webpubsub.azure.com"],
+      "minLength": 80,
+      "minEntropy": 4.0,
+      "examples": [
+        "Endpoint=https://habiter-live.service.signalr.net;AccessKey=P6zcH7HdIXUVf6h8d1S5P9Rp8ONOzzleWGG30iIdN0w=;Version=1.0;",
+        "\"WebPubSubConnectionString\": \"Endpoint=https://habiter-chat.webpubsub.azure.com;AccessKey=oIDwNjAiyGpypCBgG/QIJm3vRnVqQWY1E7wcxQbH5iM=;Version=1.0;\""
+      ],
+      "counterExamples": [
+        "Endpoint=https://habiter-live.service.signalr.net;AccessKey=<access-key>;Version=1.0;",
+        "Endpoint=https://habiter-live.service.signalr.net;AccessKey=zcH7HdIXUVf6h8d1S5P9Rp8ONOzzleWGG30iIdN0w=;Version=1.0;",
+        "Endpoint=https://habiter-live.service.signalr.net;AuthType=azure.msi;Version=1.0;",
+        "Endpoint=sb://habiter-events.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=oIDwNjAiyGpypCBgG/QIJm3vRnVqQWY1E7wcxQbH5iM="
+      ]
+    },
+    {
+      "id": "secret.azure-cache-redis-key",
+      "kind": "pattern",
+      "title": "Azure Cache for Redis access key",
+      "description": "An Azure Cache for Redis (or Azure Managed Redis) access key: in Microsoft's identifiable format (44 base64 characters with the AzCa signature at characters 34–37) anywhere, or as the password= of a StackExchange.Redis connection string to *.redis.cache.windows.net, *.redis.azure.net or *.redisenterprise.cache.azure.net. It reads and writes every key of the cache.",
+      "help": "Regenerate the key in the Azure portal (the cache → Settings → Authentication → Access keys → Regenerate), update its users, and prefer Microsoft Entra ID authentication with access keys disabled.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9+/]{33}AzCa[A-P][A-Za-z0-9+/]{5}=)(?![A-Za-z0-9])|(?i:\\.redis\\.cache\\.windows\\.net|\\.redis\\.azure\\.net|\\.redisenterprise\\.cache\\.azure\\.net)(?::\\d{1,5})?,(?:[^,\\s\\\"']{1,60},){0,6}?password=(?<secret>[A-Za-z0-9+/]{43}=)(?![A-Za-z0-9+/=]))",
+      "keywords": ["azca", ".redis.cache.windows.net", ".redis.azure.net", ".redisenterprise.cache.azure.net"],
+      "minLength": 44,
+      "minEntropy": 4.0,
+      "examples": [
+        "jQyDSJxf8Ulfi18P7AVDO4yuGHqdiDkrOAzCaPYNFCP=",
+        "habiter.redis.cache.windows.net:6380,password=IZ285F7EW9cmaqPOHtbLah3e+JB+f0YrNFLhaejbAWQ=,ssl=True,abortConnect=False",
+        "REDIS_CONNECTION=habiter-cache.westeurope.redis.azure.net:10000,password=hAul6ziALKC1116L+WVwIgYjsvM/0qPFOAzCaEO5GaU=,ssl=True"
+      ],
+      "counterExamples": [
+        "habiter.redis.cache.windows.net:6380,password=<access-key>,ssl=True,abortConnect=False",
+        "habiter.redis.cache.windows.net:6380,ssl=True,abortConnect=False",
+        "localhost:6379,password=oc3NzrqYH2i7vVFptGbJI3HCc9VHG4GoYTgMPe9RfPE=,ssl=False",
+        "QyDSJxf8Ulfi18P7AVDO4yuGHqdiDkrOAzCaPYNFCP=",
+        "jQyDSJxf8Ulfi18P7AVDO4yuGHqdiDkrOAzCxPYNFCP=",
+        "jNBoZBQxuATDsGhVj+1Y7WAIVgFmRcoTx+ASbNpfR7r="
+      ]
+    },
+    {
+      "id": "secret.azure-cognitive-services-key",
+      "kind": "pattern",
+      "title": "Azure AI services or API Management key (32 hex)",
+      "description": "A 32-hex-digit key of an Azure AI services resource (Azure OpenAI, Speech, Translator, the other Cognitive Services) or an API Management subscription, in the format issued before the 84-character keys: after an Ocp-Apim-Subscription-Key header or an AZURE_OPENAI_API_KEY, AZURE_SPEECH_KEY, AZURE_TRANSLATOR_KEY or AZURE_COGNITIVE_SERVICES_KEY name. On its own such a key is 32 hex digits like any hash and is not reported.",
+      "help": "Regenerate the key in the Azure portal (the resource → Resource Management → Keys and Endpoint, or the API Management subscription → Regenerate), move the app to the other key first if it must stay up, and prefer Microsoft Entra ID authentication.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?i)(?<![A-Za-z0-9])(?:ocp-apim-subscription-key|azure[_-]?(?:openai|cognitive[_-]?services?|speech|translator)[_-]?(?:api[_-]?|subscription[_-]?)?key)[\\\"']?\\s*(?:[:=]|=>)\\s*[\\\"']?(?<secret>[0-9a-f]{32})(?![A-Za-z0-9])",
+      "keywords": ["ocp-apim-subscription-key", "azure_openai", "azure-openai", "azureopenai", "azure_cognitive", "azure-cognitive", "azurecognitive", "azure_speech", "azure-speech", "azurespeech", "azure_translator", "azure-translator", "azuretranslator"],
+      "minLength": 40,
+      "minEntropy": 3.0,
+      "generic": true,
+      "examples": [
+        "AZURE_OPENAI_API_KEY=bd498146465ce7fb8af759579e361641",
+        "curl -H 'Ocp-Apim-Subscription-Key: 179a4159d6e805033be1f6ba6efe90e3' 'https://westeurope.api.cognitive.microsoft.com/sts/v1.0/issueToken'",
+        "azure_speech_key: 71efc30d0f3faf6c05870cc651674df1"
+      ],
+      "counterExamples": [
+        "Ocp-Apim-Subscription-Key: 179a4159d6e805033be1f6ba6efe90e",
+        "AZURE_OPENAI_API_KEY=Ok8N1NiFjeGU7Gf4IidLMars8dLCuPmOFcmtw7vVbMKU6aL2VDXaJQQJ9DtKAN4WCKNHCQyOvLavACOGG2Rp",
+        "AZURE_OPENAI_API_KEY=<your-azure-openai-key>",
+        "AZURE_OPENAI_ENDPOINT=https://habiter-ai.openai.azure.com/",
+        "AZURE_OPENAI_API_KEY=00000000000000000000000000000000",
+        "OPENAI_API_KEY=47579f9b9bc3cc64b269ab10a0f0fd05"
+      ]
+    }
+  ]
+}
+"""#),
         ("secrets-saas.json", #"""
 {
   "$comment": "Pattern rules: SaaS API keys and webhook URLs (Slack, Stripe, Twilio, SendGrid, Mailgun, Shopify, Discord, Telegram, Mapbox, Linear, Postman, New Relic, Supabase). Examples are fake but format-valid. See docs/rules.md.",
@@ -2782,6 +3732,119 @@ public enum BuiltinRuleFiles {
   ]
 }
 """##),
+        ("secrets-twilio.json", #"""
+{
+  "$comment": "Pattern rules: Twilio credentials beyond AC…:token, SK…:secret and the twilio…auth…token / twilio…api…secret names of secrets-saas.json (issue 21): a token or secret beside its SID, literal client arguments, other names. Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.twilio-auth-token-near-sid",
+      "kind": "pattern",
+      "title": "Twilio auth token beside its account SID",
+      "description": "A Twilio account auth token (32 hex digits) after an auth_token / authToken name within 100 bytes of the account's AC… SID, before or after it, as Twilio's quickstarts write them (account_sid = \"AC…\", auth_token = \"…\"). secret.twilio-auth-token covers AC…:token and twilio…auth…token names and wins where both match; the SID alone is an identifier.",
+      "help": "Rotate the auth token in the Twilio console (Account → API keys & tokens → Auth tokens → Request a secondary token, then promote it), and move servers to API keys.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])AC[0-9a-f]{32}(?![A-Za-z0-9])[\\s\\S]{1,100}?(?i:auth[_. -]?token)[\\\"']?\\s*(?:[:=]|=>)\\s*[\\\"']?(?<secret>[0-9a-f]{32})(?![A-Za-z0-9])|(?i:auth[_. -]?token)[\\\"']?\\s*(?:[:=]|=>)\\s*[\\\"']?(?<secret>[0-9a-f]{32})(?![A-Za-z0-9])[\\s\\S]{1,100}?(?<![A-Za-z0-9])AC[0-9a-f]{32}(?![A-Za-z0-9]))",
+      "keywords": ["auth_token", "authtoken", "auth-token", "auth token", "auth.token"],
+      "minLength": 70,
+      "minEntropy": 3.0,
+      "generic": true,
+      "examples": [
+        "account_sid = \"AC16cf41c604bec5a5c24b35ecccc56cfa\"\nauth_token = \"fe397a9c46c66e42ba9ea29ad0de008b\"\nclient = Client(account_sid, auth_token)",
+        "twilio config: {\"authToken\": \"c4e0d7f3c31b1b67549e2e9d031b8c90\", \"accountSid\": \"AC1e2b53b5a63cc9ce7c21fea45dbbc7db\"}"
+      ],
+      "counterExamples": [
+        "account_sid = \"AC16cf41c604bec5a5c24b35ecccc56cfa\"\nauth_token = os.environ[\"TWILIO_AUTH_TOKEN\"]",
+        "auth_token = \"fe397a9c46c66e42ba9ea29ad0de008b\"",
+        "account_sid = \"AC16cf41c604bec5a5c24b35ecccc56cfa\"\nauth_token = \"fe397a9c46c66e42ba9ea29ad0de008\"",
+        "account_sid = \"AC16cf41c604bec5a5c24b35ecccc56cfa\"\nauth_token = \"00000000000000000000000000000000\"",
+        "api_key = \"SK2ff54cffc6e8f13c64b2fc7add0a50ca\"\nauth_token = \"zzqBVeVUp3OxIwyus1TGRyEP9bot5l26\""
+      ]
+    },
+    {
+      "id": "secret.twilio-api-key-secret-near-sid",
+      "kind": "pattern",
+      "title": "Twilio API key secret beside its SID",
+      "description": "The secret of a Twilio API key (32 letters and digits) after a …secret name within 100 bytes of the key's SK… SID, before or after it (api_key_sid = \"SK…\", api_key_secret = \"…\"). secret.twilio-api-key covers SK…:secret and twilio…api…secret names and wins where both match; the SID alone is an identifier.",
+      "help": "Delete the API key in the Twilio console (Account → API keys & tokens), create a new one, and keep it on servers: a mobile app must call Twilio through its own backend.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])[\\s\\S]{1,100}?(?i:secret)[\\\"']?\\s*(?:[:=]|=>)\\s*[\\\"']?(?<secret>[A-Za-z0-9]{32})(?![A-Za-z0-9])|(?i:secret)[\\\"']?\\s*(?:[:=]|=>)\\s*[\\\"']?(?<secret>[A-Za-z0-9]{32})(?![A-Za-z0-9])[\\s\\S]{1,100}?(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9]))",
+      "keywords": ["secret"],
+      "minLength": 70,
+      "minEntropy": 3.5,
+      "generic": true,
+      "examples": [
+        "api_key_sid = \"SK2d4a8b0d424e62d9fe73d8004ce672ab\"\napi_key_secret = \"bGtDdroGHb6UtXYmuz2f6ziFJ0ZCNEqF\"",
+        "POST /v1/Keys replied {\"secret\": \"wFq6LukOC1eAUTKAznR49A9x8M7QVnDs\", \"sid\": \"SKfef6c2cb6da2a7e2cce68f2149d7bb79\", \"friendly_name\": \"sync-worker\"}"
+      ],
+      "counterExamples": [
+        "api_key_sid = \"SK2d4a8b0d424e62d9fe73d8004ce672ab\"",
+        "api_key_sid = \"SK2d4a8b0d424e62d9fe73d8004ce672ab\"\napi_key_secret = \"bGtDdroGHb6UtXYmuz2f6ziFJ0ZCNEq\"",
+        "api_key_secret = \"bGtDdroGHb6UtXYmuz2f6ziFJ0ZCNEqF\"",
+        "api_key_sid = \"SK2d4a8b0d424e62d9fe73d8004ce672ab\"\napi_key_secret = \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"",
+        "account_sid = \"ACdc2e7676b86a811a23c31aab9503aaab\"\nclient_secret = \"QjWXNiFdsglayHVbIu4EIs9JFiDhi6JU\""
+      ]
+    },
+    {
+      "id": "secret.twilio-client-credentials",
+      "kind": "pattern",
+      "title": "Twilio credentials in a client constructor",
+      "description": "Twilio credentials written as literal arguments of a Twilio client: an AC… account SID followed by its auth token, or an SK… API key SID followed by its secret (Client(\"AC…\", \"…\"), new Twilio(\"SK…\", \"…\", { accountSid }), Twilio::REST::Client.new('AC…', '…'), TwilioClient.Init(\"AC…\", \"…\")), within 120 bytes after the word twilio.",
+      "help": "Rotate the auth token or delete the API key in the Twilio console (Account → API keys & tokens), and read credentials from the environment or a secret store instead of the code.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?i:twilio)[\\s\\S]{0,120}?\\(\\s*(?|[\\\"']AC[0-9a-f]{32}[\\\"']\\s*,\\s*[\\\"'](?<secret>[0-9a-f]{32})[\\\"']|[\\\"']SK[0-9a-f]{32}[\\\"']\\s*,\\s*[\\\"'](?<secret>[A-Za-z0-9]{32})[\\\"'])",
+      "keywords": ["twilio"],
+      "minLength": 80,
+      "minEntropy": 3.0,
+      "examples": [
+        "from twilio.rest import Client\nclient = Client(\"AC685a599282e0a0eb258cda03f7200e26\", \"c60f3b450771d8dd4661814d3d8644a8\")",
+        "const client = require('twilio')('SKd7e7968ed5c9a66c765ecdac5e2affe6', 'TZrmZ3oAqJ4ge9s5p8BgWwaNbHpSzcMa', { accountSid: 'AC26a20214e002bcd5b2c5e92a5dc4d8e0' });"
+      ],
+      "counterExamples": [
+        "from twilio.rest import Client\nclient = Client(account_sid, auth_token)",
+        "from twilio.rest import Client\nclient = Client(\"AC685a599282e0a0eb258cda03f7200e26\", \"c60f3b450771d8dd4661814d3d8644a\")",
+        "from twilio.rest import Client\nclient = Client(\"AC685a599282e0a0eb258cda03f7200e26\", \"00000000000000000000000000000000\")",
+        "client = Client(\"AC685a599282e0a0eb258cda03f7200e26\", \"c60f3b450771d8dd4661814d3d8644a8\")",
+        "twilio.rest.Client(\"SKd7e7968ed5c9a66c765ecdac5e2affe6\")"
+      ]
+    },
+    {
+      "id": "secret.twilio-named-secret",
+      "kind": "pattern",
+      "title": "Twilio token or secret (named)",
+      "description": "A Twilio auth token or API key secret (32 letters and digits) after a name the other Twilio rules do not read: TWILIO_TOKEN, TWILIO_SECRET, TWILIO_ACCOUNT_TOKEN, twilioKeySecret, TWILIO_PASSWORD. (twilio…auth…token and twilio…api…secret are secret.twilio-auth-token and secret.twilio-api-key.)",
+      "help": "Rotate the auth token or delete the API key in the Twilio console (Account → API keys & tokens), and keep Twilio credentials on servers.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?i:(?<![A-Za-z0-9])twilio[_.-]?(?:account[_.-]?)?(?:token|secret|password|key[_.-]?secret))[\\\"']?\\s*(?:[:=]|=>)\\s*[\\\"']?(?<secret>[A-Za-z0-9]{32})(?![A-Za-z0-9])",
+      "keywords": ["twilio"],
+      "minLength": 40,
+      "minEntropy": 3.0,
+      "examples": [
+        "TWILIO_TOKEN=ee98af178e3e31b8d035f4d815f23d84",
+        "twilioKeySecret: \"SbDUudyTD7aC2D3BHVg8YGxdgs5vuuKi\""
+      ],
+      "counterExamples": [
+        "TWILIO_TOKEN=your_twilio_token_here_0000000000",
+        "TWILIO_TOKEN=ee98af178e3e31b8d035f4d815f23d8",
+        "TWILIO_SECRET=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "TWILIO_ACCOUNT_SID=ACab570d8385665ac1da8f4d4f450506e1",
+        "TWILIO_TOKEN_TTL=3600"
+      ]
+    }
+  ]
+}
+"""#),
         ("secrets.json", #"""
 {
   "$comment": "Pattern rules: credential formats in values. Examples are fake but format-valid. See docs/rules.md.",

@@ -52,6 +52,12 @@ import Testing
         .init("telegram-bot-token", "-_", .after, "base64url: at most 33 characters after `:AA`, one more is another string"),
         .init("cloudflare-api-token", "-_", .after, "base64url: exactly 40 characters, one more is another string"),
         .init("heroku-api-key-legacy", "-", .after, "a UUID followed by `-` is a longer identifier"),
+        .init("aws-access-key-pair", "+/=", .after, "base64: exactly 40 characters, a 41st or padding is another string"),
+        .init("azure-app-configuration-connection-string", "+/=", .after, "base64: 43 characters and one `=` (32 bytes), more is another length"),
+        .init("azure-entra-client-secret", "-_~", .after, "the secret's own alphabet: exactly 34 characters after `Q~`, one more is another string"),
+        .init("azure-logic-apps-trigger-url", "-_", .after, "base64url: the `sig` is exactly 43 characters (32 bytes)"),
+        .init("google-cloud-storage-hmac-key", "+/=", .after, "base64: exactly 40 characters, a 41st or padding is another string"),
+        .init("recaptcha-secret-key", "-_", .after, "base64url: `6L` and exactly 38 characters, one more is another string"),
         .init("basic-auth-url", "+-.", .before, "a URL scheme may hold `+`, `-` and `.` (RFC 3986): `x.sftp://` is another scheme"),
         .init("pkce-code-verifier", "_", .before, "snake_case: `_code_verifier` is part of a longer name (`hashed_code_verifier`)"),
     ]
