@@ -1820,6 +1820,397 @@ public enum BuiltinRuleFiles {
   ]
 }
 """#),
+        ("secrets-collaboration.json", #"""
+{
+  "$comment": "Pattern rules: collaboration, content and communication services (Notion, Figma, Asana, Airtable, Frame.io, Typeform, Zendesk, Intercom, Dropbox, Contentful, Discord bots, legacy Slack workspace tokens, Twitch, Algolia, Mailchimp). Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.notion-token",
+      "kind": "pattern",
+      "title": "Notion integration token",
+      "description": "A Notion integration token: ntn_ + 11 digits + 35 letters and digits, or the older secret_ + 43 after a notion…token, key or secret name. It reads and edits the pages and databases shared with the integration.",
+      "help": "Refresh the secret in Notion (Settings → Connections → Develop or manage integrations → the integration → Refresh) and update the service that uses it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])(?<secret>ntn_[0-9]{11}[A-Za-z0-9]{35})(?![A-Za-z0-9])|(?i:notion[A-Za-z0-9_.-]{0,20}?(?:token|key|secret))[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>secret_[A-Za-z0-9]{43})(?![A-Za-z0-9]))",
+      "keywords": ["ntn_", "notion"],
+      "minLength": 50,
+      "minEntropy": 3.5,
+      "examples": [
+        "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",
+        "NOTION_TOKEN=secret_ztTNdx7LqeQUr4Ym1UOYcd1a7329SPX43FgNp0zQ1lU",
+        "notion_api_key: \"secret_rTLTYqYx6JYpL92F4lE5EXFJza3vrSScxDpfP7fMk2e\""
+      ],
+      "counterExamples": [
+        "ntn_51751632856NzjiJX7xKyBQXSsBbx23YT9kHpIv9o0dzG",
+        "ntn_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "secret_l6O7VcUhyG4TQZ1hMQzf7Ww48P0o0L42kUYodDWOz49",
+        "NOTION_TOKEN=secret_11tEpDb9YHpNcL26we5vj46NElc0uN8EGYDSmtRZ6W"
+      ]
+    },
+    {
+      "id": "secret.figma-token",
+      "kind": "pattern",
+      "title": "Figma personal access token",
+      "description": "A Figma personal access token (figd_ + 40). It reads, and with write scopes changes, the files, comments and variables the user can open.",
+      "help": "Revoke the token in Figma (Settings → Security → Personal access tokens) and create one with only the scopes needed, with an expiry.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>figd_[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])",
+      "keywords": ["figd_"],
+      "minLength": 45,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "figd_YLPA4XEsrdmH0HHi6LXXTjshiAdmqHCjrjO0KzL9",
+        "curl -H 'X-Figma-Token: figd_Pg0kpZpP0AYDXYSTzqMDB8YgPQTRRoTIXFdppJQa' https://api.figma.com/v1/me"
+      ],
+      "counterExamples": [
+        "figd_YLPA4XEsrdmH0HHi6LXXTjshiAdmqHCjrjO0KzL",
+        "figd_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "figd_abc123def456ghi789jkl012mno345pqr678",
+        "figd_icbvYcmicsFdeH5NbVmOrMDCeOpj8w8WKSbVMpT1L"
+      ]
+    },
+    {
+      "id": "secret.asana-token",
+      "kind": "pattern",
+      "title": "Asana personal access token",
+      "description": "An Asana personal access token (2/<user gid>/<token gid>:<32 hex>, or the older 1/<gid>:<32 hex>) after an asana…token, pat or key name. It acts as the user on every workspace they belong to.",
+      "help": "Deauthorize the token in Asana (My settings → Apps → Developer apps / Personal access tokens) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?i:asana[A-Za-z0-9_.-]{0,20}?(?:token|pat|key|secret))[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-2]/[0-9]{10,19}(?:/[0-9]{10,19})?:[0-9a-f]{32})(?![A-Za-z0-9])",
+      "keywords": ["asana"],
+      "minLength": 45,
+      "minEntropy": 2.5,
+      "examples": [
+        "ASANA_ACCESS_TOKEN=2/1982339781862831/1396477957096861:5b86545a4fe6a8c1b70238b2800a7f70",
+        "asana_pat: \"1/1149782862709122:f3608698fdf85cbf40bcc7694133d658\""
+      ],
+      "counterExamples": [
+        "ASANA_WORKSPACE_ID=1598480540759841",
+        "ASANA_ACCESS_TOKEN=2/1152523757377467/1817474948424301:edeb0b1712775c6b37cee77ed1f2084",
+        "2/1139620243172556/1551772709462954:5cad90b00cbdf48b0843bfccee900535",
+        "ASANA_ACCESS_TOKEN=<your token>"
+      ]
+    },
+    {
+      "id": "secret.airtable-token",
+      "kind": "pattern",
+      "title": "Airtable personal access token",
+      "description": "An Airtable personal access token (pat + 14 letters and digits + . + 64 hex). It reads and writes the bases it was granted.",
+      "help": "Delete or regenerate the token in Airtable (Builder hub → Personal access tokens) and grant the new one only the bases and scopes needed.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>pat[A-Za-z0-9]{14}\\.[0-9a-f]{64})(?![A-Za-z0-9])",
+      "keywords": ["pat"],
+      "minLength": 82,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 3,
+      "examples": [
+        "patcOa3AHD4nhtJ02.793d8a5e5e97717ddb168148341a82281dd929cea2f5154abad0c430704a8475",
+        "AIRTABLE_TOKEN=patPPWhuxmPJFMtHM.129b93707648959a2e3e5e25ab815f2f0219b898f50fbe7e69091d1bd332316e"
+      ],
+      "counterExamples": [
+        "patcOa3AHD4nhtJ02.793d8a5e5e97717ddb168148341a82281dd929cea2f5154abad0c430704a847",
+        "patXvfLUXlthnlIve",
+        "path65jj7WCN0eCEn.2fbd5909f07880ce20b95a4103a7f7cbd71908e2a97222cd4cacd12ebc0ea1a7z",
+        "patxxxxxxxxxxxxxx.0000000000000000000000000000000000000000000000000000000000000000"
+      ]
+    },
+    {
+      "id": "secret.frameio-token",
+      "kind": "pattern",
+      "title": "Frame.io developer token",
+      "description": "A Frame.io developer token (fio-u- + 64). It reads and uploads the assets, reviews and comments of the user's accounts.",
+      "help": "Delete the token in the Frame.io developer site (Tokens) and create a new one with the least scopes.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>fio-u-[A-Za-z0-9_=-]{64})(?![A-Za-z0-9_=-])",
+      "keywords": ["fio-u-"],
+      "minLength": 70,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "fio-u-LXjnrftgY1owOpiIcafKAjgCTvbzmQWjIemxAAOglm19W3QKjfZy9qAzWpVMsVZv",
+        "FRAMEIO_TOKEN=fio-u-E789YaVDp34zAFgXgknbPrENB_GgMl__5PtgIB_5crdI1_CS2b51GVmmBaGKifrV"
+      ],
+      "counterExamples": [
+        "fio-u-LXjnrftgY1owOpiIcafKAjgCTvbzmQWjIemxAAOglm19W3QKjfZy9qAzWpVMsVZ",
+        "fio-u-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "fio-u-<token>",
+        "fio-a-LXjnrftgY1owOpiIcafKAjgCTvbzmQWjIemxAAOglm19W3QKjfZy9qAzWpVMsVZv"
+      ]
+    },
+    {
+      "id": "secret.typeform-token",
+      "kind": "pattern",
+      "title": "Typeform personal access token",
+      "description": "A Typeform personal access token (tfp_ + 44 + _ + 12–14). It reads forms and their responses, the answers people gave, and changes them with write scopes.",
+      "help": "Revoke the token in Typeform (Account → Personal tokens) and create one with only the scopes needed.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>tfp_[A-Za-z0-9_-]{44}_[A-Za-z0-9_-]{12,14})(?![A-Za-z0-9_-])",
+      "keywords": ["tfp_"],
+      "minLength": 61,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "tfp_iVA09yK2XIa38FVspl-CDKStyvqy5OjvNZPLYcpsoP0N_XKrWRcNGdKZnqv",
+        "TYPEFORM_TOKEN=tfp_PwaHWX7_sYItdrd5yfAVzwRCDVwFOk1MtcHkQ6QnscSo_DwEQ6k1eCFLoTK"
+      ],
+      "counterExamples": [
+        "tfp_b7oXlgcPtgAf6KvBQXkDV0MzfXrd319GDlcu1nBqNZ09",
+        "tfp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx_xxxxxxxxxxxxxx",
+        "tfp_iVA09yK2XIa38FVspl-CDKStyvqy5OjvNZPLYcpsoP0N_XKrWRcNGdK",
+        "tfp_<personal-token>"
+      ]
+    },
+    {
+      "id": "secret.zendesk-api-token",
+      "kind": "pattern",
+      "title": "Zendesk API token",
+      "description": "A Zendesk API token (40 letters and digits) after a zendesk…token, key or secret name, or in the <email>/token:<token> credentials of HTTP Basic. It acts as any agent of the account, including on tickets and customer data.",
+      "help": "Delete the token in Zendesk Admin Center (Apps and integrations → APIs → Zendesk API) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?i:zendesk[A-Za-z0-9_.-]{0,20}?(?:token|key|secret))[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[A-Za-z0-9]{40})(?![A-Za-z0-9])|(?<![A-Za-z0-9])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}/token:(?<secret>[A-Za-z0-9]{40})(?![A-Za-z0-9]))",
+      "keywords": ["zendesk", "/token:"],
+      "minLength": 40,
+      "minEntropy": 3.5,
+      "examples": [
+        "ZENDESK_API_TOKEN=qgvgwNriJ10E5BzRrYKM2jE168OIH61kHgs6aQnC",
+        "curl https://habiter.zendesk.com/api/v2/tickets.json -u support@habiter.app/token:hocYCfGqWoyPPckemDCgq6uM8RbetS2JkERwNzcV"
+      ],
+      "counterExamples": [
+        "ZENDESK_API_TOKEN=qgvgwNriJ10E5BzRrYKM2jE168OIH61kHgs6aQn",
+        "ZENDESK_SUBDOMAIN=habiter",
+        "ZENDESK_API_TOKEN=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "support@habiter.app/token:{{ZENDESK_TOKEN}}"
+      ]
+    },
+    {
+      "id": "secret.intercom-access-token",
+      "kind": "pattern",
+      "title": "Intercom access token",
+      "description": "An Intercom access token (dG9rO…, base64 of tok:<id>:…, about 60 characters). It reads and writes the workspace's conversations, contacts and their personal data.",
+      "help": "Regenerate the token in the Intercom Developer Hub (the app → Authentication) and update the service that uses it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>dG9rO[A-Za-z0-9+/]{45,}+={0,2})(?![A-Za-z0-9])",
+      "keywords": ["dG9rO"],
+      "minLength": 46,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "dG9rOmQ1MjQyZWEwX2IxN2JfNDc4MV9hMzhmXzhhY2NlM2JkNzE2YjoxOjA=",
+        "INTERCOM_ACCESS_TOKEN=dG9rOmE0ODA3YWJiXzc3NDNfNGRlNV9hYjM0XzE0MDJjYWMzZjEzNToxOjA="
+      ],
+      "counterExamples": [
+        "dG9rOjE6MA==",
+        "dG9rOjAAAAAAAAAAAAAAAAAAAA",
+        "ZG9rOmQ1MjQyZWEwX2IxN2JfNDc4MV9hMzhmXzhhY2NlM2JkNzE2YjoxOjA=",
+        "dG9rOmQ1MjQyZWEwX2IxN2JfNDc4MV"
+      ]
+    },
+    {
+      "id": "secret.dropbox-token",
+      "kind": "pattern",
+      "title": "Dropbox access token",
+      "description": "A Dropbox OAuth access token: short-lived sl. + 130 or more (sl.u. … in the newer form), or a long-lived token (11 + AAAAAAAAAA + 43) after a dropbox…token name. It reads and writes the files the app may access.",
+      "help": "Revoke the token (the user's Connected apps, or /2/auth/token/revoke) and, for the app, rotate its secret in the App Console.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])(?<secret>sl\\.(?:u\\.)?[A-Za-z0-9_-]{130,}+)|(?i:dropbox[A-Za-z0-9_.-]{0,20}?(?:token|key))[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-]))",
+      "keywords": ["sl.", "dropbox"],
+      "minLength": 60,
+      "minEntropy": 3.5,
+      "examples": [
+        "sl.aQgyOfsuRtk7nKTlorVl_Blh1FjA3Y6mTdJCO456z1m3N6DNV9L_GSiB1_daE9RIOvEiHfbbiLbjX7mP4mJj9YWQakpdWLuDCrwCk76cnWNG027pWhubuy4WZwYU6Ut58CmRErw6B1",
+        "DROPBOX_ACCESS_TOKEN=kqT2gYBt25MAAAAAAAAAAu4M3yVR7XvIgI-sEbAqC5Dvsz8LM2YWfL69MPwNz8iQ",
+        "Authorization: Bearer sl.u.2IggdbqlVRrdyEU9pvxHjltexRzVLADBgUILYGut-0eb7qtrDqDDOSWjtLjqACAGQYLqqfRL9C8Gc1XPnpG6fdMvRXDr5yxfoC2XnKUYN2uFFAzuQimxXkJ-Nro6c3ylYBW22q9OUBiESDyshbR9ww-UdldBEQyKSkPES_PwPQhvSngTpFMGtMUGujhTQ29EZkR7wJ5fztRIBLenAUy5bKNLBvoKxCg_FA0Zshf6QbyyDeJagpkuh97wyvgq3SoUlCh7fNbhRvURAhbFpwANxNDKTbzhzM6pUXYWT2anZ-jz"
+      ],
+      "counterExamples": [
+        "sl.GPpJ_1TAKgpmR6BN8xGrXuKGYVkgJE_xzYYZAUQO",
+        "ssl.aQgyOfsuRtk7nKTlorVl_Blh1FjA3Y6mTdJCO456z1m3N6DNV9L_GSiB1_daE9RIOvEiHfbbiLbjX7mP4mJj9YWQakpdWLuDCrwCk76cnWNG027pWhubuy4WZwYU6Ut58CmRErw6B1",
+        "DROPBOX_APP_KEY=0cytki0l1acdnjd",
+        "sl.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+      ]
+    },
+    {
+      "id": "secret.contentful-token",
+      "kind": "pattern",
+      "title": "Contentful personal access token",
+      "description": "A Contentful content management token (CFPAT- + 43). It reads and changes, publishes and deletes the content of every space the user can manage.",
+      "help": "Revoke the token in Contentful (Account settings → CMA tokens) and create a new one; delivery tokens suffice for reading published content.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>CFPAT-[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+      "keywords": ["CFPAT-"],
+      "minLength": 49,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "CFPAT-UCyDjQuoihVT4mIVvVv42EDMSo0s-rn4NchVMFW6IOQ",
+        "CONTENTFUL_MANAGEMENT_TOKEN=CFPAT-KtNr-MIZT30sR6XpdoYwyiXppcfjUc2c4SXT6EvhUwz"
+      ],
+      "counterExamples": [
+        "CFPAT-UCyDjQuoihVT4mIVvVv42EDMSo0s-rn4NchVMFW6IO",
+        "CFPAT-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "CFPAT-<token>",
+        "CFPAT-jTdPldQ1sCbBclWXSwXjmJ0VpgBU0Fh24zkdAbHjnFZJ"
+      ]
+    },
+    {
+      "id": "secret.discord-bot-token",
+      "kind": "pattern",
+      "title": "Discord bot token",
+      "description": "A Discord bot token (<base64 of the bot's user id>.<6>.<27–38>) in an `Authorization: Bot …` header or after a discord…token name. It logs in as the bot: reads and posts in every server the bot joined, with its permissions.",
+      "help": "Reset the token in the Discord Developer Portal (Applications → the app → Bot → Reset Token) and deploy the new one to the bot only.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])Bot[ \\t]+(?<secret>[MNO][A-Za-z0-9_-]{23,25}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38})(?![A-Za-z0-9_-])|(?i:discord[A-Za-z0-9_.-]{0,20}?token)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[MNO][A-Za-z0-9_-]{23,25}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38})(?![A-Za-z0-9_-]))",
+      "keywords": ["bot ", "bot\t", "discord"],
+      "minLength": 60,
+      "minEntropy": 4.0,
+      "examples": [
+        "Authorization: Bot Nzg1MjUxNjIwMzQ4NTE5NDk4Mw.YDgvcS.4VlZoVJ_jA_Y8yJ66LzRkDo_YDoxFN95xP8E8d",
+        "DISCORD_BOT_TOKEN=NjM0NDIxMTMzNzIxOTI4OTA0OA.5nBGNN.oblU0afPqaCOsVAURFu6ICibZev7jUwry-2B2l"
+      ],
+      "counterExamples": [
+        "Authorization: Bot Nzg1MjUxNjIwMzQ4NTE5NDk4Mw.YDgvcS.4VlZoVJ_jA_Y8yJ66LzRkDo_YD",
+        "Nzg1MjUxNjIwMzQ4NTE5NDk4Mw.YDgvcS.4VlZoVJ_jA_Y8yJ66LzRkDo_YDoxFN95xP8E8d",
+        "DISCORD_CLIENT_ID=301068197964834622",
+        "Authorization: Bot ${DISCORD_TOKEN}"
+      ]
+    },
+    {
+      "id": "secret.slack-legacy-token",
+      "kind": "pattern",
+      "title": "Slack workspace app token (legacy)",
+      "description": "A legacy Slack workspace app token or its refresh token whose version is a single digit other than 1 (xoxa-2-…, xoxr-2-…), which secret.slack-token (xoxa-/xoxr- + a team id) does not cover. It acts on the workspace with the app's scopes.",
+      "help": "Revoke the token (auth.revoke, or uninstall the workspace app) and migrate the app to a current Slack app with bot tokens.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>xox[ar]-[2-9]-[0-9A-Za-z-]{20,}+)",
+      "keywords": ["xoxa-", "xoxr-"],
+      "minLength": 28,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "xoxa-2-241346558263-122748558262-183802196580-ae5660015a6d6d1088d31ee088ba64c5df6442ec113f6b8f6b227420e3f953e5",
+        "SLACK_TOKEN=xoxr-2-329261332509-iPAZR65IFAqLyZogvC3IoyQfOQW05RBdT6q0fvp7"
+      ],
+      "counterExamples": [
+        "xoxa-2-xxxx",
+        "xoxa-2-000000000000000000000000000000",
+        "xoxb-2-241346558263-122748558262-183802196580-ae5660015a6d6d1088d31ee088ba64c5df6442ec113f6b8f6b227420e3f953e5",
+        "xxoxa-2-241346558263-122748558262-183802196580-ae5660015a6d6d1088d31ee088ba64c5df6442ec113f6b8f6b227420e3f953e5"
+      ]
+    },
+    {
+      "id": "secret.twitch-token",
+      "kind": "pattern",
+      "title": "Twitch OAuth token or client secret",
+      "description": "A Twitch OAuth token or client secret (30 lowercase letters and digits, optionally as oauth:… for chat) after a twitch…token or secret name. It acts on the channel or as the app.",
+      "help": "Revoke the token (id.twitch.tv/oauth2/revoke, or the user's Connections) or create a new client secret in the Twitch developer console.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?i:twitch[A-Za-z0-9_.-]{0,20}?(?:token|secret|oauth|key))[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?:oauth:)?(?<secret>[a-z0-9]{30})(?![A-Za-z0-9])",
+      "keywords": ["twitch"],
+      "minLength": 40,
+      "minEntropy": 3.5,
+      "examples": [
+        "TWITCH_CLIENT_SECRET=livnur19e2bcbwm2vy9530x32w97qo",
+        "twitch_oauth_token: \"oauth:01vg9x9w7nhlvtp56bt9h9hkcffwrv\""
+      ],
+      "counterExamples": [
+        "TWITCH_CLIENT_ID=j1249pwclparyhb0dky82mjgh93s01",
+        "TWITCH_CLIENT_SECRET=rq6pupw7qr70sqpxstuuq9gjga4mt",
+        "TWITCH_CLIENT_SECRET=K3OTXJ87YS8KNTH5BZJ8I9B88BI3H9",
+        "TWITCH_OAUTH_TOKEN=oauth:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+      ]
+    },
+    {
+      "id": "secret.algolia-admin-key",
+      "kind": "pattern",
+      "title": "Algolia admin or write API key",
+      "description": "An Algolia admin or write API key (32 hex digits) after an algolia…admin…key or algolia…write…key name. It changes and deletes indices and their records, and creates other keys. Search-only keys are public and not reported.",
+      "help": "Regenerate the admin key, or delete the write key, in the Algolia dashboard (Settings → API keys), and keep it on servers.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?i:algolia[_.-]?(?:admin|write)[_.-]?(?:api[_.-]?)?key)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{32})(?![A-Za-z0-9])",
+      "keywords": ["algolia"],
+      "minLength": 45,
+      "minEntropy": 3.0,
+      "examples": [
+        "ALGOLIA_ADMIN_KEY=92e97994f427a1721ef4e9c16a3c8ed5",
+        "algoliaWriteApiKey: '07f6f3f8d75ce28c2a3b15ae2374bae9'"
+      ],
+      "counterExamples": [
+        "ALGOLIA_SEARCH_KEY=ef215fc2908ea41c0bcd5343064cd78e",
+        "ALGOLIA_APP_ID=LXU1R6SDIW",
+        "ALGOLIA_ADMIN_KEY=57feb8ea2674f8e383c73e229981845",
+        "ALGOLIA_ADMIN_KEY=00000000000000000000000000000000"
+      ]
+    },
+    {
+      "id": "secret.mailchimp-api-key",
+      "kind": "pattern",
+      "title": "Mailchimp API key",
+      "description": "A Mailchimp Marketing API key (32 hex digits, a dash and the data centre, -us1 … -us21). It reads and changes the audiences, their subscribers' personal data, and sends campaigns.",
+      "help": "Revoke the key in Mailchimp (Profile → Extras → API keys) and create a new one for the service that needs it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>[0-9a-f]{32}-us[0-9]{1,2})(?![A-Za-z0-9])",
+      "keywords": ["-us1", "-us2", "-us3", "-us4", "-us5", "-us6", "-us7", "-us8", "-us9"],
+      "minLength": 36,
+      "minEntropy": 3.0,
+      "examples": [
+        "ae19a7b75159993eed8f62747cd592b6-us14",
+        "MAILCHIMP_API_KEY=7869d69483daae7294bfc1193b3d71fc-us6"
+      ],
+      "counterExamples": [
+        "ae19a7b75159993eed8f62747cd592b-us14",
+        "192ad8caf39dcb8bcbe38dd5f0d4e05d-eu1",
+        "00000000000000000000000000000000-us1",
+        "Accept-Language: en-US,en;q=0.9"
+      ]
+    }
+  ]
+}
+"""#),
         ("secrets-context.json", #"""
 {
   "$comment": "Context rules: generic-shaped secrets known by a provider's name beside them (keywordWindow), reported at low confidence. Facts from the providers' documentation and the public rule sets (Nosey Parker, gitleaks, kingfisher); patterns and fake examples are this project's own. See docs/rules.md.",
@@ -2227,6 +2618,591 @@ public enum BuiltinRuleFiles {
   ]
 }
 """#),
+        ("secrets-devtools.json", ##"""
+{
+  "$comment": "Pattern rules: developer and infrastructure platforms (Docker Hub, Sourcegraph, Fly.io, JFrog, NuGet, Pulumi, PlanetScale, GitHub OAuth apps, Bitbucket, Atlassian, Heroku, Netlify, Vercel, Snyk, HashiCorp Vault legacy tokens, 1Password, Cloudflare, Adafruit IO). Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.docker-hub-token",
+      "kind": "pattern",
+      "title": "Docker Hub access token",
+      "description": "A Docker Hub personal access token (dckr_pat_ + 27) or organization access token (dckr_oat_ + 32). It signs in to Docker Hub as the user or organization: pull private images, and push or delete with write scopes.",
+      "help": "Delete the token in Docker Hub (Account settings → Personal access tokens, or the organization's access tokens) and create a new one with the least scope; CI should read it from its secret store.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>dckr_pat_[A-Za-z0-9_-]{27}|dckr_oat_[A-Za-z0-9_-]{32})(?![A-Za-z0-9_-])",
+      "keywords": ["dckr_pat_", "dckr_oat_"],
+      "minLength": 36,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "dckr_pat_kRWC02R8bIyLMaiZN01f-unGFsF",
+        "echo dckr_pat_Ss4kIVKFOs2gJHFp5KPDX277xna | docker login -u jonas --password-stdin",
+        "DOCKERHUB_TOKEN=dckr_oat_lVjKau0NCcmjT8hsfpvXl5KEhnKFRYhC"
+      ],
+      "counterExamples": [
+        "dckr_pat_xxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "dckr_pat_kRWC02R8bIyLMaiZN01f-unGFs",
+        "dckr_pat_kRWC02R8bIyLMaiZN01f-unGFsFQ",
+        "dckr_pat_<token>"
+      ]
+    },
+    {
+      "id": "secret.sourcegraph-token",
+      "kind": "pattern",
+      "title": "Sourcegraph access token",
+      "description": "A Sourcegraph access token: sgp_ + 40 hex, sgp_<16 hex instance id>_<40 hex>, or sgp_local_<40 hex>. It reads the code the user can see on the instance, and more with site-admin scopes.",
+      "help": "Delete the token in Sourcegraph (User settings → Access tokens) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>sgp_(?:[0-9a-f]{16}_|local_)?[0-9a-f]{40})(?![A-Za-z0-9])",
+      "keywords": ["sgp_"],
+      "minLength": 44,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "sgp_a2665f2af9942d5bbedc835b19eae5dacbc1bdcc",
+        "SRC_ACCESS_TOKEN=sgp_ef1e9201a3943406_837756348836ca4113315959dc7de5c8312d03b0",
+        "sgp_local_1729d08d39120e2b555a7b6d90183921e4fab867"
+      ],
+      "counterExamples": [
+        "sgp_a2665f2af9942d5bbedc835b19eae5dacbc1bdc",
+        "sgp_0000000000000000000000000000000000000000",
+        "sgp_yEtnomzUwC2Kot5wfQpngFju38L0dgVaSQOZODFh",
+        "sgp_a2665f2af9942d5bbedc835b19eae5dacbc1bdcca"
+      ]
+    },
+    {
+      "id": "secret.flyio-token",
+      "kind": "pattern",
+      "title": "Fly.io access token",
+      "description": "A Fly.io token: an organization or user token fo1_ + 43, or a macaroon token fm2_… (and the older fm1a_/fm1r_) as `fly tokens create` prints it and `Authorization: FlyV1 …` carries it. It deploys and manages the organization's apps.",
+      "help": "Revoke the token (`fly tokens revoke`, or the dashboard's Tokens page) and issue a new, narrowly scoped deploy token.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])|fm(?:2|1[ar])_[A-Za-z0-9+/]{100,}+={0,3}(?![A-Za-z0-9+/=]))",
+      "keywords": ["fo1_", "fm2_", "fm1a_", "fm1r_"],
+      "minLength": 47,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "fo1_n0sTRFDzJATZphlBYgmRoLsX8cwzi1LuEgXiIc0J9KS",
+        "Authorization: FlyV1 fm2_MFBZ+UdjWFF0d96PqWVvL8HGBGRNTX+vy/x/zUkGjzSlnC+9KnHGzZnODyMxvkBBYkVBBPVirzekrNgqRR9yShdpWRoKJ8DsJAh6ShM2Jo6yAu4c/3KySEKya46osMJvQNqt+FrForeogx71ss3FEDXhHtkFObhD1c4/+VwAb5Sml9crZTueVLi3jcKNsEKgyiu7Vj5GnD8CaJZ5hMZiJI40iyQAHL50mQPY59DCnWHfl1ws",
+        "FLY_API_TOKEN=fm1r_wXAEWdfac1zidwYhFp/goRU4c96Z+XmHaw1gBJl0L/+lwLQ+ss91QsWpGJFvOXGU9w+vSbBCUvZ1pbwLuwmeDy5PwKZrsAc04/fE24RLHTSZqBfEr5Id2bgicqgunAbS7qHq24xjsFi1Uw3r2dsBSkH2QsLSBtsb"
+      ],
+      "counterExamples": [
+        "fo1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "fo1_n0sTRFDzJATZphlBYgmRoLsX8cwzi1LuEgXiIc0J9K",
+        "fm2_AAAAAAAAAAAAAAAAAAAA",
+        "fo1_SHD2HrSlQQeD03zeKRt2JQ6SwsdlnqbfaKQtC86Buqh5"
+      ]
+    },
+    {
+      "id": "secret.jfrog-token",
+      "kind": "pattern",
+      "title": "JFrog Artifactory API key or reference token",
+      "description": "A JFrog Artifactory API key (AKCp + 69) or an access token's reference form (cmVmdGtuOjAxOj…, base64 of reftkn:01:, 64 characters). It reads and deploys artifacts as its user.",
+      "help": "Revoke the key or token in the JFrog Platform (User profile → API key / Access tokens, or Administration → Identity and access → Access tokens) and create a scoped access token.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{50})(?![A-Za-z0-9])",
+      "keywords": ["AKCp", "cmVmdGtuOjAxOj"],
+      "minLength": 64,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "AKCpKdBbJDgp3EJi5fZWJ1tKtbCdi67b8mTr1Y6F3n7ITrD66uX7HYU9XzCgyVCpMHyNUo64L",
+        "curl -H 'X-JFrog-Art-Api: AKCpKdBbJDgp3EJi5fZWJ1tKtbCdi67b8mTr1Y6F3n7ITrD66uX7HYU9XzCgyVCpMHyNUo64L' https://habiter.jfrog.io/artifactory/api/repositories",
+        "ARTIFACTORY_TOKEN=cmVmdGtuOjAxOjE4NDU3NDE3NzA6b0QxdHFHVEFFcEx1aU5Dc0hYNEY2b1BkdkdE"
+      ],
+      "counterExamples": [
+        "AKCpKdBbJDgp3EJi5fZWJ1tKtbCdi67b8mTr1Y6F3n7ITrD66uX7HYU9XzCgyVCpMHyNUo64",
+        "AKCpxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "cmVmdGtuOjAxOjE4NDU3NDE3NzA6b0QxdHFHVEFFcEx1aU5Dc0hYNEY2b1Bkdkd",
+        "cmVmdGtuOjAxOjE3MDAwMDAwMDA6"
+      ]
+    },
+    {
+      "id": "secret.nuget-api-key",
+      "kind": "pattern",
+      "title": "NuGet API key",
+      "description": "A nuget.org API key (oy2 + 43 lowercase letters and digits). It pushes and unlists packages of the owner's account within its glob.",
+      "help": "Regenerate or delete the key on nuget.org (Account → API keys) and give CI a key scoped to the packages it publishes.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>oy2[a-z0-9]{43})(?![A-Za-z0-9])",
+      "keywords": ["oy2"],
+      "minLength": 46,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 3,
+      "examples": [
+        "oy27wsvr791uudt1pcq5dpm44pjk3islm1dtixu7njd7ep",
+        "dotnet nuget push Habiter.Core.1.2.0.nupkg --api-key oy2w1se4ap2stgygnhns6zv0xeobmhdliemfgc0fbvmt3r --source https://api.nuget.org/v3/index.json"
+      ],
+      "counterExamples": [
+        "oy27wsvr791uudt1pcq5dpm44pjk3islm1dtixu7njd7e",
+        "oy29Z7KFCM3I8ZPWHA1D85JPGKAJZJMT43BH49L0HJEDAW",
+        "oy2aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "boy27wsvr791uudt1pcq5dpm44pjk3islm1dtixu7njd7ep"
+      ]
+    },
+    {
+      "id": "secret.pulumi-token",
+      "kind": "pattern",
+      "title": "Pulumi access token",
+      "description": "A Pulumi Cloud access token (pul- + 40 hex). It reads and changes the stacks and their state, including stack secrets' configuration, as its user or team.",
+      "help": "Delete the token in Pulumi Cloud (Settings → Access tokens) and create a new one; CI should use a team or OIDC token.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>pul-[0-9a-f]{40})(?![A-Za-z0-9])",
+      "keywords": ["pul-"],
+      "minLength": 44,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "pul-1d092a9f14f34ee1a3f80f70d0e373d37dc8aee5",
+        "PULUMI_ACCESS_TOKEN=pul-cb1c2801d1af3b5226c8cbd20e68ab479dcb8504"
+      ],
+      "counterExamples": [
+        "pul-1d092a9f14f34ee1a3f80f70d0e373d37dc8aee",
+        "pul-0000000000000000000000000000000000000000",
+        "pul-nG2Az97nd4l8xnr8YB1ohzTdg7yF2jqfqPw16baG",
+        "pull-1d092a9f14f34ee1a3f80f70d0e373d37dc8aee5"
+      ]
+    },
+    {
+      "id": "secret.planetscale-token",
+      "kind": "pattern",
+      "title": "PlanetScale token or password",
+      "description": "A PlanetScale service token (pscale_tkn_), OAuth token (pscale_oauth_) or database password (pscale_pw_), each with 32–64 random characters. The password connects to the database branch; the tokens manage the organization's databases.",
+      "help": "Delete the password or service token in the PlanetScale dashboard (the database's Passwords, or Settings → Service tokens) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_-]{32,64}+)(?![A-Za-z0-9_-])",
+      "keywords": ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"],
+      "minLength": 42,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "pscale_pw_f4c4vb540Zu2fKwW0chLMALRDnjk51OKWBGaukA7h5f",
+        "PLANETSCALE_SERVICE_TOKEN=pscale_tkn_1lHzX2UJVhPE4geDiAIYggIkPIpNnvS5vfKAGpIMBuJ",
+        "pscale_oauth_rbZKRBFpH3cntqU9ATrOsTAb03IsiYhvPnXYYw3O6AL"
+      ],
+      "counterExamples": [
+        "pscale_pw_jRgsQf87RY2oZlCmbi4v",
+        "pscale_pw_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "pscale_tkn_<token>",
+        "pscale_key_pFabknypTPvukqtTTD4ekUGGNMCaTX2D6BuM81WdzJA"
+      ]
+    },
+    {
+      "id": "secret.github-oauth-client-secret",
+      "kind": "pattern",
+      "title": "GitHub OAuth or GitHub App client secret",
+      "description": "The client secret of a GitHub OAuth app or GitHub App (40 hex digits), after its client id and a colon (Iv1.<16 hex>, Iv23…/Ov23… + 16, as HTTP Basic carries the pair) or after a github…client…secret name. With the client id it completes OAuth flows as the app. The client id alone is public.",
+      "help": "Generate a new client secret in the app's settings on GitHub (Developer settings → OAuth Apps / GitHub Apps → the app → Client secrets), deploy it, and delete the old one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])(?:Iv1\\.[0-9a-f]{16}|[IO]v23[A-Za-z0-9]{16}):(?<secret>[0-9a-f]{40})(?![A-Za-z0-9])|(?i:github[A-Za-z0-9_.-]{0,20}?client[_.-]?secret)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{40})(?![A-Za-z0-9]))",
+      "keywords": ["github", "Iv1.", "Iv23", "Ov23"],
+      "minLength": 40,
+      "minEntropy": 3.0,
+      "examples": [
+        "GITHUB_CLIENT_SECRET=14b937c0b70e80445e33c2f55baf2ec27cb7d11a",
+        "curl -u Ov23litYPzLRHE74Dr3S:f20ea06db1c69dcd29a504109401201744e3e484 https://api.github.com/applications/grants",
+        "GITHUB_OAUTH_CLIENT_SECRET: \"29ef78f9add4804dc1dcc0c294369fba64ab5dc0\""
+      ],
+      "counterExamples": [
+        "GITHUB_CLIENT_ID=Iv1.19a9176a6d6264be",
+        "GITHUB_CLIENT_SECRET=14b937c0b70e80445e33c2f55baf2ec27cb7d11",
+        "GITHUB_CLIENT_SECRET=${{ secrets.GITHUB_CLIENT_SECRET }}",
+        "GITLAB_CLIENT_SECRET=14b937c0b70e80445e33c2f55baf2ec27cb7d11a"
+      ]
+    },
+    {
+      "id": "secret.bitbucket-app-password",
+      "kind": "pattern",
+      "title": "Bitbucket app password",
+      "description": "A Bitbucket Cloud app password (ATBB + 32). With the account's username it reads and writes repositories within its permissions.",
+      "help": "Revoke the app password in Bitbucket (Personal settings → App passwords) and move to an API token or access token with the least scope.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>ATBB[A-Za-z0-9]{32})(?![A-Za-z0-9])",
+      "keywords": ["ATBB"],
+      "minLength": 36,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "ATBBWIcIMCRSOwDLbx54OMDgJHzMv8qP0f3s",
+        "git clone https://jonas:ATBB0Ky8eCfyx8YR50t80cjnvlw5fk5wda0p@bitbucket.org/habiter/app.git"
+      ],
+      "counterExamples": [
+        "ATBBWIcIMCRSOwDLbx54OMDgJHzMv8qP0f3",
+        "ATBBxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "ATBBWIcIMCRSOwDLbx54OMDgJHzMv8qP0f3sZ",
+        "ATBBQ"
+      ]
+    },
+    {
+      "id": "secret.atlassian-api-token",
+      "kind": "pattern",
+      "title": "Atlassian API token",
+      "description": "An Atlassian Cloud API token (ATATT3xFfGF0…=<8 hex>, about 190 characters). With the account's e-mail it calls Jira, Confluence and Bitbucket APIs as the user.",
+      "help": "Revoke the token at id.atlassian.com (Security → API tokens) and create a new one with an expiry.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>ATATT3xFfGF0[A-Za-z0-9_-]{100,}+=[A-Fa-f0-9]{8})(?![A-Za-z0-9])",
+      "keywords": ["ATATT3"],
+      "minLength": 120,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "ATATT3xFfGF09mteWntx41gN4XaeOgeSDS07R7wOKQzei9iSe5mMC2PNQMwyMa3KW3TM7f1ARTc-Okw5TdFI-yGPsKv1NHshv-wxdG8R5etk_OEakhhW5wS9iyhS1514NeQ5Nifx7yNYjNoSXdbZfWZQEJojpkakumy5IrxRdUrXHNYNY4enzmv=E562B1C2",
+        "JIRA_API_TOKEN=ATATT3xFfGF0W9nGOj6AtHL5I6OYw34EipQkSSNm0IzMXwGYGRqEd-wg7BU9zUTIBGOnq39WXD0aPCUNUCbLZeNT871mYybKRqYHWJFnQiWFPqB6i9jdbFgZjuuxVzOnn-JwMYoSTWt38TEhYJk_Ya0P-PhX2GLcCiSdNyFu2irIS8aCQaLIsup=3BB7B434"
+      ],
+      "counterExamples": [
+        "ATATT3xFfGF0xxxxxxxxxxxxxxxxxxxx",
+        "ATATT3xFfGF09mteWntx41gN4XaeOgeSDS07R7wOKQzei9iSe5mMC2PNQMwyMa3KW3TM7f1ARTc-Okw5TdFI-yGPsKv1NHshv-wxdG8R5etk_OEakhhW5wS9iyhS1514NeQ5Nifx7yNYjNoSXdbZfWZQEJojpkakumy5IrxRdUrXHNYNY4enzmv=E562B1C",
+        "ATATT3xFfGF09mteWntx41gN4XaeOgeSDS07R7wOKQzei9iSe5mMC2PNQMwyMa3KW3TM7f1ARTc-Okw5TdFI-yGPsKv1NHshv-wxdG8R5etk_OEakhhW5wS9iyhS1514NeQ5Nifx7yNYjNoSXdbZfWZQEJojpkakumy5IrxRdUrXHNYNY4enzmvE562B1C2",
+        "ATATT3xFfGF0<token>"
+      ]
+    },
+    {
+      "id": "secret.heroku-api-key",
+      "kind": "pattern",
+      "title": "Heroku API key",
+      "description": "A Heroku API key or OAuth token: HRKU-AA + 58, or the older UUID after a heroku…api…key, token or auth name. It deploys, scales and reads config vars of the account's apps.",
+      "help": "Regenerate the key in Heroku (Account settings → API key → Regenerate) or revoke the authorization (`heroku authorizations:revoke`).",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])(?<secret>HRKU-AA[A-Za-z0-9_-]{58})(?![A-Za-z0-9_-])|(?i:heroku[_.-]?(?:api[_.-]?key|(?:api[_.-]?|auth[_.-]?|oauth[_.-]?)?token))[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9]))",
+      "keywords": ["HRKU-AA", "heroku"],
+      "minLength": 36,
+      "minEntropy": 3.0,
+      "examples": [
+        "HRKU-AAF1AaHlw3ouyjjOfqYr2GUGJtG4z6A2TMjcNMdZoDOGNGZexxjaJzGSi0RL",
+        "HEROKU_API_KEY=48cff11b-a1da-4553-a8c7-2d236e3323aa"
+      ],
+      "counterExamples": [
+        "HRKU-AAF1AaHlw3ouyjjOfqYr2GUGJtG4z6A2TMjcNMdZoDOGNGZexxjaJzGSi0R",
+        "HRKU-AAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "HEROKU_APP_ID=63aab24c-f89d-4839-a900-a4b78c757f5a",
+        "HEROKU_API_KEY=3bf2ef4f-8207-4fe8-ae63-7490dd62d94"
+      ]
+    },
+    {
+      "id": "secret.netlify-token",
+      "kind": "pattern",
+      "title": "Netlify access token",
+      "description": "A Netlify personal access token (nfp_ + 36–40), or an older token of 40–46 characters after a netlify…token name. It deploys and configures every site of the user's teams.",
+      "help": "Delete the token in Netlify (User settings → Applications → Personal access tokens) and create a new one with an expiry.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?<![A-Za-z0-9])(?<secret>nfp_[A-Za-z0-9]{36,40})(?![A-Za-z0-9])|(?i:netlify[_.-]?(?:auth[_.-]?|access[_.-]?|api[_.-]?)?token)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[A-Za-z0-9_-]{40,46})(?![A-Za-z0-9_-]))",
+      "keywords": ["nfp_", "netlify"],
+      "minLength": 40,
+      "minEntropy": 3.5,
+      "examples": [
+        "nfp_tXKQzrRBKrN6AOB9TK6NpQqieBOiWW7g23Wa",
+        "NETLIFY_AUTH_TOKEN=VDbynqalyofiFP0GGeiYujgA3n6aS1QnXzmOI2xmZu8"
+      ],
+      "counterExamples": [
+        "nfp_OUGw7qJL804ehhhfx5Ds",
+        "nfp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "NETLIFY_SITE_ID=51241c09-20b1-4a15-aafe-98d6499273de",
+        "NETLIFY_AUTH_TOKEN=wlHpEcbc46MG1cFlDybr9KZjAjk60f"
+      ]
+    },
+    {
+      "id": "secret.vercel-token",
+      "kind": "pattern",
+      "title": "Vercel access token",
+      "description": "A Vercel access token (24 letters and digits) after a vercel…token name, as CI configuration holds it. It deploys and configures the projects of its scope and reads their environment variables.",
+      "help": "Delete the token in Vercel (Account settings → Tokens) and create a new one scoped to the team, with an expiry.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?i:vercel[_.-]?(?:access[_.-]?|api[_.-]?|auth[_.-]?)?token)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[A-Za-z0-9]{24})(?![A-Za-z0-9])",
+      "keywords": ["vercel"],
+      "minLength": 30,
+      "minEntropy": 3.5,
+      "examples": [
+        "VERCEL_TOKEN=RMrDzUYWBZOlidmEzg4B5MLR",
+        "vercel_token: \"U9h8cyBp0OT818uGWhZeLMlo\""
+      ],
+      "counterExamples": [
+        "VERCEL_ORG_ID=team_AMcJXtfSqK7ltuGq3LWIIB46",
+        "VERCEL_TOKEN=IqlqkxWFebHGxLgNuveAbVY",
+        "VERCEL_TOKEN=xxxxxxxxxxxxxxxxxxxxxxxx",
+        "VERCEL_TOKEN=${{ secrets.VERCEL_TOKEN }}"
+      ]
+    },
+    {
+      "id": "secret.snyk-token",
+      "kind": "pattern",
+      "title": "Snyk API token",
+      "description": "A Snyk API or auth token (a UUID) after a snyk…token or snyk…key name, or in `snyk auth <token>`. It reads the organization's projects and vulnerability data and can change its settings.",
+      "help": "Revoke the token in Snyk (Account settings → Auth token → Revoke & Regenerate, or the service account's page) and use a service account token in CI.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?i:snyk[_.-]?(?:api[_.-]?|auth[_.-]?|oauth[_.-]?)?(?:token|key))[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9])|(?<![A-Za-z0-9])snyk[ \\t]+auth[ \\t]+(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9]))",
+      "keywords": ["snyk"],
+      "minLength": 40,
+      "minEntropy": 3.0,
+      "examples": [
+        "SNYK_TOKEN=9f4b86a0-0ff9-48a2-af7d-4120297a4e20",
+        "snyk auth 66a07806-c824-448a-ac47-54841f83f23a"
+      ],
+      "counterExamples": [
+        "SNYK_ORG_ID=46dcd086-2b2b-4d01-a463-be5fcd5ec24b",
+        "SNYK_TOKEN=d72672b6-ba5e-41b5-a16a-8902bc0824f",
+        "SNYK_TOKEN=00000000-0000-0000-0000-00000000000g",
+        "SNYK_TOKEN=${SNYK_TOKEN}"
+      ]
+    },
+    {
+      "id": "secret.hashicorp-vault-legacy-token",
+      "kind": "pattern",
+      "title": "HashiCorp Vault token (pre-1.10 format)",
+      "description": "A HashiCorp Vault token in the format before Vault 1.10: a service token s. + 24 letters and digits, or a batch token b.AAAAAQ…, after a vault…token name or an X-Vault-Token header. (hvs./hvb. tokens are secret.hashicorp-vault-token.) It reads the secrets its policies allow.",
+      "help": "Revoke the token (`vault token revoke`, or its accessor) and issue a short-lived one; applications should log in with an auth method rather than hold a token.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?i:vault[_.-]?(?:client[_.-]?|root[_.-]?|api[_.-]?)?token)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>s\\.[A-Za-z0-9]{24}(?![A-Za-z0-9])|b\\.AAAAAQ[A-Za-z0-9_-]{80,}+)",
+      "keywords": ["vault"],
+      "minLength": 30,
+      "minEntropy": 3.5,
+      "examples": [
+        "VAULT_TOKEN=s.Do1mLiZWzJu5ALDd9Sh4NxCm",
+        "curl -H \"X-Vault-Token: s.MiYYfsBlfyHlsQ0DUlr4YgVu\" https://vault.habiter.internal:8200/v1/secret/data/sync",
+        "vault_token: b.AAAAAQGNAlNP9vZDnYjdyFcy4_swVfSq6F9o1HhdKpu-qyKKnFc_5_Z07B0OFv_HFdFHBLLmk7UAmHF98_UsX6oYR7j3XUyYMltQYn1Q6pZRd_nwiQ1n"
+      ],
+      "counterExamples": [
+        "VAULT_TOKEN=s.uXFPAlJvwXeAxrV0D9huiJd",
+        "VAULT_TOKEN=s.xxxxxxxxxxxxxxxxxxxxxxxx",
+        "VAULT_ADDR=https://vault.habiter.internal:8200",
+        "s.rzMk9arMHxso1IyECzXgKJfS"
+      ]
+    },
+    {
+      "id": "secret.onepassword-service-account-token",
+      "kind": "pattern",
+      "title": "1Password service account token",
+      "description": "A 1Password service account token (ops_eyJ…, base64 of a JSON object with the account's sign-in details and key material). It unlocks the vaults the service account was granted, without any other factor.",
+      "help": "Revoke the service account's token in 1Password (Developer → Service accounts → the account → Revoke token), issue a new one and store it in the CI secret store only.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>ops_eyJ[A-Za-z0-9+/]{250,}+={0,3})(?![A-Za-z0-9+/=])",
+      "keywords": ["ops_eyJ"],
+      "minLength": 256,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "ops_eyJzaWduSW5BZGRyZXNzIjoiaGFiaXRlci4xcGFzc3dvcmQuZXUiLCJ1c2VyQXV0aCI6eyJtZXRob2QiOiJTUlBnLTQwOTYiLCJhbGciOiJQQkVTMmctSFMyNTYiLCJpdGVyYXRpb25zIjo2NTAwMDAsInNhbHQiOiJHVHZyamprSTQ4ckhWNVZXcDk3bnR4In0sImVtYWlsIjoibTFhdm9lOTRkdGE0Mzk3YXlzcGNkZmgzMDdAMXBhc3N3b3Jkc2VydmljZWFjY291bnRzLmV1Iiwic3JwWCI6IjNkMGI3MTFiMDc3MmVhYWY2ZTNiNzg3YzIyYzZmMTMwN2U0MjFiY2NmNGUxZDQ5NTU0MWRlYTJjMjczZTkyYzkiLCJtdWsiOnsiYWxnIjoiQTI1NkdDTSIsImV4dCI6dHJ1ZSwiayI6IkxTUUcyQm8wdC04c0FGOVlxLWg1YkFTQ0dyZHl6Y0l4VFJXNVRKQXJNaW0iLCJrZXlfb3BzIjpbImVuY3J5cHQiLCJkZWNyeXB0Il0sImt0eSI6Im9jdCIsImtpZCI6Im1wIn0sInNlY3JldEtleSI6IkEzLUlGRElHViJ9",
+        "OP_SERVICE_ACCOUNT_TOKEN=ops_eyJzaWduSW5BZGRyZXNzIjoiaGFiaXRlci4xcGFzc3dvcmQuZXUiLCJ1c2VyQXV0aCI6eyJtZXRob2QiOiJTUlBnLTQwOTYiLCJhbGciOiJQQkVTMmctSFMyNTYiLCJpdGVyYXRpb25zIjo2NTAwMDAsInNhbHQiOiJZUG53eldWU0hmMVJHMzZrRXAzVXJtIn0sImVtYWlsIjoieDM1eWIyYWlld3hmN3VqcTE2amw2aWtycDZAMXBhc3N3b3Jkc2VydmljZWFjY291bnRzLmV1Iiwic3JwWCI6ImMxMTZhMDVlZmZkZDg3NTU3YTY4YTU1MTgxYTY2ZTRjNmFkMTQ4ZGY3YTEwMjI3MGQ1NjAwYzVlOWMwNDRiYjEiLCJtdWsiOnsiYWxnIjoiQTI1NkdDTSIsImV4dCI6dHJ1ZSwiayI6IkFlQWFsNEdHdzRISFMwTUhNWkxjcjRjOUpvekQyZGdCaFU0ZERwZ3Z1UVUiLCJrZXlfb3BzIjpbImVuY3J5cHQiLCJkZWNyeXB0Il0sImt0eSI6Im9jdCIsImtpZCI6Im1wIn0sInNlY3JldEtleSI6IkEzLTlWVkxRSCJ9"
+      ],
+      "counterExamples": [
+        "ops_eyJAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "ops_eyJhbGciOiJIUzI1NiJ9",
+        "OP_SERVICE_ACCOUNT_TOKEN=ops_...",
+        "ops_eyJzaWduSW5BZGRyZXNzIjoiaGFiaXRlci4xcGFzc3dvcmQuZXUiLCJ1c2VyQXV0aCI6eyJtZXRob2QiOiJTUlBnLTQwOTYiLCJhbGciOiJQQkVTMmctSFMyNTYiLCJpdGVyYXRpb25zIjo2NTAwMDAsInNhbHQiOiJHVHZyamprSTQ4ckhWNVZXcDk3bnR4In0s"
+      ]
+    },
+    {
+      "id": "secret.onepassword-secret-key",
+      "kind": "pattern",
+      "title": "1Password account Secret Key",
+      "description": "A 1Password account Secret Key (A3-XXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX, 34 characters of account id and key). With the account password it opens the account: it is recovery material and belongs in the Emergency Kit only.",
+      "help": "If the account password may also be known, change it; then regenerate the Secret Key (1Password → Profile → Secret Key → Regenerate) and print a new Emergency Kit.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})(?![A-Za-z0-9])",
+      "keywords": ["A3-"],
+      "minLength": 40,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 3,
+      "examples": [
+        "A3-P6MRR8-TU717H-KVK2E-UN450-54IK0-EB1W7",
+        "Secret Key: A3-TJU698-DJ1TBA-NKN1U-214XU-F76YI-YDUOV"
+      ],
+      "counterExamples": [
+        "A3-XXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX",
+        "A3-AGRWSK-DXP5DJ-K5X8O-DC8F0-AT10Z-UFN0",
+        "A3-0463ce-4e1b-9a3c-37d882e36b52",
+        "A3-41k67h-20apgi-dykk3-rp7wb-lta9u-9a5d3"
+      ]
+    },
+    {
+      "id": "secret.cloudflare-origin-ca-key",
+      "kind": "pattern",
+      "title": "Cloudflare Origin CA key",
+      "description": "A Cloudflare Origin CA key (v1.0-<24 hex>-<146 hex>). It creates and revokes Origin CA certificates for the account's zones.",
+      "help": "Revoke the key in the Cloudflare dashboard (My Profile → API Tokens → Origin CA Key → Change) and prefer an API token scoped to SSL and Certificates.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>v1\\.0-[0-9a-f]{24}-[0-9a-f]{146})(?![A-Za-z0-9])",
+      "keywords": ["v1.0-"],
+      "minLength": 176,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "v1.0-3ef18ebc3a6d5b180cbc8524-ac6534fcb39e59f0222b22348e634be07e58dc35cfd2e8e1995098ec4013dcbbc2b93ba3a6ad2c20d7b0a58d2ce89d7245a69313bf1895daf17c05128adf69c077e6228b353aa3e508",
+        "CF_ORIGIN_CA_KEY=v1.0-1731901f7452c81ec1a883d6-dd54bb0ec4b98176eac012ab7a464d8bdfa1e25f7c0a05b7ae1c71252c98b69e9f195176b3e878369b6b78a348a24a12405f55e814ecf01c403ab97f575c7bbec5773bf0ffaf17d042"
+      ],
+      "counterExamples": [
+        "v1.0-3ef18ebc3a6d5b180cbc8524-ac6534fcb39e59f0222b22348e634be07e58dc35cfd2e8e1995098ec4013dcbbc2b93ba3a6ad2c20d7b0a58d2ce89d7245a69313bf1895daf17c05128adf69c077e6228b353aa3e50",
+        "v1.0-b63a1c35f805d2ec5db34972",
+        "v1.0-beta-release",
+        "v1.0-000000000000000000000000-00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+      ]
+    },
+    {
+      "id": "secret.adafruit-io-key",
+      "kind": "pattern",
+      "title": "Adafruit IO key",
+      "description": "An Adafruit IO key (aio_ + 28 letters and digits). It reads and writes the account's feeds and dashboards, which may drive devices.",
+      "help": "Regenerate the key on io.adafruit.com (My Key → Regenerate key) and update the devices that use it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 6.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>aio_[A-Za-z0-9]{28})(?![A-Za-z0-9])",
+      "keywords": ["aio_"],
+      "minLength": 32,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "aio_FtXR9dPZqmUOCSdmlw1FbYA3wPwK",
+        "#define IO_KEY \"aio_2S94WA6YT02JcQvQEqCX4oUULOB4\""
+      ],
+      "counterExamples": [
+        "aio_YsIvriKkyaqDCGH4YVxzzN4B5E1",
+        "aio_xxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "aio_pika_connection_timeout",
+        "aio_VqgbD5lEZiQ7TqHoLyam3VL6OqCaS"
+      ]
+    }
+  ]
+}
+"""##),
+        ("secrets-encoded.json", ##"""
+{
+  "$comment": "Pattern rules: encoded and file-format credentials (base64-encoded PEM and PGP private keys, .netrc and .pgpass entries). Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.base64-private-key",
+      "kind": "pattern",
+      "title": "Base64-encoded private key",
+      "description": "A PEM private key (PKCS #8, RSA, EC, DSA, encrypted, OpenSSH) or PGP private key block encoded once more as base64 (LS0tLS1CRUdJTi… decoding to -----BEGIN … PRIVATE KEY-----), as Kubernetes secrets (tls.key), Helm values and CI variables hold it. Whoever holds it holds the key.",
+      "help": "Treat the key as compromised: revoke or replace it (a new certificate, a new deploy key), and keep the encoded copy in a secret store rather than in manifests, values files or captures.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.5,
+      "tags": ["security", "secret", "external/cwe/cwe-321"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>LS0tLS1CRUdJTi(?:BQUklWQVRFIEtFWS0tLS0t|BSU0EgUFJJVkFURSBLRVktLS0t|BFQyBQUklWQVRFIEtFWS0tLS0t|BEU0EgUFJJVkFURSBLRVktLS0t|BFTkNSWVBURUQgUFJJVkFURSBLRVktLS0t|BPUEVOU1NIIFBSSVZBVEUgS0VZLS0t|BQR1AgUFJJVkFURSBLRVkgQkxPQ0stLS0t)[A-Za-z0-9+/]{60,}+={0,2})(?![A-Za-z0-9])",
+      "keywords": ["LS0tLS1CRUdJTi"],
+      "minLength": 100,
+      "minEntropy": 4.0,
+      "examples": [
+        "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCm1LK2lvWWgyMlJ0YjVWSkdSS25raEUrNlVxVGtPTHhQTkRZcWpFYUNtMGJ2S0lRc0FLOVQ3ejlKTWt1Y3ByU3cKMkltQlJUL3Exc1RoT0hWdlNIOW1nWVdzcjlPZEVabHFmUzUwdzJIZEZvcjZQZHo3Tkx1VFA3b0E3NWdnaFIrdwptakdSRjd4RTV5ZE9DME5JbThtWjVVdjQxUDBBMDROOENmcjBIQ2g0d0RGSGQvckVtbDVJZmdmYXoyM3Yzb1JsCm5GcGZ1ei9RMTBEM0o4bXhBVmtHdWpqa1V2UmU0dmgwR1dUVngvQlFmeW9CTEJHQUNGQ3NCMkNnRk5RWFFhT1QKemgzSHN2YTE2NVJwQkRiOE1ycDBVby9QZ3cxbXJici9MUGRObDE0WVJJMUU0MTZaUXJLOTVibUVjdlZPMzdLVgpqZG5NYVRkQk9GZHBHL3E0MTFTL3A2dFpZZUhrRUJydUUvbUVQM3RlVXFoSlhBdk9DbHpwbUlFZWtpWkRtam5hCno5QzE1eFN0OXZPT20rZGRJTUJxRDBiWmw4V054b25HQU9XWmhPSE5lZHFxOUR6T1RhSldQTzVXQ3hFblFVSnYKMHRtSkhuS1gwelZITyt6VGFEdzhreEhVeEVUM2J3eEJURFhKRGhIdE04VUw0WmZ1aXozYUVHcVI4VkNaTDRHdwpiT0ZVUW5xQUdOYWpqNmVsVC84VzFLSDBuT0N6MVZIQ1RIWEtWa0xMcjc5SzdtUDlrV1ZQVmFEVmVWdGZxcEJHClNpYndXaWkrRUUvdjUxbWhNQktTYUpNQ2ZGVTk0UjVmNW1zNXhiV0w4LzNielhoU2Q1SUNmcTErTFF3Z3NCUFkKaVFNWThacEk0ZG1NWkh1a0hneG9hbFlqQ214cU1WVG1uSXUwbnc3Z1Q3QXpJS0NDTm9aN0dzSXBBNTkyRWd2VwpOcDBvcE9aSHFaYjFLa3VCelB1dzJIeEhRaURRdGYxd2FJVnBTajhqUUxpbTJZUXFPRi8xV0xqT0xWa0FXZTM3Ci0tLS0tRU5EIFBSSVZBVEUgS0VZLS0tLS0K",
+        "  tls.key: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQp2VHpUdkt2YmFxZFJ6Qi9VWmlIVFoybXZCZnJzYk8wd05WUUU0TTNiamFKUUZ1U2NpYjlrWERzSldCUEdEM1Y4ClNxb2FrdWZJaFlFWDBKZXlQT0NkLzY3eVc5MU5XdS9wNFpJL0N6eWN5NHFRWWJ0Titzejl2cC9qcnoyR0xBTTMKNFRHYWpkb3BNU0N0UlhuM1NTUFZkcGFHMWdtNnlieUhhN0tpZjJxRCthQW5yZUJQS0IrOVQwMWZFeVNTVjlpeQpZbXlyLzNTWVArRG9jY3ZxRFNFZE5RdFRrYXZoQm02akp2MTVJcWd6WElxWG9aS2xiYTJkNTltNEw0VHNkRi91ClFLK2VQL1ZSc0t4NGJMVFo1U2pXQ01Xa3BYRWFOdXlSbGNNdnk1SzJodFhNQjg0ZmtlU1phSmN3Qnh5OHNjSXkKbmF6T2tjckV2ekdXKzdpNXI4VS96V1JwU1dGUnIwRDRDYk5kVFlMZ0xPdGJ5U3dFd2x0TmNGYUhYZnFmMkhVNgp1cXhFckNjdEZPRXZPTFBuK1RJVzgwQlFpK0xKYjJlZXpoRGNkbnF5c29UdVdqbWpMUWJZNXZObGtjcmJteGkvCldac2JFTWoxVDBndzRLVFY1cHdwRkZCWG5pTGpwWVBPMng3eDc0R254UE5HWTZGZ3kvQm9GcG1iVGJjcCtmTjkKSk0xa2UyVlZFaTM0bmRmU0RiMVpnZ3g0NUtwVXRrUUh1UTdndGxLMjUwMlZKR29zTzRQVUVMeHRVazgya0hjcgpqQnd6RTg0a0xLeFMwSjZrSnRiUE5sTXJkQXFDRW5naWZOSWRGRFhPMjVMWlowZE1aUlFqMTFFMnJ5QmFtaHdpCnNpZUFna2RyRXMxbkdxN0R2a01zekhSMFBwdHJEeVdTMTJQTHUvajNrNEpBeTdybFhpZ0RJNWpaWVJjOEJXQ0cKbmpCbVgzZitkcHUra29hZkg1SENEaUtjeDZZdzhQdmNHaGhxWmNvb2pYMlJpdHRodnRkbjBzYTlQV1ZwZDZFTwotLS0tLUVORCBSU0EgUFJJVkFURSBLRVktLS0tLQo=",
+        "SSH_DEPLOY_KEY_B64=LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0KcFBXcEx3ckgrSmV1TU9URXJzRWlJSDVvOUI1T1Y3L2VCVlNuRHQrRlRRN21RNDV1WGVJMEVoODZiVnV1MkdxTQpzNStkRUpKbDQrSFhKLzVoWGF5OEdLQlZjckEwVTNocnU2bkRyVDFCajFIM1hiNFVqTXlDKzhnZENXK2J1MXRUCmNiT0EvM253d0JEYnBGbnFKaGttVjY2cjhrYm9mOEJvTWtIMGdMdWFWRW43Sk96SEg1bnM4SXYyZDh2M3ZkUTcKSDhwVFY0M1J6WGVRaGs5b1VIY1RoZHVVc0NiQ3Qya0cxYmNUK1FCL2Z0RUxIYmp3d0NNL0U5RCtqSGpxdm9lTwpvS3FBMllUcTlmMW1kQnFiNVo3OEhnUWVCQ2l4cnk3VWVKdUp0Yi9LUlNiSjVoSzdyekxWaWhvNGI0d1hOdk12CjhWRDJOYVBiOUU0Y0tJVzMwMDBVc09iY3NmUmdEeW9XTVpCdnNmTnp3Q0lwbVZBWTZhL2xXY2J4eGNPQnlRRFkKbFJtT1VYdWFVZjFrNzBWbVEwamU2MXpBZWlnK0YxNmZnTjRRTnlXaHNDOFZKSktuQWd4UVp1b2NidTJrczRrQwo5djRiU1J5TDRuM2N5ZktVZEVVcXhaaGlzdkFoa012UXhZQzllU1Y3VjVnS1hPNVdwU0g4SkdmTytZMVhHbVV0ClJyMkVGRjlyMnBVOEVQb1phclVXL0FXdXBvc1Bsa1o0ejZ1d0didzIydXlQWTNGbzNqdmtvazlFMzAxdVRsWG4KZWtCQ0I4TjNoRkt1NDFoWUoyN2pHNUxpeW5oSHlOR2UwbFB0cFJxalBrSE9STmF1SEI1b3BTNDJ4dld3NW1TRgpySGdtR3ZXTytPQ1JlbGwvWEY4eG56Q1FhVVJwT29WenZCTGFEanBPYlhyZTl4M3UraDUzd3VKNEZ0M3lQNFA3ClY2ZVUvemtxM3ZvU21ZYkZGaWhKQTE5bmFwMlVWTWcxbWo2bXc2Q1ZNSzhoZW1LbmxqRnUzSjl2RGtSQ1ZHK3gKLS0tLS1FTkQgT1BFTlNTSCBQUklWQVRFIEtFWS0tLS0tCg=="
+      ],
+      "counterExamples": [
+        "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCmd0blg5K21lMTFtbzZvV0xEeGhIRW1jMWdRSDVxb0czSUY2S3o0QjUrODZrWWZLNzZQQ0FSY2pzTjRwNXJwSTgKVGh0VE9XS2tjRmJ5MFhIcXRBS25ZaGVabGVDajBSK0pTZFhoR1BtTVpoZ1hHeGgrSXJDMDRiVnZZN1dGTlUwegpoTU90NGQ3N1QvM09ZNi9MNGUrL3ZQSmgrdXZBa2VLZmoyd2E1TmR2bjNLTGp2WGpHMnAxMk9DOC9LUnRZTllyCjVLMGVMcXpjZVpDUDcyZDNVZEdkUnhTRHhjUDJMSkZ5WWpoOHp0Y1VGM3k0T2hXUU13c0lSNXQrWDh3NTkzRWMKRGJlZk5nTVRXK1VjaVJwbC9NVDJyalljM0dSMkVQRGZOcndMZU5oYkdQdTdic1c3bXMwVHlhOVNqRFpSWHRHbwpVd2s4QkhkOFdLU0dLRXgveDQzNkREZFJ1MXhYV0ZpWGVLclFKNmpidldyc2dBdDFJNWk2K0cvWXJQWVliZm4xCm9MU0JLZk1CNElyUmhrb1Y1OW90Qm9yaTl4ZFZsVW5lYkt5REpBRHErQm56bXl1dGp3M2RnL1dPZXFRYlRHdFEKb1FhSkEvNitlakdvWGZFS1g0SVQxZjBIZ1F6aHg1dldjbGRmM3lQbmxscVNnbGprd2hCUDUzTGtkWWNEOTBVMApxUXNocEg5TmJqY0V2RjlnSlhqeEpOUlRaZ0l1MXd2Y243c1B3MjhhcWhma09LVXV6ZDlNSFFyeE4yU0EyUGY4CklFUnE3cHRwME5sakVRYnhSd1ROL3R4RzZPSTBEZFc3N203aGY4L2l3anJZVTFHaFJSRHpsSXRBb2VQY2c2ZWIKTVJPVkZSS3V5MmxhWXBwWXdpMlVSQlJvSXFkSTN1ZStSaVcveEIrWVFGTm1saHRXa09WYi9ISEJ2K1had3ZYWgpZanBnc0tIN2psLzJzYW80VFNhaUwrVDBxRFRIMUp2OGNJYnhoM2FoTUJ1bUExOE9SbHpOVDNBOHQrZFl0bnlOCi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K",
+        "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KUHJMWUF3NzR4UFZhU2V4bFlxTmd0d25aalNva2JiakZ5a3RlODF2bWJiT3BtV2NrRi9HTm1GNkdnL0hrMDhwVwp4WFk3OHFCK3hnelNjUFE5aUsreUR4eE1aVW1lNUc0MnJ2b24xa1NpZEx2WHNSQUtiMXpuY1d3WFJkR29WWGZBCkNqYVNjc1EyZERhN29PL0tLNlJWUEFlNTV3a3dFWW8vN1lmbERPTTVKMzNWNy9PLzBqQWh2NjdpdEdPVWd6ajYKK1VoaTJnaCtDTVJIVEEyRWsrZjdLMU5hbUZZTWNFSGF2eFNTOHZrVk9MSEV2V0xRVlZEdVgwUXFyZ2lPYW1wRApMZkVTbmRTNVhhYVJTV2NuN2gwMkwxOEFQQmNqb0lwR2lqbHRTRUgzL1EvKzMwU3pXU3U4UXVOMi8xNUZCK0JkCjFFR2JDU2luOWVFZHA1YmRyaHhSemlSdWhTQzFKZWkrdmxYUXNiQnBhMWI3S2dnN0xyWm9iek95RExmeSs4V2cKRjB0WjltdmkrRDRlTnRaU2lHamI2WlBJRnJ2MEhaNG9jZFZVWnZwRmdoYmM5am5LZWZGNDJaN1ZtWE03V1NhMwpMMmpMNUNCNzBndVd3KysxL1VhTUpQMEZ3U1ZqS09xMFhxSmFMTUZ5VUkwOWxLdndscE42UEoydFRBRFZiYzY1Ck4xMVpIQWF4dUhQM3pJQitiNW00YmdURDVUVkY5R1VUUDFiTTJaYi9CYyt6VnVZTkNjTGMyVmdLT1A0N2dlaTQKUzhYd0dtNy9hakY2STNPK0F1SVRsaDY4MTcyYmZKeEV6R3phWkZZbFVGc04vM0N3T2RvSy90ZGhESlRYVTZ1RQpQUUU1bDlzSHc5Y0QzQmlsYmVCcTRyZDBYVEVhU2JTcVZrUUdaRXVONmRyUXU3azlDZm9seGwzT2U4d3FVUDFhCjVxUGtpNWtBQ1ByelN2RnMrSU0vRmIwM3V6bzFvK3RWSXpwSjBDNktaYXI1UU1BRjdNSklmS3R3Mi9rT1BVVXIKLS0tLS1FTkQgUFVCTElDIEtFWS0tLS0tCg==",
+        "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0t",
+        "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCm1LK2lvWWgyMlJ0YjVWSkdS"
+      ]
+    },
+    {
+      "id": "secret.netrc-password",
+      "kind": "pattern",
+      "title": "Password in a .netrc entry",
+      "description": "The password of a .netrc entry (machine <host> login <user> password <password>, on one line or several, or a default entry), as curl, git, ftp and pip read it. It signs in to that host as the user.",
+      "help": "Change the password or token on the host, and keep .netrc files (mode 600, in the home directory) out of repositories, images, backups and captures; prefer a credential helper.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-260"],
+      "pattern": "(?<![A-Za-z0-9])(?:machine[ \\t]+(?:(?:[A-Za-z0-9-]+\\.)+[A-Za-z0-9-]+|localhost)|default)(?:[ \\t\\r\\n]+(?:login|account)[ \\t]+[^\\s]+)*+[ \\t\\r\\n]+password[ \\t]+(?<secret>(?![$<{%])[^\\s]{4,})",
+      "keywords": ["machine", "default login"],
+      "minLength": 30,
+      "examples": [
+        "machine api.habiter.app login jonas password Kz8MhtkQswh0",
+        "machine git.habiter.internal\n  login ci-bot\n  password giqFwV2m6hEmRdPBylAP",
+        "default login anonymous password PjQ1JLzcPm"
+      ],
+      "counterExamples": [
+        "machine learning login page password reset",
+        "machine api.habiter.app login jonas password $NETRC_PASSWORD",
+        "machine api.habiter.app login jonas",
+        "machine api.habiter.app login jonas password <password>"
+      ]
+    },
+    {
+      "id": "secret.pgpass-password",
+      "kind": "pattern",
+      "title": "Password in a .pgpass line",
+      "description": "The password of a PostgreSQL password file line (hostname:port:database:username:password, ~/.pgpass or PGPASSFILE) on a common port (5432, 5433, 6432) or any port (*). It connects to the database as that user.",
+      "help": "Change the database user's password (ALTER ROLE … PASSWORD), and keep .pgpass files (mode 600) out of repositories, images, backups and captures.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-260"],
+      "pattern": "(?<![A-Za-z0-9])(?:[A-Za-z0-9.-]+|\\*|\\[[0-9A-Fa-f:.]+\\]):(?:[0-9]{1,5}|\\*):(?:[^\\s:\\\\]|\\\\[:\\\\])++:(?:[^\\s:\\\\]|\\\\[:\\\\])++:(?<secret>(?![$<{%*])(?:[^\\s:\\\\]|\\\\[:\\\\]){4,}+)",
+      "keywords": [":5432:", ":5433:", ":6432:", ":*:"],
+      "minLength": 15,
+      "examples": [
+        "db.habiter.internal:5432:habiter:sync:K0hhtcgHnRy31c",
+        "# ~/.pgpass\nlocalhost:*:*:postgres:b57VF95wGqnDoTxM\n",
+        "*:6432:*:replicator:aPOL7Ls3Tpji"
+      ],
+      "counterExamples": [
+        "db.habiter.internal:5432:habiter:sync:*",
+        "db.habiter.internal:5432:habiter:sync:${PGPASSWORD}",
+        "db.habiter.internal:5432:habiter:sync",
+        "postgres://sync@db.habiter.internal:5432/habiter"
+      ]
+    }
+  ]
+}
+"""##),
         ("secrets-google.json", #"""
 {
   "$comment": "Pattern rules: Google and Firebase credentials not in secrets.json and secrets-cloud.json (issue 21): OAuth refresh tokens, Cloud Storage HMAC keys, reCAPTCHA secret keys, Realtime Database secrets. API keys (AIza), OAuth client secrets (GOCSPX-), access tokens (ya29.), FCM server keys and service account key files are covered there. Examples are fake but format-valid. See docs/rules.md.",
@@ -2341,6 +3317,191 @@ public enum BuiltinRuleFiles {
         "FIREBASE_DATABASE_SECRET=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         "https://habiter-prod-default-rtdb.firebaseio.com/users.json?orderBy=%22BVI2cSqmwDdmpiGlUD7bbbr0UAAtomXprJiREbso%22",
         "FIREBASE_API_KEY=AIzasBSN8vnHVegruhbUfkGCTOw3PGybgfrxfls"
+      ]
+    }
+  ]
+}
+"""#),
+        ("secrets-hashes.json", #"""
+{
+  "$comment": "Pattern rules: password hashes (bcrypt, Argon2, SHA-512/SHA-256 crypt, yescrypt, MD5 crypt, Django PBKDF2). A hash is recovery material: it lets anyone try passwords offline. Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.bcrypt-hash",
+      "kind": "pattern",
+      "title": "bcrypt password hash",
+      "description": "A bcrypt password hash ($2a$, $2b$, $2y$ or $2x$, a cost of 04–31, then 53 characters of salt and hash). A password hash is recovery material: anyone holding it can try passwords offline at their own pace, and a weak password falls.",
+      "help": "Treat the password as exposed: have its owner change it (and wherever it was reused), and keep hashes in the server's credential store, out of exports, logs and sync data.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>\\$2[abxy]\\$(?:0[4-9]|[12][0-9]|3[01])\\$[./A-Za-z0-9]{53})(?![A-Za-z0-9])",
+      "keywords": ["$2a$", "$2b$", "$2y$", "$2x$"],
+      "minLength": 60,
+      "minEntropy": 3.5,
+      "examples": [
+        "$2b$12$KrBNvHRN5DrODIimgblvCAHelPCrmpQcBVyHwAxLD1rHwlw7KZm9E",
+        "jonas:$2y$10$QmUGVkcfSHEu/iiuyQ/6hOBagxCduLOpmqCMTkC8GCi04IfNa/WxX",
+        "{\"passwordHash\": \"$2a$11$Mf7rxFf5BIS4jtBPpqZZpoLOuKJPsMYZbABrU9KJRshlXFG.zTv7z\"}"
+      ],
+      "counterExamples": [
+        "$2b$12$KrBNvHRN5DrODIimgblvCAHelPCrmpQcBVyHwAxLD1rHwlw7KZm9",
+        "$2b$12$xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "$2b$99$KrBNvHRN5DrODIimgblvCAHelPCrmpQcBVyHwAxLD1rHwlw7KZm9E",
+        "$2b$12$4zbQyXtjqDvnM/4IHTsZ5fJX/1biY9+NxIOPPFL3/2OOvo1Tgvz3g"
+      ]
+    },
+    {
+      "id": "secret.argon2-hash",
+      "kind": "pattern",
+      "title": "Argon2 password hash",
+      "description": "An Argon2 password hash in the PHC string format ($argon2id$, $argon2i$ or $argon2d$, the version, m=, t=, p=, then base64 salt and hash), as argon2, libsodium and Django (argon2$argon2id$…) write it. A password hash is recovery material: anyone holding it can try passwords offline.",
+      "help": "Treat the password as exposed: have its owner change it (and wherever it was reused), and keep hashes in the server's credential store, out of exports, logs and sync data.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?:(?<![A-Za-z0-9])|(?<=argon2))(?<secret>\\$argon2(?:id|i|d)\\$(?:v=[0-9]{1,3}\\$)?m=[0-9]{1,10},t=[0-9]{1,10},p=[0-9]{1,3}\\$[A-Za-z0-9+/]{8,}+={0,2}\\$[A-Za-z0-9+/]{16,}+={0,2})",
+      "keywords": ["$argon2"],
+      "minLength": 50,
+      "minEntropy": 3.5,
+      "examples": [
+        "$argon2id$v=19$m=65536,t=3,p=4$BipxlyJQi0L5NjvHpamrlw$y6ePzM+iTKDsYA1QFVkCnah8C+a3F6mwyqqo/fw2QJo",
+        "PASSWORD_HASH='$argon2i$v=19$m=65536,t=3,p=4$PxGOp/g1wKcAoChEyxS5/g$lT6ivIKqTYZdoKcbvhlU9MmUTsAdJVZhFU0NIlQMs1g'",
+        "argon2$argon2id$v=19$m=65536,t=3,p=4$r4tGAmpsgHqcCivl4L4w+Q$h9xEc7Jq1deeWlMiy8SoJbcAyXgrs2MhaSG1jJPasL8"
+      ],
+      "counterExamples": [
+        "$argon2id$v=19$m=65536,t=3,p=4$",
+        "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$",
+        "$argon2id$v=19$m=65536,t=3,p=4$<salt>$<hash>",
+        "$argon2x$v=19$m=65536,t=3,p=4$y6ePzM+iTKDsYA1QFVkCnah8C+a3F6mwyqqo/fw2QJo"
+      ]
+    },
+    {
+      "id": "secret.sha512-crypt-hash",
+      "kind": "pattern",
+      "title": "SHA-512 crypt password hash",
+      "description": "A SHA-512 crypt password hash ($6$, optional rounds=, a salt of up to 16 characters, $, 86 characters), as /etc/shadow and many apps store Unix passwords. A password hash is recovery material: anyone holding it can try passwords offline.",
+      "help": "Treat the password as exposed: change it (and wherever it was reused), and keep shadow files and password hashes out of backups, captures and sync data.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>\\$6\\$(?:rounds=[0-9]{4,9}\\$)?[./A-Za-z0-9]{1,16}\\$[./A-Za-z0-9]{86})(?![A-Za-z0-9])",
+      "keywords": ["$6$"],
+      "minLength": 90,
+      "minEntropy": 3.5,
+      "examples": [
+        "$6$d2d1Jh77OZ0rrF/u$IJTCEPVQswWIACwMxjG7Ffr71QDqbm3Oqo1yZ7v/7Z8H8sMOaYWOORO07x65JGXmyFBaTcuO3UUktABp2jOjRK",
+        "root:$6$rounds=656000$1HoHFz8KeRv.o7r1$9fxSe9B1mVUlViPpKHCpoSWnsrM.57yS0TyYHWETBbkZMUYWYb1lKgL/RP84dB6kZ.XyHgCsv3z7DD/S.5RM5z:19850:0:99999:7:::"
+      ],
+      "counterExamples": [
+        "$6$d2d1Jh77OZ0rrF/u$IJTCEPVQswWIACwMxjG7Ffr71QDqbm3Oqo1yZ7v/7Z8H8sMOaYWOORO07x65JGXmyFBaTcuO3UUktABp2jOjR",
+        "$6$salt$xxxxxxxxxxxxxxxxxxxx",
+        "$6$$gHTT2FMdh7nbh/4OJGa3rKweUsjqWucttATw2YzVjupVOXKSHkMU3o9RhFqkYg5/d2v6lcjBZhDLV5tC4DD9Hb",
+        "$6$dNhaxSTm4UZyr98Z$gc3rDToQaJug3zMFfJ6b5UbGRR0YRryHbXfUmXVw+Nziuk.IWATipujoxQID33tPy5DpmFqBmlCioc3ja2Kk07"
+      ]
+    },
+    {
+      "id": "secret.sha256-crypt-hash",
+      "kind": "pattern",
+      "title": "SHA-256 crypt password hash",
+      "description": "A SHA-256 crypt password hash ($5$, optional rounds=, a salt of up to 16 characters, $, 43 characters). A password hash is recovery material: anyone holding it can try passwords offline.",
+      "help": "Treat the password as exposed: change it (and wherever it was reused), and keep shadow files and password hashes out of backups, captures and sync data.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>\\$5\\$(?:rounds=[0-9]{4,9}\\$)?[./A-Za-z0-9]{1,16}\\$[./A-Za-z0-9]{43})(?![A-Za-z0-9])",
+      "keywords": ["$5$"],
+      "minLength": 47,
+      "minEntropy": 3.5,
+      "examples": [
+        "$5$JHCrblQandB5WZAZ$sr3NGPN8geRICKC8H5j2GmqfUBlRsbyYRUZKoTNgSZj",
+        "backup:$5$rounds=535000$kvEJJQoJtuz412Eq$oTV7hy2JE.gIQRn9P.EA6SKtr12V27eHYgkMtchYhgQ:19850:0:99999:7:::"
+      ],
+      "counterExamples": [
+        "$5$JHCrblQandB5WZAZ$sr3NGPN8geRICKC8H5j2GmqfUBlRsbyYRUZKoTNgSZ",
+        "$5$salt$xxxxxxxxxx",
+        "price $5$ each",
+        "$5$RKU31wrCGRIEfobD$JV9WJ4ctmNfCKnjjCsTD+LrR.1drcogbiTWvyCIidVO"
+      ]
+    },
+    {
+      "id": "secret.yescrypt-hash",
+      "kind": "pattern",
+      "title": "yescrypt password hash",
+      "description": "A yescrypt password hash ($y$, parameters, salt, $, 43 characters), the default of /etc/shadow on current Debian, Ubuntu and Fedora. A password hash is recovery material: anyone holding it can try passwords offline.",
+      "help": "Treat the password as exposed: change it (and wherever it was reused), and keep shadow files and password hashes out of backups, captures and sync data.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>\\$y\\$[./A-Za-z0-9]{3,}+\\$[./A-Za-z0-9]{1,86}\\$[./A-Za-z0-9]{43})(?![A-Za-z0-9])",
+      "keywords": ["$y$"],
+      "minLength": 50,
+      "minEntropy": 3.5,
+      "examples": [
+        "$y$j9T$mtDArhsZloeqmZlroFvWCV$hYlqgmOraWpAY8ukLxsH8Ds2Wx12KG5jfJAfI0zzHNE",
+        "jonas:$y$j9T$6lCNS3CSV/UaA3Ijvm8qed$FkFkrnx1UGWLVGK5Ype/Fe/3IxX8G5UcBaCIlXgvk1Y:19850:0:99999:7:::"
+      ],
+      "counterExamples": [
+        "$y$j9T$mtDArhsZloeqmZlroFvWCV$hYlqgmOraWpAY8ukLxsH8Ds2Wx12KG5jfJAfI0zzHN",
+        "$y$j9T$salt$",
+        "$y$j9T$FhTqT.2GNLxRKYoxDPXLao$7jrXzfCXc3wR22MPo5AB+tZJtJCoYOAMCkpPWmZQDa7",
+        "$y$$ENuR4n9xmiCS1AJvmkuCbsTi1/C97syKmpIl89tPXmE"
+      ]
+    },
+    {
+      "id": "secret.md5-crypt-hash",
+      "kind": "pattern",
+      "title": "MD5 crypt password hash",
+      "description": "An MD5 crypt password hash ($1$ or Apache's $apr1$, a salt of up to 8 characters, $, 22 characters), as old shadow files and .htpasswd hold it. It is fast to attack: a leaked hash gives most passwords away.",
+      "help": "Change the password (and wherever it was reused), move the store to bcrypt, yescrypt or Argon2, and keep password files out of backups and captures.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>\\$(?:1|apr1)\\$[./A-Za-z0-9]{1,8}\\$[./A-Za-z0-9]{22})(?![A-Za-z0-9])",
+      "keywords": ["$1$", "$apr1$"],
+      "minLength": 26,
+      "minEntropy": 3.0,
+      "examples": [
+        "$1$jMPYZsGS$hPty2YXU2M29/GtRWatiqo",
+        "admin:$apr1$RVqZSQbV$XgtEfQ4.jk/EQ6QdyRKpAj"
+      ],
+      "counterExamples": [
+        "$1$jMPYZsGS$hPty2YXU2M29/GtRWatiq",
+        "$1$salt$xxxxx",
+        "sed 's/\\(a\\)\\(b\\)/$1$2/'",
+        "$1$KlzG9Fbj$ABAt0hrruW+3q5u/vi5wUp"
+      ]
+    },
+    {
+      "id": "secret.django-pbkdf2-hash",
+      "kind": "pattern",
+      "title": "Django PBKDF2 password hash",
+      "description": "A Django password hash (pbkdf2_sha256$ or pbkdf2_sha1$, iterations, salt, base64 hash), as auth_user.password and fixtures hold it. A password hash is recovery material: anyone holding it can try passwords offline.",
+      "help": "Treat the password as exposed: have its owner change it (and wherever it was reused); keep database dumps and fixtures with real users out of repositories, backups and captures.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-522"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>pbkdf2_sha(?:256|1)\\$[0-9]{4,7}\\$[A-Za-z0-9]{1,64}\\$[A-Za-z0-9+/]{27,86}+={0,2})",
+      "keywords": ["pbkdf2_sha256$", "pbkdf2_sha1$"],
+      "minLength": 60,
+      "minEntropy": 3.5,
+      "examples": [
+        "pbkdf2_sha256$870000$x448d1IHJePz33G6i5Bj4u$ufvtBSSQt89PgNbFizTm5p3paIoUocqsojpAksdx5g4=",
+        "{\"model\": \"auth.user\", \"pk\": 1, \"fields\": {\"password\": \"pbkdf2_sha256$600000$orL9x9KRbaU8RjKzHL8ptn$WCm0vkRbDg+7AZQqfNFDO/EaJGUIEeGcUQbSVVGf0ow=\"}}",
+        "pbkdf2_sha1$260000$knFJHmCbYerYvtcFkdRPE7$OJGj5pyab6njtX/65RI0kbTr8PA="
+      ],
+      "counterExamples": [
+        "pbkdf2_sha256$870000$",
+        "pbkdf2_sha256$870000$salt$c2hvcnQ=",
+        "pbkdf2_sha256$<iterations>$<salt>$<hash>",
+        "pbkdf2_sha512$870000$x448d1IHJePz33G6i5Bj4u$ufvtBSSQt89PgNbFizTm5p3paIoUocqsojpAksdx5g4="
       ]
     }
   ]
@@ -2998,6 +4159,328 @@ public enum BuiltinRuleFiles {
         "AZURE_OPENAI_ENDPOINT=https://habiter-ai.openai.azure.com/",
         "AZURE_OPENAI_API_KEY=00000000000000000000000000000000",
         "OPENAI_API_KEY=47579f9b9bc3cc64b269ab10a0f0fd05"
+      ]
+    }
+  ]
+}
+"""#),
+        ("secrets-monitoring.json", #"""
+{
+  "$comment": "Pattern rules: monitoring and identity (Datadog, New Relic ingest keys, legacy Grafana API keys, Okta). Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.datadog-api-key",
+      "kind": "pattern",
+      "title": "Datadog API key",
+      "description": "A Datadog API key (32 hex digits) after a datadog…api…key or dd…api…key name (DD_API_KEY, DATADOG_API_KEY, a DD-API-KEY header in text). It submits metrics, logs and events into the organization. Browser client tokens (pub…) are public and not reported.",
+      "help": "Revoke the key in Datadog (Organization settings → API keys) and create a new one for the agents and services that need it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?i:(?:datadog|dd)[_.-]?api[_.-]?key)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{32})(?![A-Za-z0-9])",
+      "keywords": ["datadog", "dd_api", "dd-api", "dd.api", "ddapi"],
+      "minLength": 40,
+      "minEntropy": 3.0,
+      "examples": [
+        "DD_API_KEY=d09c0fc4dcb837189f9153a12d74153c",
+        "curl -X POST https://api.datadoghq.eu/api/v2/series -H \"DD-API-KEY: ffe281d3bad27cad009de137d911a711\"",
+        "datadog_api_key: \"8e460eb9d5a3c830840cf7c146689365\""
+      ],
+      "counterExamples": [
+        "DD_API_KEY=d09c0fc4dcb837189f9153a12d74153",
+        "DD_CLIENT_TOKEN=pubd4586cba2ed913229cc3af28fd9ff89d",
+        "ADD_API_KEY=d09c0fc4dcb837189f9153a12d74153c",
+        "DD_API_KEY=00000000000000000000000000000000"
+      ]
+    },
+    {
+      "id": "secret.datadog-app-key",
+      "kind": "pattern",
+      "title": "Datadog application key",
+      "description": "A Datadog application key (40 hex digits) after a datadog…app…key or dd…application…key name (DD_APP_KEY, DD-APPLICATION-KEY in text). With an API key it reads and changes the organization's dashboards, monitors and data as its user.",
+      "help": "Revoke the key in Datadog (Organization settings → Application keys, or Personal settings) and create a scoped one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?i:(?:datadog|dd)[_.-]?app(?:lication)?[_.-]?key)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>[0-9a-f]{40})(?![A-Za-z0-9])",
+      "keywords": ["datadog", "dd_app", "dd-app", "dd.app", "ddapp"],
+      "minLength": 48,
+      "minEntropy": 3.0,
+      "examples": [
+        "DD_APP_KEY=1d31f6def9f6ff9f69154df81d471d2ad1b210d2",
+        "-H \"DD-APPLICATION-KEY: a1f3dc8ba2d8c17c253bddd079a2a399e9a35889\""
+      ],
+      "counterExamples": [
+        "DD_APP_KEY=7789f69fe4baeb2e672b219bfa4dbaef73b7606",
+        "DD_APP_ID=ce8fcc7dabb28a0a7fd74304630de44c83d344c2",
+        "DD_APP_KEY=<DATADOG_APP_KEY>",
+        "DD_APPLICATION_KEY=ffffffffffffffffffffffffffffffffffffffff"
+      ]
+    },
+    {
+      "id": "secret.new-relic-ingest-key",
+      "kind": "pattern",
+      "title": "New Relic ingest or license key",
+      "description": "A New Relic Insights insert key (NRII- + 32) or ingest license key (36 hex + NRAL). It writes events, metrics and logs into the account. (User keys NRAK- are secret.new-relic-api-key; browser keys NRJS- are embedded in public pages and not reported.)",
+      "help": "Delete the key in New Relic (API keys) and create a new ingest key for the agents that use it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>NRII-[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])|[0-9a-f]{36}NRAL(?![A-Za-z0-9]))",
+      "keywords": ["NRII-", "NRAL"],
+      "minLength": 37,
+      "minEntropy": 3.0,
+      "examples": [
+        "NRII-iicVupvOr0SI4izha0u5XouGal06PHcy",
+        "NEW_RELIC_LICENSE_KEY=a31f1fce1a1839fca3a779780fd3dbfa81ffNRAL"
+      ],
+      "counterExamples": [
+        "NRII-iicVupvOr0SI4izha0u5XouGal06PHc",
+        "NRJS-d32f4e5b1d8260a1406",
+        "45ff6c707d8288615c7c50f181eb1af7a7cNRAL",
+        "general licence NRAL"
+      ]
+    },
+    {
+      "id": "secret.grafana-api-key-legacy",
+      "kind": "pattern",
+      "title": "Grafana API key (legacy)",
+      "description": "A legacy Grafana API key (eyJrIjoi…, base64 of {\"k\":…,\"n\":…,\"id\":…}). It acts on the Grafana instance with its role: read dashboards and data sources, or administer as Admin. (Service account glsa_ and Cloud glc_ tokens are secret.grafana-token.)",
+      "help": "Delete the key in Grafana (Administration → API keys, or migrate to service accounts) and create a service account token.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 7.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>eyJrIjoi[A-Za-z0-9+/]{50,}+={0,2})(?![A-Za-z0-9])",
+      "keywords": ["eyJrIjoi"],
+      "minLength": 58,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "eyJrIjoiNEZRUUJwS1JBNHFodUdzTXdMRElvNjRHeGxxMDhMdm8iLCJuIjoiaGFiaXRlci1jaSIsImlkIjoxfQ==",
+        "Authorization: Bearer eyJrIjoicnZnTHdWNkRBdzNWSm9JMlo2Wlk3aGpERDhRU05LODQiLCJuIjoiaGFiaXRlci1jaSIsImlkIjoxfQ=="
+      ],
+      "counterExamples": [
+        "eyJrIjoiYWJj",
+        "eyJrIjoiAAAAAAAAAAAAAAAAAAAA",
+        "eyJhbGciOiJIUzI1NiJ9",
+        "eyJrIjoiNEZRUUJwS1JBNHFodUdzTX"
+      ]
+    },
+    {
+      "id": "secret.okta-api-token",
+      "kind": "pattern",
+      "title": "Okta API token",
+      "description": "An Okta API token (00 + 40) after an okta…token name or in an `Authorization: SSWS …` header. It calls the Okta management API with its administrator's permissions: users, groups, applications.",
+      "help": "Revoke the token in the Okta admin console (Security → API → Tokens) and use an OAuth service app with scoped grants.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?|(?i:okta[A-Za-z0-9_.-]{0,20}?(?:api[_.-]?)?token)[\"']?\\s*(?:[:=]|=>)\\s*[\"']?(?<secret>00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])|(?<![A-Za-z0-9])SSWS[ \\t]+(?<secret>00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-]))",
+      "keywords": ["okta", "ssws"],
+      "minLength": 42,
+      "minEntropy": 3.5,
+      "examples": [
+        "OKTA_API_TOKEN=00ri6WOcbWWsVPT9wht97RKuFLwIiHAJcUyLpyHpBE",
+        "Authorization: SSWS 00U1_lh8Cgwyximi6a5xq4Oth4JLQ7WObe70T-qhQz"
+      ],
+      "counterExamples": [
+        "OKTA_API_TOKEN=00ri6WOcbWWsVPT9wht97RKuFLwIiHAJcUyLpyHpB",
+        "OKTA_CLIENT_ID=0oa9JZl1Hivt3II9ibqz",
+        "OKTA_API_TOKEN=00xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "Authorization: SSWS ${OKTA_TOKEN}"
+      ]
+    }
+  ]
+}
+"""#),
+        ("secrets-payments.json", #"""
+{
+  "$comment": "Pattern rules: payments and commerce (Square, Braintree, Plaid, Flutterwave, EasyPost, Shippo, Duffel). Examples are fake but format-valid. See docs/rules.md.",
+  "rules": [
+    {
+      "id": "secret.square-token",
+      "kind": "pattern",
+      "title": "Square access token or application secret",
+      "description": "A Square access token (EAAA + 60, or the older sq0atp- + 22) or OAuth application secret (sq0csp- + 43). The token takes payments, issues refunds and reads the seller's customers; the secret mints tokens for the app. Application ids (sq0idp-) are public and not reported.",
+      "help": "Revoke the access token (Developer Dashboard → the app → Credentials, or /oauth2/revoke) or replace the application secret there, and deploy the new value to servers only.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>EAAA[A-Za-z0-9_-]{60}|sq0atp-[A-Za-z0-9_-]{22}|sq0csp-[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+      "keywords": ["EAAA", "sq0atp-", "sq0csp-"],
+      "minLength": 29,
+      "minEntropy": 3.5,
+      "previewPrefixLength": 4,
+      "examples": [
+        "EAAA1G-tmbAIDs4KpYbE3zRX_YI78PTBc_Q8p5qdnaDrKiWzN2zXsgwxWOXSSgdc",
+        "SQUARE_ACCESS_TOKEN=sq0atp-QxCjQe1jx5te7l9LKDxa7Q",
+        "square_application_secret: sq0csp-yvcUJezMxl0aESEP-PsG3jvQTZE48JrY9GnfFBpIrSw"
+      ],
+      "counterExamples": [
+        "sq0idp-agqRSNPyMSwQx3fM3OEiOh",
+        "EAAA1G-tmbAIDs4KpYbE3zRX_YI78PTBc_Q8p5qdnaDrKiWzN2zXsgwxWOXSSgd",
+        "EAAAHYtP7_OxMOq8cWG210MmIb56AUVVJaRMl8xNxFGwpNOS1aw-oFw4hzHxIhVX6UVlOFGqujMzOaOv8_3X6U1QTlsA6J_SkuZl7m3rbo7TrjHdAakku48G-8mz7lWI4YWeV1FY1DkGbOaNpBE8FtRoCc",
+        "sq0atp-xxxxxxxxxxxxxxxxxxxxxx"
+      ]
+    },
+    {
+      "id": "secret.braintree-access-token",
+      "kind": "pattern",
+      "title": "Braintree access token",
+      "description": "A Braintree (PayPal) access token (access_token$production$<16>$<32 hex>, or $sandbox$). It charges and refunds through the merchant account.",
+      "help": "Revoke the token in the Braintree or PayPal developer console (the app's credentials) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>access_token\\$(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-f]{32})(?![A-Za-z0-9])",
+      "keywords": ["access_token$"],
+      "minLength": 70,
+      "minEntropy": 3.0,
+      "examples": [
+        "access_token$production$yyisec8xvkju5lzk$f2ebdccfb124863f5084163072e5b17c",
+        "BRAINTREE_ACCESS_TOKEN=access_token$sandbox$72kw7f6lekdd9lic$f2930b179cbcdd86285c2953952fa890"
+      ],
+      "counterExamples": [
+        "access_token$production$yyisec8xvkju5lzk$f2ebdccfb124863f5084163072e5b17",
+        "access_token$production$xxxxxxxxxxxxxxxx$00000000000000000000000000000000",
+        "access_token$production$<merchant>$<token>",
+        "$access_token = $production;"
+      ]
+    },
+    {
+      "id": "secret.plaid-access-token",
+      "kind": "pattern",
+      "title": "Plaid access token",
+      "description": "A Plaid access token for a linked bank account (access-production-<uuid> or access-development-<uuid>). With the client id and secret it reads the account holder's balances, transactions and identity. Sandbox tokens hold test data and are not reported.",
+      "help": "Remove the Item (/item/remove) so the token stops working, and have the user link the account again.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>access-(?:production|development)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9])",
+      "keywords": ["access-production-", "access-development-"],
+      "minLength": 54,
+      "minEntropy": 3.0,
+      "examples": [
+        "access-production-7fc98098-1f82-4a45-a646-a7ec86e035f3",
+        "{\"access_token\": \"access-development-267493f4-7135-48ef-a762-efa98eb801d5\", \"item_id\": \"2yT8nfQhxaCp5ie3cOJuH5PJiTj9FwiXYl6uX\"}"
+      ],
+      "counterExamples": [
+        "access-sandbox-075de62c-ae05-4d77-abdc-4858a6678583",
+        "access-production-7fc98098-1f82-4a45-a646-a7ec86e035f",
+        "access-production-00000000-0000-0000-0000-000000000000",
+        "public-production-651764ab-e4f8-4bb4-a856-e947b5937fae"
+      ]
+    },
+    {
+      "id": "secret.flutterwave-secret-key",
+      "kind": "pattern",
+      "title": "Flutterwave secret key",
+      "description": "A Flutterwave secret key (FLWSECK- or FLWSECK_TEST- + 32 hex + -X). It initiates charges, transfers and refunds for the merchant. Public keys (FLWPUBK-) are not reported.",
+      "help": "Regenerate the keys in the Flutterwave dashboard (Settings → API keys) and deploy the new secret key to servers only.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 9.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>FLWSECK(?:_TEST)?-[0-9a-f]{32}-X)(?![A-Za-z0-9])",
+      "keywords": ["FLWSECK"],
+      "minLength": 42,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "FLWSECK-20a7d59c6eafdef1086cf8a58e64ad25-X",
+        "FLW_SECRET_KEY=FLWSECK_TEST-bcfe268ebbb7cc3da3a475adc94bb09e-X"
+      ],
+      "counterExamples": [
+        "FLWPUBK-865df4eab3d42fa1cce5546673f44d1d-X",
+        "FLWSECK-7acc5656724be295902d96036a0513b-X",
+        "FLWSECK-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx-X",
+        "FLW_ENCRYPTION_KEY=FLWSECK_TEST3c8812c64c90"
+      ]
+    },
+    {
+      "id": "secret.easypost-api-key",
+      "kind": "pattern",
+      "title": "EasyPost API key",
+      "description": "An EasyPost production (EZAK + 54) or test (EZTK + 54) API key. It buys postage on the account and reads its shipments and addresses.",
+      "help": "Delete the key in EasyPost (Account settings → API keys) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>EZ[AT]K[A-Za-z0-9]{54})(?![A-Za-z0-9])",
+      "keywords": ["EZAK", "EZTK"],
+      "minLength": 58,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "EZAKxMu3yRqFLaYVDZLHnGIhBirY3NFld0W4SssI715iT2ZdxK9qkCdVrs",
+        "EASYPOST_API_KEY=EZTKCMXNr5GNRScWdlSyMzIbwTYifH2gJnhBbl523VJJoivm34yyfxySXn"
+      ],
+      "counterExamples": [
+        "EZAKxMu3yRqFLaYVDZLHnGIhBirY3NFld0W4SssI715iT2ZdxK9qkCdVr",
+        "EZAKxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "EZPKBOqxV6dhMC1Q27naayoL1mswJ8HWMAGuqjVqqgCh35WLxNP8rfPpyO",
+        "EZAKxMu3yRqFLaYVDZLHnGIhBirY3NFld0W4SssI715iT2ZdxK9qkCdVrsq"
+      ]
+    },
+    {
+      "id": "secret.shippo-api-token",
+      "kind": "pattern",
+      "title": "Shippo API token",
+      "description": "A Shippo API token (shippo_live_ or shippo_test_ + 40 hex). It buys labels on the account and reads its shipments and addresses.",
+      "help": "Regenerate the token in Shippo (Settings → API) and update the service that uses it.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.0,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>shippo_(?:live|test)_[0-9a-f]{40})(?![A-Za-z0-9])",
+      "keywords": ["shippo_live_", "shippo_test_"],
+      "minLength": 52,
+      "minEntropy": 3.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "shippo_live_adfd38387114e63d942b9eb2433a9e633afd6b41",
+        "Authorization: ShippoToken shippo_test_2b34767a4603526b961101eddd8366b7aeaed51b"
+      ],
+      "counterExamples": [
+        "shippo_live_adfd38387114e63d942b9eb2433a9e633afd6b4",
+        "shippo_live_0000000000000000000000000000000000000000",
+        "shippo_live_<token>",
+        "shippo_prod_b6b179ad2294ee419e8f6e3964002a5a6e012256"
+      ]
+    },
+    {
+      "id": "secret.duffel-api-token",
+      "kind": "pattern",
+      "title": "Duffel API token",
+      "description": "A Duffel access token (duffel_live_ or duffel_test_ + 43). Live tokens book and pay for flights and stays on the account and read travellers' personal data.",
+      "help": "Revoke the token in the Duffel dashboard (Developers → Access tokens) and create a new one.",
+      "level": "error",
+      "family": "secret",
+      "securitySeverity": 8.5,
+      "tags": ["security", "secret", "external/cwe/cwe-798"],
+      "pattern": "(?<![A-Za-z0-9])(?<secret>duffel_(?:live|test)_[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+      "keywords": ["duffel_live_", "duffel_test_"],
+      "minLength": 55,
+      "minEntropy": 4.0,
+      "previewPrefixLength": 4,
+      "examples": [
+        "duffel_live_JTFcNEUjXdFhG_tauqskB5i-heDv87C86E6Id9PTNla",
+        "DUFFEL_ACCESS_TOKEN=duffel_test_gC1g0qZuJDJz60-C3idEcODu5yn6HMIimkRoloDuAgZ"
+      ],
+      "counterExamples": [
+        "duffel_live_JTFcNEUjXdFhG_tauqskB5i-heDv87C86E6Id9PTNl",
+        "duffel_live_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "duffel_live_<token>",
+        "duffel_prod_JTFcNEUjXdFhG_tauqskB5i-heDv87C86E6Id9PTNla"
       ]
     }
   ]
