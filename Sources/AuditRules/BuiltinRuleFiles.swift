@@ -2285,38 +2285,6 @@ public enum BuiltinRuleFiles {
       "minEntropy": 3.0
     },
     {
-      "id": "secret.heroku-api-key-legacy",
-      "kind": "pattern",
-      "generic": true,
-      "title": "Heroku API key (by context)",
-      "description": "A Heroku API key of the older UUID shape, known by the word Heroku (HEROKU_API_KEY) within 40 bytes. The newer HRKU- keys name themselves.",
-      "help": "Revoke the credential with the provider and remove it from the text; if it must be kept, keep it in a secret store.",
-      "level": "error",
-      "family": "secret",
-      "securitySeverity": 6.5,
-      "tags": [
-        "security",
-        "secret",
-        "external/cwe/cwe-798"
-      ],
-      "pattern": "(?<![A-Za-z0-9-])(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9-])",
-      "keywords": [
-        "heroku"
-      ],
-      "keywordWindow": 40,
-      "confidence": "low",
-      "examples": [
-        "HEROKU_API_KEY=ca0b8caa-e1b6-4955-941f-6f4b1b78cc40",
-        "heroku auth token fce34482-bca8-4d2e-8026-dc2eaff1ae4d"
-      ],
-      "counterExamples": [
-        "habit id ca0b8caa-e1b6-4955-941f-6f4b1b78cc40",
-        "heroku app id: app-fce34482",
-        "heroku key 00000000-0000-0000-0000-000000000000"
-      ],
-      "minEntropy": 3.0
-    },
-    {
       "id": "secret.sonarqube-token-legacy",
       "kind": "pattern",
       "generic": true,

@@ -51,7 +51,6 @@ import Testing
         .init("sentry-org-token", "+/=", .after, "base64: the secret part is exactly 43 characters, unpadded (32 bytes)"),
         .init("telegram-bot-token", "-_", .after, "base64url: at most 33 characters after `:AA`, one more is another string"),
         .init("cloudflare-api-token", "-_", .after, "base64url: exactly 40 characters, one more is another string"),
-        .init("heroku-api-key-legacy", "-", .after, "a UUID followed by `-` is a longer identifier"),
         .init("aws-access-key-pair", "+/=", .after, "base64: exactly 40 characters, a 41st or padding is another string"),
         .init("azure-app-configuration-connection-string", "+/=", .after, "base64: 43 characters and one `=` (32 bytes), more is another length"),
         .init("azure-entra-client-secret", "-_~", .after, "the secret's own alphabet: exactly 34 characters after `Q~`, one more is another string"),
