@@ -119,12 +119,13 @@ private func cli(_ arguments: [String]) -> (status: Int32, stdout: String, stder
           "id": "secret.habiter-internal-key", "kind": "pattern", "title": "Habiter internal key",
           "description": "An internal service key.", "help": "Rotate it.", "level": "warning", "family": "secret",
           "securitySeverity": 5.0, "tags": ["security"], "keywords": ["hbk_"],
-          "pattern": "(?<secret>hbk_[a-z0-9]{16})", "examples": ["hbk_0123456789abcdef"], "counterExamples": ["hbk_short"]
+          "pattern": "(?<secret>hbk_[a-z0-9]{16})", "examples": ["hbk_0123456789abcdef", "key hbk_fedcba9876543210"],
+          "counterExamples": ["hbk_short", "xbk_0123456789abcdef"]
         }, {
           "id": "secret.github-token", "kind": "pattern", "title": "GitHub token (overridden)",
           "description": "Overridden.", "help": "Overridden.", "level": "note", "family": "secret",
           "securitySeverity": 1.0, "tags": ["security"], "keywords": ["ghp_"],
-          "pattern": "(?<secret>ghp_[A-Za-z0-9]{36})", "examples": ["\(github)"], "counterExamples": ["ghp_"]
+          "pattern": "(?<secret>ghp_[A-Za-z0-9]{36})", "examples": ["\(github)", "token \(github)"], "counterExamples": ["ghp_", "ghp_short"]
         }]}
         """, "extra.json", in: rules)
         let d = temp()
