@@ -1,4 +1,5 @@
 import AuditBytes
+import AuditInputs
 
 /// Recognises values that stand in for a secret rather than being one: masks (`********`,
 /// `xxxx-xxxx`), templates (`${TOKEN}`, `{{ token }}`, `%s`, `<your-token>`, `[REDACTED:…]`),
@@ -195,21 +196,9 @@ public enum Placeholders {
     /// The value percent-decoded, when it holds a `%XX` escape; nil otherwise.
     static func percentDecoded(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard s.contains(UInt8(ascii: "%")) else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count)
-        var i = 0
-        var decodedAny = false
-        while i < s.count {
-            if s[i] == UInt8(ascii: "%"), i + 2 < s.count, let high = hexValue(s[i + 1]), let low = hexValue(s[i + 2]) {
-                out.append(high << 4 | low)
-                i += 3
-                decodedAny = true
-            } else {
-                out.append(s[i])
-                i += 1
-            }
-        }
-        return decodedAny ? out : nil
+        // Each escape decoded is three bytes become one: shorter means something was decoded.
+        let decoded = LayerBytes.percentDecode(s, plusAsSpace: false)
+        return decoded.count < s.count ? decoded : nil
     }
 
     /// A machine-readable code of short lowercase words joined by `_`, `-` or `.`: `too_short`,

@@ -1,3 +1,5 @@
+import AuditBytes
+
 /// What a text value is, for the rules that read prose and assignments (`Rule.codePolicy`). A
 /// browser capture holds the page's JavaScript bundles, stylesheets and HTML: in them
 /// `this.password=r[4]||n` is code and `.fa-map-pin:before{…}` is a selector, not a credential.
@@ -84,26 +86,17 @@ public enum TextKind: Sendable, Equatable {
         return keywords >= 2 && punctuation * 20 >= bytes.count ? .code : .text
     }
 
-    private static let codeOpenings = [
+    private static let codeOpenings: [StaticString] = [
         "!function", "(function", "(()=>", "(() =>", "\"use strict\"", "'use strict'", "var ", "let ", "const ",
         "function ", "import ", "export ", "window.", "self.", "(self.", "(window.", "define(", "require(",
         "//# sourceMappingURL", "(globalThis", "globalThis.",
         // Dart, TypeScript, Kotlin, Java, Swift sources (a source map's `sourcesContent`).
         "class ", "abstract class ", "final ", "void ", "package ", "interface ", "@override", "library ", "part of ",
     ]
-    private static let stylesheetOpenings = ["@charset", "@import", "@media", "@font-face", "@keyframes", "@layer", ":root"]
+    private static let stylesheetOpenings: [StaticString] = ["@charset", "@import", "@media", "@font-face", "@keyframes", "@layer", ":root"]
 
     private static func startsWith(_ bytes: UnsafeRawBufferPointer, _ text: StaticString, at i: Int) -> Bool {
-        let n = text.utf8CodeUnitCount
-        guard i + n <= bytes.count else { return false }
-        for j in 0..<n where bytes[i + j] != text.utf8Start[j] { return false }
-        return true
-    }
-
-    private static func startsWith(_ bytes: UnsafeRawBufferPointer, _ text: String, at i: Int) -> Bool {
-        let utf8 = text.utf8
-        guard i + utf8.count <= bytes.count else { return false }
-        return zip(bytes[i...], utf8).allSatisfy { $0 == $1 }
+        i <= bytes.count && UnsafeBufferPointer(rebasing: bytes.assumingMemoryBound(to: UInt8.self)[i...]).hasPrefix(text)
     }
 
     /// Past leading white space and `/* … */` or `//` comments (a bundle's licence banner).
@@ -191,9 +184,6 @@ public enum TextKind: Sendable, Equatable {
     }
 
     private static func startsWithIgnoringCase(_ value: UnsafeRawBufferPointer, _ text: StaticString, at i: Int) -> Bool {
-        let n = text.utf8CodeUnitCount
-        guard i + n <= value.count else { return false }
-        for j in 0..<n where value[i + j] | 0x20 != text.utf8Start[j] | 0x20 { return false }
-        return true
+        i <= value.count && UnsafeBufferPointer(rebasing: value.assumingMemoryBound(to: UInt8.self)[i...]).hasPrefixIgnoringASCIICase(text)
     }
 }

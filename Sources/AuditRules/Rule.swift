@@ -27,6 +27,12 @@ public enum ValueShape: String, Sendable {
     /// A session: generated, except that a UUID or ULID is an identifier (an analytics or SDK
     /// session id) and no credential, unless the protocol carries it (a cookie, a header).
     case session
+
+    /// The shape to judge a value by when the protocol carries it (a header, a cookie): there a
+    /// session id of any shape is a live credential.
+    public func carried(byProtocol: Bool) -> ValueShape {
+        byProtocol && self == .session ? .generated : self
+    }
 }
 
 /// What a pattern rule makes of code and markup: the JavaScript, CSS and HTML bodies of a browser

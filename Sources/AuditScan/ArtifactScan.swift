@@ -283,8 +283,7 @@ final class ArtifactScan {
         // name, whose hit `finishDocument` would drop: it is not made.
         guard let name, hitCount == hitsBefore else { return }
         // JSON text under the name is judged like an object: by what it holds.
-        let ruleShape = rules.nameRules[name.ruleIndex].valueShape
-        let shape = carriedByProtocol && ruleShape == .session ? .generated : ruleShape
+        let shape = rules.nameRules[name.ruleIndex].valueShape.carried(byProtocol: carriedByProtocol)
         // Fewer bytes than the shortest credible value: decided without a look at them.
         let credible = !replaced && value.count >= ValueCredibility.minimumLength
             && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)

@@ -160,13 +160,11 @@ struct HARScanVisitor: JSONVisitor {
         let isBody = structure.pendingKey == .text && (structure.current == .content || structure.current == .postData)
         structure.scalarRead()
         let hitsBefore = scan.hitCount
-        if isBody, let bodyKind {
-            plain.declaredKind = bodyKind
-            defer { plain.declaredKind = nil }
-            try plain.string(raw, escaped: escaped, at: offset)
-        } else {
-            try plain.string(raw, escaped: escaped, at: offset)
-        }
+        // A body is declared what its `mimeType` says, for this value only.
+        let declares = isBody && bodyKind != nil
+        if declares { plain.declaredKind = bodyKind }
+        defer { if declares { plain.declaredKind = nil } }
+        try plain.string(raw, escaped: escaped, at: offset)
         if isFieldValue { field.valueHasHits = scan.hitCount > hitsBefore }
     }
 
@@ -265,9 +263,8 @@ struct HARScanVisitor: JSONVisitor {
             return
         }
         guard let match else { return }
-        let ruleShape = scan.rules.nameRules[match.ruleIndex].valueShape
         // A header or cookie carries a session id of any shape as a live credential.
-        let shape = list != .params && ruleShape == .session ? .generated : ruleShape
+        let shape = scan.rules.nameRules[match.ruleIndex].valueShape.carried(byProtocol: list != .params)
         let text = String(decoding: value, as: UTF8.self)
         let credible = value.withUnsafeBufferPointer { ValueCredibility.isCredible($0, keyWords: match.keyWords, shape: shape) }
         let description = text.isEmpty ? "an empty string" : Redaction.describeValue(length: text.unicodeScalars.count)
