@@ -23,6 +23,13 @@ public final class PatternEngine: @unchecked Sendable {
     private let unfilteredRules: [Int]
     /// Values shorter than this cannot match any rule.
     public let minimumValueLength: Int
+    /// The context rules (with a `keywordWindow`), at most 64: bit i of a `ContextMask` stands
+    /// for `contextRules[i]`.
+    let contextRules: [Int]
+    /// Per rule index, its bit in a `ContextMask` (0 for a rule that is not a context rule).
+    private let contextBits: [ContextMask]
+    /// Per context rule, its keywords lowercased.
+    private let contextKeywords: [[String]]
 
     /// The engine of `rules` (pattern rules only) with their patterns compiled: `regexes[i]` is
     /// the pattern of `rules[i]`.
@@ -44,6 +51,11 @@ public final class PatternEngine: @unchecked Sendable {
         prefilter = literals.isEmpty ? nil : LiteralPrefilter(literals: literals)
         literalRules = literals.map { owners[$0]! }
         unfilteredRules = unfiltered
+        contextRules = Array(rules.indices.filter { rules[$0].keywordWindow != nil }.prefix(ContextMask.bitWidth))
+        var bits = [ContextMask](repeating: 0, count: rules.count)
+        for (bit, rule) in contextRules.enumerated() { bits[rule] = 1 << bit }
+        contextBits = bits
+        contextKeywords = contextRules.map { rules[$0].keywords.map { $0.lowercased() } }
         minimumValueLength = rules.map { rule in
             max(rule.minLength, rule.keywords.map { $0.utf8.count }.min() ?? 0)
         }.min() ?? Int.max
@@ -51,10 +63,12 @@ public final class PatternEngine: @unchecked Sendable {
 
     /// Scans one value and calls `emit` for each hit, in rule order then position order. `kind`
     /// is what the value is declared to be (a body's media type); nil leaves it to `TextKind`'s
-    /// sniffer, asked only when a rule for prose or assignments matched.
+    /// sniffer, asked only when a rule for prose or assignments matched. `context`: the context
+    /// rules whose keyword the value's name or carrier holds (`contextMask(of:)`); they run as if
+    /// the keyword stood beside the value.
     /// Throws `RegexError.limitExceeded` (with the rule index) when a regex gives up.
-    public func scan(_ value: UnsafeRawBufferPointer, kind declared: TextKind? = nil, matcher: RegexMatcher, scratch: inout PatternScratch,
-                     _ emit: (PatternHit) -> Void) throws(PatternLimitError) {
+    public func scan(_ value: UnsafeRawBufferPointer, kind declared: TextKind? = nil, context: ContextMask = 0, matcher: RegexMatcher,
+                     scratch: inout PatternScratch, _ emit: (PatternHit) -> Void) throws(PatternLimitError) {
         let n = value.count
         if n < minimumValueLength { return }
         scratch.begin(ruleCount: rules.count)
@@ -65,6 +79,9 @@ public final class PatternEngine: @unchecked Sendable {
         }
         if !unfilteredRules.isEmpty {
             for rule in unfilteredRules { scratch.mark(rule) }
+        }
+        if context != 0 {
+            for (bit, rule) in contextRules.enumerated() where context & (1 << bit) != 0 { scratch.mark(rule) }
         }
         if scratch.marked.isEmpty { return }
         scratch.marked.sort()
@@ -93,7 +110,8 @@ public final class PatternEngine: @unchecked Sendable {
                         if cut.count < 4 || cut.withMemoryRebound(to: UInt8.self, Placeholders.isPlaceholder) { continue }
                     }
                 }
-                if let window = rule.keywordWindow, !Self.keywordNear(rule.keywords, secret: secret, within: window, in: value) { continue }
+                if let window = rule.keywordWindow, context & contextBits[ruleIndex] == 0,
+                   !Self.keywordNear(rule.keywords, secret: secret, within: window, in: value) { continue }
                 var confidence = rule.confidence ?? Confidence.high
                 if let validator = rule.validator {
                     switch Validators.check(validator, bytes) {
@@ -108,7 +126,22 @@ public final class PatternEngine: @unchecked Sendable {
     }
 }
 
+/// A set of context rules, one bit each (see `PatternEngine.contextRules`).
+public typealias ContextMask = UInt64
+
 extension PatternEngine {
+    /// The context rules with a keyword in `text` (case-insensitive): a key, a header's name, a
+    /// URL's host. Asked once per distinct name, not per value.
+    public func contextMask(of text: UnsafeRawBufferPointer) -> ContextMask {
+        guard !contextRules.isEmpty, !text.isEmpty else { return 0 }
+        let lowered = text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+        var mask: ContextMask = 0
+        for (bit, keywords) in contextKeywords.enumerated() where keywords.contains(where: { lowered.containsBytes($0) }) {
+            mask |= 1 << bit
+        }
+        return mask
+    }
+
     /// Whether one of `keywords` (case-insensitive) stands within `window` bytes before or after
     /// `secret` in `value`, outside it: a context rule's provider name beside its generic-shaped
     /// secret.

@@ -159,7 +159,7 @@ final class ArtifactScan {
             let facts = KeyFacts(
                 storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), isAppSensitive: AppSensitiveName.matches(key),
                 isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
-                matchesPattern: keyMatchesPattern(key))
+                matchesPattern: keyMatchesPattern(key), contextRules: rules.patterns.contextMask(of: UnsafeRawBufferPointer(key)))
             return (facts, judgedByName ? rules.names.match(key, scratch: &keyScratch) : nil)
         }
     }
@@ -237,14 +237,16 @@ final class ArtifactScan {
 
     /// Runs the pattern rules over `value` (of `kind`, when its carrier declares one) and records
     /// a hit for each match. `locate` is asked only when there is a hit, so that clean values
-    /// cost no path or key strings.
-    func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, kind: TextKind? = nil, locate: () -> HitLocation) -> Int {
+    /// cost no path or key strings. `context`: the context rules its name or carrier speaks for
+    /// (`PatternEngine.contextMask(of:)`).
+    func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, kind: TextKind? = nil, context: ContextMask = 0,
+                      locate: () -> HitLocation) -> Int {
         // Most values of a document are too short for any rule: decided before the engine is
         // called (and retained for the call).
         if value.count < rules.patterns.minimumValueLength { return 0 }
         var hits: [PatternHit] = []
         do {
-            try rules.patterns.scan(value, kind: kind, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
+            try rules.patterns.scan(value, kind: kind, context: context, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
         } catch {
             let rule = rules.patterns.rules[error.ruleIndex]
             fail(.limit, at: offset, "rule '\(rule.id)': \(error.error.message)")
@@ -268,9 +270,10 @@ final class ArtifactScan {
     /// key): the layer decoders open it, else the pattern rules scan it; then the name rule it
     /// matches, if any, judges the value. `locate` is asked only when something is found.
     /// `carriedByProtocol`: the value is a header, a cookie or another field of the protocol,
-    /// where a session id of any shape is a live credential.
+    /// where a session id of any shape is a live credential. `context`: the context rules whose
+    /// keyword the name (or the request's host) holds.
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
-                         kind: TextKind? = nil, carriedByProtocol: Bool = false, locate: () -> HitLocation) {
+                         kind: TextKind? = nil, context: ContextMask = 0, carriedByProtocol: Bool = false, locate: () -> HitLocation) {
         pkce.observe(value)
         var known: HitLocation?
         let hitsBefore = hitCount
@@ -278,7 +281,7 @@ final class ArtifactScan {
             if known == nil { known = locate() }
             return known!
         }
-        if !replaced { _ = scanPatterns(value, offset: offset, kind: kind) { known ?? locate() } }
+        if !replaced { _ = scanPatterns(value, offset: offset, kind: kind, context: context) { known ?? locate() } }
         // A hit in the value (a pattern on it, anything in a layer of it) says more than the
         // name, whose hit `finishDocument` would drop: it is not made.
         guard let name, hitCount == hitsBefore else { return }

@@ -32,6 +32,9 @@ struct ExchangeScanner: HTTPMessageVisitor {
     /// The request URL's path (`HTTPExchange.path(ofURL:)`); empty before the request line and
     /// for a response alone.
     private var urlPath = ""
+    /// The context rules the request URL's host speaks for (`api.cloudflare.com`): read into the
+    /// request's headers.
+    private var hostContext: ContextMask = 0
     /// The URL's fragment is an OAuth authorization response (the sign-in's callback).
     private var fragmentShowsSignIn = false
 
@@ -81,6 +84,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
     mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) throws {
         if text.kind == .url {
             let url = Array(bytes)
+            hostContext = HTTPExchange.host(ofURL: url).withUnsafeBytes { scan.rules.patterns.contextMask(of: $0) }
             urlPath = HTTPExchange.path(ofURL: url)
             fragmentShowsSignIn = url.contains(UInt8(ascii: "#")) && HabiterAPI.hasAuthorizationResponseFragment(bytes)
         }
@@ -135,7 +139,13 @@ struct ExchangeScanner: HTTPMessageVisitor {
             // The value as text too: parts without `=`, Set-Cookie attributes, formats that span pairs.
             _ = scan.scanPatterns(value, offset: field.valueOffset) { location(valuePath) }
         } else {
-            scan.scanNamedString(value, name: match, at: field.valueOffset, depth: 0, carriedByProtocol: true) {
+            // A header's name, or the request's host, may name the provider of a generic-shaped value.
+            var context = facts.contextRules
+            if field.side == .request {
+                if name.equalsIgnoringASCIICase("host") { hostContext |= scan.rules.patterns.contextMask(of: value) }
+                context |= hostContext
+            }
+            scan.scanNamedString(value, name: match, at: field.valueOffset, depth: 0, context: context, carriedByProtocol: true) {
                 location(field.valuePath(under: root))
             }
         }

@@ -30,6 +30,8 @@ struct HARScanVisitor: JSONVisitor {
         var valueHasHits = false
         /// The scan's hit count when the field opened.
         var hitsAtOpen = 0
+        /// The context rules its name, or its request's host, speaks for.
+        var context: ContextMask = 0
     }
 
     /// What an entry has shown so far.
@@ -49,6 +51,9 @@ struct HARScanVisitor: JSONVisitor {
         /// A message shows the sign-in by its body or URL (`HabiterAPI`), whatever its path.
         var showsSignIn = false
         var bodyIds: [Int] = []
+        /// The context rules the request's host speaks for (`api.cloudflare.com`): read into the
+        /// request's headers, query and cookies.
+        var hostContext: ContextMask = 0
 
         /// Whether the sign-in's shapes are looked for in its messages: not in sync calls, nor in
         /// the app's other calls, whose route already says what they are.
@@ -164,6 +169,8 @@ struct HARScanVisitor: JSONVisitor {
         let declares = isBody && bodyKind != nil
         if declares { plain.declaredKind = bodyKind }
         defer { if declares { plain.declaredKind = nil } }
+        if isFieldValue { plain.carrierContext = field.context }
+        defer { if isFieldValue { plain.carrierContext = 0 } }
         try plain.string(raw, escaped: escaped, at: offset)
         if isFieldValue { field.valueHasHits = scan.hitCount > hitsBefore }
     }
@@ -184,6 +191,7 @@ struct HARScanVisitor: JSONVisitor {
         switch (role, key) {
         case (.request, .url):
             let url = bytes()
+            entry?.hostContext = HTTPExchange.host(ofURL: url).withUnsafeBytes { scan.rules.patterns.contextMask(of: $0) }
             let path = HTTPExchange.path(ofURL: url)
             entry?.urlPath = path
             let route = HabiterAPI.route(ofPath: path)
@@ -192,8 +200,12 @@ struct HARScanVisitor: JSONVisitor {
             if url.contains(UInt8(ascii: "#")), url.withUnsafeBytes({ HabiterAPI.hasAuthorizationResponseFragment($0) }) {
                 entry?.showsSignIn = true
             }
-        case (.field, .name):
-            field.name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
+        case (.field(let list), .name):
+            let name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
+            field.name = name
+            let fromRequest = list == .requestHeaders || list == .queryString || list == .requestCookies
+            field.context = name.utf8.withContiguousStorageIfAvailable { scan.rules.patterns.contextMask(of: UnsafeRawBufferPointer($0)) } ?? 0
+            if fromRequest { field.context |= entry?.hostContext ?? 0 }
         case (.field, .value):
             field.value = bytes()
             field.valueOffset = offset

@@ -17,6 +17,11 @@ struct JSONScanVisitor: JSONVisitor {
     /// The names of the open arrays under a sensitive name, innermost last.
     private var elementNames: [NameMatch] = []
     private var pendingName: NameMatch?
+    /// The context rules the current value's key speaks for (`KeyFacts.contextRules`).
+    private var pendingContext: ContextMask = 0
+    /// The context rules the carrier of every value speaks for (a HAR entry's host, a header's
+    /// name), set by the HAR visitor.
+    var carrierContext: ContextMask = 0
     private var unescaped: [UInt8] = []
     /// What the next string value is declared to be (a HAR body's `mimeType`), set by the HAR
     /// visitor for that value only.
@@ -132,6 +137,7 @@ struct JSONScanVisitor: JSONVisitor {
             }
         }
         pendingName = facts.nameIndex < 0 ? nil : scan.nameMatch(of: facts, key: key)
+        pendingContext = facts.contextRules
         if let store = facts.store {
             let name = String(decoding: key, as: UTF8.self)
             let location = path.memberLocation(.key(name), key: name)
@@ -173,7 +179,8 @@ struct JSONScanVisitor: JSONVisitor {
             && value.withMemoryRebound(to: UInt8.self, SafeShapes.isIdentifier) {
             name = nil
         }
-        scan.scanNamedString(value, name: name, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind) { location() }
+        scan.scanNamedString(value, name: name, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind,
+                             context: pendingContext | carrierContext) { location() }
         if drafts.wantsValue {
             value.withMemoryRebound(to: UInt8.self) { bytes in
                 drafts.capture { $0.string(bytes, escaped: false, at: offset) }
@@ -232,6 +239,7 @@ struct JSONScanVisitor: JSONVisitor {
     @inline(__always)
     private mutating func endValue() {
         if pendingName != nil { pendingName = nil }
+        pendingContext = 0
         drafts.valueEnded()
         path.endValue()
     }

@@ -18,6 +18,9 @@ struct KeyFacts: Equatable {
     /// Some pattern rule matches the key itself (a secret used as a key): only such keys are
     /// scanned with the pattern rules again where they occur.
     var matchesPattern = false
+    /// The context rules whose provider keyword the key holds (`cloudflare_token`): its value
+    /// is read as if the keyword stood beside it.
+    var contextRules: ContextMask = 0
 
     static let none = KeyFacts()
     var isEmpty: Bool { self == .none }

@@ -18,7 +18,7 @@ public protocol HTTPMessageVisitor {
 }
 
 /// The request or the response of an exchange.
-enum HTTPSide {
+public enum HTTPSide {
     case request, response
 
     var key: String { self == .request ? "request" : "response" }
@@ -85,7 +85,7 @@ public struct HTTPField: Equatable {
     var exchange: Int
     public var list: List
     /// The message of a header or trailer.
-    var side: HTTPSide?
+    public var side: HTTPSide?
     var index: Int
     public var nameOffset: Int
     var nameCount: Int
@@ -157,6 +157,17 @@ public struct HTTPExchange {
             case .decoded(let decoded): try decoded.withUnsafeBytes(body)
             }
         }
+    }
+
+    /// The host of an absolute URL (without user info or port), as written; empty for a request
+    /// target without one.
+    public static func host(ofURL url: [UInt8]) -> ArraySlice<UInt8> {
+        guard let colon = url.indices.dropLast(2).first(where: {
+            url[$0] == UInt8(ascii: ":") && url[$0 + 1] == UInt8(ascii: "/") && url[$0 + 2] == UInt8(ascii: "/")
+        }) else { return [] }
+        let authority = url[(colon + 3)...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        let host = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[($0 + 1)...] } ?? authority
+        return host.prefix { $0 != UInt8(ascii: ":") }
     }
 
     /// The path of a URL (absolute, or a request target), lowercased.

@@ -30,6 +30,41 @@ import Testing
         #expect(bytes.withUnsafeMutableBytes { PatternEngine.keywordNear(["cloudflare"], secret: 11..<12, within: 48, in: UnsafeRawBufferPointer($0)) })
     }
 
+    static func ruleIds(_ text: String, name: String) -> [String] {
+        TestSupport.scan(text, name: name).findings.map(\.ruleId).filter { $0.hasPrefix("secret.cloudflare") }
+    }
+
+    @Test func aKeyNamesTheProviderOfItsValue() {
+        #expect(Self.ruleIds(#"{"cloudflare": {"dnsToken": "\#(Self.token)"}, "CF_API_TOKEN": "\#(Self.token)"}"#, name: "a.json")
+                == ["secret.cloudflare-api-token"])
+        // The key speaks for its own value only.
+        #expect(Self.ruleIds(#"{"cloudflare": "zone", "mirror": "\#(Self.token)"}"#, name: "a.json").isEmpty)
+    }
+
+    static func har(url: String, request: String, response: String = "[]") -> String {
+        #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "\#(url)", "headers": \#(request), "queryString": []}, "response": {"status": 200, "headers": \#(response), "content": {"mimeType": "text/plain", "text": ""}}}]}}"#
+    }
+
+    @Test func aHeaderNameOrTheRequestHostNamesTheProvider() {
+        let key = "3f2a9c8b7d6e5f4a3b2c1d0e9f8a7b6c5d4e3"
+        #expect(Self.ruleIds(Self.har(url: "https://example.net/x", request: #"[{"name": "X-Auth-Key", "value": "\#(key)"}]"#), name: "a.har")
+                == ["secret.cloudflare-global-api-key"])
+        #expect(Self.ruleIds(Self.har(url: "https://api.cloudflare.com/client/v4/zones", request: #"[{"name": "X-Zone-Token", "value": "\#(Self.token)"}]"#),
+                             name: "a.har") == ["secret.cloudflare-api-token"])
+        // Not the response's headers (an ETag is as long), nor a request to another host.
+        #expect(Self.ruleIds(Self.har(url: "https://api.cloudflare.com/client/v4/zones", request: "[]",
+                                      response: #"[{"name": "ETag", "value": "\#(Self.token)"}]"#), name: "a.har").isEmpty)
+        #expect(Self.ruleIds(Self.har(url: "https://example.net/x", request: #"[{"name": "X-Zone-Token", "value": "\#(Self.token)"}]"#),
+                             name: "a.har").isEmpty)
+    }
+
+    @Test func aRawRequestsHostNamesTheProvider() {
+        let request = "GET /client/v4/zones HTTP/1.1\r\nHost: api.cloudflare.com\r\nX-Zone-Token: \(Self.token)\r\n\r\n"
+        #expect(Self.ruleIds(request, name: "a.http") == ["secret.cloudflare-api-token"])
+        let elsewhere = "GET /x HTTP/1.1\r\nHost: example.net\r\nX-Zone-Token: \(Self.token)\r\n\r\n"
+        #expect(Self.ruleIds(elsewhere, name: "a.http").isEmpty)
+    }
+
     @Test(arguments: [
         (#""keywordWindow": 0, "keywords": ["zz"]"#, "keywordWindow must be between 1 and 4096 bytes"),
         (#""keywordWindow": 40"#, "a keywordWindow needs the keywords that must stand in it"),
