@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 import AuditRules
 
@@ -112,6 +113,8 @@ public final class PatternEngine: @unchecked Sendable {
                 }
                 if let window = rule.keywordWindow, context & contextBits[ruleIndex] == 0,
                    !Self.keywordNear(rule.keywords, secret: secret, within: window, in: value) { continue }
+                if !rule.publishedExamples.isEmpty,
+                   rule.publishedExamples.contains(SHA256.hexDigest(bytes: Array(UnsafeRawBufferPointer(rebasing: value[secret])))) { continue }
                 var confidence = rule.confidence ?? Confidence.high
                 if let validator = rule.validator {
                     switch Validators.check(validator, bytes) {

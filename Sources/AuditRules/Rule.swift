@@ -96,6 +96,10 @@ public struct Rule: Sendable {
     /// The confidence of the rule's findings when its own shape says less than a vendor's
     /// prefix would (a context rule's are `low` or `medium`); nil: by the rule's checks.
     public var confidence: Confidence?
+    /// Pattern rules: SHA-256 digests (lowercase hex) of values the provider or a public SDK
+    /// publishes as examples (gitleaks allows the same): not anyone's secret, so not reported.
+    /// Digests, so that the pack does not carry key-shaped strings.
+    public var publishedExamples: Set<String>
 
     /// Texts the rule must match (pattern rules) or key names it must match (name rules).
     public var examples: [String]
@@ -112,7 +116,8 @@ public struct Rule: Sendable {
                 level: Level, family: Family, securitySeverity: Double, tags: [String],
                 names: [String] = [], valueShape: ValueShape = .human, pattern: String? = nil, keywords: [String] = [],
                 minLength: Int = 0, minEntropy: Double? = nil, validator: String? = nil,
-                previewPrefixLength: Int = 0, isGeneric: Bool = false, codePolicy: CodePolicy = .scan, keywordWindow: Int? = nil, confidence: Confidence? = nil, examples: [String], counterExamples: [String],
+                previewPrefixLength: Int = 0, isGeneric: Bool = false, codePolicy: CodePolicy = .scan, keywordWindow: Int? = nil, confidence: Confidence? = nil, publishedExamples: Set<String> = [],
+                examples: [String], counterExamples: [String],
                 source: String, sourceLine: Int? = nil, sourceColumn: Int? = nil) {
         self.id = id
         self.kind = kind
@@ -135,6 +140,7 @@ public struct Rule: Sendable {
         self.codePolicy = codePolicy
         self.keywordWindow = keywordWindow
         self.confidence = confidence
+        self.publishedExamples = publishedExamples
         self.examples = examples
         self.counterExamples = counterExamples
         self.source = source

@@ -7,7 +7,7 @@ public enum RuleFileParser {
     static let ruleFields: Set<String> = [
         "id", "kind", "title", "description", "help", "level", "family", "securitySeverity", "tags",
         "names", "valueShape", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength", "generic",
-        "codeAndMarkup", "keywordWindow", "confidence", "examples", "counterExamples",
+        "codeAndMarkup", "keywordWindow", "confidence", "publishedExamples", "examples", "counterExamples",
     ]
     static let fileFields: Set<String> = ["$comment", "rules"]
 
@@ -85,6 +85,11 @@ public enum RuleFileParser {
             guard let confidence = Confidence(rawValue: text) else { throw fields.error("confidence", "confidence must be low, medium or high") }
             return confidence
         }
+        let published = try fields.strings("publishedExamples") ?? []
+        // The item itself is never quoted: someone may have put the key there, not its digest.
+        if let bad = published.firstIndex(where: { $0.utf8.count != 64 || !$0.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) }) {
+            throw fields.error("publishedExamples", "publishedExamples holds SHA-256 digests in lowercase hex (64 characters); item \(bad + 1) is not one")
+        }
         let severity = try fields.number("securitySeverity", required: true)!
         guard severity >= 0 && severity <= 10 else {
             throw fields.error("securitySeverity", "securitySeverity must be between 0.0 and 10.0")
@@ -108,6 +113,7 @@ public enum RuleFileParser {
             codePolicy: codePolicy,
             keywordWindow: window,
             confidence: confidence,
+            publishedExamples: Set(published),
             examples: try fields.strings("examples") ?? [],
             counterExamples: try fields.strings("counterExamples") ?? [],
             source: locate.file)
@@ -119,7 +125,7 @@ public enum RuleFileParser {
             if rule.names.isEmpty { throw fields.error(nil, "a name rule needs a non-empty \"names\" array") }
             if rule.pattern != nil { throw fields.error("pattern", "a name rule has no pattern") }
             if fields.member("generic") != nil { throw fields.error("generic", "a name rule has no generic flag") }
-            for field in ["codeAndMarkup", "keywordWindow", "confidence"] where fields.member(field) != nil {
+            for field in ["codeAndMarkup", "keywordWindow", "confidence", "publishedExamples"] where fields.member(field) != nil {
                 throw fields.error(field, "a name rule has no \(field)")
             }
         case .pattern:
@@ -130,7 +136,7 @@ public enum RuleFileParser {
                 throw fields.error("keywordWindow", "a keywordWindow needs the keywords that must stand in it")
             }
         case .contract, .inventory:
-            for field in ["pattern", "names", "keywords", "valueShape", "validator", "generic", "codeAndMarkup", "keywordWindow", "confidence"] where fields.member(field) != nil {
+            for field in ["pattern", "names", "keywords", "valueShape", "validator", "generic", "codeAndMarkup", "keywordWindow", "confidence", "publishedExamples"] where fields.member(field) != nil {
                 throw fields.error(field, "a \(kind.rawValue) rule's check is built in; it has no \(field)")
             }
         }

@@ -65,6 +65,11 @@ import Testing
         #expect(Self.ruleIds(elsewhere, name: "a.http").isEmpty)
     }
 
+    @Test func aPrefsEntryNameNamesTheProvider() {
+        let prefs = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"flutter.cloudflareToken\">\(Self.token)</string>\n    <string name=\"flutter.mirror\">\(Self.token)</string>\n</map>\n"
+        #expect(Self.ruleIds(prefs, name: "FlutterSharedPreferences.xml") == ["secret.cloudflare-api-token"])
+    }
+
     @Test(arguments: [
         (#""keywordWindow": 0, "keywords": ["zz"]"#, "keywordWindow must be between 1 and 4096 bytes"),
         (#""keywordWindow": 40"#, "a keywordWindow needs the keywords that must stand in it"),
