@@ -179,7 +179,7 @@ extension ArtifactScan {
     /// (by hash) at the same position, found by two rules or in two layers of one value (an
     /// environment assignment and its `!form` pair, `Bearer glsa_…` under the bearer and the
     /// Grafana rule). The kept hit has the best rule (a pattern over a name, a vendor rule over a
-    /// generic one, then the earlier rule) and takes the innermost location of the group, whose
+    /// context rule over a generic one, the surer of two generic ones, then the earlier rule) and takes the innermost location of the group, whose
     /// path and key say most. Marked by index of `pending`; empty when there are none.
     private func duplicateSecretHits() -> [Bool] {
         // The hits with a secret, ordered by position and hash, then by index: a group is a run.
@@ -197,10 +197,16 @@ extension ArtifactScan {
             defer { start = end }
             guard end - start > 1 else { continue }
             let group = hashed[start..<end].lazy.map(\.index)
-            func ruleRank(_ index: Int) -> (Int, Int, Int) {
+            func ruleRank(_ index: Int) -> (Int, Int, Int, Int) {
                 switch pending[index].detail {
-                case .pattern(let rule, _, _): return (1, rules.patterns.rules[rule].isGeneric ? 0 : 1, -rule)
-                default: return (0, 0, 0)
+                case .pattern(let index, _, _):
+                    // A context rule names the provider a generic shape belongs to: between the two.
+                    // Among generic rules, the one surer of its shape (a key id beside its secret
+                    // over any secret-named assignment).
+                    let rule = rules.patterns.rules[index]
+                    let sureness = Confidence.allCases.firstIndex(of: rule.confidence ?? .high)!
+                    return (1, !rule.isGeneric ? 2 : rule.keywordWindow != nil ? 1 : 0, sureness, -index)
+                default: return (0, 0, 0, 0)
                 }
             }
             func depth(_ index: Int) -> Int {
