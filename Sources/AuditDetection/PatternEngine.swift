@@ -29,8 +29,9 @@ public final class PatternEngine: @unchecked Sendable {
     let contextRules: [Int]
     /// Per rule index, its bit in a `ContextMask` (0 for a rule that is not a context rule).
     private let contextBits: [ContextMask]
-    /// Per context rule, its keywords lowercased.
-    private let contextKeywords: [[String]]
+    /// Per prefilter literal, the context rules it is a keyword of: a name's context rules are
+    /// found by the one pass of the prefilter over it.
+    private let literalContextBits: [ContextMask]
 
     /// The engine of `rules` (pattern rules only) with their patterns compiled: `regexes[i]` is
     /// the pattern of `rules[i]`.
@@ -56,7 +57,7 @@ public final class PatternEngine: @unchecked Sendable {
         var bits = [ContextMask](repeating: 0, count: rules.count)
         for (bit, rule) in contextRules.enumerated() { bits[rule] = 1 << bit }
         contextBits = bits
-        contextKeywords = contextRules.map { rules[$0].keywords.map { $0.lowercased() } }
+        literalContextBits = literalRules.map { owners in owners.reduce(0) { $0 | bits[$1] } }
         minimumValueLength = rules.map { rule in
             max(rule.minLength, rule.keywords.map { $0.utf8.count }.min() ?? 0)
         }.min() ?? Int.max
@@ -136,12 +137,9 @@ extension PatternEngine {
     /// The context rules with a keyword in `text` (case-insensitive): a key, a header's name, a
     /// URL's host. Asked once per distinct name, not per value.
     public func contextMask(of text: UnsafeRawBufferPointer) -> ContextMask {
-        guard !contextRules.isEmpty, !text.isEmpty else { return 0 }
-        let lowered = text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+        guard !contextRules.isEmpty, !text.isEmpty, let prefilter else { return 0 }
         var mask: ContextMask = 0
-        for (bit, keywords) in contextKeywords.enumerated() where keywords.contains(where: { lowered.containsBytes($0) }) {
-            mask |= 1 << bit
-        }
+        prefilter.scan(text) { literal in mask |= literalContextBits[literal] }
         return mask
     }
 

@@ -1753,7 +1753,7 @@ public enum BuiltinRuleFiles {
       "securitySeverity": 7.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
       "pattern": "(?i)(?<![A-Za-z0-9_])(?<line>(?<=^|\\n)[ \\t]*(?:export[ \\t]+)?)?[A-Za-z0-9_.-]{0,40}?(?<!public)(?<!publishable)(?<!csrf)(?<!xsrf)(?<!csrf[_.-])(?<!xsrf[_.-])(?<!page)(?:api[_.-]?key|apikey|api[_.-]?secret|secret(?:[_.-]?key)?|client[_.-]?secret|access[_.-]?token|auth[_.-]?token|refresh[_.-]?token|bearer[_.-]?token|token|credentials?|private[_.-]?key|user[_.-]?auth)(?![A-Za-z0-9])(?:[\"'\\]]?[ \\t]*(?:=>|:=|[=:])[ \\t]*|[\"'][ \\t]*,[ \\t]*)(?|\\\\?(?<q>[\"'`])(?=[^\"'`\\s]*[0-9])(?=[^\"'`\\s]*[A-Za-z])(?<secret>(?!\\$)(?:(?!\\k<q>)[^\\s\\\\<>{}]){16,256})\\\\?\\k<q>|(?(<line>)|(?!))(?<q>)(?<![ \\t])(?=[A-Za-z0-9+/_.~-]*[0-9])(?=[A-Za-z0-9+/_.~-]*[A-Za-z])(?<secret>(?:[A-Za-z0-9+/_~-]|\\.(?!\\.)){20,256}={0,2})(?=[ \\t]*(?:#[^\\n]*)?(?:\\r?\\n|\\z)))",
-      "keywords": ["key", "secret", "token", "credential", "auth"],
+      "keywords": ["api_key", "apikey", "api-key", "api.key", "api_secret", "api-secret", "private_key", "privatekey", "private-key", "secret", "token", "credential", "auth"],
       "minLength": 20,
       "minEntropy": 3.5,
       "confidence": "low",

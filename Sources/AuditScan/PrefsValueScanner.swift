@@ -64,10 +64,11 @@ struct PrefsValueScanner {
     func scanValue(_ bytes: [UInt8], key: String, path: LayeredPath, offset: Int) {
         let location = HitLocation(key: key, path: path, ancestry: [])
         bytes.withUnsafeBytes { value in
-            // The key's context rules, from the cache of key facts; a value too short for any
-            // pattern rule needs none.
+            // The key's context rules (one pass of the prefilter over it); a value too short for
+            // any pattern rule needs none.
             var name = key
-            let context = value.count < scan.rules.patterns.minimumValueLength ? 0 : name.withUTF8 { scan.keyFacts($0).contextRules }
+            let context = value.count < scan.rules.patterns.minimumValueLength ? 0
+                : name.withUTF8 { scan.rules.patterns.contextMask(of: UnsafeRawBufferPointer($0)) }
             scan.scanNamedString(value, name: scan.nameMatch(key), at: offset, depth: 0, context: context) { location }
         }
     }
