@@ -118,19 +118,33 @@ public enum Placeholders {
         }
     }
 
-    /// `isMask` for ASCII text, on its bytes.
+    /// `isMask` for ASCII text, on its bytes; also a value mostly one repeated byte, or with a
+    /// run of eight x, X, * or #.
     private static func isASCIIMask(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first else { return false }
-        // One pass: all the same byte, all mask characters, and how many are x, X or *.
+        // One pass: all the same byte, all mask characters, how many are x, X or *, the longest
+        // run of one byte and the longest run of x, X, * or #.
         var same = true, allMask = true
         var masked = 0
+        var run = 0, longestRun = 0, maskRun = 0, longestMaskRun = 0
+        var previous: UInt8 = 0
         for b in bytes {
             same = same && b == first
             allMask = allMask && asciiMaskCharacters & (1 << UInt128(b)) != 0
-            if b == UInt8(ascii: "x") || b == UInt8(ascii: "X") || b == UInt8(ascii: "*") { masked += 1 }
+            let isMaskByte = b == UInt8(ascii: "x") || b == UInt8(ascii: "X") || b == UInt8(ascii: "*") || b == UInt8(ascii: "#")
+            if isMaskByte && b != UInt8(ascii: "#") { masked += 1 }
+            run = b == previous ? run + 1 : 1
+            longestRun = max(longestRun, run)
+            maskRun = isMaskByte && (maskRun == 0 || b == previous) ? maskRun + 1 : isMaskByte ? 1 : 0
+            longestMaskRun = max(longestMaskRun, maskRun)
+            previous = b
         }
         if bytes.count >= 3 && same { return true }
         if allMask { return true }
+        // A provider's prefix before filler (`gsk_aaaaaaaa…`), or a value redacted in part
+        // (`xoxp-5723…-####################`): no generated secret has either.
+        if bytes.count >= 8 && longestRun * 10 >= bytes.count * 6 { return true }
+        if longestMaskRun >= 8 { return true }
         return bytes.count >= 6 && masked * 10 >= bytes.count * 6
     }
 

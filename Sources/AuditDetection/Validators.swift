@@ -47,6 +47,10 @@ public enum Validators {
             for (i, b) in rest.enumerated() where i != 22 && base62Digit(b) == nil { return .notThisFormat }
             return .valid
         }
+        // A GitHub App refresh token's long form has no published checksum: its shape only.
+        if token.starts(with: "ghr_".utf8) && token.count == 80 {
+            return token.dropFirst(4).allSatisfy { base62Digit($0) != nil } ? .valid : .notThisFormat
+        }
         guard let underscore = token.firstIndex(of: UInt8(ascii: "_")), token.count - underscore - 1 == 36 else { return .notThisFormat }
         let random = UnsafeRawBufferPointer(rebasing: token[(underscore + 1)..<(token.count - 6)])
         var checksum: UInt64 = 0

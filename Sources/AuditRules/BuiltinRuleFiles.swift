@@ -1746,13 +1746,13 @@ public enum BuiltinRuleFiles {
       "generic": true,
       "codeAndMarkup": "assignment",
       "title": "Secret assigned to a secret-named identifier",
-      "description": "RFC 6749's and RFC 5849's example tokens and keys are published, not reported (publishedExamples). A generated-looking value (16 to 256 characters, letters and digits, Shannon entropy of at least 3.5 bits a character) given to an identifier whose name ends in api_key, secret, secret_key, client_secret, access_token, auth_token, token or credentials, in code (quoted), a config file or a log line: SECRET_KEY = '…', \"client_secret\" : \"…\", setDefault(\"api_token\", \"…\"), apiKey: '…'. The generic shape of gitleaks's generic-api-key and Nosey Parker's generic secret rules; a vendor rule matching the same secret wins.",
+      "description": "RFC 6749's and RFC 5849's example tokens and keys are published, not reported (publishedExamples). A generated-looking value (16 to 256 characters, letters and digits, Shannon entropy of at least 3.5 bits a character) given to an identifier whose name ends in api_key, secret, secret_key, client_secret, access_token, auth_token, token or credentials, in code (quoted), a config file or a log line: SECRET_KEY = '…', \"client_secret\" : \"…\", setDefault(\"api_token\", \"…\"), apiKey: '…'. The generic shape of gitleaks's generic-api-key and Nosey Parker's generic secret rules; a vendor rule matching the same secret wins. A value that opens with a provider's own prefix (re_, sk-, ghp_, xoxb-, …) is that provider's rule's to judge: a malformed one is not reported here.",
       "help": "Remove the secret from the text and revoke it with whoever issued it; load it from the environment or a secret store instead.",
       "level": "error",
       "family": "secret",
       "securitySeverity": 7.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?i)(?<![A-Za-z0-9_])(?<line>(?<=^|\\n)[ \\t]*(?:export[ \\t]+)?)?[A-Za-z0-9_.-]{0,40}?(?<!public)(?<!publishable)(?<!csrf)(?<!xsrf)(?<!csrf[_.-])(?<!xsrf[_.-])(?<!page)(?:api[_.-]?key|apikey|api[_.-]?secret|secret(?:[_.-]?key)?|client[_.-]?secret|access[_.-]?token|auth[_.-]?token|refresh[_.-]?token|bearer[_.-]?token|token|credentials?|private[_.-]?key|user[_.-]?auth)(?![A-Za-z0-9])(?:[\"'\\]]?[ \\t]*(?:=>|:=|[=:])[ \\t]*|[\"'][ \\t]*,[ \\t]*)(?|\\\\?(?<q>[\"'`])(?=[^\"'`\\s]*[0-9])(?=[^\"'`\\s]*[A-Za-z])(?<secret>(?!\\$)(?:(?!\\k<q>)[^\\s\\\\<>{}]){16,256})\\\\?\\k<q>|(?(<line>)|(?!))(?<q>)(?<![ \\t])(?=[A-Za-z0-9+/_.~-]*[0-9])(?=[A-Za-z0-9+/_.~-]*[A-Za-z])(?<secret>(?:[A-Za-z0-9+/_~-]|\\.(?!\\.)){20,256}={0,2})(?=[ \\t]*(?:#[^\\n]*)?(?:\\r?\\n|\\z)))",
+      "pattern": "(?i)(?<![A-Za-z0-9_])(?<line>(?<=^|\\n)[ \\t]*(?:export[ \\t]+)?)?[A-Za-z0-9_.-]{0,40}?(?<!public)(?<!publishable)(?<!csrf)(?<!xsrf)(?<!csrf[_.-])(?<!xsrf[_.-])(?<!page)(?:api[_.-]?key|apikey|api[_.-]?secret|secret(?:[_.-]?key)?|client[_.-]?secret|access[_.-]?token|auth[_.-]?token|refresh[_.-]?token|bearer[_.-]?token|token|credentials?|private[_.-]?key|user[_.-]?auth)(?![A-Za-z0-9])(?:[\"'\\]]?[ \\t]*(?:=>|:=|[=:])[ \\t]*|[\"'][ \\t]*,[ \\t]*)(?|\\\\?(?<q>[\"'`])(?=[^\"'`\\s]*[0-9])(?=[^\"'`\\s]*[A-Za-z])(?<secret>(?!\\$)(?!(?:re|sk|pk|rk|ghp|gho|ghs|ghu|ghr|hf|gsk|npm|r8|xai|pplx|fc|tvly|ops|glpat|lsv2_pt|lsv2_sk|ls_|dop_v1|shpat|shpss|xox[abposr])[_-])(?:(?!\\k<q>)[^\\s\\\\<>{}]){16,256})\\\\?\\k<q>|(?(<line>)|(?!))(?<q>)(?<![ \\t])(?=[A-Za-z0-9+/_.~-]*[0-9])(?=[A-Za-z0-9+/_.~-]*[A-Za-z])(?<secret>(?!(?:re|sk|pk|rk|ghp|gho|ghs|ghu|ghr|hf|gsk|npm|r8|xai|pplx|fc|tvly|ops|glpat|lsv2_pt|lsv2_sk|ls_|dop_v1|shpat|shpss|xox[abposr])[_-])(?:[A-Za-z0-9+/_~-]|\\.(?!\\.)){20,256}={0,2})(?=[ \\t]*(?:#[^\\n]*)?(?:\\r?\\n|\\z)))",
       "keywords": ["api_key", "apikey", "api-key", "api.key", "api_secret", "api-secret", "private_key", "privatekey", "private-key", "secret", "token", "credential", "auth"],
       "minLength": 20,
       "minEntropy": 3.5,
@@ -1780,7 +1780,8 @@ public enum BuiltinRuleFiles {
         "secret_key = \"${SECRET_KEY}\"",
         "token = \"aaaaaaaaaaaaaaaaaaaaaaaa1\"",
         "api_key = \"your-api-key-goes-here-1234\"",
-        "const token = getToken(request.headers.authorization);"
+        "const token = getToken(request.headers.authorization);",
+        "resendApiKey := \"re_Zk8mQ3xV7pL2nR9tW4yB6cF1hJ5d\""
       ]
     },
     {
@@ -3475,7 +3476,7 @@ public enum BuiltinRuleFiles {
       "kind": "pattern",
       "generic": true,
       "title": "SonarQube token (by context)",
-      "description": "A SonarQube or SonarCloud user token of the older shape (40 hex digits, before the squ_, sqp_ and sqa_ prefixes), known by the words sonar or SONAR_TOKEN within 40 bytes.",
+      "description": "A SonarQube or SonarCloud user token of the older shape (40 hex digits, before the squ_, sqp_ and sqa_ prefixes), known by the words sonar or SONAR_TOKEN within 40 bytes. Hex after # (a download's checksum fragment, sonarqube-….zip#<sha1>) is not a token.",
       "help": "Revoke the credential with the provider and remove it from the text; if it must be kept, keep it in a secret store.",
       "level": "error",
       "family": "secret",
@@ -3485,7 +3486,7 @@ public enum BuiltinRuleFiles {
         "secret",
         "external/cwe/cwe-798"
       ],
-      "pattern": "(?<![A-Za-z0-9])(?<secret>[0-9a-f]{40})(?![A-Za-z0-9])",
+      "pattern": "(?<![A-Za-z0-9#])(?<secret>[0-9a-f]{40})(?![A-Za-z0-9])",
       "keywords": [
         "sonar"
       ],
@@ -3498,7 +3499,8 @@ public enum BuiltinRuleFiles {
       "counterExamples": [
         "git commit 05b0ff85279baf4f73bbc7a92adc446664a0d3c8",
         "sonar project key habiter-05b0ff85279b",
-        "SONAR_TOKEN=0000000000000000000000000000000000000000"
+        "SONAR_TOKEN=0000000000000000000000000000000000000000",
+        "https://binaries.sonarsource.com/sonarqube-9.9.zip#3b335d1e7f5a8c2d4e6f9a0b1c2d3e4f5a6b7c8d"
       ],
       "minEntropy": 3.0
     },
@@ -9182,13 +9184,13 @@ public enum BuiltinRuleFiles {
       "id": "secret.github-token",
       "kind": "pattern",
       "title": "GitHub token",
-      "description": "A GitHub personal access, OAuth, user-to-server, server-to-server or refresh token (ghp_, gho_, ghu_, ghs_, ghr_: 30 random base62 characters and a CRC32 checksum, verified offline; a failed checksum lowers confidence), or a fine-grained personal access token (github_pat_, 82 characters, no published checksum).",
+      "description": "A GitHub personal access, OAuth, user-to-server, server-to-server or refresh token (ghp_, gho_, ghu_, ghs_, ghr_: 30 random base62 characters and a CRC32 checksum, verified offline; a failed checksum lowers confidence), a GitHub App refresh token in its long form (ghr_ and 76 characters, checked by shape only), or a fine-grained personal access token (github_pat_, 82 characters, no published checksum).",
       "help": "Revoke the token on GitHub (Settings → Developer settings → Personal access tokens for ghp_ and github_pat_; the OAuth or GitHub App's settings for gho_, ghu_, ghs_, ghr_) and create a new one with the least scope and an expiry.",
       "level": "error",
       "family": "secret",
       "securitySeverity": 9.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9])(?<secret>(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}))(?![A-Za-z0-9])",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>(?:gh[pousr]_[A-Za-z0-9]{36}|ghr_[A-Za-z0-9]{76}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}))(?![A-Za-z0-9])",
       "keywords": ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
       "minLength": 40,
       "minEntropy": 3.5,
@@ -9199,7 +9201,7 @@ public enum BuiltinRuleFiles {
         "token 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",
         "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",
         "git push https://x-access-token:ghs_I5Yu0VPfjeC5saoAL3cp9FefDl96Zt2xD84r@github.com/habiter/app.git",
-        "ghp_B2G30V5eQ2AmvMKlpVFAJyHYxE9e4k4Hzg96"
+        "ghp_B2G30V5eQ2AmvMKlpVFAJyHYxE9e4k4Hzg96", "\"refresh_token\": \"ghr_kASAOsE1nYEZ9GlGHpYaax7LBejYWo6oScBVX4ANCc9vIFShP88xbjV0fhZ7bDkJUvzFjlQcE30p\""
       ],
       "counterExamples": [
         "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
@@ -9256,7 +9258,7 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-798"],
-      "pattern": "(?<![A-Za-z0-9])(?<secret>(?:xoxe\\.)?xox[abeoprs]-(?:[0-9]{8,}|1)-[0-9A-Za-z-]{8,}|xapp-1-[A-Z0-9]{9,12}-[0-9]{10,16}-[a-f0-9]{32,80})",
+      "pattern": "(?<![A-Za-z0-9])(?<secret>(?:xoxe\\.)?xox[abeoprs]-(?:[0-9]{8,}|1)-[0-9A-Za-z-]{8,}+(?![#*]{4})|xapp-1-[A-Z0-9]{9,12}-[0-9]{10,16}-[a-f0-9]{32,80})",
       "keywords": ["xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xoxe.", "xapp-"],
       "minLength": 24,
       "minEntropy": 3.0,
@@ -9272,7 +9274,7 @@ public enum BuiltinRuleFiles {
         "xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx",
         "xapp-1-xxxx",
         "xoxe.xoxp-1-...",
-        "xxoxb-223803405610-7695985490486-FXQf1pjwaSyrEGVkOPntkrZe"
+        "xxoxb-223803405610-7695985490486-FXQf1pjwaSyrEGVkOPntkrZe", "xoxp-572370529330-573807301142-572331691188-####################"
       ]
     },
     {

@@ -63,6 +63,7 @@ import Testing
         "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "Bearer <token>", "Bearer ${TOKEN}", "null", "  ", "aaaaaaaa", "•••••",
         "{token}", "placeholder", "Basic xxxxxxxx", "too_short", "password.mismatch", "min-length",
         "%d", "xxxx-xxxx", "TOKEN ********", "BEARER changeme", "Insert-Key-Here", "EXPIRED", "__--__",
+        "gsk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "xoxp-572370529330-573807301142-572331691188-####################",
     ])
     func placeholders(_ value: String) {
         #expect(Placeholders.isPlaceholder(value))
@@ -72,6 +73,7 @@ import Testing
         "Tr1cky-Wombat", "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY", "hunter22", "q8Zr-Wm3v-Tt5x", "Bearer c7zGVmbELfGmFFHF",
         "correct horse battery staple", "$ecret-1", "x1y2z3w4", "sk_live_KqWmRzTbVxYcNdLfGhJpSaUe",
         "sk_live_abcdefghijklmnopqrstuvwxyzab", "%sx", "Tokenizer9Qz7", "<unclosed",
+        "AAAAAAAAAAC7hjsA+H3owFygUv4w5B67lcSx14zff9FCPADiNbSwYWgE", "Pa##word-42", "q8Zr***Wm3v-Tt5x",
     ])
     func notPlaceholders(_ value: String) {
         #expect(!Placeholders.isPlaceholder(value))

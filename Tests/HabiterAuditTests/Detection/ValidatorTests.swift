@@ -34,6 +34,16 @@ import Testing
         #expect(Self.check("base62-crc32", token) == verdict)
     }
 
+    /// A GitHub App refresh token's long form (`ghr_` and 76 base62 characters): by shape only.
+    @Test(arguments: [
+        ("ghr_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8dKLzdocJ2isAjIhKtJ0RlgLKOmxgJTeKdNnFRIBXu", ValidatorVerdict.valid),
+        ("ghr_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8dKLzdocJ2isAjIhKtJ0RlgLKOmxgJTeKdNnFRIBX-", .notThisFormat),
+        ("ghr_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8dKLzdocJ2isAjIhKtJ0RlgLKOmxgJTeKdNnFRIBX", .notThisFormat),
+    ])
+    func longGitHubRefreshTokens(_ token: String, _ verdict: ValidatorVerdict) {
+        #expect(Self.check("base62-crc32", token) == verdict)
+    }
+
     /// Habiter access tokens (`v1.<claims>.<HMAC-SHA256>`, made like sync-auth's with a fake key).
     static let accessClaims = "eyJ2ZXJzaW9uIjoxLCJpc3N1ZXIiOiJodHRwczovL3N5bmMuZXhhbXBsZS5vcmciLCJhdWRpZW5jZSI6ImhhYml0ZXItbW9iaWxlIiwic3ViamVjdCI6Im1pYS5rIiwiZGV2aWNlSWQiOiJVdkltWmFZTUV0S0pHRjJWRHVpQk5na1ciLCJwYXNzd29yZFZlcnNpb24iOjEsImlzc3VlZEF0IjoxNzk2MTE3NDAwLCJleHBpcmVzQXQiOjE3OTYxMTc3MDAsInRva2VuSWQiOiJiMnNSUFJlTmJBX1RrQl95T2FHZ2xRIn0"
 
