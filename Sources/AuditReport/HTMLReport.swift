@@ -39,7 +39,7 @@ public enum HTMLReport {
         let accepted = findings.filter { !$0.isActive }.count
         page.fact("Findings", count(findings.count, "finding") + (accepted == 0 ? "" : " (\(accepted) accepted by a baseline or an allowlist)"))
         page.fact("Input errors", String(result.errors.count))
-        page.fact("Fails on", "<code>--fail-on \(escape(input.failOn.rawValue))</code>")
+        page.fact("Fails on", "<code>--fail-on \(escape(input.failOn.description))</code>")
         page.fact("Exit status", "\(input.exitCode) (\(escape(exitMeaning(input.exitCode))))")
         page.line("</dl>")
         page.line("<nav aria-label=\"Contents\">")
@@ -246,8 +246,8 @@ public enum HTMLReport {
 
     private static func gateText(_ input: ReportInput) -> (passed: Bool, title: String, reason: String) {
         switch input.exitCode {
-        case ExitStatus.pass: return (true, "gate passed", "no finding at or above --fail-on \(input.failOn.rawValue), and every input was scanned.")
-        case ExitStatus.findings: return (false, "gate failed", "findings at or above --fail-on \(input.failOn.rawValue).")
+        case ExitStatus.pass: return (true, "gate passed", "no finding at or above --fail-on \(input.failOn.description), and every input was scanned.")
+        case ExitStatus.findings: return (false, "gate failed", "findings at or above --fail-on \(input.failOn.description).")
         default: return (false, "gate failed", "not every input could be scanned.")
         }
     }

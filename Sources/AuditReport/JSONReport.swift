@@ -105,7 +105,7 @@ public enum JSONReport {
             ("byContext", counts(contexts, byContext)),
             ("errors", .int(input.result.errors.count)),
             ("artifacts", .int(input.result.artifacts.count)),
-            ("failOn", .string(input.failOn.rawValue)),
+            ("failOn", .string(input.failOn.description)),
             ("exitCode", .int(Int(input.exitCode))),
         ])
     }

@@ -17,14 +17,14 @@ public struct ReportInput: Sendable {
     public var rules: [Rule]
     /// The exit status the scan ends with, recorded in the report.
     public var exitCode: Int32
-    public var failOn: FailThreshold
+    public var failOn: GatePolicy
     /// SARIF: leave out accepted and absent results (GitHub shows suppressed results as open
     /// alerts).
     public var sarifOmitSuppressed = false
     /// SARIF: the run's `automationDetails.id` category, for merging and for code scanning.
     public var sarifCategory: String?
 
-    public init(result: ScanResult, rules: [Rule], exitCode: Int32, failOn: FailThreshold) {
+    public init(result: ScanResult, rules: [Rule], exitCode: Int32, failOn: GatePolicy) {
         self.result = result
         self.rules = rules
         self.exitCode = exitCode

@@ -95,7 +95,7 @@ public enum TextReport {
         if errors > 0 { line += "; \(errors) input error\(errors == 1 ? "" : "s"): the scan is incomplete" }
         switch input.exitCode {
         case 0: line += ". Gate passed."
-        case 1: line += ". Gate failed (--fail-on \(input.failOn.rawValue))."
+        case 1: line += ". Gate failed (--fail-on \(input.failOn.description))."
         default: line += ". Gate failed: not every input could be scanned."
         }
         return line

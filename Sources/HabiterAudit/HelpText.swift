@@ -68,10 +68,11 @@ enum HelpText {
     USAGE: habiter-audit scan [options] <path>...
 
     ARGUMENTS:
-      <path>                  A file, a directory (walked recursively in name order; .git is
-                              skipped; links are followed, each directory walked once, a
-                              loop is an error; FIFOs and devices only when named) or -
-                              for stdin.
+      <path>                  A file (always scanned), a directory (walked recursively in
+                              name order; .git and what .gitignore, .ignore and
+                              .git/info/exclude name are skipped; links are followed, each
+                              directory walked once, a loop is an error; FIFOs and devices
+                              only when named) or - for stdin.
 
     OPTIONS:
       -f, --format <format>   Report format: text, json, sarif, html or github
@@ -79,7 +80,9 @@ enum HelpText {
       -o, --output <file>     Write the report to <file> instead of stdout. An input, or
                               a path inside a scanned directory, is refused.
       --fail-on <level>       Lowest finding level that fails the gate: error, warning,
-                              note or never. (default: error)
+                              note or never; or <family>=<level> for one family (secret,
+                              policy, transport). Repeatable, e.g. --fail-on error
+                              --fail-on transport=warning. (default: error)
       --baseline <file>       Accept the findings of a baseline (habiter-audit baseline):
                               only new findings fail the gate; reports mark each finding
                               new or unchanged and list those gone.
@@ -88,6 +91,12 @@ enum HelpText {
                               extra and disabled rules, an allowlist with reasons and
                               expiry dates).
       --no-config             Read no configuration file.
+      --exclude <glob>        Leave out the paths under a walked directory that match
+                              (gitignore syntax, relative to the directory: build/,
+                              **/*.lock). Repeatable.
+      --include <glob>        Scan only the files under a walked directory that match.
+                              Repeatable.
+      --no-ignore             Do not read .gitignore, .ignore and .git/info/exclude.
       --shard <k/n>           Scan only the k-th of n shares of the inputs (split by path,
                               stable as inputs come and go); merge the shards' SARIF with
                               habiter-audit merge.
@@ -125,7 +134,8 @@ enum HelpText {
 
     Findings are secret (a credential where it must not be), policy (a contract violation)
     or transport (a credential the protocol carries, e.g. an Authorization header in a
-    capture: a warning, so captures fail the gate only with --fail-on warning).
+    capture: a warning, so captures fail the gate only with --fail-on warning or
+    --fail-on transport=warning).
 
     Reports never contain matched values: at most a public prefix such as ghp_ and a length.
 
@@ -134,6 +144,8 @@ enum HelpText {
       habiter-audit scan --context sync push-body.json
       cat oplog.ndjson | habiter-audit scan --input-format ndjson -
       habiter-audit scan --fail-on warning session.har      # captures must be redacted
+      habiter-audit scan --fail-on error --fail-on transport=warning .   # a repository
+      habiter-audit scan --exclude 'test/fixtures/' --include '**/*.har' .
       habiter-audit scan --format github fixtures/          # in a GitHub Actions step
       habiter-audit scan --baseline audit-baseline.json captures/
       habiter-audit scan --shard 2/4 --format sarif -o shard-2.sarif captures/
@@ -151,7 +163,7 @@ enum HelpText {
       -o, --output <file>     Where to write the baseline (JSON). An input, or a path
                               inside a scanned directory, is refused.
       --context, --input-format, --rules, --no-builtin-rules, --config, --no-config,
-      --max-depth, --max-document-hits, --jobs, --shard
+      --exclude, --include, --no-ignore, --max-depth, --max-document-hits, --jobs, --shard
                               As for scan; use the same ones for the scans that read
                               the baseline.
       -q, --quiet             Print nothing on stderr except errors.

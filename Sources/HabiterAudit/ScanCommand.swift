@@ -14,7 +14,7 @@ enum ScanCommand {
     static let specs: [OptionSpec] = ScanSetup.specs + [
         OptionSpec(name: "format", short: "f", takesValue: true),
         OptionSpec(name: "output", short: "o", takesValue: true),
-        OptionSpec(name: "fail-on", short: nil, takesValue: true),
+        OptionSpec(name: "fail-on", short: nil, takesValue: true, repeatable: true),
         OptionSpec(name: "baseline", short: nil, takesValue: true),
         OptionSpec(name: "sarif-omit-suppressed", short: nil, takesValue: false),
         OptionSpec(name: "sarif-category", short: nil, takesValue: true),
@@ -32,10 +32,18 @@ enum ScanCommand {
             return ExitStatus.pass
         }
         let format: ReportFormat = try choice(parsed.value("format"), option: "format", command: "scan", default: .text)
-        let failOn: FailThreshold = try choice(parsed.value("fail-on"), option: "fail-on", command: "scan", default: .error)
         let colour: ColourChoice = try choice(parsed.value("color"), option: "color", command: "scan", default: .auto)
         let quiet = parsed.flags.contains("quiet")
         guard var setup = try ScanSetup.make(parsed, command: "scan", environment) else { return ExitStatus.inputError }
+        // The configuration's gate, then each --fail-on on top of it.
+        var failOn = setup.configuration?.failOn ?? .error
+        for value in parsed.values["fail-on"] ?? [] {
+            do {
+                try failOn.apply(value)
+            } catch {
+                throw UsageError(message: "invalid value '\(value)' for '--fail-on': \(error.reason)", command: "scan")
+            }
+        }
 
         var baseline: Baseline?
         if let path = parsed.value("baseline") {

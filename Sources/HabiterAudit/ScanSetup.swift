@@ -19,6 +19,9 @@ struct ScanSetup {
         OptionSpec(name: "max-document-hits", short: nil, takesValue: true),
         OptionSpec(name: "jobs", short: "j", takesValue: true),
         OptionSpec(name: "shard", short: nil, takesValue: true),
+        OptionSpec(name: "exclude", short: nil, takesValue: true, repeatable: true),
+        OptionSpec(name: "include", short: nil, takesValue: true, repeatable: true),
+        OptionSpec(name: "no-ignore", short: nil, takesValue: false),
     ]
 
     enum ContextChoice: String, CaseIterable { case auto, sync, prefs, backup, payload }
@@ -78,7 +81,11 @@ struct ScanSetup {
         var options = ScanOptions(context: ScanContext(rawValue: context.rawValue), inputFormat: inputFormat, maxDepth: maxDepth)
         options.maxDocumentHits = maxDocumentHits
         if let syncPaths = configuration?.syncPaths { options.syncPathMarkers = syncPaths }
-        var (items, collectErrors) = InputCollector.collect(parsed.positionals)
+        let walk = WalkOptions(
+            useIgnoreFiles: !parsed.flags.contains("no-ignore"),
+            exclude: try patterns((configuration?.excludePaths ?? []) + (parsed.values["exclude"] ?? []), option: "exclude", command: command),
+            include: try patterns((configuration?.includePaths ?? []) + (parsed.values["include"] ?? []), option: "include", command: command))
+        var (items, collectErrors) = InputCollector.collect(parsed.positionals, walk: walk)
         if let shard {
             items = items.filter { shard.contains($0.name) }
             collectErrors = collectErrors.filter { shard.contains($0.artifact) }
@@ -96,6 +103,18 @@ struct ScanSetup {
         var result = Scanner(rules: pack, options: options).scan(items, jobs: jobs, progress: callback)
         progress?.finish()
         result.errors = collectErrors + result.errors
+        return result
+    }
+
+    /// `--exclude` and `--include` globs (and the configuration's), in gitignore syntax.
+    static func patterns(_ globs: [String], option: String, command: String) throws(UsageError) -> [PathPattern] {
+        var result: [PathPattern] = []
+        for glob in globs {
+            guard let pattern = PathPattern(line: glob) else {
+                throw UsageError(message: "invalid value '\(glob)' for '--\(option)' (expected a path glob such as 'build/' or '**/*.har')", command: command)
+            }
+            result.append(pattern)
+        }
         return result
     }
 

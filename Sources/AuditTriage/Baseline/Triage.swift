@@ -20,9 +20,9 @@ public enum Triage {
 
     /// The exit status: 2 when an input could not be scanned, 1 when an active finding is at or
     /// above `failOn`, else 0.
-    public static func exitStatus(_ result: ScanResult, failOn: FailThreshold) -> Int32 {
+    public static func exitStatus(_ result: ScanResult, failOn: GatePolicy) -> Int32 {
         if !result.errors.isEmpty { return ExitStatus.inputError }
-        return result.findings.contains { $0.isActive && failOn.fails($0.level) } ? ExitStatus.findings : ExitStatus.pass
+        return result.findings.contains { $0.isActive && failOn.fails($0) } ? ExitStatus.findings : ExitStatus.pass
     }
 
     /// Today as `YYYY-MM-DD` (UTC), or `HABITER_AUDIT_TODAY` when set (for tests and replays).

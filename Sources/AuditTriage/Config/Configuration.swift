@@ -1,6 +1,7 @@
 import AuditCore
 import AuditDetection
 import AuditInputs
+import AuditReport
 import Foundation
 
 /// A project's `.habiter-audit.json`: where the sync API lives, extra and disabled rules, and the
@@ -17,8 +18,15 @@ public struct Configuration: Sendable, Equatable {
     public var ruleDirectories: [String]
     public var disabledRules: Set<String>
     public var allowlist: Allowlist
+    /// The gate (`failOn`: `--fail-on` values, which the command line's own apply on top of).
+    public var failOn: GatePolicy?
+    /// Paths left out of directory walks (`paths.exclude`) and, when not empty, the only files
+    /// scanned in them (`paths.include`): gitignore-style globs relative to the walked directory.
+    public var excludePaths: [String] = []
+    public var includePaths: [String] = []
 
-    static let keys: Set<String> = ["$comment", "syncPaths", "rules", "disabledRules", "allowlist"]
+    static let keys: Set<String> = ["$comment", "syncPaths", "rules", "disabledRules", "allowlist", "failOn", "paths"]
+    static let pathKeys: Set<String> = ["exclude", "include", "$comment"]
     static let entryKeys: Set<String> = ["rule", "path", "key", "fingerprint", "reason", "expires", "$comment"]
 
     /// The configuration for inputs at `path`: the nearest `.habiter-audit.json` in its
@@ -79,6 +87,25 @@ public struct Configuration: Sendable, Equatable {
             case "syncPaths": configuration.syncPaths = try strings(member)
             case "rules": configuration.ruleDirectories = try strings(member).map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
             case "disabledRules": configuration.disabledRules = Set(try strings(member))
+            case "failOn":
+                var gate = GatePolicy()
+                for value in try strings(member) {
+                    do { try gate.apply(value) } catch { throw fail(member.value.offset, "'failOn': '\(value)': \(error.reason)") }
+                }
+                configuration.failOn = gate
+            case "paths":
+                guard let pathMembers = member.value.value.objectMembers else {
+                    throw fail(member.value.offset, "'paths' must be an object with 'exclude' and 'include' arrays")
+                }
+                for pathMember in pathMembers {
+                    switch pathMember.key {
+                    case "$comment": break
+                    case "exclude": configuration.excludePaths = try strings(pathMember)
+                    case "include": configuration.includePaths = try strings(pathMember)
+                    default:
+                        throw fail(pathMember.keyOffset, "unknown key 'paths.\(pathMember.key)' (allowed: \(pathKeys.sorted().joined(separator: ", ")))")
+                    }
+                }
             case "allowlist":
                 guard let elements = member.value.value.arrayElements else { throw fail(member.value.offset, "'allowlist' must be an array of entries") }
                 for (i, element) in elements.enumerated() {
