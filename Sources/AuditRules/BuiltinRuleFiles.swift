@@ -9201,7 +9201,8 @@ public enum BuiltinRuleFiles {
         "token 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",
         "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",
         "git push https://x-access-token:ghs_I5Yu0VPfjeC5saoAL3cp9FefDl96Zt2xD84r@github.com/habiter/app.git",
-        "ghp_B2G30V5eQ2AmvMKlpVFAJyHYxE9e4k4Hzg96", "\"refresh_token\": \"ghr_kASAOsE1nYEZ9GlGHpYaax7LBejYWo6oScBVX4ANCc9vIFShP88xbjV0fhZ7bDkJUvzFjlQcE30p\""
+        "ghp_B2G30V5eQ2AmvMKlpVFAJyHYxE9e4k4Hzg96",
+        "\"refresh_token\": \"ghr_kASAOsE1nYEZ9GlGHpYaax7LBejYWo6oScBVX4ANCc9vIFShP88xbjV0fhZ7bDkJUvzFjlQcE30p\""
       ],
       "counterExamples": [
         "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
@@ -9274,7 +9275,8 @@ public enum BuiltinRuleFiles {
         "xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx",
         "xapp-1-xxxx",
         "xoxe.xoxp-1-...",
-        "xxoxb-223803405610-7695985490486-FXQf1pjwaSyrEGVkOPntkrZe", "xoxp-572370529330-573807301142-572331691188-####################"
+        "xxoxb-223803405610-7695985490486-FXQf1pjwaSyrEGVkOPntkrZe",
+        "xoxp-572370529330-573807301142-572331691188-####################"
       ]
     },
     {
@@ -9383,13 +9385,13 @@ public enum BuiltinRuleFiles {
       "codeAndMarkup": "assignment",
       "generic": true,
       "title": "Password assignment in text",
-      "description": "A password written as password=…, passwd: …, pwd=…, \"password\": \"…\", :password => '…', my_password := \"…\", PASS = '…' or dbPassword = \"…\" (a name ending in password, passwd, passphrase or pwd, or a pass segment) in free text, a log line, a URL, a config file or code (there quoted only). Variables, interpolations, selectors, masks and placeholder words are not reported.",
+      "description": "A password written as password=…, passwd: …, pwd=…, \"password\": \"…\", :password => '…', my_password := \"…\", PASS = '…' or dbPassword = \"…\" (a name ending in password, passwd, passphrase or pwd, or a pass segment) in free text, a log line, a URL, a config file or code (there quoted only). An unquoted value holds a digit, a symbol, or two capitals and two small letters (not a type, a call or an nsswitch source). Variables, interpolations, selectors, masks and placeholder words are not reported.",
       "help": "Remove the password from the text. If it is real, change it.",
       "level": "error",
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-256"],
-      "pattern": "(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9_.-]{0,40}?(?:pass(?:word|wd|phrase)|pwd)|(?:[A-Za-z0-9]{1,40}[_.-])?pass)(?![A-Za-z0-9])[\"'\\]]?[ \\t]*(?:=>|:=|[=:])[ \\t]*(?|\\\\?(?<q>[\"'`])(?<secret>(?![/~$%{(<\\[*!#.+\"'`&,;:]|arn:)(?:(?!\\k<q>)[^\\s\\\\]){4,128})\\\\?\\k<q>|(?<q>)(?<secret>(?![/~$%{(<\\[*!#.+]|arn:|(?:null|nil|none|true|false|undefined|empty|str|string|bool|bytes|int|optional|any|text)\\b)(?=[^\\s\"'&;,<>()\\[\\]{}]*[0-9!@#$%^*_+=?~-])[^\\s\"'&;,<>()\\[\\]{}]{4,128})(?=[\\s\"'&;,<>)\\]}]|\\z))",
+      "pattern": "(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9_.-]{0,40}?(?:pass(?:word|wd|phrase)|pwd)|(?:[A-Za-z0-9]{1,40}[_.-])?pass)(?![A-Za-z0-9])[\"'\\]]?[ \\t]*(?:=>|:=|[=:])[ \\t]*(?|\\\\?(?<q>[\"'`])(?<secret>(?![/~$%{(<\\[*!#.+\"'`&,;:]|arn:)(?:(?!\\k<q>)[^\\s\\\\]){4,128})\\\\?\\k<q>|(?<q>)(?<secret>(?![/~$%{(<\\[*!#.+]|arn:|(?:null|nil|none|true|false|undefined|empty|str|string|bool|bytes|int|optional|any|text)\\b)(?:(?=[^\\s\"'&;,<>()\\[\\]{}]*[0-9!@#$%^*_+=?~-])|(?-i:(?=(?:[^\\s\"'&;,<>()\\[\\]{}]*?[A-Z]){2})(?=(?:[^\\s\"'&;,<>()\\[\\]{}]*?[a-z]){2})))[^\\s\"'&;,<>()\\[\\]{}]{4,128})(?=[\\s\"'&;,<>)\\]}]|\\z))",
       "keywords": ["pass", "pwd"],
       "minLength": 8,
       "examples": [
@@ -9399,7 +9401,8 @@ public enum BuiltinRuleFiles {
         "{\"smtp\": {\"host\": \"mail.example.net\", \"vm_password\": \"Pz9!kq3Wm\"}} (pasted config)",
         "config.dbPassword = \"Lw7#rT2qz\";",
         "$cfg = \"$host = \\\"db\\\"; $password = \\\"Kq8-goodspec\\\";\";",
-        ":password       => 'Hq4-ian12',"
+        ":password       => 'Hq4-ian12',",
+        "wifi password: kQxZbTrAmwPLeY"
       ],
       "counterExamples": [
         "password=changeme",
@@ -9420,7 +9423,8 @@ public enum BuiltinRuleFiles {
         "usernameLabel:\"Username:\",passwordLabel:\"Password:\",rememberMeLabel:\"Remember me:\"",
         "echo 'export DB_PASSWORD=\"'$DB_PASSWORD'\"' >> .env",
         "\"password\": \"&lt;YOUR_PASSWORD&gt;\"",
-        "compass = \"north-east\""
+        "compass = \"north-east\"",
+        "password: files"
       ]
     }
   ]
