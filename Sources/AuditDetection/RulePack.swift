@@ -141,15 +141,15 @@ public final class RulePack: @unchecked Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw FileFormatError(file: directory, reason: "cannot read the rules directory")
+            throw FileFormatError(file: directory, reason: "cannot read the rules directory: \(SystemFile.reason(error))")
         }
         var files: [(name: String, text: [UInt8])] = []
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = (directory as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw FileFormatError(file: path, reason: "cannot read the rule file")
+            switch SystemFile.read(path) {
+            case .success(let bytes): files.append((path, bytes))
+            case .failure(let failure): throw FileFormatError(file: path, reason: "cannot read the rule file: \(failure)")
             }
-            files.append((path, Array(data)))
         }
         if files.isEmpty { throw FileFormatError(file: directory, reason: "no *.json rule files in the directory") }
         return files

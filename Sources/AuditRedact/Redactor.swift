@@ -16,6 +16,9 @@ public struct RedactionResult: Sendable {
     /// Redaction rounds it took (0 when there was nothing to redact; a second round redacts what
     /// the first uncovered).
     public var rounds: Int
+    /// Findings the copy still has: the contract's policy verdicts (a sensitive-looking name in
+    /// sync data, a device-local store), which carry no credential and are not redacted.
+    public var policyFindings: Int
 
     public var replacementCount: Int { replacements.values.reduce(0, +) }
 }
@@ -56,6 +59,7 @@ public struct Redactor: Sendable {
         }
         var current = content
         var remaining = first.findings.filter(Redactor.carriesSecret)
+        var kept = first.findings.count - remaining.count
         var replacements: [String: Int] = [:]
         var problems: [String] = []
         var rounds = 0
@@ -77,6 +81,7 @@ public struct Redactor: Sendable {
                 throw .broken(artifact: name, errors: [], reason: "the redacted copy reads as \(check.summary.format ?? "nothing") instead of \(formatName)")
             }
             remaining = check.findings.filter(Redactor.carriesSecret)
+            kept = check.findings.count - remaining.count
         }
         guard remaining.isEmpty else { throw .incomplete(artifact: name, remaining: remaining, problems: problems) }
         var output = input
@@ -91,7 +96,7 @@ public struct Redactor: Sendable {
             }
         }
         return RedactionResult(output: output, format: compressed ? "\(formatName)+gzip" : formatName,
-                               replacements: replacements, rounds: rounds)
+                               replacements: replacements, rounds: rounds, policyFindings: kept)
     }
 
     /// The findings a redacted copy may not keep: credentials, whatever their context.

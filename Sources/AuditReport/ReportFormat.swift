@@ -23,6 +23,9 @@ public struct ReportInput: Sendable {
     public var sarifOmitSuppressed = false
     /// SARIF: the run's `automationDetails.id` category, for merging and for code scanning.
     public var sarifCategory: String?
+    /// SARIF: artifact URIs relative to this root (`--root`); else relative paths as given and
+    /// absolute ones as `file://` URIs.
+    public var sarifRoot: SARIFRoot?
 
     public init(result: ScanResult, rules: [Rule], exitCode: Int32, failOn: GatePolicy) {
         self.result = result

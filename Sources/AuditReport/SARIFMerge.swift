@@ -41,7 +41,12 @@ public enum SARIFMerge {
         var successful = true
         var exitCode = 0
         var inventory: [JSONValue] = []
+        var baseIds: [(String, JSONOutput)] = []
         for run in runs {
+            // The shards' roots (--root): the first run's meaning of a base id wins.
+            for member in run["originalUriBaseIds"]?.objectMembers ?? [] where !baseIds.contains(where: { $0.0 == member.key }) {
+                baseIds.append((member.key, JSONOutput(member.value.value)))
+            }
             var localRuleIndex: [Int: Int] = [:]
             for (i, rule) in (run["tool"]?["driver"]?["rules"]?.arrayElements ?? []).enumerated() {
                 let id = rule.value["id"]?.stringValue ?? ""
@@ -79,6 +84,7 @@ public enum SARIFMerge {
                 ("exitCode", .int(exitCode)),
                 ("toolExecutionNotifications", notifications.isEmpty ? nil : .array(notifications)),
             ])])),
+            ("originalUriBaseIds", baseIds.isEmpty ? nil : .object(baseIds)),
             ("artifacts", .array(artifacts)),
             ("results", .array(results)),
             ("columnKind", first["columnKind"].map(JSONOutput.init)),

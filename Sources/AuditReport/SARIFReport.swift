@@ -13,16 +13,18 @@ public enum SARIFReport {
         for (i, artifact) in input.result.artifacts.enumerated() where artifactIndex[artifact.name] == nil {
             artifactIndex[artifact.name] = i
         }
+        let artifacts = SARIFArtifactLocations(index: artifactIndex, root: input.sarifRoot)
         let findings = input.sarifOmitSuppressed ? input.result.activeFindings : input.result.findings
-        var results = findings.map { result($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) }
+        var results = findings.map { result($0, ruleIndex: ruleIndex, artifacts: artifacts) }
         if !input.sarifOmitSuppressed {
-            results += input.result.absent.map { absentResult($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) }
+            results += input.result.absent.map { absentResult($0, ruleIndex: ruleIndex, artifacts: artifacts) }
         }
         let run = JSONOutput.members([
             ("tool", .object([("driver", driver(input.rules))])),
             ("automationDetails", input.sarifCategory.map { .object([("id", .string($0.hasSuffix("/") ? $0 : $0 + "/"))]) }),
-            ("invocations", .array([invocation(input, artifactIndex: artifactIndex)])),
-            ("artifacts", .array(input.result.artifacts.map(artifact))),
+            ("invocations", .array([invocation(input, artifacts: artifacts)])),
+            ("originalUriBaseIds", artifacts.originalUriBaseIds),
+            ("artifacts", .array(input.result.artifacts.map { artifact($0, artifacts: artifacts) })),
             ("results", .array(results)),
             ("columnKind", .string("utf16CodeUnits")),
             ("newlineSequences", .array([.string("\r\n"), .string("\n"), .string("\r")])),
@@ -66,7 +68,7 @@ public enum SARIFReport {
         ])
     }
 
-    static func result(_ finding: Finding, ruleIndex: [String: Int], artifactIndex: [String: Int]) -> JSONOutput {
+    static func result(_ finding: Finding, ruleIndex: [String: Int], artifacts: SARIFArtifactLocations) -> JSONOutput {
         let logical = JSONOutput.members([
             ("name", finding.path.lastName.map(JSONOutput.string)),
             ("fullyQualifiedName", .string(finding.pathText.isEmpty ? "/" : finding.pathText)),
@@ -78,10 +80,10 @@ public enum SARIFReport {
             ("level", .string(finding.level.rawValue)),
             ("message", .object([("text", .string(finding.message))])),
             ("locations", .array([.object([
-                ("physicalLocation", physicalLocation(finding.artifact, finding.position, artifactIndex: artifactIndex)),
+                ("physicalLocation", physicalLocation(finding.artifact, finding.position, artifacts: artifacts)),
                 ("logicalLocations", .array([logical])),
             ])])),
-            ("relatedLocations", relatedLocations(finding, artifactIndex: artifactIndex)),
+            ("relatedLocations", relatedLocations(finding, artifacts: artifacts)),
             ("partialFingerprints", .object([
                 ("primaryLocationLineHash", .string(finding.fingerprint)),
                 ("habiterAuditFingerprint/v1", .string(finding.fingerprint)),
@@ -107,7 +109,7 @@ public enum SARIFReport {
     }
 
     /// A baseline finding no longer found: `baselineState` absent, kind `pass` (not an alert).
-    static func absentResult(_ entry: BaselineEntry, ruleIndex: [String: Int], artifactIndex: [String: Int]) -> JSONOutput {
+    static func absentResult(_ entry: BaselineEntry, ruleIndex: [String: Int], artifacts: SARIFArtifactLocations) -> JSONOutput {
         .members([
             ("ruleId", .string(entry.ruleId)),
             ("ruleIndex", ruleIndex[entry.ruleId].map(JSONOutput.int)),
@@ -115,7 +117,7 @@ public enum SARIFReport {
             ("level", .string("none")),
             ("message", .object([("text", .string("No longer found: accepted in the baseline at line \(entry.line), gone now."))])),
             ("locations", .array([.object([
-                ("physicalLocation", .object([("artifactLocation", .object([("uri", .string(uri(entry.artifact)))]))])),
+                ("physicalLocation", .object([("artifactLocation", artifacts.location(entry.artifact, indexed: false))])),
                 ("logicalLocations", .array([.object([("fullyQualifiedName", .string(entry.path.isEmpty ? "/" : entry.path)), ("kind", .string("value"))])])),
             ])])),
             ("partialFingerprints", .object([
@@ -128,12 +130,12 @@ public enum SARIFReport {
 
     /// The other places of the finding's secret in the same request (SARIF `relatedLocations`),
     /// or nil when there are none.
-    static func relatedLocations(_ finding: Finding, artifactIndex: [String: Int]) -> JSONOutput? {
+    static func relatedLocations(_ finding: Finding, artifacts: SARIFArtifactLocations) -> JSONOutput? {
         guard !finding.relatedLocations.isEmpty else { return nil }
         return .array(finding.relatedLocations.enumerated().map { index, related in
             .object([
                 ("id", .int(index + 1)),
-                ("physicalLocation", physicalLocation(finding.artifact, related.position, artifactIndex: artifactIndex)),
+                ("physicalLocation", physicalLocation(finding.artifact, related.position, artifacts: artifacts)),
                 ("logicalLocations", .array([.object([
                     ("fullyQualifiedName", .string(related.pathText.isEmpty ? "/" : related.pathText)), ("kind", .string("value")),
                 ])])),
@@ -142,12 +144,9 @@ public enum SARIFReport {
         })
     }
 
-    static func physicalLocation(_ artifact: String, _ position: SourcePosition, artifactIndex: [String: Int]) -> JSONOutput {
+    static func physicalLocation(_ artifact: String, _ position: SourcePosition, artifacts: SARIFArtifactLocations) -> JSONOutput {
         .object([
-            ("artifactLocation", .members([
-                ("uri", .string(uri(artifact))),
-                ("index", artifactIndex[artifact].map(JSONOutput.int)),
-            ])),
+            ("artifactLocation", artifacts.location(artifact)),
             ("region", .object([
                 ("startLine", .int(position.line)),
                 ("startColumn", .int(position.column)),
@@ -156,11 +155,11 @@ public enum SARIFReport {
         ])
     }
 
-    static func invocation(_ input: ReportInput, artifactIndex: [String: Int]) -> JSONOutput {
+    static func invocation(_ input: ReportInput, artifacts: SARIFArtifactLocations) -> JSONOutput {
         var notifications = input.result.errors.map { error -> JSONOutput in
             var location: [JSONOutput] = []
             let position = error.position ?? SourcePosition(line: 1, column: 1, byteOffset: 0)
-            location.append(.object([("physicalLocation", physicalLocation(error.artifact, position, artifactIndex: artifactIndex))]))
+            location.append(.object([("physicalLocation", physicalLocation(error.artifact, position, artifacts: artifacts))]))
             return .object([
                 ("level", .string("error")),
                 ("message", .object([("text", .string(error.description))])),
@@ -178,29 +177,12 @@ public enum SARIFReport {
         ])
     }
 
-    static func artifact(_ summary: ArtifactSummary) -> JSONOutput {
+    static func artifact(_ summary: ArtifactSummary, artifacts: SARIFArtifactLocations) -> JSONOutput {
         .members([
-            ("location", .object([("uri", .string(uri(summary.name)))])),
+            ("location", artifacts.location(summary.name, indexed: false)),
             ("length", .int(summary.byteCount)),
             ("properties", summary.format.map { .object([("format", .string($0))]) }),
         ])
-    }
-
-    /// A relative URI reference for a path: percent-encodes what a URI cannot hold as is.
-    static func uri(_ path: String) -> String {
-        if path == "-" { return "stdin" }
-        var out = ""
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return out
     }
 
     /// `secret.github-token` → `SecretGithubToken`.

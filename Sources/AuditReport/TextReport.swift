@@ -5,6 +5,9 @@ import AuditCore
 /// Everything an input can carry (file names, keys in messages and paths, error reasons) is
 /// shown through `DisplayText`, so no input can write to the terminal.
 public enum TextReport {
+    /// The widest name the inventory section aligns its columns to.
+    static let inventoryNameColumn = 48
+
     public static func render(_ input: ReportInput, colour: Bool) -> String {
         let style = Style(enabled: colour)
         var out = ""
@@ -24,13 +27,15 @@ public enum TextReport {
             if !out.isEmpty { out += "\n" }
             out += style.bold("Inventory: stores seen") + "\n"
             let names = input.result.inventory.map { DisplayText.escaped($0.name) }
-            let width = min(48, names.map(\.count).max() ?? 0)
+            // Names are shown whole; one longer than the column stands on a line of its own.
+            let width = min(Self.inventoryNameColumn, names.map(\.count).max() ?? 0)
+            let indent = String(repeating: " ", count: width + 2)
             for (entry, name) in zip(input.result.inventory, names) {
                 let classes = entry.classes.map(\.rawValue).joined(separator: " / ")
                 let contexts = entry.contexts.map(\.rawValue).joined(separator: ", ")
-                out += "  " + String(name.prefix(48)).padding(toLength: width + 2) + entry.verdict.rawValue.padding(toLength: 9)
-                    + classes + " in " + contexts + "\n"
-                for note in entry.notes { out += "  " + String(repeating: " ", count: width + 2) + style.dim(DisplayText.escaped(note)) + "\n" }
+                out += "  " + (name.count > width ? name + "\n  " + indent : name.padding(toLength: width + 2))
+                    + entry.verdict.rawValue.padding(toLength: 9) + classes + " in " + contexts + "\n"
+                for note in entry.notes { out += "  " + indent + style.dim(DisplayText.escaped(note)) + "\n" }
             }
         }
         let accepted = input.result.findings.filter { !$0.isActive }
@@ -87,7 +92,8 @@ public enum TextReport {
             if n > 0 { parts.append("\(n) \(level.rawValue)\(n == 1 ? "" : "s")") }
         }
         var line = findings.isEmpty ? "No findings" : "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
-        line += " in \(withFindings) of \(files) input\(files == 1 ? "" : "s")"
+        // "in 2 of 4 inputs" only when some inputs had none: "No findings in 1 input", "3 findings … in 2 inputs".
+        line += withFindings == 0 || withFindings == files ? " in \(files) input\(files == 1 ? "" : "s")" : " in \(withFindings) of \(files) inputs"
         let accepted = input.result.findings.count - findings.count
         if accepted > 0 { line += " (\(accepted) more accepted)" }
         if let repeated = repeatedAcrossRequests(findings) { line += "; \(repeated)" }

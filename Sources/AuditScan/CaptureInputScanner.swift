@@ -18,7 +18,7 @@ enum CaptureInputScanner {
         } catch let limit as DocumentLimit {
             scan.fail(.limit, at: limit.offset, limit.message)
         } catch {
-            scan.fail(.parse, at: nil, "cannot read the HAR capture")
+            scan.fail(.parse, at: nil, "cannot read the HAR capture: \(error)")
         }
         scan.finishDocument(defaultContext: .payload)
     }
@@ -49,7 +49,7 @@ enum CaptureInputScanner {
                 case let limit as DocumentLimit:
                     scan.fail(.limit, at: limit.offset, limit.message)
                 default:
-                    scan.fail(.parse, at: nil, "cannot read the HTTP messages")
+                    scan.fail(.parse, at: nil, "cannot read the HTTP messages: \(error)")
                 }
                 scan.finishDocument(defaultContext: .payload)
                 return

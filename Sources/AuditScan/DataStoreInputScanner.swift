@@ -18,7 +18,7 @@ public enum DataStoreInputScanner {
         } catch let error as DataStoreError {
             if scan.window.failure == nil { scan.fail(.parse, at: error.offset, error.reason.message) }
         } catch {
-            scan.fail(.parse, at: nil, "cannot read the DataStore preferences file")
+            scan.fail(.parse, at: nil, "cannot read the DataStore preferences file: \(error)")
         }
         scan.finishDocument(defaultContext: .prefs)
     }

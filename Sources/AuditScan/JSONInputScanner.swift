@@ -102,7 +102,7 @@ struct JSONInputScanner {
         } else if let limit = error as? DocumentLimit {
             scan.fail(.limit, at: limit.offset, limit.message)
         } else {
-            scan.fail(.parse, at: nil, "cannot read the JSON input")
+            scan.fail(.parse, at: nil, "cannot read the JSON input: \(error)")
         }
     }
 }

@@ -21,7 +21,7 @@ enum PrefsInputScanner {
         } catch let limit as DocumentLimit {
             scan.fail(.limit, at: limit.offset, limit.message)
         } catch {
-            scan.fail(.parse, at: nil, "cannot read the SharedPreferences XML")
+            scan.fail(.parse, at: nil, "cannot read the SharedPreferences XML: \(error)")
         }
         scan.finishDocument(defaultContext: .prefs)
     }

@@ -10,13 +10,19 @@ struct PrefsValueScanner {
     let scan: ArtifactScan
 
     /// Records the store the key belongs to (or that it is unknown: unsupported, listed in the
-    /// inventory section).
+    /// inventory section; an encrypted name by its length alone).
     func classify(_ key: String, secure: Bool, path: LayeredPath, offset: Int) {
         let inventory = scan.rules.inventory
         if let store = secure ? inventory.store(secureStorageKey: key) : inventory.store(prefsKey: key) {
             var location = HitLocation(key: key, path: path, ancestry: [])
             location.isSecureStorage = secure
             scan.recordStore(store, location: location, position: scan.position(of: offset))
+        } else if !secure && FlutterPrefsEncoding.isEncryptedEntryName(key) {
+            // The name is ciphertext: its length is all a reader can use.
+            scan.recordSighting(InventorySighting(
+                storeId: nil, name: "encrypted key (\(key.utf8.count) chars)", classes: [.unsupported], context: scan.options.context ?? .prefs,
+                verdict: inventory.verdict(for: [.unsupported], in: scan.options.context ?? .prefs), artifact: scan.artifact,
+                note: "an EncryptedSharedPreferences entry: its name is encrypted, so its store cannot be told"))
         } else if !secure {
             scan.recordSighting(InventorySighting(
                 storeId: nil, name: key, classes: [.unsupported], context: scan.options.context ?? .prefs,

@@ -103,6 +103,9 @@ enum HelpText {
       --sarif-omit-suppressed Leave accepted and gone findings out of SARIF (GitHub shows
                               suppressed results as open alerts).
       --sarif-category <id>   The run's automationDetails.id (code scanning category).
+      --root <dir>            SARIF: artifact URIs relative to this directory (base id
+                              SRCROOT in originalUriBaseIds), such as the repository's
+                              root. (default: paths as given, absolute ones as file:// URIs)
       --context <context>     Force the context of every value: auto, sync, prefs, backup or
                               payload. (default: auto, decided per document and value)
       --input-format <fmt>    Force the input format: auto, json, ndjson, har, prefs-xml,

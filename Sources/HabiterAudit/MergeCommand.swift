@@ -19,11 +19,12 @@ enum MergeCommand {
         guard !parsed.positionals.isEmpty else { throw UsageError(message: "missing the SARIF files to merge", command: "merge") }
         var logs: [(name: String, text: [UInt8])] = []
         for path in parsed.positionals {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                environment.writeErr("Error: cannot read '\(path)'\n")
+            switch SystemFile.read(path) {
+            case .success(let bytes): logs.append((path, bytes))
+            case .failure(let failure):
+                environment.writeErr("Error: cannot read '\(path)': \(failure)\n")
                 return ExitStatus.inputError
             }
-            logs.append((path, Array(data)))
         }
         let merged: String
         do {

@@ -89,16 +89,23 @@ enum RedactCommand {
         return ExitStatus.pass
     }
 
-    /// One line for stderr: how many values of which rules were replaced, never a value.
+    /// One line for stderr: how many values of which rules were replaced, never a value, and
+    /// what a scan of the copy still reports: policy verdicts, which are no leak and stay.
     static func summary(_ result: RedactionResult, input: String, output: String) -> String {
         let destination = output == "-" ? "stdout" : "'\(output)'"
+        let policy = result.policyFindings
+        let remainder = switch policy {
+        case 0: ""
+        case 1: " (1 policy finding remains: a contract verdict, not a leak)"
+        default: " (\(policy) policy findings remain: contract verdicts, not leaks)"
+        }
         guard result.replacementCount > 0 else {
-            return "No secret or transport values in '\(input)' (\(result.format)); wrote an identical copy to \(destination)."
+            return "No secret or transport values in '\(input)' (\(result.format)); wrote an identical copy to \(destination)\(remainder)."
         }
         let byRule = result.replacements.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let count = result.replacementCount
-        let line = "Redacted \(count) value\(count == 1 ? "" : "s") in '\(input)' (\(result.format)): \(byRule); wrote \(destination)."
-        return line
+        let verdict = policy == 0 ? "it scans clean" : "it scans clean of secret and transport findings\(remainder)"
+        return "Redacted \(count) value\(count == 1 ? "" : "s") in '\(input)' (\(result.format)): \(byRule); wrote \(destination); \(verdict)."
     }
 }
 

@@ -35,12 +35,14 @@ enum RulesCommand {
         let outcomes = RuleTester.run(pack)
         var text = ""
         for outcome in outcomes {
-            let counts = "\(outcome.exampleCount) examples, \(outcome.counterExampleCount) counter-examples"
+            let counts = "\(outcome.exampleCount) example\(outcome.exampleCount == 1 ? "" : "s"), "
+                + "\(outcome.counterExampleCount) counter-example\(outcome.counterExampleCount == 1 ? "" : "s")"
             text += "\(outcome.passed ? "ok  " : "FAIL") \(outcome.ruleId) (\(counts))\n"
             for problem in outcome.problems { text += "     \(outcome.source): \(problem)\n" }
         }
         let failed = outcomes.filter { !$0.passed }.count
-        text += failed == 0 ? "\(outcomes.count) rules passed.\n" : "\(failed) of \(outcomes.count) rules failed.\n"
+        let rules = "\(outcomes.count) rule\(outcomes.count == 1 ? "" : "s")"
+        text += failed == 0 ? "\(rules) passed.\n" : "\(failed) of \(rules) failed.\n"
         environment.writeOut(text)
         return failed == 0 ? ExitStatus.pass : ExitStatus.findings
     }
@@ -56,14 +58,19 @@ enum RulesCommand {
         }
     }
 
+    /// One row per rule under a header row, each column as wide as its widest cell.
     static func listText(_ pack: RulePack) -> String {
-        let width = pack.rules.map(\.id.count).max() ?? 0
-        var text = ""
-        for rule in pack.rules {
-            text += rule.id.padding(toLength: width + 2) + rule.kind.rawValue.padding(toLength: 9)
-                + rule.level.rawValue.padding(toLength: 9) + rule.family.rawValue.padding(toLength: 11) + DisplayText.escaped(rule.title) + "\n"
+        let header = ["ID", "KIND", "LEVEL", "FAMILY", "TITLE"]
+        let rows = pack.rules.map { rule in
+            [DisplayText.escaped(rule.id), rule.kind.rawValue, rule.level.rawValue, rule.family.rawValue, DisplayText.escaped(rule.title)]
         }
-        return text + "\(pack.rules.count) rules.\n"
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
+        var text = ""
+        for row in [header] + rows {
+            let cells = zip(row, widths).dropLast().map { $0.padding(toLength: $1 + 2) } + [row[row.count - 1]]
+            text += cells.joined() + "\n"
+        }
+        return text + "\(pack.rules.count) rule\(pack.rules.count == 1 ? "" : "s").\n"
     }
 
     static func listJSON(_ pack: RulePack) -> String {

@@ -18,6 +18,7 @@ enum ScanCommand {
         OptionSpec(name: "baseline", short: nil, takesValue: true),
         OptionSpec(name: "sarif-omit-suppressed", short: nil, takesValue: false),
         OptionSpec(name: "sarif-category", short: nil, takesValue: true),
+        OptionSpec(name: "root", short: nil, takesValue: true),
         OptionSpec(name: "color", short: nil, takesValue: true),
         OptionSpec(name: "quiet", short: "q", takesValue: false),
         OptionSpec(name: "help", short: "h", takesValue: false),
@@ -48,10 +49,8 @@ enum ScanCommand {
         var baseline: Baseline?
         if let path = parsed.value("baseline") {
             do {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw FileFormatError(file: path, reason: "cannot read the baseline")
-                }
-                baseline = try BaselineFile.parse(Array(data), file: path)
+                let bytes = try SystemFile.read(path).mapError { FileFormatError(file: path, reason: "cannot read the baseline: \($0)") }.get()
+                baseline = try BaselineFile.parse(bytes, file: path)
             } catch {
                 environment.writeErr("Error: invalid baseline: \(error)\n")
                 return ExitStatus.inputError
@@ -67,6 +66,7 @@ enum ScanCommand {
         var input = ReportInput(result: result, rules: pack.rules, exitCode: exitCode, failOn: failOn)
         input.sarifOmitSuppressed = parsed.flags.contains("sarif-omit-suppressed")
         input.sarifCategory = parsed.value("sarif-category")
+        input.sarifRoot = parsed.value("root").map { SARIFRoot($0, currentDirectory: FileManager.default.currentDirectoryPath) }
         let output = parsed.value("output")
         func render() -> String {
             switch format {

@@ -14,7 +14,7 @@ public enum SchemaValidator {
 
     public static func validate(_ document: String, schema: URL) -> Outcome {
         guard FileManager.default.fileExists(atPath: schema.path) else {
-            return .unavailable("SKIPPED: the schema \(schema.path) is absent (../shared is third-party data CI provides)")
+            return .unavailable("the schema \(schema.path) is absent (../shared is third-party data CI provides)")
         }
         guard let python = ProcessRunner.which("python3") else {
             return .unavailable("python3 is needed for schema validation; scripts/test installs what is missing")

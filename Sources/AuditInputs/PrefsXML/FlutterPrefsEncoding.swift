@@ -107,6 +107,19 @@ public enum FlutterPrefsEncoding {
         encryptedPrefsKeysetNames.contains(name)
     }
 
+    /// Whether an entry name is one that Jetpack EncryptedSharedPreferences encrypted (what
+    /// flutter_secure_storage writes with `encryptedSharedPreferences`): standard base64 of a Tink
+    /// AES-SIV ciphertext, whose first byte is Tink's output prefix 1 and which holds a 4-byte
+    /// key id, a 16-byte synthetic IV and at least one byte of the name. Such a name says nothing
+    /// of the store it belongs to, so it is no unknown storage key to review.
+    public static func isEncryptedEntryName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count >= 30, bytes.first == UInt8(ascii: "A"), let decoded = Base64.decode(bytes, alphabet: .standard) else {
+            return false
+        }
+        return decoded.count >= 22 && decoded[0] == 0x01
+    }
+
     /// Whether a secure-storage value looks like what the plugin writes: `Base64.encodeToString`
     /// of IV + ciphertext. That is strict base64 (standard alphabet; CR/LF from Android's line
     /// wrapping allowed) ending with the line break Android appends, decoding to at least 28

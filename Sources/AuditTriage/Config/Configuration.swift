@@ -50,10 +50,12 @@ public struct Configuration: Sendable, Equatable {
     /// Reads and checks the configuration file at `path`.
     public static func load(_ path: String, currentDirectory: String) throws(FileFormatError) -> Configuration {
         let absolute = ((path.hasPrefix("/") ? path : currentDirectory + "/" + path) as NSString).standardizingPath
-        guard let data = FileManager.default.contents(atPath: absolute) else {
-            throw FileFormatError(file: path, reason: "cannot read the configuration file")
+        let bytes: [UInt8]
+        switch SystemFile.read(absolute) {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw FileFormatError(file: path, reason: "cannot read the configuration file: \(failure)")
         }
-        return try parse(Array(data), file: path, directory: (absolute as NSString).deletingLastPathComponent)
+        return try parse(bytes, file: path, directory: (absolute as NSString).deletingLastPathComponent)
     }
 
     static func parse(_ text: [UInt8], file: String, directory: String) throws(FileFormatError) -> Configuration {

@@ -176,11 +176,9 @@ import Testing
         ])
     }
 
-    @Test func manPageRendersWithoutWarnings() throws {
-        guard let groff = TestSupport.which("groff") else {
-            print("SKIPPED: groff is not installed; the man page was not rendered (apt-get install groff)")
-            return
-        }
+    @Test(.enabled(if: TestSupport.which("groff") != nil, "groff is not installed; the man page was not rendered (apt-get install groff)"))
+    func manPageRendersWithoutWarnings() throws {
+        let groff = try #require(TestSupport.which("groff"))
         let file = TestSupport.temporaryDirectory().appendingPathComponent("habiter-audit.1")
         try ManPage.render().write(to: file, atomically: true, encoding: .utf8)
         // -ww: every warning; -z: discard the output, keep the diagnostics.

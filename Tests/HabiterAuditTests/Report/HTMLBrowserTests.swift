@@ -4,7 +4,7 @@ import Testing
 
 /// The HTML report in a real browser: headless Chromium renders it to a screenshot and
 /// serialises the DOM it built, whose text must hold the report's counts. Chromium comes from
-/// Debian (`scripts/ensure-deps --test` installs it); without it these tests say SKIPPED.
+/// Debian (`scripts/ensure-deps --test` installs it); without it these tests are skipped.
 @Suite struct HTMLBrowserTests {
     /// `$CHROMIUM`, else the first Chromium or Chrome on PATH.
     static let chromium: String? = {
@@ -12,10 +12,8 @@ import Testing
         return TestSupport.which("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
     }()
 
-    static func skipMessage(_ test: String) -> String {
-        "SKIPPED: \(test): no Chromium found (looked for $CHROMIUM, chromium, chromium-browser, google-chrome on PATH); "
-            + "scripts/ensure-deps --test installs it (apt-get install -y chromium)"
-    }
+    static let noChromium = Comment(rawValue: "no Chromium found (looked for $CHROMIUM, chromium, chromium-browser, google-chrome on PATH); "
+        + "scripts/ensure-deps --test installs it (apt-get install -y chromium)")
 
     /// Runs headless Chromium on `page` with `arguments`. `--no-sandbox` because the tests run
     /// as root in CI containers, where Chromium refuses to start with its sandbox (and user
@@ -47,11 +45,9 @@ import Testing
         return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    @Test func chromiumRendersTheReportWithItsCounts() throws {
-        guard let chromium = Self.chromium else {
-            print(Self.skipMessage("the headless-browser test of the HTML report did not run"))
-            return
-        }
+    @Test(.enabled(if: HTMLBrowserTests.chromium != nil, HTMLBrowserTests.noChromium))
+    func chromiumRendersTheReportWithItsCounts() throws {
+        let chromium = try #require(Self.chromium)
         let directory = TestSupport.temporaryDirectory()
         let page = directory.appendingPathComponent("report.html")
         let sample = ReportTests.fixtures.appendingPathComponent("report-sample").path
@@ -98,11 +94,9 @@ import Testing
     }
 
     /// A hostile file name and key reach the DOM as text: the browser builds no element from them.
-    @Test func chromiumShowsHostileNamesAsText() throws {
-        guard let chromium = Self.chromium else {
-            print(Self.skipMessage("the headless-browser escaping test did not run"))
-            return
-        }
+    @Test(.enabled(if: HTMLBrowserTests.chromium != nil, HTMLBrowserTests.noChromium))
+    func chromiumShowsHostileNamesAsText() throws {
+        let chromium = try #require(Self.chromium)
         let (directory, html) = try HTMLReportTests.hostileReport()
         let page = directory.appendingPathComponent("report.html")
         try html.write(to: page, atomically: true, encoding: .utf8)

@@ -11,7 +11,7 @@ import Testing
     static let token = HostileInputTests.token
 
     /// The issue's reproduction: a key that prints a forged summary and hides what follows.
-    static let forgedSummary = "k\n\nNo findings in 0 of 1 input. Gate passed.\n\u{1B}[8m"
+    static let forgedSummary = "k\n\nNo findings in 1 input. Gate passed.\n\u{1B}[8m"
 
     /// What a name may hold, hostile pieces mixed with ordinary ones.
     static let pieces: [String] = [
@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func theEscapesAreVisible() {
-        #expect(DisplayText.escaped(Self.forgedSummary) == #"k\u000A\u000ANo findings in 0 of 1 input. Gate passed.\u000A\u001B[8m"#)
+        #expect(DisplayText.escaped(Self.forgedSummary) == #"k\u000A\u000ANo findings in 1 input. Gate passed.\u000A\u001B[8m"#)
         #expect(DisplayText.escaped("evil\u{202E}gnp.exe\u{9B}\u{7F}") == #"evil\u202Egnp.exe\u009B\u007F"#)
         #expect(DisplayText.escaped("plain, naïve, 日本 🔑") == "plain, naïve, 日本 🔑")
         #expect(DisplayText.escapedKeepingLines("error: a\u{1B}b\nnext\n") == "error: a\\u001Bb\nnext\n")
