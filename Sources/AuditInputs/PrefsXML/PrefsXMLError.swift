@@ -10,6 +10,7 @@ public enum PrefsXMLReason: Equatable, Sendable {
     case trailingContent
     case unexpectedEnd(PrefsXMLPlace)
     case doctype
+    case doctypeInternalSubset
     case entityDeclaration
     case unknownMarkupDeclaration
     case processingInstruction
@@ -49,6 +50,7 @@ public enum PrefsXMLReason: Equatable, Sendable {
         case .trailingContent: return "unexpected content after </map>"
         case .unexpectedEnd(let place): return "unexpected end of input \(place.description)"
         case .doctype: return "DOCTYPE declarations are not allowed (no DTDs, entity definitions or external entities)"
+        case .doctypeInternalSubset: return "a DOCTYPE with an internal subset is not allowed (no DTDs, entity definitions or external entities)"
         case .entityDeclaration: return "ENTITY declarations are not allowed"
         case .unknownMarkupDeclaration: return "unknown markup declaration after '<!'"
         case .processingInstruction: return "processing instructions other than the XML declaration are not allowed"
