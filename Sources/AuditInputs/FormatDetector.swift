@@ -68,8 +68,11 @@ public enum FormatDetector {
         }
         // Content that only looks structured is judged on more of it.
         var truncated = false
-        if claim == .none && (bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") || bytes[i] == UInt8(ascii: "\"")
-                              || bytes[i] == UInt8(ascii: "<") || JSONPWrapper.valueStart(in: bytes, from: i) != nil) {
+        let first = bytes[i]
+        let looksStructured = first == UInt8(ascii: "{") ? !firstKeyIsLog(bytes, after: i)
+            : first == UInt8(ascii: "<") ? !rootIsMap(bytes, from: i) && !startsWithXMLDeclaration(bytes, from: i)
+            : first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") || JSONPWrapper.valueStart(in: bytes, from: i) != nil
+        if claim == .none && looksStructured {
             truncated = window.ensure(StructureSniff.length, keeping: window.start)
             n = min(window.end - window.start, StructureSniff.length)
             bytes = UnsafeBufferPointer(start: window.base, count: n)
@@ -85,6 +88,8 @@ public enum FormatDetector {
             return .success(.format(.json))
         case UInt8(ascii: "<"):
             if claim != .none || rootIsMap(bytes, from: i) { return .success(.format(.prefsXML)) }
+            // An XML declaration claims XML.
+            if startsWithXMLDeclaration(bytes, from: i) { return .success(.format(.xml)) }
             return .success(.format(StructureSniff.readsAsXML(bytes, truncated: truncated) == .notXML ? .text : .xml))
         default:
             if let valueStart = JSONPWrapper.valueStart(in: bytes, from: i),
@@ -109,6 +114,12 @@ public enum FormatDetector {
                 reason: "the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML, a DataStore preferences file or an HTTP message (it starts with a \(describeByte(bytes[i])))",
                 offset: window.start + i))
         }
+    }
+
+    /// `<?xml` and a space: an XML declaration, which no other text starts with.
+    static func startsWithXMLDeclaration(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        start + 6 <= bytes.count && bytes[start..<start + 5].elementsEqual("<?xml".utf8)
+            && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5])
     }
 
     /// Whether the root element of the XML from `start` is `<map>` (after the XML declaration,

@@ -5,6 +5,7 @@ public enum PrefsXMLReason: Equatable, Sendable {
     case unsupportedEncoding(String)
     case declaredEncodingNotUTF8
     case noRootElement
+    case noElement
     case rootNotMap
     case secondRoot
     case trailingContent
@@ -45,6 +46,7 @@ public enum PrefsXMLReason: Equatable, Sendable {
         case .unsupportedEncoding(let name): return "\(name) input is not supported; prefs XML must be UTF-8"
         case .declaredEncodingNotUTF8: return "the XML declaration names an encoding other than UTF-8"
         case .noRootElement: return "no <map> element"
+        case .noElement: return "no root element"
         case .rootNotMap: return "the root element is not <map>"
         case .secondRoot: return "a second root element after </map>"
         case .trailingContent: return "unexpected content after </map>"

@@ -63,7 +63,7 @@ public struct XMLReader {
             if open.isEmpty {
                 guard let found = skipSpace(from: next) else {
                     if sawRoot { return }
-                    throw PrefsXMLError(.noRootElement, at: limit)
+                    throw PrefsXMLError(.noElement, at: limit)
                 }
                 guard origin[found] == UInt8(ascii: "<") else {
                     throw PrefsXMLError(origin[found] == 0 ? .nulByte : sawRoot ? .trailingContent : .unexpectedText, at: found)
