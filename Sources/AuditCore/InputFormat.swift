@@ -5,4 +5,10 @@ public enum InputFormat: String, Sendable, CaseIterable {
     case http
     /// Jetpack DataStore preferences (`*.preferences_pb`, protobuf).
     case datastore
+    /// JSON with `//` and `/* */` comments and trailing commas (`tsconfig.json`, `*.jsonc`).
+    case jsonc
+    /// Any XML that is not a SharedPreferences `<map>` (manifests, layouts, plists).
+    case xml
+    /// None of the structured formats: scanned as text with the pattern rules.
+    case text
 }

@@ -47,6 +47,34 @@ public enum TextKind: Sendable, Equatable {
         }
     }
 
+    /// The kind a file's name declares by its extension (`main.dart` is code, `README.md` text,
+    /// `index.html` markup), or nil for a name that says nothing (then the content is sniffed).
+    /// Shell scripts, `.env` and configuration files are text: an unquoted value is a literal there.
+    public init?(fileName: String) {
+        var name = fileName.lowercased()
+        if name.hasSuffix(".gz") { name.removeLast(3) }
+        let file = name.split(separator: "/").last.map(String.init) ?? name
+        if file.hasPrefix(".env") {
+            self = .text
+            return
+        }
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return nil }
+        switch file[file.index(after: dot)...] {
+        case "dart", "swift", "kt", "kts", "java", "scala", "groovy", "gradle", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx",
+             "go", "rs", "py", "rb", "php", "c", "h", "cc", "cpp", "hpp", "m", "mm", "cs":
+            self = .code
+        case "css", "scss", "sass", "less":
+            self = .stylesheet
+        case "html", "htm", "xhtml", "svg", "xml", "vue":
+            self = .markup
+        case "md", "markdown", "txt", "rst", "adoc", "yaml", "yml", "toml", "ini", "cfg", "conf", "properties", "env",
+             "sh", "bash", "zsh", "ps1", "bat", "cmd", "csv", "log":
+            self = .text
+        default:
+            return nil
+        }
+    }
+
     /// How many leading bytes the sniffer reads: a bundle or stylesheet shows what it is early.
     static let sniffedBytes = 4096
 

@@ -6,16 +6,24 @@ public struct FormatError: Error, Equatable, Sendable {
     public var offset: Int
 }
 
-/// Decides an input's format from its content: gzip (then the format of what it holds), JSON (a
-/// HAR capture when the root object's first key is `log`; NDJSON is told apart while reading),
-/// Android SharedPreferences XML, a Jetpack DataStore preferences file, or raw HTTP messages.
-/// A name says nothing, except for DataStore: its protobuf has no magic, so a file named
-/// `*.preferences_pb` claims the format whatever it holds (and fails to read if it is not one).
+/// Decides an input's format from its content and what its name claims (`FormatClaim`): gzip
+/// (then the format of what it holds), JSON (a HAR capture when the root object's first key is
+/// `log`; NDJSON is told apart while reading), either one wrapped in a JSONP call, Android
+/// SharedPreferences XML (a `<map>` root), any other XML, a Jetpack DataStore preferences file,
+/// raw HTTP messages, JSONC by its name, and else text. A name that claims nothing lets the content
+/// decide, and what only looks like JSON or XML at first (`"use client";`, an HTML page) is text;
+/// a binary file is skipped. A name that claims a format keeps what the content shows, broken or
+/// not: the reader then reports why it does not parse. DataStore's protobuf has no magic, so a
+/// file named `*.preferences_pb` claims that format whatever it holds.
 public enum FormatDetector {
     /// What the input starts with.
     public enum Detected: Equatable, Sendable {
         case gzip
         case format(InputFormat)
+        /// JSON or a HAR capture (the format) inside a JSONP call; the value starts at the offset.
+        case jsonp(InputFormat, valueStart: Int)
+        /// An input not scanned, and why: a binary file.
+        case skipped(String)
     }
 
     /// How far to look for the first line of an HTTP message or the first key of a HAR.
@@ -25,11 +33,12 @@ public enum FormatDetector {
     static let dataStoreSuffixes = [".preferences_pb", ".preferences_pb.gz"]
 
     /// The format of the input in `window`, read from its first bytes (nothing is consumed);
-    /// `name` is the input's name, which only a DataStore file's suffix makes count.
+    /// `name` is the input's name, for what it claims.
     public static func detect(_ window: ByteWindow, name: String = "") -> Result<Detected, FormatError> {
+        let claim = FormatClaim(name: name)
         _ = window.ensure(sniffLength, keeping: window.start)
-        let n = window.end - window.start
-        let bytes = UnsafeBufferPointer(start: window.base, count: n)
+        var n = window.end - window.start
+        var bytes = UnsafeBufferPointer(start: window.base, count: n)
         if n >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { return .success(.gzip) }
         if dataStoreSuffixes.contains(where: name.hasSuffix) || DataStoreReader.looksLikePreferenceMap(bytes) {
             return .success(.format(.datastore))
@@ -38,26 +47,55 @@ public enum FormatDetector {
             return .failure(FormatError(reason: "Android binary XML (ABX) is not supported; export the preferences as text XML", offset: 0))
         }
         // UTF-32 first: its little-endian mark begins with UTF-16's.
+        var wideEncoding: String?
         if n >= 4 && ((bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0xFE && bytes[3] == 0xFF)
                       || (bytes[0] == 0xFF && bytes[1] == 0xFE && bytes[2] == 0 && bytes[3] == 0)) {
-            return .failure(FormatError(reason: "UTF-32 input is not supported; inputs must be UTF-8", offset: 0))
+            wideEncoding = "UTF-32"
+        } else if n >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)) {
+            wideEncoding = "UTF-16"
         }
-        if n >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)) {
-            return .failure(FormatError(reason: "UTF-16 input is not supported; inputs must be UTF-8", offset: 0))
+        if let wideEncoding {
+            if claim == .none { return .success(.skipped("\(wideEncoding) text (only UTF-8 is scanned)")) }
+            return .failure(FormatError(reason: "\(wideEncoding) input is not supported; inputs must be UTF-8", offset: 0))
         }
+        if claim == .none, let binary = BinarySignature.kind(of: bytes) { return .success(.skipped(binary)) }
+        if claim == .jsonc { return .success(.format(.jsonc)) }
         var i = n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         while i < n && (bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09) { i += 1 }
         guard i < n else {
+            if claim == .none { return .success(.format(.text)) }
             return .failure(FormatError(reason: n == 0 ? "empty input" : "the input holds only whitespace", offset: window.start + i))
+        }
+        // Content that only looks structured is judged on more of it.
+        var truncated = false
+        let first = bytes[i]
+        let looksStructured = first == UInt8(ascii: "{") ? !firstKeyIsLog(bytes, after: i)
+            : first == UInt8(ascii: "<") ? !rootIsMap(bytes, from: i) && !startsWithXMLDeclaration(bytes, from: i)
+            : first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") || JSONPWrapper.valueStart(in: bytes, from: i) != nil
+        if claim == .none && looksStructured {
+            truncated = window.ensure(StructureSniff.length, keeping: window.start)
+            n = min(window.end - window.start, StructureSniff.length)
+            bytes = UnsafeBufferPointer(start: window.base, count: n)
         }
         switch bytes[i] {
         case UInt8(ascii: "{"):
-            return .success(.format(firstKeyIsLog(bytes, after: i) ? .har : .json))
+            if firstKeyIsLog(bytes, after: i) { return .success(.format(.har)) }
+            fallthrough
         case UInt8(ascii: "["), UInt8(ascii: "\""):
+            if claim == .none && !StructureSniff.readsAsJSON(bytes, from: i, truncated: truncated, jsonp: false) {
+                return .success(.format(.text))
+            }
             return .success(.format(.json))
         case UInt8(ascii: "<"):
-            return .success(.format(.prefsXML))
+            if claim != .none || rootIsMap(bytes, from: i) { return .success(.format(.prefsXML)) }
+            // An XML declaration claims XML.
+            if startsWithXMLDeclaration(bytes, from: i) { return .success(.format(.xml)) }
+            return .success(.format(StructureSniff.readsAsXML(bytes, truncated: truncated) == .notXML ? .text : .xml))
         default:
+            if let valueStart = JSONPWrapper.valueStart(in: bytes, from: i),
+               claim != .none || StructureSniff.readsAsJSON(bytes, from: valueStart, truncated: truncated, jsonp: true) {
+                return .success(.jsonp(firstKeyIsLog(bytes, after: valueStart) ? .har : .json, valueStart: window.start + valueStart))
+            }
             // The first line of an HTTP message, after any `curl -v` notes (`* Trying …`) and
             // REST-client comments, separators and variables.
             var start = i
@@ -71,10 +109,46 @@ public enum FormatDetector {
                 guard line.first == UInt8(ascii: "*") || blank || HTTPMessageReader.isCommentOrVariable(line) else { break }
                 start = end + 1
             }
+            if claim == .none { return .success(.format(.text)) }
             return .failure(FormatError(
                 reason: "the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML, a DataStore preferences file or an HTTP message (it starts with a \(describeByte(bytes[i])))",
                 offset: window.start + i))
         }
+    }
+
+    /// `<?xml` and a space: an XML declaration, which no other text starts with.
+    static func startsWithXMLDeclaration(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        start + 6 <= bytes.count && bytes[start..<start + 5].elementsEqual("<?xml".utf8)
+            && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5])
+    }
+
+    /// Whether the root element of the XML from `start` is `<map>` (after the XML declaration,
+    /// comments and a DOCTYPE): a SharedPreferences export, which claims that format.
+    static func rootIsMap(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        func at(_ i: Int, _ word: String) -> Bool {
+            i + word.utf8.count <= bytes.count && bytes[i..<i + word.utf8.count].elementsEqual(word.utf8)
+        }
+        var i = start
+        while i < bytes.count {
+            if bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 {
+                i += 1
+            } else if at(i, "<?") || at(i, "<!--") || at(i, "<!DOCTYPE") {
+                let close = at(i, "<?") ? "?>" : at(i, "<!--") ? "-->" : ">"
+                var depth = 0
+                var j = i + 2
+                while j < bytes.count && !(depth == 0 && at(j, close)) {
+                    if close == ">" && bytes[j] == UInt8(ascii: "[") { depth += 1 }
+                    if close == ">" && bytes[j] == UInt8(ascii: "]") { depth -= 1 }
+                    j += 1
+                }
+                i = j + close.utf8.count
+            } else {
+                guard at(i, "<map"), i + 4 < bytes.count else { return false }
+                let after = bytes[i + 4]
+                return after == UInt8(ascii: ">") || after == UInt8(ascii: "/") || after == 0x20 || after == 0x0A || after == 0x0D || after == 0x09
+            }
+        }
+        return false
     }
 
     /// `{ "log": {` (whitespace allowed), with a HAR key (`"version"`, `"creator"` or

@@ -55,7 +55,11 @@ public struct Redactor: Sendable {
         let first = scan(content, name: name)
         guard first.errors.isEmpty else { throw .input(first.errors) }
         guard let formatName = first.summary.format, let format = InputFormat(rawValue: formatName) else {
-            throw .input([InputError(kind: .format, artifact: name, reason: "the input format cannot be determined")])
+            throw .input([InputError(kind: .format, artifact: name, reason: first.summary.skipped.map { "not scanned: \($0)" } ?? "the input format cannot be determined")])
+        }
+        if [.jsonc, .xml, .text].contains(format) {
+            throw .input([InputError(kind: .format, artifact: name,
+                                     reason: "redact writes copies of JSON, NDJSON, HAR, prefs XML, DataStore and HTTP inputs, not of \(formatName)")])
         }
         var current = content
         var remaining = first.findings.filter(Redactor.carriesSecret)
@@ -128,6 +132,9 @@ public struct Redactor: Sendable {
         case .datastore:
             session.plan = RedactionPlan(findings: findings, rules: rules)
             return try DataStoreRedactor.redact(content, root: root, session: session)
+        case .jsonc, .xml, .text:
+            // Refused before any round (`redact`).
+            return nil
         }
     }
 

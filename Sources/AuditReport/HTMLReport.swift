@@ -35,7 +35,8 @@ public enum HTMLReport {
         page.line("<p class=\"gate \(gate.passed ? "pass" : "fail")\"><strong>\(gate.title.prefix(1).uppercased() + gate.title.dropFirst())</strong>: \(escape(gate.reason)) Exit status \(input.exitCode).</p>")
         page.line("<dl class=\"facts\">")
         page.fact("Tool", "\(escape(ToolInfo.name)) \(escape(ToolInfo.version))")
-        page.fact("Inputs scanned", String(result.artifacts.count))
+        let skipped = result.artifacts.filter { $0.skipped != nil }.count
+        page.fact("Inputs scanned", String(result.artifacts.count - skipped) + (skipped == 0 ? "" : " (\(skipped) skipped)"))
         let accepted = findings.filter { !$0.isActive }.count
         page.fact("Findings", count(findings.count, "finding") + (accepted == 0 ? "" : " (\(accepted) accepted by a baseline or an allowlist)"))
         page.fact("Input errors", String(result.errors.count))
@@ -177,7 +178,8 @@ public enum HTMLReport {
             page.scrollingTable(caption: "Inputs scanned", id: "inputs-caption",
                                head: "<tr><th scope=\"col\">Input</th><th scope=\"col\">Format</th><th scope=\"col\" class=\"num\">Bytes</th></tr>")
             for artifact in result.artifacts {
-                page.line("<tr><th scope=\"row\"><code>\(escape(artifact.name))</code></th><td>\(artifact.format.map(escape) ?? "not determined")</td><td class=\"num\">\(artifact.byteCount)</td></tr>")
+                let format = artifact.skipped.map { "skipped: \(escape($0))" } ?? artifact.format.map(escape) ?? "not determined"
+                page.line("<tr><th scope=\"row\"><code>\(escape(artifact.name))</code></th><td>\(format)</td><td class=\"num\">\(artifact.byteCount)</td></tr>")
             }
             page.endScrollingTable()
         }

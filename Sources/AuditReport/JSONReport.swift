@@ -48,7 +48,8 @@ public enum JSONReport {
         writer.value(.array(result.errors.map(error)))
         writer.key("artifacts")
         writer.value(.array(result.artifacts.map { a in
-            .object([("name", .string(a.name)), ("format", a.format.map(JSONOutput.string) ?? .null), ("bytes", .int(a.byteCount))])
+            .object([("name", .string(a.name)), ("format", a.format.map(JSONOutput.string) ?? .null), ("bytes", .int(a.byteCount))]
+                    + (a.skipped.map { [("skipped", JSONOutput.string($0))] } ?? []))
         }))
         writer.key("inventory")
         writer.value(.array(result.inventory.map(inventoryEntry)))

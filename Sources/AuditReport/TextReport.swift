@@ -50,6 +50,14 @@ public enum TextReport {
             }
             for notice in input.result.notices { out += style.level(.warning) + "  " + DisplayText.escaped(notice) + "\n" }
         }
+        let skipped = input.result.artifacts.filter { $0.skipped != nil }
+        if !skipped.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            out += style.bold("Inputs skipped") + "\n"
+            for artifact in skipped {
+                out += "  " + DisplayText.escaped(artifact.name) + ": " + DisplayText.escaped(artifact.skipped!) + "\n"
+            }
+        }
         if !input.result.errors.isEmpty {
             if !out.isEmpty { out += "\n" }
             out += style.bold("Inputs that could not be scanned") + "\n"
@@ -97,6 +105,8 @@ public enum TextReport {
         let accepted = input.result.findings.count - findings.count
         if accepted > 0 { line += " (\(accepted) more accepted)" }
         if let repeated = repeatedAcrossRequests(findings) { line += "; \(repeated)" }
+        let skipped = input.result.artifacts.filter { $0.skipped != nil }.count
+        if skipped > 0 { line += "; \(skipped) skipped" }
         let errors = input.result.errors.count
         if errors > 0 { line += "; \(errors) input error\(errors == 1 ? "" : "s"): the scan is incomplete" }
         switch input.exitCode {

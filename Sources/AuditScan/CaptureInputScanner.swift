@@ -3,12 +3,19 @@ import AuditInputs
 
 /// Scans request captures: HAR files entry by entry, raw HTTP messages exchange by exchange.
 enum CaptureInputScanner {
-    /// A HAR 1.2 capture, read as JSON with `HARScanVisitor`.
-    static func scanHAR(_ scan: ArtifactScan, start: Int) {
+    /// A HAR 1.2 capture, read as JSON with `HARScanVisitor`; `closesJSONP`: it is wrapped in a
+    /// JSONP call, and `start` is where its value begins.
+    static func scanHAR(_ scan: ArtifactScan, start: Int, closesJSONP: Bool = false) {
         var reader = JSONReader(window: scan.window, start: start, maxDepth: scan.options.maxDepth)
         var visitor = HARScanVisitor(scan: scan)
         do {
-            try reader.readText(&visitor)
+            if closesJSONP {
+                try reader.readValue(&visitor)
+                try reader.skipJSONPClosing()
+                if !reader.atEnd { throw JSONSyntaxError(.trailingContent, at: reader.position) }
+            } else {
+                try reader.readText(&visitor)
+            }
         } catch let error as JSONSyntaxError {
             scan.window.unpin()
             if scan.window.failure == nil {

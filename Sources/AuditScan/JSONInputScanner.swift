@@ -9,6 +9,8 @@ struct JSONInputScanner {
     /// Absolute offset of the first byte to read.
     let start: Int
     let defaultContext: ScanContext
+    /// The value is wrapped in a JSONP call, whose `)` and `;` follow it.
+    var closesJSONP = false
 
     private var window: ByteWindow { scan.window }
 
@@ -36,6 +38,14 @@ struct JSONInputScanner {
         }
         scan.finishDocument(defaultContext: defaultContext)
         let endLine = window.position(of: reader.position).line
+        if closesJSONP {
+            do {
+                try reader.skipJSONPClosing()
+            } catch {
+                report(error)
+                return .json
+            }
+        }
         try? reader.skipWhitespace()
         if reader.atEnd { return .json }
         let rest = reader.position

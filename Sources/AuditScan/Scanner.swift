@@ -11,6 +11,9 @@ public struct ArtifactSummary: Sendable, Equatable {
     /// The format read (`json`, `ndjson`, …), or nil when it could not be determined.
     public var format: String?
     public var byteCount: Int
+    /// Why the input was not scanned (a binary file), when it was not: counted and listed, not an
+    /// error.
+    public var skipped: String? = nil
 }
 
 /// The outcome of a scan: findings in report order, input errors, the inputs seen, and the
@@ -118,7 +121,7 @@ public final class Scanner: @unchecked Sendable {
     /// Scans the input a window reads: detects its format (undoing gzip first), then reads it
     /// with the reader for that format.
     func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
-        let scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
+        var scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
         var detected = FormatDetector.detect(window, name: name)
         if case .success(.gzip) = detected {
             window.decompressGzip()
@@ -126,21 +129,46 @@ public final class Scanner: @unchecked Sendable {
             detected = FormatDetector.detect(window, name: name)
         }
         var format: InputFormat?
+        var start = window.start
+        var jsonp = false
+        var skipped: String?
         switch (options.inputFormat, detected) {
         case (.auto, .success(.format(let found))): format = found
+        case (.auto, .success(.jsonp(let found, let valueStart))), (.json, .success(.jsonp(let found, let valueStart))),
+             (.har, .success(.jsonp(let found, let valueStart))):
+            (format, start, jsonp) = (options.inputFormat == .auto ? found : options.inputFormat, valueStart, true)
+        case (.auto, .success(.skipped(let reason))): skipped = reason
         case (.auto, .success(.gzip)): scan.fail(.format, at: 0, "gzip inside gzip is not supported")
         case (.auto, .failure(let error)): if window.failure == nil { scan.fail(.format, at: error.offset, error.reason) }
         default: format = options.inputFormat
         }
+        // JSONC is read from a copy whose comments and trailing commas are blanked.
+        var copy: UnsafeMutableRawBufferPointer?
+        defer { copy?.deallocate() }
+        if format == .jsonc {
+            if let blanked = JSONCBlanking.blankedCopy(of: window) {
+                copy = blanked
+                let path = scan.rootPath
+                scan = ArtifactScan(artifact: name, window: ByteWindow(whole: UnsafeRawBufferPointer(blanked)), rules: rules, matcher: matcher,
+                                    options: options)
+                scan.rootPath = path
+            } else {
+                if window.failure == nil { scan.fail(.limit, at: nil, "a JSONC input larger than \(JSONCBlanking.maxBytes >> 20) MiB is not read") }
+                format = nil
+            }
+        }
         var formatRead = format
         switch format {
-        case .auto?, .json?, .ndjson?:
-            formatRead = JSONInputScanner(scan: scan, format: options.inputFormat == .auto ? .auto : format!, start: window.start,
-                                          defaultContext: .payload).run()
-        case .har?: CaptureInputScanner.scanHAR(scan, start: window.start)
-        case .http?: CaptureInputScanner.scanHTTP(scan, start: window.start)
-        case .prefsXML?: PrefsInputScanner.scan(scan, start: window.start)
-        case .datastore?: DataStoreInputScanner.scan(scan, start: window.start)
+        case .auto?, .json?, .ndjson?, .jsonc?:
+            let read = JSONInputScanner(scan: scan, format: format == .jsonc || jsonp ? .json : options.inputFormat == .auto ? .auto : format!,
+                                        start: start, defaultContext: .payload, closesJSONP: jsonp).run()
+            formatRead = format == .jsonc ? .jsonc : read
+        case .har?: CaptureInputScanner.scanHAR(scan, start: start, closesJSONP: jsonp)
+        case .http?: CaptureInputScanner.scanHTTP(scan, start: start)
+        case .prefsXML?: PrefsInputScanner.scan(scan, start: start)
+        case .datastore?: DataStoreInputScanner.scan(scan, start: start)
+        case .xml?: XMLInputScanner.scan(scan, start: start)
+        case .text?: TextInputScanner.scan(scan, start: start, name: name)
         case nil: break
         }
         // Read to the end: the byte count is the input's size, and a writer on stdin is not cut off.
@@ -151,7 +179,8 @@ public final class Scanner: @unchecked Sendable {
         }
         let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
         return ArtifactOutcome(findings: Scanner.finalize(scan.takeFindings()), errors: scan.errors,
-                               summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end), sightings: scan.inventorySightings)
+                               summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end, skipped: skipped),
+                               sightings: scan.inventorySightings)
     }
 
     /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash

@@ -109,9 +109,12 @@ enum HelpText {
       --context <context>     Force the context of every value: auto, sync, prefs, backup or
                               payload. (default: auto, decided per document and value)
       --input-format <fmt>    Force the input format: auto, json, ndjson, har, prefs-xml,
-                              http or datastore. (default: auto, detected from content,
-                              and a *.preferences_pb name for DataStore; gzip is undone
-                              first either way)
+                              http, datastore, jsonc, xml or text. (default: auto, detected
+                              from content and what the name claims: *.json, *.ndjson,
+                              *.jsonl, *.har and *.http must parse, tsconfig.json and
+                              *.jsonc are JSONC, *.preferences_pb is DataStore; anything
+                              else that is none of the formats is scanned as text, and
+                              binary files are skipped; gzip is undone first either way)
       --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.

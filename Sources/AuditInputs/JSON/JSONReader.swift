@@ -133,6 +133,17 @@ public struct JSONReader {
         }
     }
 
+    /// Reads the end of a JSONP call after its value (`JSONPWrapper`): whitespace, `)`, then an
+    /// optional `;` and whitespace.
+    public mutating func skipJSONPClosing() throws {
+        try skipWhitespace()
+        guard currentByte == UInt8(ascii: ")") else { throw JSONSyntaxError(atEnd ? .unexpectedEnd : .trailingContent, at: position) }
+        next += 1
+        try skipWhitespace()
+        if currentByte == UInt8(ascii: ";") { next += 1 }
+        try skipWhitespace()
+    }
+
     /// True when no byte is left (call after `skipWhitespace`).
     public var atEnd: Bool { next >= end }
 

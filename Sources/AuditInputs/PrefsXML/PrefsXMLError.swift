@@ -5,11 +5,13 @@ public enum PrefsXMLReason: Equatable, Sendable {
     case unsupportedEncoding(String)
     case declaredEncodingNotUTF8
     case noRootElement
+    case noElement
     case rootNotMap
     case secondRoot
     case trailingContent
     case unexpectedEnd(PrefsXMLPlace)
     case doctype
+    case doctypeInternalSubset
     case entityDeclaration
     case unknownMarkupDeclaration
     case processingInstruction
@@ -44,11 +46,13 @@ public enum PrefsXMLReason: Equatable, Sendable {
         case .unsupportedEncoding(let name): return "\(name) input is not supported; prefs XML must be UTF-8"
         case .declaredEncodingNotUTF8: return "the XML declaration names an encoding other than UTF-8"
         case .noRootElement: return "no <map> element"
+        case .noElement: return "no root element"
         case .rootNotMap: return "the root element is not <map>"
         case .secondRoot: return "a second root element after </map>"
         case .trailingContent: return "unexpected content after </map>"
         case .unexpectedEnd(let place): return "unexpected end of input \(place.description)"
         case .doctype: return "DOCTYPE declarations are not allowed (no DTDs, entity definitions or external entities)"
+        case .doctypeInternalSubset: return "a DOCTYPE with an internal subset is not allowed (no DTDs, entity definitions or external entities)"
         case .entityDeclaration: return "ENTITY declarations are not allowed"
         case .unknownMarkupDeclaration: return "unknown markup declaration after '<!'"
         case .processingInstruction: return "processing instructions other than the XML declaration are not allowed"

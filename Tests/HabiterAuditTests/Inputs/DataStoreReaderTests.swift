@@ -187,6 +187,8 @@ private func entry(_ key: String, rawValue value: [UInt8]) -> [UInt8] {
             switch FormatDetector.detect(ByteWindow(whole: buffer), name: name) {
             case .success(.gzip): return "gzip"
             case .success(.format(let f)): return f.rawValue
+            case .success(.jsonp(let f, _)): return "jsonp \(f.rawValue)"
+            case .success(.skipped(let reason)): return "skipped: \(reason)"
             case .failure(let e): return "error: \(e.reason)"
             }
         }

@@ -47,7 +47,7 @@ import Testing
         Case(description: "DataStore reader: a file cut inside an entry", file: "FlutterSharedPreferences.preferences_pb",
              bytes: DataStoreFixture.entry("note", .string("token \(token)")) + Array(DataStoreFixture.entry("more", .long(7)).dropLast(1)),
              kind: .parse, reason: "runs past the end of the input", finding: "secret.github-token"),
-        Case(description: "format detection: binary", file: "capture.bin",
+        Case(description: "format detection: binary named as a capture", file: "capture.har",
              bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48], kind: .format, reason: "cannot be determined"),
         Case(description: "gzip input: corrupt data", file: "capture.json.gz",
              bytes: [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0xFF] + Array("not deflate data at all".utf8), kind: .read, reason: "gzip"),

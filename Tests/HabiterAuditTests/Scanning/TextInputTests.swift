@@ -1,0 +1,109 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditScan
+import Foundation
+import Testing
+
+/// Fake, format-valid secrets (as in CaptureTests).
+private let github = "ghp_Qm7Xc2Vb9Nz4Lk8Jh3Gf6Dw1Sa5Rt0YuIoPe"
+
+private func scan(_ text: String, name: String) -> ArtifactOutcome {
+    scan(bytes: Array(text.utf8), name: name)
+}
+
+private func scan(bytes: [UInt8], name: String) -> ArtifactOutcome {
+    var bytes = bytes
+    return bytes.withUnsafeMutableBytes { Scanner(rules: TestSupport.builtinPack).scan(bytes: UnsafeRawBufferPointer($0), name: name) }
+}
+
+private func places(_ outcome: ArtifactOutcome) -> [String] {
+    outcome.findings.map { "\($0.ruleId) \($0.position.line):\($0.position.column)" }
+}
+
+/// Inputs that are none of the structured formats are scanned as text, each hit at the secret's
+/// own line and column; binary files are skipped with the reason; a name that claims a format
+/// keeps failing closed (issue 22).
+@Suite struct TextInputTests {
+    @Test func aTokenInSourceCodeIsFoundAtItsLineAndColumn() {
+        let outcome = scan("import 'package:http/http.dart';\n\nconst token = '\(github)';\n", name: "lib/main.dart")
+        #expect(outcome.errors.isEmpty)
+        #expect(outcome.summary.format == "text")
+        #expect(places(outcome) == ["secret.github-token 3:16"])
+    }
+
+    @Test func aTokenInMarkdownIsFoundAtItsLineAndColumn() {
+        let outcome = scan("# Setup\n\nExport `GITHUB_TOKEN=\(github)` first.\n", name: "README.md")
+        #expect(outcome.errors.isEmpty)
+        #expect(places(outcome) == ["secret.github-token 3:22"])
+    }
+
+    @Test func inCodeAnAssignmentFromACallIsNoCredentialAndAQuotedLiteralIs() {
+        #expect(scan("void main() {\n  final password = cfg.get('db');\n}\n", name: "lib/db.dart").findings.isEmpty)
+        #expect(places(scan("void main() {\n  final password = \"Xk9mQ2vL7pR4wzT8\";\n}\n", name: "lib/db.dart"))
+                == ["secret.password-in-text 2:21"])
+        // In a configuration file an unquoted value is a literal.
+        #expect(places(scan("db.user=app\npassword = Xk9mQ2vL7pR4wzT8\n", name: "app.properties")) == ["secret.password-in-text 2:12"])
+    }
+
+    @Test(arguments: [
+        ("logo.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52], "a PNG image"),
+        ("blob.dat", Array("abc\u{0}def \(github)".utf8), "a binary file (a NUL byte in its first 8 KiB)"),
+        ("app.apk", [0x50, 0x4B, 0x03, 0x04, 0x14, 0, 0, 0], "a ZIP archive (also JAR, APK, AAR, IPA, DOCX)"),
+    ] as [(String, [UInt8], String)])
+    func aBinaryFileIsSkippedWithTheReasonNotAnError(_ name: String, _ bytes: [UInt8], _ reason: String) {
+        let outcome = scan(bytes: bytes, name: name)
+        #expect(outcome.errors.isEmpty)
+        #expect(outcome.findings.isEmpty)
+        #expect(outcome.summary.format == nil)
+        #expect(outcome.summary.skipped == reason)
+    }
+
+    @Test func aNameThatClaimsAFormatStillFailsClosed() {
+        for name in ["push.json", "log.ndjson", "oplog.jsonl", "c.har", "a.http", "-"] {
+            let outcome = scan("{\"token\": \"\(github)\",\n  oops", name: name)
+            #expect(outcome.errors.map(\.kind) == [.parse], "\(name)")
+        }
+        // A PNG named as JSON is an error, not a skip.
+        let png = scan(bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], name: "capture.json")
+        #expect(png.summary.skipped == nil)
+        #expect(png.errors.map(\.kind) == [.format])
+        #expect(scan("", name: "empty.json").errors.map(\.reason) == ["empty input"])
+    }
+
+    @Test func contentThatOnlyLooksStructuredIsText() {
+        let broken = scan("{\"a\": 1,\n  oops \(github)\n", name: "notes.txt")
+        #expect(broken.errors.isEmpty)
+        #expect(broken.summary.format == "text")
+        #expect(places(broken) == ["secret.github-token 2:8"])
+        let component = scan("\"use client\";\nimport x from \"y\";\nconst token = \"\(github)\";\n", name: "app/page.tsx")
+        #expect(component.errors.isEmpty)
+        #expect(places(component) == ["secret.github-token 3:16"])
+        #expect(scan("[the docs](https://example.com)\n", name: "NOTES").summary.format == "text")
+        #expect(scan("<p>Hello&nbsp;world</p>\n", name: "page.html").summary.format == "text")
+        #expect(scan("", name: "empty.md").errors.isEmpty)
+        // Content that reads as JSON is JSON, whatever the name.
+        #expect(scan("{\"a\": 1}\n{\"b\": 2}\n", name: "events.log").summary.format == "ndjson")
+    }
+
+    /// A file larger than a chunk: every token, at the chunks' overlaps too, once at its line.
+    @Test func aLargeFileIsReadInChunksAndEveryHitIsFoundOnce() {
+        var lines: [String] = []
+        var expected: [String] = []
+        let filler = String(repeating: "lorem ipsum dolor sit amet ", count: 3)
+        for line in 1...12_000 {
+            if line % 997 == 0 {
+                // Distinct tokens: one secret repeated in one chunk would be one finding.
+                let token = "ghp_" + String(format: "%05d", line) + String(github.dropFirst(9))
+                lines.append("key \(token)")
+                expected.append("secret.github-token \(line):5")
+            } else {
+                lines.append(filler)
+            }
+        }
+        let text = lines.joined(separator: "\n")
+        #expect(text.utf8.count > 6 * TextInputScanner.chunkBytes)
+        let outcome = scan(text, name: "big.log")
+        #expect(outcome.errors.isEmpty)
+        #expect(places(outcome) == expected)
+    }
+}

@@ -1,0 +1,93 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditScan
+import Testing
+
+/// Fake, format-valid secrets (as in CaptureTests).
+private let github = "ghp_Qm7Xc2Vb9Nz4Lk8Jh3Gf6Dw1Sa5Rt0YuIoPe"
+
+private func summary(_ f: Finding) -> String {
+    "\(f.ruleId) \(f.position.line):\(f.position.column) \(f.path) key=\(f.key ?? "-")"
+}
+
+/// XML that is not a SharedPreferences `<map>`: attribute values and text nodes, each at an
+/// XPath-like path, with no DTD and no entities (issue 22).
+@Suite struct XMLInputTests {
+    static let manifest = """
+    <?xml version="1.0" encoding="utf-8"?>
+    <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="app.habiter">
+        <uses-permission android:name="android.permission.INTERNET"/>
+        <application android:label="Habiter" android:icon="@mipmap/ic_launcher">
+            <meta-data android:name="flutterEmbedding" android:value="2"/>
+            <meta-data android:name="api_key" android:value="\(github)"/>
+            <activity android:name=".MainActivity" android:exported="true"/>
+        </application>
+    </manifest>
+
+    """
+
+    @Test func aKeyInAManifestAttributeIsFoundAtItsPath() {
+        let result = TestSupport.scan(Self.manifest, name: "android/app/src/main/AndroidManifest.xml")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(summary) == ["secret.github-token 6:58 /manifest/application/meta-data[2]/@android:value key=api_key"])
+    }
+
+    @Test func anOrdinaryManifestAndLayoutHaveNoFinding() {
+        let clean = Self.manifest.replacingOccurrences(of: "<meta-data android:name=\"api_key\" android:value=\"\(github)\"/>", with: "")
+        let layout = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <!-- The sign-in screen. -->
+        <LinearLayout xmlns:android="http://schemas.android.com/apk/res/android"
+            android:layout_width="match_parent" android:orientation="vertical">
+            <EditText android:id="@+id/password" android:inputType="textPassword" android:hint="@string/password_hint"/>
+            <TextView android:text="Forgot your password?"/>
+        </LinearLayout>
+        """
+        let strings = "<resources>\n  <string name=\"password_hint\">Password</string>\n  <string name=\"app_name\">Habiter</string>\n</resources>\n"
+        for (text, name) in [(clean, "AndroidManifest.xml"), (layout, "res/layout/sign_in.xml"), (strings, "res/values/strings.xml")] {
+            let result = TestSupport.scan(text, name: name)
+            #expect(result.errors.isEmpty, "\(name)")
+            #expect(result.findings.isEmpty, "\(name): \(result.findings.map(summary))")
+        }
+    }
+
+    @Test func aValueIsJudgedByTheNameTheFileGivesIt() {
+        let strings = "<resources>\n  <string name=\"client_secret\">Xk9mQ2vL7pR4wzT8aB3n</string>\n</resources>\n"
+        #expect(TestSupport.scan(strings, name: "res/values/secrets.xml").findings.map(summary)
+                == ["name.client-secret 2:32 /resources/string/text() key=client_secret"])
+        // A plist names a value by the <key> before it; its external DTD is never read.
+        let plist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+            <key>CFBundleName</key>
+            <string>Habiter</string>
+            <key>client_secret</key>
+            <string>Xk9mQ2vL7pR4wzT8aB3n</string>
+        </dict>
+        </plist>
+        """
+        let result = TestSupport.scan(plist, name: "ios/Runner/Info.plist")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map(summary) == ["name.client-secret 8:13 /plist/dict/string[2]/text() key=client_secret"])
+    }
+
+    @Test(arguments: [
+        ("<?xml version='1.0'?>\n<!DOCTYPE manifest [<!ENTITY a \"aaaa\">]>\n<manifest>&a;</manifest>\n",
+         "layout.xml:2:1: a DOCTYPE with an internal subset is not allowed (no DTDs, entity definitions or external entities)"),
+        ("<manifest><!ENTITY a \"b\"></manifest>", "layout.xml:1:11: ENTITY declarations are not allowed"),
+    ])
+    func aDTDOrAnEntityIsRefused(_ text: String, _ error: String) {
+        let result = TestSupport.scan(text, name: "layout.xml")
+        #expect(result.errors.map(\.description) == [error])
+    }
+
+    @Test func forcedXMLThatDoesNotParseIsAnError() {
+        let options = ScanOptions(inputFormat: .xml)
+        #expect(TestSupport.scan("<a><b></a>", name: "x.xml", options: options).errors.map(\.description)
+                == ["x.xml:1:7: end tag does not match the open element"])
+        #expect(TestSupport.scan("<a>&nbsp;</a>", name: "x.xml", options: options).errors.map(\.reason)
+                == ["undefined entity reference (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)"])
+    }
+}
