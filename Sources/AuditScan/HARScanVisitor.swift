@@ -201,10 +201,10 @@ struct HARScanVisitor: JSONVisitor {
                 entry?.showsSignIn = true
             }
         case (.field(let list), .name):
-            let name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
+            var name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
+            field.context = name.withUTF8 { scan.rules.patterns.contextMask(of: UnsafeRawBufferPointer($0)) }
             field.name = name
             let fromRequest = list == .requestHeaders || list == .queryString || list == .requestCookies
-            field.context = name.utf8.withContiguousStorageIfAvailable { scan.rules.patterns.contextMask(of: UnsafeRawBufferPointer($0)) } ?? 0
             if fromRequest { field.context |= entry?.hostContext ?? 0 }
         case (.field, .value):
             field.value = bytes()

@@ -25,7 +25,7 @@ enum XMLInputScanner {
         } catch let limit as DocumentLimit {
             scan.fail(.limit, at: limit.offset, limit.message)
         } catch {
-            scan.fail(.parse, at: nil, "cannot read the XML input")
+            scan.fail(.parse, at: nil, "cannot read the XML input: \(error)")
         }
         scan.finishDocument(defaultContext: .payload)
     }
