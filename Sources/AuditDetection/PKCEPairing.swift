@@ -4,7 +4,7 @@ import AuditBytes
 /// (RFC 7636, S256: the challenge is the unpadded base64url SHA-256 of the verifier). A verifier
 /// whose challenge was also captured means the capture holds a complete exchange: the
 /// authorization request and the token request that redeems it.
-public struct PKCEPairing {
+public struct PKCEPairing: Sendable {
     /// Values shaped like an S256 challenge (43 base64url characters) seen in the input. Bounded:
     /// past the limit new ones are not kept, and a pairing may go unreported, never a false one.
     private var challengeShaped: Set<[UInt8]> = []
@@ -17,6 +17,9 @@ public struct PKCEPairing {
         guard value.count == 43, challengeShaped.count < PKCEPairing.limit, value.allSatisfy(PKCEPairing.isBase64URL) else { return }
         challengeShaped.insert(Array(value))
     }
+
+    /// Whether values shaped like a challenge were left out for the limit.
+    public var isFull: Bool { challengeShaped.count >= PKCEPairing.limit }
 
     /// Whether the S256 challenge of `verifier` was seen in the input.
     public func isPaired(challenge: [UInt8]) -> Bool {

@@ -89,7 +89,12 @@ public final class ByteWindow {
     /// file had when opened: reading a different number of bytes is a failure.
     convenience init(descriptor: Int32, expectedSize: Int?, chunkSize: Int = 4 << 20) {
         self.init(source: DescriptorSource(descriptor: descriptor, expectedSize: expectedSize), chunkSize: chunkSize)
+        regularFileSize = expectedSize
     }
+
+    /// The size of the regular file the window reads, when it reads one (a file can be opened
+    /// again and read by more than one worker; a pipe cannot).
+    public private(set) var regularFileSize: Int?
 
     deinit {
         storage?.deallocate()

@@ -92,7 +92,7 @@ final class ArtifactScan {
     }
     /// Keys without a store (unknown keys, settings-snapshot keys) seen beyond the first
     /// `listedKeysLimit`: counted, not listed, so a hostile input cannot grow the report.
-    private var unlistedKeys = 0
+    private(set) var unlistedKeys = 0
     private var unlistedContext = ScanContext.payload
     static let listedKeysLimit = 256
 
@@ -107,12 +107,19 @@ final class ArtifactScan {
     let passwordVerifierRule: Int?
     let authorizationResponseRule: Int?
 
-    init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, options: ScanOptions) {
+    /// This worker's part of the input, when several scan it at once.
+    let share: ScanShare?
+    /// The challenges of PKCE verifiers reported unpaired, when `share` is set: another worker may
+    /// have seen the challenge (`ShareMerge`).
+    var unpairedChallenges: [[UInt8]] = []
+
+    init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, options: ScanOptions, share: ScanShare? = nil) {
         self.artifact = artifact
         self.window = window
         self.rules = rules
         self.matcher = matcher
         self.options = options
+        self.share = share
         passwordVerifierRule = rules.nameRules.firstIndex { $0.id == SpecialRule.passwordVerifier.rawValue }
         authorizationResponseRule = rules.nameRules.firstIndex { $0.id == SpecialRule.authorizationResponse.rawValue }
     }

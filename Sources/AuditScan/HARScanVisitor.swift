@@ -70,6 +70,10 @@ struct HARScanVisitor: JSONVisitor {
     /// exporter writes before `text`).
     private var bodyKind: TextKind?
     private var contentText: ContentText?
+    /// The entries begun so far, for their owner when workers share the capture (`ScanShare`).
+    private var entryOrdinal = 0
+    /// A worker that does not own what lies outside the entries left the current key unread.
+    private var keyWithheld = false
 
     /// A `content.text` as far as its `encoding` (which may come after it) needs it.
     private struct ContentText {
@@ -154,7 +158,40 @@ struct HARScanVisitor: JSONVisitor {
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
         structure.key(raw, escaped: escaped)
+        if let share = scan.share, !share.ownsTheRest, let role = structure.current, role == .root || role == .log {
+            // Only the way to the entries is this worker's: `skipsValue` skips the rest.
+            keyWithheld = structure.pendingKey != (role == .root ? .log : .entries)
+            if keyWithheld { return }
+        }
         try plain.key(raw, escaped: escaped, at: offset)
+    }
+
+    /// When workers share the capture: the entries of others, and for all but worker 0
+    /// everything outside `log.entries`, are skipped (`ScanShare`).
+    mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Bool {
+        guard let share = scan.share else { return false }
+        let skips: Bool
+        switch structure.current {
+        case .entries?:
+            skips = !share.owns(documentAt: offset, ordinal: entryOrdinal)
+            entryOrdinal += 1
+        case nil:
+            skips = !share.ownsTheRest && firstByte != UInt8(ascii: "{")
+        case .root?:
+            skips = !share.ownsTheRest && (keyWithheld || firstByte != UInt8(ascii: "{"))
+        case .log?:
+            skips = !share.ownsTheRest && (keyWithheld || firstByte != UInt8(ascii: "["))
+        default:
+            return false
+        }
+        guard skips else { return false }
+        structure.scalarRead()
+        if keyWithheld {
+            keyWithheld = false
+        } else {
+            plain.skippedValue()
+        }
+        return true
     }
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {

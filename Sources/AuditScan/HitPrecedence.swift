@@ -165,6 +165,7 @@ extension ArtifactScan {
         let key = hit.location.key ?? "?"
         if isSecret {
             let paired = hit.pkceChallenge.map(pkce.isPaired) ?? false
+            if !paired, share != nil, let challenge = hit.pkceChallenge { unpairedChallenges.append(challenge) }
             let pairing = paired ? " It pairs with a code_challenge (S256) in this input: the capture holds a complete PKCE exchange." : ""
             appendFinding(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title): \(valueDescription) under '\(key)'.\(pairing)",
                           hit: hit, path: path, context: context, confidence: paired ? .high : .medium, preview: valueDescription)

@@ -30,7 +30,11 @@ struct JSONInputScanner {
             if reader.atEnd { throw JSONSyntaxError(.emptyInput, at: reader.position) }
             documentStart = reader.position
             startLine = window.position(of: documentStart).line
-            try reader.readValue(&visitor)
+            if let share = scan.share, !share.owns(documentAt: documentStart, ordinal: 0) {
+                try reader.skipValue()
+            } else {
+                try reader.readValue(&visitor)
+            }
         } catch {
             report(error)
             scan.finishDocument(defaultContext: defaultContext)
@@ -50,17 +54,20 @@ struct JSONInputScanner {
         if reader.atEnd { return .json }
         let rest = reader.position
         if format == .auto && startLine == endLine && window.position(of: rest).line > endLine {
-            scanLines(from: rest)
+            scanLines(from: rest, documentsBefore: 1)
             return .ndjson
         }
         scan.fail(.parse, at: rest, JSONSyntaxReason.trailingContent.message)
         return .json
     }
 
-    /// Scans NDJSON lines from absolute offset `from`: one document per line, blank lines
-    /// allowed, at least one document. The window keeps only the current line.
-    private func scanLines(from: Int) {
+    /// Scans NDJSON lines from absolute offset `from`, after `documentsBefore` documents: one
+    /// document per line, blank lines allowed, at least one document. The window keeps only the
+    /// current line. A worker of a parallel scan skips the lines of the others unread.
+    private func scanLines(from: Int, documentsBefore: Int = 0) {
         var lineStart = from
+        // Read or skipped; a skipped blank line counts too once a document was seen (the count
+        // then serves only to know that one was).
         var documents = 0
         defer { if documents == 0 { scan.fail(.parse, at: from, "empty input: no JSON document") } }
         if lineStart == 0 && window.ensure(2, keeping: 0) && window[0] == 0xEF && window[1] == 0xBB && window[2] == 0xBF {
@@ -68,10 +75,17 @@ struct JSONInputScanner {
         }
         while true {
             guard let lineEnd = findLineEnd(from: lineStart) else { break }
+            defer { lineStart = lineEnd + 1 }
+            let ordinal = documentsBefore + documents
+            if let share = scan.share, ordinal > 0, !share.owns(documentAt: lineStart, ordinal: ordinal) {
+                documents += 1
+                continue
+            }
             var reader = JSONReader(window: window, start: lineStart, limit: lineEnd, maxDepth: scan.options.maxDepth)
             try? reader.skipWhitespace()
             if !reader.atEnd {
                 documents += 1
+                if let share = scan.share, !share.owns(documentAt: lineStart, ordinal: ordinal) { continue }
                 var visitor = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
                 do {
                     try reader.readValue(&visitor)
@@ -84,7 +98,6 @@ struct JSONInputScanner {
                 }
                 scan.finishDocument(defaultContext: defaultContext)
             }
-            lineStart = lineEnd + 1
         }
     }
 

@@ -222,6 +222,13 @@ struct JSONScanVisitor: JSONVisitor {
         endValue()
     }
 
+    /// A value another worker visits (`ScanShare`): it takes its place in the path, nothing more.
+    mutating func skippedValue() {
+        guard !path.isEmpty else { return }
+        path.beginValue()
+        endValue()
+    }
+
     // MARK: Values and locations
 
     @inline(__always)

@@ -28,6 +28,9 @@ public struct ScanOptions: Sendable {
     /// When set, every secret found gets a keyed digest (`Finding.valueDigest`) to match it
     /// against a baseline made with the same salt.
     public var valueDigester: ValueDigester?
+    /// The size from which one NDJSON or HAR file is scanned by several workers when `--jobs`
+    /// leaves some idle (`ScanShare`): below it, starting them costs more than they save.
+    public var minimumSharedBytes = 16 << 20
 
     public init(context: ScanContext? = nil, inputFormat: InputFormat = .auto,
                 maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8,

@@ -40,6 +40,8 @@ public struct ArtifactOutcome: Sendable {
     public var errors: [InputError]
     public var summary: ArtifactSummary
     public var sightings: [InventorySighting]
+    /// What merging the outcome with those of the other workers of a shared input needs.
+    var shared: ShareFacts? = nil
 }
 
 /// Scans inputs with a rule pack. The library entry point; the CLI is a shell around it.
@@ -66,13 +68,15 @@ public final class Scanner: @unchecked Sendable {
     public func scan(_ items: [InputItem], jobs: Int = 1, progress: (@Sendable (_ files: Int, _ bytes: Int) -> Void)? = nil) -> ScanResult {
         let work = WorkQueue(items: items, progress: progress)
         let workers = max(1, min(jobs, items.count))
+        // Fewer inputs than jobs: the jobs left over share the large inputs (`ScanShare`).
+        let sharing = max(1, jobs / workers)
         if workers == 1 {
-            scanQueued(work, rules: rules)
+            scanQueued(work, rules: rules, sharing: sharing)
         } else {
             // One worker keeps the pack it was given; the others build their own (see
             // `independentCopy`) while it already scans.
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                scanQueued(work, rules: worker == 0 ? rules : rules.independentCopy())
+                scanQueued(work, rules: worker == 0 ? rules : rules.independentCopy(), sharing: sharing)
             }
         }
         let outcomes = work.outcomes
@@ -95,15 +99,61 @@ public final class Scanner: @unchecked Sendable {
         return ScanResult(findings: findings, errors: errors, artifacts: artifacts, inventory: InventoryEntry.summarize(sightings))
     }
 
-    /// Takes inputs from `work` until none is left.
-    private func scanQueued(_ work: WorkQueue, rules: RulePack) {
+    /// Takes inputs from `work` until none is left; a large one is shared by `sharing` workers.
+    private func scanQueued(_ work: WorkQueue, rules: RulePack, sharing: Int) {
         let matcher = RegexMatcher()
         while let (index, item) = work.take() {
-            work.store(scan(item, rules: rules, matcher: matcher), at: index)
+            work.store(scan(item, rules: rules, matcher: matcher, sharing: sharing), at: index)
         }
     }
 
-    private func scan(_ item: InputItem, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
+    private func scan(_ item: InputItem, rules: RulePack, matcher: RegexMatcher, sharing: Int) -> ArtifactOutcome {
+        switch InputLoader.open(item) {
+        case .failure(let error):
+            return ArtifactOutcome(findings: [], errors: [error], summary: ArtifactSummary(name: item.name, format: nil, byteCount: 0), sightings: [])
+        case .success(let window):
+            if sharing > 1, let size = window.regularFileSize, size >= options.minimumSharedBytes, isShareable(window, name: item.name) {
+                return scanShared(item, first: window, size: size, workers: sharing, rules: rules, matcher: matcher)
+            }
+            return scan(window, name: item.name, rules: rules, matcher: matcher)
+        }
+    }
+
+    /// Whether several workers can share the input: NDJSON (or JSON that may turn out to be
+    /// NDJSON) and HAR, as they stand in the file (not gzip, not JSONP).
+    private func isShareable(_ window: ByteWindow, name: String) -> Bool {
+        guard case .success(.format(let format)) = FormatDetector.detect(window, name: name) else { return false }
+        switch options.inputFormat {
+        case .auto: return format == .json || format == .ndjson || format == .har
+        case .ndjson, .har: return true
+        default: return false
+        }
+    }
+
+    /// Scans one input with `workers` workers, each reading all of it and visiting its share
+    /// (`ScanShare`); their outcomes are merged as one scan's (`SharedOutcomes`). When they
+    /// cannot be (an input error, a pairing or a listing that depends on the order of the
+    /// shares), the input is scanned again by one worker.
+    private func scanShared(_ item: InputItem, first: ByteWindow, size: Int, workers: Int, rules: RulePack,
+                            matcher: RegexMatcher) -> ArtifactOutcome {
+        let shares = ScanShare.split(size: size, count: workers)
+        let outcomes = SharedOutcomes(count: workers)
+        // Worker 0's alone: the window already opened, and the matcher of this thread.
+        nonisolated(unsafe) let (first, matcher) = (first, matcher)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let window: ByteWindow
+            if worker == 0 {
+                window = first
+            } else {
+                guard case .success(let opened) = InputLoader.open(item) else { return }
+                window = opened
+            }
+            // As with inputs: the first worker keeps the pack and matcher it was given.
+            let pack = worker == 0 ? rules : rules.independentCopy()
+            outcomes.store(scan(window, name: item.name, rules: pack, matcher: worker == 0 ? matcher : RegexMatcher(), share: shares[worker]),
+                           at: worker)
+        }
+        if let merged = outcomes.merged() { return merged }
         switch InputLoader.open(item) {
         case .failure(let error):
             return ArtifactOutcome(findings: [], errors: [error], summary: ArtifactSummary(name: item.name, format: nil, byteCount: 0), sightings: [])
@@ -120,8 +170,8 @@ public final class Scanner: @unchecked Sendable {
 
     /// Scans the input a window reads: detects its format (undoing gzip first), then reads it
     /// with the reader for that format.
-    func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher) -> ArtifactOutcome {
-        var scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options)
+    func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher, share: ScanShare? = nil) -> ArtifactOutcome {
+        var scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, options: options, share: share)
         var detected = FormatDetector.detect(window, name: name)
         if case .success(.gzip) = detected {
             window.decompressGzip()
@@ -180,7 +230,9 @@ public final class Scanner: @unchecked Sendable {
         let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
         return ArtifactOutcome(findings: Scanner.finalize(scan.takeFindings()), errors: scan.errors,
                                summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end, skipped: skipped),
-                               sightings: scan.inventorySightings)
+                               sightings: scan.inventorySightings,
+                               shared: share.map { _ in ShareFacts(unpairedChallenges: scan.unpairedChallenges, pkce: scan.pkce,
+                                                                   unlistedKeys: scan.unlistedKeys) })
     }
 
     /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash

@@ -16,6 +16,17 @@ public protocol JSONVisitor {
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws
+    /// Whether the value about to be read, whose first byte `firstByte` is at `offset`, is to be
+    /// skipped: read past with no event (a part of the input another worker of a parallel scan
+    /// visits). A visitor that says yes accounts for the value itself. Never asked for an
+    /// array's closing bracket.
+    mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Bool
+}
+
+extension JSONVisitor {
+    /// Visitors visit every value.
+    @inline(__always)
+    public mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Bool { false }
 }
 
 public enum JSONLiteral: Sendable {
@@ -173,46 +184,50 @@ public struct JSONReader {
 
             switch expect {
             case .value, .valueOrArrayEnd:
-                switch b {
-                case UInt8(ascii: "\""):
-                    let (contentEnd, escaped, unescaped) = try stringValue()
-                    if let unescaped {
-                        try unescaped.withBytes { try visitor.string($0, escaped: false, at: position) }
-                    } else {
-                        try visitor.string(UnsafeBufferPointer(start: base + next + 1, count: contentEnd - next - 1), escaped: escaped, at: position)
+                if (expect == .value || b != UInt8(ascii: "]")) && visitor.skipsValue(at: position, firstByte: b) {
+                    try skipValue()
+                } else {
+                    switch b {
+                    case UInt8(ascii: "\""):
+                        let (contentEnd, escaped, unescaped) = try stringValue()
+                        if let unescaped {
+                            try unescaped.withBytes { try visitor.string($0, escaped: false, at: position) }
+                        } else {
+                            try visitor.string(UnsafeBufferPointer(start: base + next + 1, count: contentEnd - next - 1), escaped: escaped, at: position)
+                        }
+                        next = contentEnd + 1
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        if depth >= maxDepth { throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: position) }
+                        let isObject = b == UInt8(ascii: "{")
+                        stack[depth] = isObject
+                        depth += 1
+                        if isObject { try visitor.objectStart(at: position) } else { try visitor.arrayStart(at: position) }
+                        next += 1
+                        expect = isObject ? .keyOrObjectEnd : .valueOrArrayEnd
+                        continue
+                    case UInt8(ascii: "]") where expect == .valueOrArrayEnd:
+                        depth -= 1
+                        try visitor.arrayEnd(at: position)
+                        next += 1
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        let numberEnd = try number()
+                        try visitor.number(UnsafeBufferPointer(start: base + next, count: numberEnd - next), at: position)
+                        next = numberEnd
+                    case UInt8(ascii: "t"):
+                        try literal("true")
+                        try visitor.literal(.true, at: position)
+                        next += 4
+                    case UInt8(ascii: "f"):
+                        try literal("false")
+                        try visitor.literal(.false, at: position)
+                        next += 5
+                    case UInt8(ascii: "n"):
+                        try literal("null")
+                        try visitor.literal(.null, at: position)
+                        next += 4
+                    default:
+                        throw JSONSyntaxError(expect == .value ? .expectedValue : .unexpectedCharacter(describeByte(b)), at: position)
                     }
-                    next = contentEnd + 1
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    if depth >= maxDepth { throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: position) }
-                    let isObject = b == UInt8(ascii: "{")
-                    stack[depth] = isObject
-                    depth += 1
-                    if isObject { try visitor.objectStart(at: position) } else { try visitor.arrayStart(at: position) }
-                    next += 1
-                    expect = isObject ? .keyOrObjectEnd : .valueOrArrayEnd
-                    continue
-                case UInt8(ascii: "]") where expect == .valueOrArrayEnd:
-                    depth -= 1
-                    try visitor.arrayEnd(at: position)
-                    next += 1
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    let numberEnd = try number()
-                    try visitor.number(UnsafeBufferPointer(start: base + next, count: numberEnd - next), at: position)
-                    next = numberEnd
-                case UInt8(ascii: "t"):
-                    try literal("true")
-                    try visitor.literal(.true, at: position)
-                    next += 4
-                case UInt8(ascii: "f"):
-                    try literal("false")
-                    try visitor.literal(.false, at: position)
-                    next += 5
-                case UInt8(ascii: "n"):
-                    try literal("null")
-                    try visitor.literal(.null, at: position)
-                    next += 4
-                default:
-                    throw JSONSyntaxError(expect == .value ? .expectedValue : .unexpectedCharacter(describeByte(b)), at: position)
                 }
             case .keyOrObjectEnd, .key:
                 if b == UInt8(ascii: "\"") {
@@ -260,6 +275,82 @@ public struct JSONReader {
             if depth == 0 { return }
             expect = .commaOrEnd
         }
+    }
+
+    /// Moves past the value that starts at the current position, with no event and without
+    /// validating it: strings are followed (a bracket inside one is text) and brackets counted,
+    /// nothing else. For a part of the input that another reader validates (a worker of a
+    /// parallel scan skips what another one visits); on valid JSON it ends where `readValue`
+    /// would.
+    public mutating func skipValue() throws {
+        let start = position
+        var depth = 0
+        var inString = false
+        var i = next
+        while true {
+            if i >= end {
+                next = i
+                if !refill(keeping: next) { break }
+                i = next
+                continue
+            }
+            if inString {
+                // Eight bytes at a time while none is a quote or a backslash.
+                while i &+ 8 <= end {
+                    let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    if let first = SWAR.firstMarked((SWAR.bytesEqual(w, 0x22) | SWAR.bytesEqual(w, 0x5C)) & SWAR.highBits) {
+                        i &+= first
+                        break
+                    }
+                    i &+= 8
+                }
+                while i < end && base[i] != UInt8(ascii: "\"") && base[i] != UInt8(ascii: "\\") { i &+= 1 }
+                guard i < end else { continue }
+                if base[i] == UInt8(ascii: "\\") {
+                    // The escaped byte may lie beyond the visible ones: keep the backslash.
+                    if i &+ 1 >= end {
+                        next = i
+                        if !refill(keeping: next) { break }
+                        i = next
+                        continue
+                    }
+                    i &+= 2
+                } else {
+                    i &+= 1
+                    inString = false
+                    if depth == 0 { next = i; return }
+                }
+                continue
+            }
+            switch base[i] {
+            case UInt8(ascii: "\""):
+                inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 {
+                    // The end of a number or literal; a bracket where a value begins.
+                    if windowStart + i == start { throw JSONSyntaxError(.expectedValue, at: start) }
+                    next = i
+                    return
+                }
+                depth -= 1
+                if depth == 0 { next = i &+ 1; return }
+            case UInt8(ascii: ","), UInt8(ascii: ":"), 0x20, 0x0A, 0x0D, 0x09:
+                // The end of a number or literal.
+                if depth == 0 {
+                    if windowStart + i == start { throw JSONSyntaxError(.expectedValue, at: start) }
+                    next = i
+                    return
+                }
+            default:
+                break
+            }
+            i &+= 1
+        }
+        // The input ended: a number or literal may end with it; anything open may not.
+        if depth > 0 || inString || windowStart + i == start { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + i) }
+        next = i
     }
 
     /// Validates the literal at `next`, reading more when it is cut off.

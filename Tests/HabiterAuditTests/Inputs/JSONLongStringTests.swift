@@ -105,7 +105,7 @@ import Testing
 }
 
 /// Bytes from an array, a few at a time as a file would give them.
-private final class ArraySource: ByteSource {
+final class ArraySource: ByteSource {
     let bytes: [UInt8]
     var offset = 0
 

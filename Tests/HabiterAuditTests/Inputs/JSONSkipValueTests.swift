@@ -1,0 +1,88 @@
+@testable import AuditInputs
+import Foundation
+import Testing
+
+/// `JSONReader.skipValue` ends where `readValue` ends, on every valid value, however the window
+/// cuts the input: a worker that skips another's share must land on the next value exactly.
+@Suite struct JSONSkipValueTests {
+    /// Skips the first element of the top-level array, and notes the offsets of what follows.
+    private struct SkipFirst: JSONVisitor {
+        var depth = 0
+        var skipped = false
+        var after: [Int] = []
+        mutating func objectStart(at offset: Int) { depth += 1; after.append(offset) }
+        mutating func objectEnd(at offset: Int) { depth -= 1; after.append(offset) }
+        mutating func arrayStart(at offset: Int) { depth += 1; after.append(offset) }
+        mutating func arrayEnd(at offset: Int) { depth -= 1; after.append(offset) }
+        mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { after.append(offset) }
+        mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { after.append(offset) }
+        mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) { after.append(offset) }
+        mutating func literal(_ value: JSONLiteral, at offset: Int) { after.append(offset) }
+        mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Bool {
+            guard depth == 1, !skipped else { return false }
+            skipped = true
+            return true
+        }
+    }
+
+    /// `[VALUE,"after",{"k":[1]}]`, read with VALUE skipped: the events after it.
+    private static func eventsAfterSkipping(_ value: [UInt8], chunkSize: Int?) throws -> [Int] {
+        let text = Array("[".utf8) + value + Array(" ,\"after\",{\"k\":[1]}]".utf8)
+        let window = chunkSize.map { ByteWindow(source: ArraySource(text), chunkSize: $0) } ?? text.withUnsafeBytes { ByteWindow(whole: $0) }
+        var visitor = SkipFirst()
+        var reader = JSONReader(window: window, start: 0)
+        try reader.readText(&visitor)
+        return visitor.after
+    }
+
+    private static func expected(_ value: [UInt8]) -> [Int] {
+        let base = 1 + value.count + 2
+        // `[` at 0, then `"after"`, `{`, the key, `[`, `1`, `]`, `}`, `]`.
+        return [0, base, base + 8, base + 9, base + 13, base + 14, base + 15, base + 16, base + 17]
+    }
+
+    static let values: [String] = [
+        "0", "-12.5e+3", "true", "null", #""""#, #""a\"b\\""#, #""\\\\\\""#, #""]}{[,:""#, "[]", "{}",
+        #"{"a":[1,{"b":"}]"},"\\"],"c":null}"#, "[[[[[]]]]]", #"["\u005d", "\"]\""]"#, #""é😀\n""#,
+    ]
+
+    @Test(arguments: [nil, 1, 2, 3, 5, 8, 13, 64])
+    func landsWhereReadingLands(_ chunkSize: Int?) throws {
+        for value in Self.values {
+            let bytes = Array(value.utf8)
+            #expect(try Self.eventsAfterSkipping(bytes, chunkSize: chunkSize) == Self.expected(bytes), "\(value)")
+        }
+    }
+
+    /// Every valid text of JSONTestSuite as the skipped value.
+    @Test(.enabled(if: JSONTestSuiteTests.directory != nil, JSONTestSuiteTests.absent))
+    func landsWhereReadingLandsOnJSONTestSuite() throws {
+        for name in JSONTestSuiteTests.files where name.hasPrefix("y_") {
+            var bytes = Array(try Data(contentsOf: JSONTestSuiteTests.directory!.appendingPathComponent(name)))
+            // The value alone: whitespace around it and a byte-order mark are the text's, not the value's.
+            while let last = bytes.last, [0x20, 0x0A, 0x0D, 0x09].contains(last) { bytes.removeLast() }
+            while let first = bytes.first, [0x20, 0x0A, 0x0D, 0x09].contains(first) { bytes.removeFirst() }
+            for chunkSize in [nil, 1, 7] {
+                #expect(try Self.eventsAfterSkipping(bytes, chunkSize: chunkSize) == Self.expected(bytes), "\(name)")
+            }
+        }
+    }
+
+    @Test func refusesWhatIsNoValue() {
+        for text in ["[]]", "[ }]"] {
+            var visitor = SkipFirst()
+            var reader = JSONReader(Array(text.utf8).withUnsafeBytes { UnsafeRawBufferPointer($0) })
+            #expect(throws: JSONSyntaxError.self) { try reader.readText(&visitor) }
+        }
+        for text in ["[\"open", "[{\"a\":1"] {
+            var visitor = SkipFirst()
+            let bytes = Array(text.utf8)
+            #expect(throws: JSONSyntaxError.self, "\(text)") {
+                try bytes.withUnsafeBytes { buffer in
+                    var reader = JSONReader(buffer)
+                    try reader.readText(&visitor)
+                }
+            }
+        }
+    }
+}

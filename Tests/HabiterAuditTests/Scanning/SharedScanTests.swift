@@ -1,0 +1,193 @@
+@testable import AuditCore
+@testable import AuditDetection
+@testable import AuditInputs
+import AuditRules
+@testable import AuditScan
+import Foundation
+import Testing
+
+/// One NDJSON or HAR input scanned by several workers (`ScanShare`) gives what one worker gives:
+/// the same findings (fingerprints, positions, paths, messages), errors, inventory and summary,
+/// for every number of workers. Where the merge is exact the tests also check that it was used
+/// (and not the rescan by one worker, which would pass any comparison).
+@Suite struct SharedScanTests {
+    static let workerCounts = [2, 3, 5]
+
+    /// Writes `bytes` to a file named `name` in a new directory.
+    static func file(_ name: String, _ bytes: [UInt8]) -> InputItem {
+        let url = TestSupport.temporaryDirectory().appendingPathComponent(name)
+        FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
+        return InputItem.file(url.path)
+    }
+
+    static func scanner(sharing: Bool) -> AuditScan.Scanner {
+        var options = ScanOptions()
+        if sharing { options.minimumSharedBytes = 0 }
+        return AuditScan.Scanner(rules: TestSupport.builtinPack, options: options)
+    }
+
+    /// The outcome of `workers` workers merged, or nil when the merge refuses (no rescan), and
+    /// the number of findings the workers reported in all.
+    static func merged(_ item: InputItem, workers: Int) -> (outcome: ArtifactOutcome?, reported: Int) {
+        let scanner = scanner(sharing: true)
+        let size = try! FileManager.default.attributesOfItem(atPath: path(of: item))[.size] as! Int
+        let outcomes = SharedOutcomes(count: workers)
+        var reported = 0
+        for share in ScanShare.split(size: size, count: workers) {
+            guard case .success(let window) = InputLoader.open(item) else { Issue.record("cannot open"); return (nil, 0) }
+            let outcome = scanner.scan(window, name: item.name, rules: TestSupport.builtinPack, matcher: RegexMatcher(), share: share)
+            reported += outcome.findings.count
+            outcomes.store(outcome, at: share.index)
+        }
+        return (outcomes.merged(), reported)
+    }
+
+    static func path(of item: InputItem) -> String {
+        guard case .file(let path) = item.source else { fatalError("a file") }
+        return path
+    }
+
+    /// Scans `item` with one worker and shared by each of `workerCounts`; expects the same result.
+    static func expectSameAsOneWorker(_ item: InputItem, mergeIsExact: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+        let one = scanner(sharing: false).scan([item], jobs: 1)
+        #expect(one.findings.count > 0 || !one.errors.isEmpty, "the input finds something", sourceLocation: sourceLocation)
+        for workers in workerCounts {
+            let shared = scanner(sharing: true).scan([item], jobs: workers)
+            #expect(shared.findings == one.findings, "\(workers) workers: findings", sourceLocation: sourceLocation)
+            #expect(shared.errors == one.errors, "\(workers) workers: errors", sourceLocation: sourceLocation)
+            #expect(shared.artifacts == one.artifacts, "\(workers) workers: summary", sourceLocation: sourceLocation)
+            #expect(shared.inventory == one.inventory, "\(workers) workers: inventory", sourceLocation: sourceLocation)
+            let (merged, reported) = merged(item, workers: workers)
+            #expect((merged != nil) == mergeIsExact, "\(workers) workers: merged without a rescan", sourceLocation: sourceLocation)
+            if let merged {
+                #expect(merged.findings == one.findings, "\(workers) workers: merged findings", sourceLocation: sourceLocation)
+                // Each value visited by one worker: no finding is made twice (and merely deduplicated).
+                #expect(reported == merged.findings.count, "\(workers) workers: findings made once", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    static func corpus(_ path: String) -> [UInt8] {
+        Array(try! Data(contentsOf: TestSupport.repoRoot.appendingPathComponent("corpus/\(path)")))
+    }
+
+    /// NDJSON lines of the corpus, repeated, with blank lines between some of them.
+    static func oplog(repeats: Int) -> [UInt8] {
+        let lines = String(decoding: corpus("sync/oplog-2025-11-28.ndjson"), as: UTF8.self).split(separator: "\n")
+        var text = ""
+        for round in 0..<repeats {
+            for (index, line) in lines.enumerated() {
+                text += line + "\n"
+                if (round + index) % 7 == 0 { text += "\n  \n" }
+            }
+        }
+        return Array(text.utf8)
+    }
+
+    /// A capture of the corpus's entries, repeated, with a secret before the entries (a key
+    /// of `log`), in `pages` and after them, so that what lies outside the entries is visited
+    /// once and its hits end where one scan ends them.
+    static func capture(repeats: Int, brokenEntry: Int? = nil) -> [UInt8] {
+        let har = try! JSONSerialization.jsonObject(with: Data(corpus("captures/sync-session-chrome-sensitive.har"))) as! [String: Any]
+        let log = har["log"] as! [String: Any]
+        let entries = log["entries"] as! [Any]
+        let entryTexts = entries.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self) }
+        var all: [String] = []
+        for round in 0..<repeats { all += entryTexts.map { round % 2 == 0 ? $0 : $0.replacingOccurrences(of: "\",\"", with: "\", \"") } }
+        if let brokenEntry { all[brokenEntry] = String(all[brokenEntry].dropLast()) }
+        let token = "ghp_eN4QrCIu1isc4UxdJDJmATl4GjUQg1AoeaSY"
+        let text = """
+            {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36", "comment": "\(token)"},
+              "pages": [{"id": "page_1", "title": "https://app.habiter.app/?access_token=\(token)"}],
+              "entries": [
+            \(all.joined(separator: ",\n"))
+              ],
+              "comment": "after the entries: \(token)"}, "password": "\(token)"}
+            """
+        return Array(text.utf8)
+    }
+
+    @Test func ndjsonByNameAndByContent() {
+        Self.expectSameAsOneWorker(Self.file("oplog.ndjson", Self.oplog(repeats: 40)), mergeIsExact: true)
+        Self.expectSameAsOneWorker(Self.file("oplog.json", Self.oplog(repeats: 40)), mergeIsExact: true)
+    }
+
+    @Test func harWithSecretsOutsideTheEntries() {
+        Self.expectSameAsOneWorker(Self.file("session.har", Self.capture(repeats: 12)), mergeIsExact: true)
+    }
+
+    @Test func everyCorpusCaptureAndLog() throws {
+        let directories = ["captures", "sync"]
+        for directory in directories {
+            let names = try FileManager.default.contentsOfDirectory(atPath: TestSupport.repoRoot.appendingPathComponent("corpus/\(directory)").path)
+            for name in names.sorted() where name.hasSuffix(".har") || name.hasSuffix(".ndjson") {
+                let item = InputItem.file(TestSupport.repoRoot.appendingPathComponent("corpus/\(directory)/\(name)").path)
+                let one = Self.scanner(sharing: false).scan([item], jobs: 1)
+                for workers in Self.workerCounts {
+                    let shared = Self.scanner(sharing: true).scan([item], jobs: workers)
+                    #expect(shared.findings == one.findings && shared.errors == one.errors && shared.inventory == one.inventory,
+                            "\(name), \(workers) workers")
+                }
+            }
+        }
+    }
+
+    /// A syntax error: one worker stops there and another skips past it, so the input is
+    /// scanned again by one worker, and the report is the same.
+    @Test func brokenInputsAreScannedAgainByOneWorker() {
+        var lines = Self.oplog(repeats: 20)
+        let middle = lines.count / 2
+        let lineStart = lines[middle...].firstIndex(of: 0x0A)! + 1
+        lines.insert(contentsOf: Array("{\"broken\": \n".utf8), at: lineStart)
+        Self.expectSameAsOneWorker(Self.file("broken.ndjson", lines), mergeIsExact: false)
+        Self.expectSameAsOneWorker(Self.file("broken.har", Self.capture(repeats: 8, brokenEntry: 50)), mergeIsExact: false)
+    }
+
+    /// A verifier whose challenge another worker saw: one scan pairs them, so the merge refuses.
+    @Test func aPKCEPairAcrossSharesIsScannedAgainByOneWorker() {
+        let verifier = PKCEPairingTests.verifier, challenge = PKCEPairingTests.challenge
+        var lines = String(decoding: Self.oplog(repeats: 20), as: UTF8.self)
+        lines = #"{"url": "https://auth.habiter.app/authorize?response_type=code&code_challenge=\#(challenge)&code_challenge_method=S256"}"#
+            + "\n" + lines + #"{"body": "grant_type=authorization_code&code=c1&code_verifier=\#(verifier)"}"# + "\n"
+        let item = Self.file("pkce.ndjson", Array(lines.utf8))
+        Self.expectSameAsOneWorker(item, mergeIsExact: false)
+        let paired = Self.scanner(sharing: true).scan([item], jobs: 2).findings.first { $0.ruleId == "name.pkce-verifier" }
+        #expect(paired?.confidence == .high)
+    }
+
+    /// Keys without a store beyond what one scan lists: their order decides, so the merge refuses.
+    @Test func theMergeRefusesWhatDependsOnOrder() {
+        func outcome(_ names: Range<Int>, unlisted: Int = 0) -> ArtifactOutcome {
+            let sightings = names.map {
+                InventorySighting(storeId: nil, name: "key\($0)", classes: [.unsupported], context: .backup, verdict: .note, artifact: "a", note: nil)
+            }
+            return ArtifactOutcome(findings: [], errors: [], summary: ArtifactSummary(name: "a", format: "ndjson", byteCount: 1), sightings: sightings,
+                                   shared: ShareFacts(unpairedChallenges: [], pkce: PKCEPairing(), unlistedKeys: unlisted))
+        }
+        func merge(_ parts: [ArtifactOutcome]) -> ArtifactOutcome? {
+            let outcomes = SharedOutcomes(count: parts.count)
+            for (index, part) in parts.enumerated() { outcomes.store(part, at: index) }
+            return outcomes.merged()
+        }
+        #expect(merge([outcome(0..<200), outcome(100..<256)])?.sightings.count == 256)
+        #expect(merge([outcome(0..<200), outcome(100..<257)]) == nil)
+        #expect(merge([outcome(0..<10, unlisted: 1), outcome(0..<10)]) == nil)
+        var failed = outcome(0..<1)
+        failed.errors = [InputError(kind: .parse, artifact: "a", reason: "x")]
+        #expect(merge([outcome(0..<1), failed]) == nil)
+    }
+
+    @Test func sharesCoverTheInputOnce() {
+        for size in [0, 1, 7, 100, 1 << 20] {
+            for count in 1...7 {
+                let shares = ScanShare.split(size: size, count: count)
+                #expect(shares.first?.range.lowerBound == 0 && shares.last?.range.upperBound == size)
+                for (a, b) in zip(shares, shares.dropFirst()) { #expect(a.range.upperBound == b.range.lowerBound) }
+                for offset in [0, size / 3, size / 2, max(0, size - 1)] {
+                    #expect(shares.filter { $0.owns(documentAt: offset, ordinal: 1) }.count == 1)
+                }
+                #expect(shares.filter { $0.owns(documentAt: size - 1, ordinal: 0) }.map(\.index) == [0])
+            }
+        }
+    }
+}
