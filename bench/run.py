@@ -19,6 +19,9 @@ Sections (default: all but big; --big adds it):
                holds millions of hits, which the default limit stops at 250,000 with exit status 2)
   jobs         a directory of 100 files (json, ndjson, har, prefs; --size MB in all) with --jobs 1
                and --jobs 2
+  onefile      one ndjson and one har file of --size MB, each with --jobs 1 and --jobs 2 (the
+               file shared by two workers): speed-up, peak RSS, and whether the two reports are
+               byte-identical; the ceiling is two `--jobs 1` scans of it at once
   linearity    json at --size/10 MB and at --size MB
   big          a 1 GB json file, scanned as a file and on stdin: peak RSS
 Builds nothing: bench/run builds the release binary first. Inputs are generated once into
@@ -46,7 +49,7 @@ TARGET_MBPS = {"json": 400, "compact": 400, "ndjson": 400, "har": 250, "prefs": 
 # Issue 18's bounds for an adversarial input against a normal one of its format and size.
 ADVERSARIAL_TIME_BOUND = 3
 RSS_HEADROOM_MB = 64
-SECTIONS = ("throughput", "peer", "adversarial", "jobs", "linearity", "big")
+SECTIONS = ("throughput", "peer", "adversarial", "jobs", "onefile", "linearity", "big")
 
 
 def input_file(kind, size_mb, seed=None, directory=DATA):
@@ -232,8 +235,34 @@ class Suite:
         self.add("jobs", header, ["ceiling: two `--jobs 1` scans at once", f"{2 * mb:.1f}", f"{2 * mb / pair:.0f}",
                                   f"{2 * one / pair:.2f}×", "", ""])
 
+    def onefile(self):
+        size = self.args.size
+        self.heading("onefile", f"one {size:g} MB file shared by --jobs 2 (target: ≥ 1.8× --jobs 1, byte-identical reports)")
+        header = ["input", "MB", "jobs 1 MB/s", "jobs 2 MB/s", "speed-up", "ceiling", "peak RSS MiB (1 / 2)", "reports"]
+        for kind in ("ndjson", "har"):
+            path = input_file(kind, size)
+            warm(path)
+            mb = os.path.getsize(path) / 1e6
+            times, peaks, pairs = {1: [], 2: []}, {1: [], 2: []}, []
+            with tempfile.TemporaryDirectory() as reports:
+                for run in range(self.args.runs):  # interleaved
+                    for jobs in (1, 2):
+                        report = os.path.join(reports, f"{jobs}-{run}.json")
+                        elapsed, peak, status = run_once(self.scan_command(path, report, "--jobs", str(jobs)))
+                        if status not in (0, 1):
+                            sys.exit(f"bench/run: --jobs {jobs} on {path} failed with exit status {status}")
+                        times[jobs].append(elapsed)
+                        peaks[jobs].append(peak)
+                    pairs.append(self.two_at_once(path))
+                first = open(os.path.join(reports, "1-0.json"), "rb").read()
+                identical = all(open(os.path.join(reports, name), "rb").read() == first for name in os.listdir(reports))
+            one, two, pair = (statistics.median(times[1]), statistics.median(times[2]), statistics.median(pairs))
+            self.add("onefile", header, [os.path.basename(path), f"{mb:.1f}", f"{mb / one:.0f}", f"{mb / two:.0f}", f"{one / two:.2f}×",
+                                         f"{2 * one / pair:.2f}×", f"{statistics.median(peaks[1]) / 1024:.0f} / {statistics.median(peaks[2]) / 1024:.0f}",
+                                         "identical" if identical else "DIFFER"])
+
     def two_at_once(self, directory):
-        """Wall time of two `--jobs 1` scans of `directory` started together."""
+        """Wall time of two `--jobs 1` scans of `directory` (or a file) started together."""
         with tempfile.TemporaryDirectory() as reports:
             commands = [self.scan_command(directory, os.path.join(reports, f"{i}.json"), "--jobs", "1") for i in range(2)]
             start = time.perf_counter()

@@ -35,7 +35,8 @@ public struct ScanResult: Sendable {
 
 /// What scanning one input gave.
 public struct ArtifactOutcome: Sendable {
-    /// In report order, duplicates dropped, fingerprints assigned (`Scanner.finalize`).
+    /// In report order, duplicates dropped, fingerprints assigned (`Scanner.finalize`); as
+    /// found, for a worker of a shared input.
     public var findings: [Finding]
     public var errors: [InputError]
     public var summary: ArtifactSummary
@@ -228,7 +229,8 @@ public final class Scanner: @unchecked Sendable {
             scan.fail(.read, at: nil, failure)
         }
         let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
-        return ArtifactOutcome(findings: Scanner.finalize(scan.takeFindings()), errors: scan.errors,
+        // A worker's share is finalized with the others' (`SharedOutcomes.merged`).
+        return ArtifactOutcome(findings: share == nil ? Scanner.finalize(scan.takeFindings()) : scan.takeFindings(), errors: scan.errors,
                                summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end, skipped: skipped),
                                sightings: scan.inventorySightings,
                                shared: share.map { _ in ShareFacts(unpairedChallenges: scan.unpairedChallenges, pkce: scan.pkce,

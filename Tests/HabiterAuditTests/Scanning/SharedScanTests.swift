@@ -36,7 +36,7 @@ import Testing
         for share in ScanShare.split(size: size, count: workers) {
             guard case .success(let window) = InputLoader.open(item) else { Issue.record("cannot open"); return (nil, 0) }
             let outcome = scanner.scan(window, name: item.name, rules: TestSupport.builtinPack, matcher: RegexMatcher(), share: share)
-            reported += outcome.findings.count
+            reported += AuditScan.Scanner.finalize(outcome.findings).count
             outcomes.store(outcome, at: share.index)
         }
         return (outcomes.merged(), reported)
