@@ -1,6 +1,6 @@
 // Throughput of the structural index on one file held in memory: the classifier and the
-// string-aware scanner, vector and byte-at-a-time, `JSONSplitPoints` over a HAR's entries fed in
-// 4 MiB pieces, and the serial `JSONReader` with a visitor that does nothing, for scale.
+// string-aware scanner, vector and byte-at-a-time, `JSONReader.skipValue` over the whole text,
+// and the serial `JSONReader` with a visitor that does nothing, for scale.
 // Compiled and run by bench/structural-index; not a test.
 import AuditBytes
 import AuditInputs
@@ -8,12 +8,11 @@ import Foundation
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    print("usage: structural-index FILE [RUNS] [PATH-KEY...]")
+    print("usage: structural-index FILE [RUNS]")
     exit(2)
 }
 let data = try Data(contentsOf: URL(fileURLWithPath: arguments[1]))
 let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
-let path = arguments.count > 3 ? Array(arguments[3...]) : ["log", "entries"]
 let count = data.count
 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count + 64, alignment: 64)
 buffer.copyBytes(from: data)
@@ -72,7 +71,7 @@ struct NoVisitor: JSONVisitor {
     mutating func literal(_ value: JSONLiteral, at offset: Int) {}
 }
 
-print("\(arguments[1]): \(count) bytes in memory, path \(path)")
+print("\(arguments[1]): \(count) bytes in memory")
 measure("classify, SIMD") { classified { StructuralClassifier.classify($0) } }
 measure("classify, scalar byte loop") { classified { StructuralClassifier.classifyScalar($0) } }
 measure("JSONStructuralScanner, SIMD") {
@@ -81,23 +80,10 @@ measure("JSONStructuralScanner, SIMD") {
 measure("JSONStructuralScanner, scalar classes") {
     scanned { $0.next(classes: StructuralClassifier.classifyScalar($1)) }
 }
-measure("JSONSplitPoints, 4 MiB pieces") {
-    var points = JSONSplitPoints(path: path)
-    var start = 0
-    while start < count, points.feed(UnsafeRawBufferPointer(rebasing: text[start..<min(start + (4 << 20), count)]), at: start) {
-        start += 4 << 20
-    }
-    points.finish()
-    guard case .finished = points.status else { fatalError("JSONSplitPoints: \(points.status)") }
-    return points.elements.count
-}
-measure("JSONSplitPoints, stop at the middle", bytes: count / 2) {
-    var points = JSONSplitPoints(path: path, stopOffset: count / 2)
-    var start = 0
-    while start < count, points.feed(UnsafeRawBufferPointer(rebasing: text[start..<min(start + (4 << 20), count)]), at: start) {
-        start += 4 << 20
-    }
-    return points.elements.last?.offset ?? -1
+try measure("JSONReader.skipValue") {
+    var reader = JSONReader(text)
+    try reader.skipValue()
+    return reader.position
 }
 try measure("JSONReader, a visitor doing nothing") {
     var reader = JSONReader(text)

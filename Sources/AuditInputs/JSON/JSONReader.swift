@@ -283,6 +283,7 @@ public struct JSONReader {
     /// parallel scan skips what another one visits); on valid JSON it ends where `readValue`
     /// would.
     public mutating func skipValue() throws {
+        if base[next] == UInt8(ascii: "{") || base[next] == UInt8(ascii: "[") { return try skipContainer() }
         let start = position
         var depth = 0
         var inString = false
@@ -351,6 +352,45 @@ public struct JSONReader {
         // The input ended: a number or literal may end with it; anything open may not.
         if depth > 0 || inString || windowStart + i == start { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + i) }
         next = i
+    }
+
+    /// `skipValue` for an object or array: 64 bytes at a time through the structural index
+    /// (`JSONStructuralScanner`), looking only at the brackets outside strings.
+    private mutating func skipContainer() throws {
+        var scanner = JSONStructuralScanner()
+        var depth = 0
+        var i = next
+        while true {
+            let count = min(end - i, StructuralClassifier.blockSize)
+            if count < StructuralClassifier.blockSize && !isFinal {
+                // Bytes the scanner has not read are kept; it goes on with them after the refill.
+                next = i
+                _ = refill(keeping: next)
+                i = next
+                continue
+            }
+            if count == 0 { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + i) }
+            let masks = count == StructuralClassifier.blockSize ? scanner.next(block: base + i)
+                : scanner.next(partial: UnsafeBufferPointer(start: base + i, count: count))
+            var structural = masks.structuralOutsideStrings
+            while structural != 0 {
+                let at = i &+ structural.trailingZeroBitCount
+                structural &= structural &- 1
+                switch base[at] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 {
+                        next = at &+ 1
+                        return
+                    }
+                default:
+                    break
+                }
+            }
+            i &+= count
+        }
     }
 
     /// Validates the literal at `next`, reading more when it is cut off.
