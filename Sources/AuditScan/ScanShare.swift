@@ -1,31 +1,78 @@
-/// One worker's part of an input scanned by several workers at once (`--jobs` on one large
-/// NDJSON or HAR file). Every worker reads the whole input through a window of its own, so
-/// that positions and array indices come out as in a scan by one worker, but visits only the
-/// documents it owns and skips the others (`JSONReader.skipValue`). A document (an NDJSON line,
-/// a HAR entry) belongs to the worker whose byte range holds its first byte; the first document
-/// and everything outside the documents (a HAR's `log.creator`, `pages`, what follows
-/// `entries`) belong to worker 0, so that hits before the first entry end with it, as they do
-/// in one scan.
-public struct ScanShare: Sendable, Equatable {
-    public let index: Int
-    public let count: Int
-    /// The input's bytes whose documents this worker visits.
-    public let range: Range<Int>
+import Foundation
 
-    /// The shares of an input of `size` bytes split among `count` workers, equal by bytes.
-    public static func split(size: Int, count: Int) -> [ScanShare] {
-        (0..<count).map { index in
-            ScanShare(index: index, count: count, range: size * index / count..<size * (index + 1) / count)
-        }
+/// One worker's part of an input several workers scan at once (`--jobs` on one large NDJSON or
+/// HAR file). Every worker reads the whole input through a window of its own, so that
+/// positions and array indices come out as in a scan by one worker, but visits only the
+/// documents it owns and skips the others (`JSONReader.skipValue`).
+///
+/// The input is cut into chunks by byte offset, and a document (an NDJSON line, a HAR entry)
+/// belongs to the worker that claims the chunk holding its first byte: the first worker to get
+/// there. A worker that finishes a chunk skips, fast, past those the others have claimed to the
+/// next free one, so the work balances itself however busy each core is and however unevenly
+/// the documents cost; which worker visits which document does not change the merged outcome
+/// (`SharedOutcomes`). The first document and everything outside the documents (a HAR's
+/// `log.creator`, `pages`, what follows `entries`) belong to worker 0, so that hits before the
+/// first entry end with it, as they do in one scan.
+public final class ScanShare: @unchecked Sendable {
+    public let worker: Int
+    private let claims: ChunkClaims
+    /// The chunk asked about last, and whether this worker holds it.
+    private var chunk = -1
+    private var holdsChunk = false
+
+    private init(worker: Int, claims: ChunkClaims) {
+        self.worker = worker
+        self.claims = claims
+    }
+
+    /// The shares of `workers` workers in an input of `size` bytes, cut into some thirty-two
+    /// chunks a worker (at least 64 KiB each).
+    public static func shares(workers: Int, size: Int) -> [ScanShare] {
+        shares(workers: workers, size: size, chunkSize: max(64 << 10, size / (workers * 32)))
+    }
+
+    static func shares(workers: Int, size: Int, chunkSize: Int) -> [ScanShare] {
+        let claims = ChunkClaims(size: size, chunkSize: chunkSize)
+        return (0..<workers).map { ScanShare(worker: $0, claims: claims) }
     }
 
     /// Whether this worker visits the document that starts at `offset`, the `ordinal`-th of its
-    /// kind in the input (from 0).
-    @inline(__always)
+    /// kind in the input (from 0). Claims the chunk when no worker has yet.
     public func owns(documentAt offset: Int, ordinal: Int) -> Bool {
-        ordinal == 0 ? index == 0 : range.contains(offset) || (index == count - 1 && offset >= range.upperBound)
+        if ordinal == 0 { return worker == 0 }
+        let chunk = claims.chunk(of: offset)
+        if chunk != self.chunk {
+            self.chunk = chunk
+            holdsChunk = claims.claim(chunk, for: worker)
+        }
+        return holdsChunk
     }
 
     /// Whether this worker visits what lies outside the documents.
-    public var ownsTheRest: Bool { index == 0 }
+    public var ownsTheRest: Bool { worker == 0 }
+}
+
+/// Which worker holds each chunk of a shared input.
+private final class ChunkClaims: @unchecked Sendable {
+    private let lock = NSLock()
+    private let chunkSize: Int
+    private var holders: [Int]
+
+    init(size: Int, chunkSize: Int) {
+        self.chunkSize = chunkSize
+        holders = Array(repeating: -1, count: size / chunkSize + 1)
+    }
+
+    /// The chunk of `offset`; an offset past the size a file had when opened is in the last.
+    func chunk(of offset: Int) -> Int {
+        min(max(offset, 0) / chunkSize, holders.count - 1)
+    }
+
+    /// Gives `chunk` to `worker` unless another holds it; whether `worker` holds it.
+    func claim(_ chunk: Int, for worker: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if holders[chunk] < 0 { holders[chunk] = worker }
+        return holders[chunk] == worker
+    }
 }

@@ -137,7 +137,7 @@ public final class Scanner: @unchecked Sendable {
     /// shares), the input is scanned again by one worker.
     private func scanShared(_ item: InputItem, first: ByteWindow, size: Int, workers: Int, rules: RulePack,
                             matcher: RegexMatcher) -> ArtifactOutcome {
-        let shares = ScanShare.split(size: size, count: workers)
+        let shares = ScanShare.shares(workers: workers, size: size)
         let outcomes = SharedOutcomes(count: workers)
         // Worker 0's alone: the window already opened, and the matcher of this thread.
         nonisolated(unsafe) let (first, matcher) = (first, matcher)

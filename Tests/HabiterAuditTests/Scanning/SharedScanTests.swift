@@ -26,18 +26,34 @@ import Testing
         return AuditScan.Scanner(rules: TestSupport.builtinPack, options: options)
     }
 
+    /// Who visits what, in a test: the workers run one after another, and the first to run
+    /// claims every chunk not claimed before it ran.
+    enum Claims: CaseIterable {
+        /// Worker 0 runs first: it visits everything.
+        case firstWorkerFirst
+        /// The last worker runs first: it visits everything but what is worker 0's by rule.
+        case lastWorkerFirst
+        /// The chunks (4 KiB) go to the workers in turn.
+        case inTurn
+    }
+
     /// The outcome of `workers` workers merged, or nil when the merge refuses (no rescan), and
     /// the number of findings the workers reported in all.
-    static func merged(_ item: InputItem, workers: Int) -> (outcome: ArtifactOutcome?, reported: Int) {
+    static func merged(_ item: InputItem, workers: Int, claims: Claims) -> (outcome: ArtifactOutcome?, reported: Int) {
         let scanner = scanner(sharing: true)
         let size = try! FileManager.default.attributesOfItem(atPath: path(of: item))[.size] as! Int
         let outcomes = SharedOutcomes(count: workers)
         var reported = 0
-        for share in ScanShare.split(size: size, count: workers) {
+        let chunk = 4_096
+        let shares = ScanShare.shares(workers: workers, size: size, chunkSize: chunk)
+        if claims == .inTurn {
+            for index in 0...size / chunk { _ = shares[index % workers].owns(documentAt: index * chunk, ordinal: 1) }
+        }
+        for share in claims == .lastWorkerFirst ? shares.reversed() : shares {
             guard case .success(let window) = InputLoader.open(item) else { Issue.record("cannot open"); return (nil, 0) }
             let outcome = scanner.scan(window, name: item.name, rules: TestSupport.builtinPack, matcher: RegexMatcher(), share: share)
             reported += AuditScan.Scanner.finalize(outcome.findings).count
-            outcomes.store(outcome, at: share.index)
+            outcomes.store(outcome, at: share.worker)
         }
         return (outcomes.merged(), reported)
     }
@@ -48,7 +64,9 @@ import Testing
     }
 
     /// Scans `item` with one worker and shared by each of `workerCounts`; expects the same result.
-    static func expectSameAsOneWorker(_ item: InputItem, mergeIsExact: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// `mergeIsExact`: whether the workers' outcomes merge without a rescan (nil: it depends on
+    /// who visits what).
+    static func expectSameAsOneWorker(_ item: InputItem, mergeIsExact: Bool?, sourceLocation: SourceLocation = #_sourceLocation) {
         let one = scanner(sharing: false).scan([item], jobs: 1)
         #expect(one.findings.count > 0 || !one.errors.isEmpty, "the input finds something", sourceLocation: sourceLocation)
         for workers in workerCounts {
@@ -57,12 +75,18 @@ import Testing
             #expect(shared.errors == one.errors, "\(workers) workers: errors", sourceLocation: sourceLocation)
             #expect(shared.artifacts == one.artifacts, "\(workers) workers: summary", sourceLocation: sourceLocation)
             #expect(shared.inventory == one.inventory, "\(workers) workers: inventory", sourceLocation: sourceLocation)
-            let (merged, reported) = merged(item, workers: workers)
-            #expect((merged != nil) == mergeIsExact, "\(workers) workers: merged without a rescan", sourceLocation: sourceLocation)
-            if let merged {
-                #expect(merged.findings == one.findings, "\(workers) workers: merged findings", sourceLocation: sourceLocation)
-                // Each value visited by one worker: no finding is made twice (and merely deduplicated).
-                #expect(reported == merged.findings.count, "\(workers) workers: findings made once", sourceLocation: sourceLocation)
+            for claims in Claims.allCases {
+                let (merged, reported) = merged(item, workers: workers, claims: claims)
+                if let mergeIsExact {
+                    #expect((merged != nil) == mergeIsExact, "\(workers) workers, \(claims): merged without a rescan", sourceLocation: sourceLocation)
+                }
+                if let merged {
+                    #expect(merged.findings == one.findings, "\(workers) workers, \(claims): merged findings", sourceLocation: sourceLocation)
+                    #expect(InventoryEntry.summarize(merged.sightings) == one.inventory, "\(workers) workers, \(claims): inventory",
+                            sourceLocation: sourceLocation)
+                    // Each value visited by one worker: no finding is made twice (and merely deduplicated).
+                    #expect(reported == merged.findings.count, "\(workers) workers, \(claims): findings made once", sourceLocation: sourceLocation)
+                }
             }
         }
     }
@@ -88,7 +112,7 @@ import Testing
     /// of `log`), in `pages` and after them, so that what lies outside the entries is visited
     /// once and its hits end where one scan ends them.
     static func capture(repeats: Int, brokenEntry: Int? = nil) -> [UInt8] {
-        let har = try! JSONSerialization.jsonObject(with: Data(corpus("captures/sync-session-chrome-sensitive.har"))) as! [String: Any]
+        let har = try! JSONSerialization.jsonObject(with: Data(corpus("captures/android-sync-mitmproxy.har"))) as! [String: Any]
         let log = har["log"] as! [String: Any]
         let entries = log["entries"] as! [Any]
         let entryTexts = entries.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self) }
@@ -143,14 +167,15 @@ import Testing
         Self.expectSameAsOneWorker(Self.file("broken.har", Self.capture(repeats: 8, brokenEntry: 50)), mergeIsExact: false)
     }
 
-    /// A verifier whose challenge another worker saw: one scan pairs them, so the merge refuses.
+    /// A verifier whose challenge another worker may see (the merge refuses then: see
+    /// `theMergeRefusesWhatDependsOnOrder`): the report pairs them, as one scan does.
     @Test func aPKCEPairAcrossSharesIsScannedAgainByOneWorker() {
         let verifier = PKCEPairingTests.verifier, challenge = PKCEPairingTests.challenge
         var lines = String(decoding: Self.oplog(repeats: 20), as: UTF8.self)
         lines = #"{"url": "https://auth.habiter.app/authorize?response_type=code&code_challenge=\#(challenge)&code_challenge_method=S256"}"#
             + "\n" + lines + #"{"body": "grant_type=authorization_code&code=c1&code_verifier=\#(verifier)"}"# + "\n"
         let item = Self.file("pkce.ndjson", Array(lines.utf8))
-        Self.expectSameAsOneWorker(item, mergeIsExact: false)
+        Self.expectSameAsOneWorker(item, mergeIsExact: nil)
         let paired = Self.scanner(sharing: true).scan([item], jobs: 2).findings.first { $0.ruleId == "name.pkce-verifier" }
         #expect(paired?.confidence == .high)
     }
@@ -172,21 +197,36 @@ import Testing
         #expect(merge([outcome(0..<200), outcome(100..<256)])?.sightings.count == 256)
         #expect(merge([outcome(0..<200), outcome(100..<257)]) == nil)
         #expect(merge([outcome(0..<10, unlisted: 1), outcome(0..<10)]) == nil)
+        var verifier = outcome(0..<1), challenge = outcome(0..<1)
+        let value = Array(PKCEPairingTests.challenge.utf8)
+        verifier.shared?.unpairedChallenges = [value]
+        value.withUnsafeBytes { challenge.shared?.pkce.observe($0) }
+        #expect(merge([challenge, verifier]) == nil)
+        #expect(merge([verifier, challenge]) == nil)
+        #expect(merge([verifier, outcome(0..<1)]) != nil)
         var failed = outcome(0..<1)
         failed.errors = [InputError(kind: .parse, artifact: "a", reason: "x")]
         #expect(merge([outcome(0..<1), failed]) == nil)
     }
 
-    @Test func sharesCoverTheInputOnce() {
-        for size in [0, 1, 7, 100, 1 << 20] {
-            for count in 1...7 {
-                let shares = ScanShare.split(size: size, count: count)
-                #expect(shares.first?.range.lowerBound == 0 && shares.last?.range.upperBound == size)
-                for (a, b) in zip(shares, shares.dropFirst()) { #expect(a.range.upperBound == b.range.lowerBound) }
-                for offset in [0, size / 3, size / 2, max(0, size - 1)] {
-                    #expect(shares.filter { $0.owns(documentAt: offset, ordinal: 1) }.count == 1)
+    /// Each document has one owner, whoever asks first and in whatever order; the first is
+    /// worker 0's.
+    @Test func everyDocumentHasOneOwner() {
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 100, 1 << 20, 100 << 20] {
+            for workers in 1...5 {
+                let shares = ScanShare.shares(workers: workers, size: size)
+                let offsets = (0..<200).map { _ in Int.random(in: 0...size + 10, using: &generator) }
+                var owners: [Int: Set<Int>] = [:]
+                for _ in 0..<3 {
+                    for offset in offsets.shuffled(using: &generator) {
+                        for share in shares.shuffled(using: &generator) where share.owns(documentAt: offset, ordinal: 1) {
+                            owners[offset, default: []].insert(share.worker)
+                        }
+                    }
                 }
-                #expect(shares.filter { $0.owns(documentAt: size - 1, ordinal: 0) }.map(\.index) == [0])
+                #expect(offsets.allSatisfy { owners[$0]?.count == 1 }, "\(size) bytes, \(workers) workers")
+                #expect(shares.filter { $0.owns(documentAt: 0, ordinal: 0) }.map(\.worker) == [0])
             }
         }
     }
