@@ -60,11 +60,12 @@ enum OperationChecks {
         for (list, available, name, node) in [(changed, document.payloadKeys, "changedFields", d.changedFields),
                                               (changedMetadata, document.metadataKeys, "changedMetadataFields", d.changedMetadataFields)] {
             guard let list else { continue }
+            let available = FieldNameSet(available)
             let whole = kind == "create" || kind == "restore" || (kind == "delete" && name == "changedMetadataFields")
             let what = name == "changedFields" ? "payload keys" : "additional document fields"
             if !list.isSubset(of: available) {
                 add("The operation's \(name) names a field its document does not have (a removed payload key is sent as null).", key: name, offset: node?.offset)
-            } else if whole && list != Set(available) {
+            } else if whole && list != available {
                 add("A \(kind) operation lists every one of its document's \(what) in \(name), and only those.", key: name, offset: node?.offset)
             }
         }
@@ -76,7 +77,7 @@ enum OperationChecks {
     /// A list of field names (duplicates are one name, as both the app and the server read it);
     /// nil when absent or malformed (reported). The names it lists are screened where they
     /// occur, in the document.
-    private static func fieldSet(_ node: JSONValue.Node?, name: String, into violations: inout [ContractViolation]) -> Set<String>? {
+    private static func fieldSet(_ node: JSONValue.Node?, name: String, into violations: inout [ContractViolation]) -> FieldNameSet? {
         guard let node else {
             violations.append(ContractViolation(check: .operation, message: "The operation has no \(name) list."))
             return nil
@@ -87,7 +88,7 @@ enum OperationChecks {
                                                 key: name, offset: node.offset, memberPath: [.key(name)]))
             return nil
         }
-        return Set(names)
+        return FieldNameSet(names)
     }
 
     /// A push body is exactly `{"operations": [...]}` with 1 to 100 operations.
