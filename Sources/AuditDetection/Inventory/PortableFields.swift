@@ -62,7 +62,19 @@ enum PortableFields {
             violations.append(ContractViolation(check: .requiredField, message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
         }
         // Additive fields are kept, but no sensitive-looking one, at any depth.
-        screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)
+        if holdsSensitiveName(payload.value) {
+            screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)
+        }
+    }
+
+    /// Whether the app's sensitive-name rule matches a name anywhere in `value`: almost no
+    /// payload holds one, and this walk keeps no path (`screenNames` then finds where).
+    static func holdsSensitiveName(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members): members.contains { AppSensitiveName.matches($0.key) || holdsSensitiveName($0.value.value) }
+        case .array(let elements): elements.contains { holdsSensitiveName($0.value) }
+        default: false
+        }
     }
 
     /// The app's sensitive-name rule on every name in `node`, at any depth. The path is kept on
