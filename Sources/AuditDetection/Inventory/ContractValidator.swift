@@ -197,14 +197,13 @@ public enum ContractValidator {
         guard case .number(let text) = version, let n = Int(text) else {
             return "protocolVersion is \(version.kindName == "a number" ? "not an integer" : version.kindName), not an integer version."
         }
+        // The window is written into the message only for a version outside it.
+        guard !supportedProtocolVersions.contains(n) else { return nil }
         let window = "\(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound)"
         if n < supportedProtocolVersions.lowerBound {
             return "protocolVersion \(n) is below the supported window \(window): \"a peer below the supported protocol window must upgrade its server\"."
         }
-        if n > supportedProtocolVersions.upperBound {
-            return "protocolVersion \(n) is above the supported window \(window): \"a peer above it must upgrade its client\"."
-        }
-        return nil
+        return "protocolVersion \(n) is above the supported window \(window): \"a peer above it must upgrade its client\"."
     }
 
     /// Parses the entity id, or reports why it is not one.

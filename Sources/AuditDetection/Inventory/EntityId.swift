@@ -48,7 +48,7 @@ public enum EntityId: Equatable {
     /// of `decoded`: letters, digits and `-_.!~*'()` raw, every other byte of the UTF-8 as `%XX`
     /// with upper-case hex.
     static func isCanonical(_ part: UnsafeBufferPointer<UInt8>, decoded: String) -> Bool {
-        let hex = Array("0123456789ABCDEF".utf8)
+        let hex = upperHexDigits
         var i = 0
         for b in decoded.utf8 {
             if isUnreserved(b) {
@@ -62,6 +62,8 @@ public enum EntityId: Equatable {
         }
         return i == part.count
     }
+
+    private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
 
     /// The characters `encodeURIComponent` leaves as they are.
     private static func isUnreserved(_ b: UInt8) -> Bool {

@@ -82,11 +82,18 @@ enum OperationChecks {
             violations.append(ContractViolation(check: .operation, message: "The operation has no \(name) list."))
             return nil
         }
-        guard let elements = node.value.arrayElements, case let names = elements.compactMap(\.value.stringValue), names.count == elements.count,
-              !names.contains(where: { $0.isBlank }) else {
+        func malformed() -> FieldNameSet? {
             violations.append(ContractViolation(check: .operation, message: "The operation's \(name) is not a list of field names.",
                                                 key: name, offset: node.offset, memberPath: [.key(name)]))
             return nil
+        }
+        guard let elements = node.value.arrayElements else { return malformed() }
+        // Collected into an array of the final size (a compactMap grew one for every list).
+        var names: [String] = []
+        names.reserveCapacity(elements.count)
+        for element in elements {
+            guard let name = element.value.stringValue, !name.isBlank else { return malformed() }
+            names.append(name)
         }
         return FieldNameSet(names)
     }
