@@ -21,12 +21,12 @@ struct PrefsValueScanner {
             // The name is ciphertext: its length is all a reader can use.
             scan.recordSighting(InventorySighting(
                 storeId: nil, name: "encrypted key (\(key.utf8.count) chars)", classes: [.unsupported], context: scan.options.context ?? .prefs,
-                verdict: inventory.verdict(for: [.unsupported], in: scan.options.context ?? .prefs), artifact: scan.artifact,
+                verdict: inventory.verdict(for: .unsupported, in: scan.options.context ?? .prefs), artifact: scan.artifact,
                 note: "an EncryptedSharedPreferences entry: its name is encrypted, so its store cannot be told"))
         } else if !secure {
             scan.recordSighting(InventorySighting(
                 storeId: nil, name: key, classes: [.unsupported], context: scan.options.context ?? .prefs,
-                verdict: inventory.verdict(for: [.unsupported], in: scan.options.context ?? .prefs), artifact: scan.artifact,
+                verdict: inventory.verdict(for: .unsupported, in: scan.options.context ?? .prefs), artifact: scan.artifact,
                 note: "unknown storage key: unsupported until the contract reviews it"))
         }
     }
