@@ -192,6 +192,17 @@ public enum ContractValidator {
         return violations
     }
 
+    /// The first bytes of `flutter.` and of the secure-storage prefix. No other character is
+    /// canonically equivalent to either (`String.hasPrefix` compares characters), so a name
+    /// that starts with neither byte has neither prefix: most members are ruled out without
+    /// two `hasPrefix` calls.
+    private static let prefsKeyLeads = (UInt8(ascii: "f"), FlutterPrefsEncoding.secureStoragePrefix.utf8.first!)
+
+    static func mayBePrefsKey(_ name: String) -> Bool {
+        let lead = name.utf8.first
+        return lead == prefsKeyLeads.0 || lead == prefsKeyLeads.1
+    }
+
     /// What is wrong with a `protocolVersion`, or nil.
     static func protocolVersionProblem(_ version: DraftValue) -> String? {
         guard case .number(let text) = version, let n = Int(text) else {
@@ -279,7 +290,7 @@ public enum ContractValidator {
             add(.missingPayload, "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
             return
         }
-        if let prefsKey = members.first(where: { $0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix) }) {
+        if let prefsKey = members.first(where: { mayBePrefsKey($0.key) && ($0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix)) }) {
             add(.prefsDump, "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".",
                 payloadMember: prefsKey, payload: payload)
         }
