@@ -136,8 +136,12 @@ struct Revision {
     }
 
     static func isDeviceId(_ text: String) -> Bool {
-        (1...128).contains(text.utf8.count) && text.utf8.allSatisfy { b in
-            b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 26 || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") || b == UInt8(ascii: "-")
+        var text = text
+        // The bytes read in place (a walk of `String.UTF8View` cost some 40 instructions a byte).
+        return text.withUTF8 { bytes in
+            (1...128).contains(bytes.count) && bytes.allSatisfy { b in
+                b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 26 || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") || b == UInt8(ascii: "-")
+            }
         }
     }
 }
