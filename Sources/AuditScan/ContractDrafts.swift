@@ -124,8 +124,9 @@ struct ContractDrafts {
             if isObject { captures[i].builder.objectEnd(at: offset) } else { captures[i].builder.arrayEnd(at: offset) }
             captures[i].depth -= 1
         }
-        while let last = captures.last, last.depth == 0 {
-            captures.removeLast()
+        // Moved off the stack, not copied (a copy retained the builder's stack and tree).
+        while !captures.isEmpty && captures[captures.count - 1].depth == 0 {
+            let last = captures.removeLast()
             if let tree = last.builder.result { drafts[last.draft].setCaptured(last.member, tree) }
         }
     }

@@ -21,12 +21,12 @@ struct PrefsValueScanner {
             // The name is ciphertext: its length is all a reader can use.
             scan.recordSighting(InventorySighting(
                 storeId: nil, name: "encrypted key (\(key.utf8.count) chars)", classes: [.unsupported], context: scan.options.context ?? .prefs,
-                verdict: inventory.verdict(for: [.unsupported], in: scan.options.context ?? .prefs), artifact: scan.artifact,
+                verdict: inventory.verdict(for: .unsupported, in: scan.options.context ?? .prefs), artifact: scan.artifact,
                 note: "an EncryptedSharedPreferences entry: its name is encrypted, so its store cannot be told"))
         } else if !secure {
             scan.recordSighting(InventorySighting(
                 storeId: nil, name: key, classes: [.unsupported], context: scan.options.context ?? .prefs,
-                verdict: inventory.verdict(for: [.unsupported], in: scan.options.context ?? .prefs), artifact: scan.artifact,
+                verdict: inventory.verdict(for: .unsupported, in: scan.options.context ?? .prefs), artifact: scan.artifact,
                 note: "unknown storage key: unsupported until the contract reviews it"))
         }
     }
@@ -70,12 +70,14 @@ struct PrefsValueScanner {
     func scanValue(_ bytes: [UInt8], key: String, path: LayeredPath, offset: Int) {
         let location = HitLocation(key: key, path: path, ancestry: [])
         bytes.withUnsafeBytes { value in
-            // The key's context rules (one pass of the prefilter over it); a value too short for
-            // any pattern rule needs none.
+            // The key's name rule and context rules, from its facts (a value too short for any
+            // pattern rule needs no context): the prefilter is not run over the key again.
             var name = key
-            let context = value.count < scan.rules.patterns.minimumValueLength ? 0
-                : name.withUTF8 { scan.rules.patterns.contextMask(of: UnsafeRawBufferPointer($0)) }
-            scan.scanNamedString(value, name: scan.nameMatch(key), at: offset, depth: 0, context: context) { location }
+            let (match, context) = name.withUTF8 { key in
+                let facts = scan.keyFacts(key)
+                return (scan.nameMatch(of: facts, key: key), value.count < scan.rules.patterns.minimumValueLength ? 0 : facts.contextRules)
+            }
+            scan.scanNamedString(value, name: match, at: offset, depth: 0, context: context) { location }
         }
     }
 }

@@ -6,6 +6,8 @@
 /// (`tokenizer`, `secretary` and `apiXkey` are the app's, not ours).
 public enum AppSensitiveName {
     private static let words: [[UInt8]] = ["token", "secret", "password", "credential"].map { Array($0.utf8) }
+    /// Made once: an array literal here was allocated at every `a` of every name.
+    private static let api = Array("api".utf8), key = Array("key".utf8)
 
     public static func matches(_ name: String) -> Bool {
         var name = name
@@ -29,11 +31,11 @@ public enum AppSensitiveName {
             case UInt8(ascii: "a"):
                 // `api`, then `key` right after it or after one arbitrary character (the
                 // regex's `.` is one UTF-16 unit in the app; one byte or one scalar here).
-                guard occurs(Array("api".utf8), at: i) else { continue }
-                if occurs(Array("key".utf8), at: i + 3) { return true }
+                guard occurs(api, at: i) else { continue }
+                if occurs(key, at: i + 3) { return true }
                 if i + 3 < count {
                     let next = i + 3 + scalarLength(name[i + 3])
-                    if occurs(Array("key".utf8), at: next) { return true }
+                    if occurs(key, at: next) { return true }
                 }
             default: continue
             }

@@ -192,19 +192,29 @@ public enum ContractValidator {
         return violations
     }
 
+    /// The first bytes of `flutter.` and of the secure-storage prefix. No other character is
+    /// canonically equivalent to either (`String.hasPrefix` compares characters), so a name
+    /// that starts with neither byte has neither prefix: most members are ruled out without
+    /// two `hasPrefix` calls.
+    private static let prefsKeyLeads = (UInt8(ascii: "f"), FlutterPrefsEncoding.secureStoragePrefix.utf8.first!)
+
+    static func mayBePrefsKey(_ name: String) -> Bool {
+        let lead = name.utf8.first
+        return lead == prefsKeyLeads.0 || lead == prefsKeyLeads.1
+    }
+
     /// What is wrong with a `protocolVersion`, or nil.
     static func protocolVersionProblem(_ version: DraftValue) -> String? {
         guard case .number(let text) = version, let n = Int(text) else {
             return "protocolVersion is \(version.kindName == "a number" ? "not an integer" : version.kindName), not an integer version."
         }
+        // The window is written into the message only for a version outside it.
+        guard !supportedProtocolVersions.contains(n) else { return nil }
         let window = "\(supportedProtocolVersions.lowerBound)–\(supportedProtocolVersions.upperBound)"
         if n < supportedProtocolVersions.lowerBound {
             return "protocolVersion \(n) is below the supported window \(window): \"a peer below the supported protocol window must upgrade its server\"."
         }
-        if n > supportedProtocolVersions.upperBound {
-            return "protocolVersion \(n) is above the supported window \(window): \"a peer above it must upgrade its client\"."
-        }
-        return nil
+        return "protocolVersion \(n) is above the supported window \(window): \"a peer above it must upgrade its client\"."
     }
 
     /// Parses the entity id, or reports why it is not one.
@@ -280,7 +290,7 @@ public enum ContractValidator {
             add(.missingPayload, "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
             return
         }
-        if let prefsKey = members.first(where: { $0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix) }) {
+        if let prefsKey = members.first(where: { mayBePrefsKey($0.key) && ($0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix)) }) {
             add(.prefsDump, "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".",
                 payloadMember: prefsKey, payload: payload)
         }

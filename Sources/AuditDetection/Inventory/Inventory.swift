@@ -146,6 +146,12 @@ public final class Inventory: Sendable {
     /// The registered setting with this stable key.
     public func setting(_ key: String) -> SettingDefinition? { settingsByKey[key].map { settings[$0] } }
 
+    /// The verdict for data of one class in `context` (asked for every unlisted prefs key: no
+    /// array is made for the one class).
+    public func verdict(for dataClass: DataClass, in context: ScanContext) -> Verdict {
+        verdicts[dataClass]?[context] ?? .error
+    }
+
     /// The strictest verdict for data of these classes in `context`.
     public func verdict(for classes: [DataClass], in context: ScanContext) -> Verdict {
         classes.map { verdicts[$0]?[context] ?? .error }.max() ?? .error

@@ -49,8 +49,19 @@ enum PortableFields {
         guard let members = payload.value.objectMembers else { return }
         // One pass over the members: which required fields are present, and each one's value.
         var present = [Bool](repeating: false, count: required.count)
+        // The app writes the fields in `required`'s order: the one after the last found is
+        // tried first, which spares a search of the list (its names are unique) per member.
+        var next = 0
         for member in members {
-            guard let index = required.firstIndex(where: { $0.name == member.key }) else { continue }
+            let index: Int
+            if next < required.count && required[next].name == member.key {
+                index = next
+            } else if let found = required.firstIndex(where: { $0.name == member.key }) {
+                index = found
+            } else {
+                continue
+            }
+            next = index + 1
             present[index] = true
             if let problem = problem(with: member.value, as: required[index].kind) {
                 violations.append(ContractViolation(check: .fieldValue, message: "The \(entity) field \(member.key) \(problem) (\"malformed payloads are rejected before mutation\").",
@@ -62,7 +73,19 @@ enum PortableFields {
             violations.append(ContractViolation(check: .requiredField, message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
         }
         // Additive fields are kept, but no sensitive-looking one, at any depth.
-        screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)
+        if holdsSensitiveName(payload.value) {
+            screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)
+        }
+    }
+
+    /// Whether the app's sensitive-name rule matches a name anywhere in `value`: almost no
+    /// payload holds one, and this walk keeps no path (`screenNames` then finds where).
+    static func holdsSensitiveName(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members): members.contains { AppSensitiveName.matches($0.key) || holdsSensitiveName($0.value.value) }
+        case .array(let elements): elements.contains { holdsSensitiveName($0.value) }
+        default: false
+        }
     }
 
     /// The app's sensitive-name rule on every name in `node`, at any depth. The path is kept on

@@ -1,6 +1,8 @@
 /// A parsed JSON value with the byte offset of each node, for small documents: rule files,
 /// configuration, baselines, entity documents. The scan itself never builds one of these.
-public indirect enum JSONValue: Equatable, Sendable {
+/// Not `indirect`: the containers' arrays already hold their nodes on the heap, and an indirect
+/// enum boxes every node, a scalar too (one allocation each in the contract checks' trees).
+public enum JSONValue: Equatable, Sendable {
     case object([Member])
     case array([Node])
     case string(String)
@@ -81,9 +83,20 @@ public indirect enum JSONValue: Equatable, Sendable {
 /// Builds a `JSONValue` tree from a reader's events, with an explicit stack. Inlinable: the contract checks feed a
 /// payload's every event to one (BENCHMARKS.md, "Targets and inlining").
 public struct JSONTreeBuilder: JSONVisitor {
-    @usableFromInline enum Frame {
-        case object(offset: Int, members: [JSONValue.Member], pendingKey: String, pendingKeyOffset: Int)
-        case array(offset: Int, elements: [JSONValue.Node])
+    /// An open container. A struct, mutated where it lies on the stack: an enum frame had to be
+    /// popped, taken apart and pushed back for every member.
+    @usableFromInline struct Frame {
+        @usableFromInline var isObject: Bool
+        @usableFromInline var offset: Int
+        @usableFromInline var members: [JSONValue.Member] = []
+        @usableFromInline var elements: [JSONValue.Node] = []
+        @usableFromInline var pendingKey = ""
+        @usableFromInline var pendingKeyOffset = 0
+
+        @inlinable init(isObject: Bool, offset: Int) {
+            self.isObject = isObject
+            self.offset = offset
+        }
     }
 
     @usableFromInline var stack: [Frame] = []
@@ -92,41 +105,43 @@ public struct JSONTreeBuilder: JSONVisitor {
     public init() {}
 
     @inlinable mutating func add(_ node: JSONValue.Node) {
-        guard let top = stack.popLast() else {
+        let top = stack.count - 1
+        guard top >= 0 else {
             result = node
             return
         }
-        switch top {
-        case .object(let offset, var members, let key, let keyOffset):
-            members.append(JSONValue.Member(key: key, keyOffset: keyOffset, value: node))
-            stack.append(.object(offset: offset, members: members, pendingKey: "", pendingKeyOffset: 0))
-        case .array(let offset, var elements):
-            elements.append(node)
-            stack.append(.array(offset: offset, elements: elements))
+        if stack[top].isObject {
+            stack[top].members.append(JSONValue.Member(key: stack[top].pendingKey, keyOffset: stack[top].pendingKeyOffset, value: node))
+            stack[top].pendingKey = ""
+            stack[top].pendingKeyOffset = 0
+        } else {
+            stack[top].elements.append(node)
         }
     }
 
     @inlinable public mutating func objectStart(at offset: Int) {
-        stack.append(.object(offset: offset, members: [], pendingKey: "", pendingKeyOffset: 0))
+        stack.append(Frame(isObject: true, offset: offset))
     }
 
     @inlinable public mutating func objectEnd(at offset: Int) {
-        guard case .object(let start, let members, _, _) = stack.popLast() else { return }
-        add(JSONValue.Node(value: .object(members), offset: start))
+        guard let frame = stack.popLast(), frame.isObject else { return }
+        add(JSONValue.Node(value: .object(frame.members), offset: frame.offset))
     }
 
     @inlinable public mutating func arrayStart(at offset: Int) {
-        stack.append(.array(offset: offset, elements: []))
+        stack.append(Frame(isObject: false, offset: offset))
     }
 
     @inlinable public mutating func arrayEnd(at offset: Int) {
-        guard case .array(let start, let elements) = stack.popLast() else { return }
-        add(JSONValue.Node(value: .array(elements), offset: start))
+        guard let frame = stack.popLast(), !frame.isObject else { return }
+        add(JSONValue.Node(value: .array(frame.elements), offset: frame.offset))
     }
 
     @inlinable public mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
-        guard case .object(let start, let members, _, _) = stack.popLast() else { return }
-        stack.append(.object(offset: start, members: members, pendingKey: JSONString.decode(raw, escaped: escaped), pendingKeyOffset: offset))
+        let top = stack.count - 1
+        guard top >= 0, stack[top].isObject else { return }
+        stack[top].pendingKey = JSONString.decode(raw, escaped: escaped)
+        stack[top].pendingKeyOffset = offset
     }
 
     @inlinable public mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {

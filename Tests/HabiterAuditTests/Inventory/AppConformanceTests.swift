@@ -26,6 +26,15 @@ import Testing
         #expect(!AppSensitiveName.matches(name))
     }
 
+    /// The first-byte test before the prefs-dump check's `hasPrefix` calls never rules out a
+    /// name that has either prefix, however it is spelled.
+    @Test(arguments: ["flutter.habits", "flutter.", "flutte", "\u{1E1F}lutter.x", "f\u{307}lutter.x", "Flutter.x", "x",
+                      "", FlutterPrefsEncoding.secureStoragePrefix + "k", "V", "\u{212A}ey"])
+    func prefsKeyLeadAgreesWithHasPrefix(_ name: String) {
+        let hasPrefix = name.hasPrefix("flutter.") || name.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix)
+        #expect(!hasPrefix || ContractValidator.mayBePrefsKey(name), "\(name)")
+    }
+
     @Test(arguments: [("habit/a-b", true), ("habit/a%2Fb", true), ("habit/a%2fb", false), ("habit/a%2db", false),
                       ("habit/%C3%A9", true), ("habit/\u{e9}", false), ("habit/a:b", false), ("habit/a%3Ab", true),
                       ("habit/!~*'()", true), ("habit/%20", false), ("entry/h%201/2026-01-31", true)])

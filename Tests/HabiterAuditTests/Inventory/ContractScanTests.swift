@@ -65,6 +65,15 @@ enum ContractSamples {
         #expect(Self.contractFindings(text) == [])
     }
 
+    /// Payload fields are found in any order: the app's order is only the one tried first.
+    @Test func payloadFieldsAreFoundInAnyOrder() {
+        let inOrder = #"{"id": "e1", "habitId": "h1", "date": "2026-01-05", "completed": "yes", "count": 1, "timestamp": "2026-01-05T07:31:00.000"}"#
+        let reversed = #"{"timestamp": "2026-01-05T07:31:00.000", "count": 1, "completed": "yes", "date": "2026-01-05", "habitId": "h1", "id": "e1"}"#
+        let findings = [inOrder, reversed].map { Self.contractFindings(S.push([S.document("entry/h1/2026-01-05", payload: $0)])) }
+        #expect(findings[0] == ["contract.field-value key=completed"])
+        #expect(findings[1] == findings[0])
+    }
+
     @Test(arguments: [
         (S.document("habit/h1", payload: S.habitPayload(id: "h1")).replacingOccurrences(of: #""schemaVersion": 1"#, with: #""schemaVersion": 2"#),
          "contract.schema-version key=habit/h1"),
