@@ -308,27 +308,17 @@ struct LineCursor {
             // Eight ASCII bytes at a time while none is a CR: count the LFs, and take the column
             // from the last one.
             if !afterCR {
-                // Thirty-two bytes at a time while none is a CR or non-ASCII: the lines of a
-                // capture or a minified document run for kilobytes, those of an indented one
-                // some twenty bytes (their LFs are counted here too).
+                // Thirty-two bytes at a time while none is a line break or non-ASCII: the lines
+                // of a capture or a minified document run for kilobytes.
                 while i + 32 <= target {
                     let p = UnsafeRawPointer(base + i)
-                    let w0 = p.loadUnaligned(fromByteOffset: 0, as: UInt64.self), w1 = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                    let w2 = p.loadUnaligned(fromByteOffset: 16, as: UInt64.self), w3 = p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-                    let special = SWAR.bytesEqual(w0, 0x0D) | SWAR.bytesEqual(w1, 0x0D) | SWAR.bytesEqual(w2, 0x0D)
-                        | SWAR.bytesEqual(w3, 0x0D) | w0 | w1 | w2 | w3
-                    if special & SWAR.highBits != 0 { break }
-                    let lf0 = SWAR.exactBytesEqual(w0, 0x0A), lf1 = SWAR.exactBytesEqual(w1, 0x0A)
-                    let lf2 = SWAR.exactBytesEqual(w2, 0x0A), lf3 = SWAR.exactBytesEqual(w3, 0x0A)
-                    if lf0 | lf1 | lf2 | lf3 == 0 {
-                        column += 32
-                    } else {
-                        // One bit a byte, at most four a byte summed, then summed by a multiplication.
-                        line += Int(truncatingIfNeeded: (((lf0 &>> 7) &+ (lf1 &>> 7) &+ (lf2 &>> 7) &+ (lf3 &>> 7)) &* SWAR.ones) &>> 56)
-                        // The last LF: the highest set bit of the last word that has one.
-                        let (last, word) = lf3 != 0 ? (lf3, 3) : lf2 != 0 ? (lf2, 2) : lf1 != 0 ? (lf1, 1) : (lf0, 0)
-                        column = 32 - (8 * word + (63 - last.leadingZeroBitCount) / 8)
+                    var special: UInt64 = 0
+                    for k in 0..<4 {
+                        let w = p.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self)
+                        special |= SWAR.bytesEqual(w, 0x0D) | SWAR.bytesEqual(w, 0x0A) | w
                     }
+                    if special & SWAR.highBits != 0 { break }
+                    column += 32
                     i += 32
                 }
                 while i + 8 <= target {
