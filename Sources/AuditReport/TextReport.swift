@@ -71,11 +71,12 @@ public enum TextReport {
     }
 
     /// The secrets a capture repeats in several of its requests, by rule and count: "1
-    /// secret.jwt in 4 requests" (one finding each request, one request one finding).
+    /// secret.jwt in 4 requests" (one finding each request, one request one finding); of the
+    /// active findings.
     package static func repeatedAcrossRequests(_ findings: [Finding]) -> String? {
         struct Secret: Hashable { var artifact: String, hash: UInt64 }
         var requests: [Secret: (rule: String, count: Int)] = [:]
-        for finding in findings where finding.isInRequest {
+        for finding in findings where finding.isActive && finding.isInRequest {
             guard let hash = finding.secretHash else { continue }
             requests[Secret(artifact: finding.artifact, hash: hash), default: (finding.ruleId, 0)].count += 1
         }
@@ -91,20 +92,33 @@ public enum TextReport {
     }
 
     package static func summaryLine(_ input: ReportInput) -> String {
-        let findings = input.result.activeFindings
+        // The active findings counted in one pass, not copied: a capture can have tens of
+        // thousands, and this line is written after the scan, by one thread.
+        var active = 0
+        var byLevel: [Level: Int] = [:]
+        var artifacts = Set<String>()
+        var lastArtifact: String?
+        for finding in input.result.findings where finding.isActive {
+            active += 1
+            byLevel[finding.level, default: 0] += 1
+            if finding.artifact != lastArtifact {
+                artifacts.insert(finding.artifact)
+                lastArtifact = finding.artifact
+            }
+        }
         let files = input.result.artifacts.count
-        let withFindings = Set(findings.map(\.artifact)).count
+        let withFindings = artifacts.count
         var parts: [String] = []
         for level in Level.allCases.reversed() {
-            let n = findings.filter { $0.level == level }.count
+            let n = byLevel[level, default: 0]
             if n > 0 { parts.append("\(n) \(level.rawValue)\(n == 1 ? "" : "s")") }
         }
-        var line = findings.isEmpty ? "No findings" : "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
+        var line = active == 0 ? "No findings" : "\(active) finding\(active == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
         // "in 2 of 4 inputs" only when some inputs had none: "No findings in 1 input", "3 findings … in 2 inputs".
         line += withFindings == 0 || withFindings == files ? " in \(files) input\(files == 1 ? "" : "s")" : " in \(withFindings) of \(files) inputs"
-        let accepted = input.result.findings.count - findings.count
+        let accepted = input.result.findings.count - active
         if accepted > 0 { line += " (\(accepted) more accepted)" }
-        if let repeated = repeatedAcrossRequests(findings) { line += "; \(repeated)" }
+        if let repeated = repeatedAcrossRequests(input.result.findings) { line += "; \(repeated)" }
         let skipped = input.result.artifacts.filter { $0.skipped != nil }.count
         if skipped > 0 { line += "; \(skipped) skipped" }
         let errors = input.result.errors.count

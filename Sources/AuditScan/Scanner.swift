@@ -149,9 +149,10 @@ public final class Scanner: @unchecked Sendable {
                 guard case .success(let opened) = InputLoader.open(item) else { return }
                 window = opened
             }
-            // As with inputs: the first worker keeps the pack and matcher it was given.
-            let pack = worker == 0 ? rules : rules.independentCopy()
-            outcomes.store(scan(window, name: item.name, rules: pack, matcher: worker == 0 ? matcher : RegexMatcher(), share: shares[worker]),
+            // One pack for all: a copy for each (as `--jobs` gives the workers of a directory)
+            // cost a shared 100 MB HAR more than the threads contending for it (1.21–1.27 s
+            // against 1.17–1.20 s with two workers). A matcher each: it holds match data.
+            outcomes.store(scan(window, name: item.name, rules: rules, matcher: worker == 0 ? matcher : RegexMatcher(), share: shares[worker]),
                            at: worker)
         }
         if let merged = outcomes.merged() { return merged }
