@@ -110,7 +110,7 @@ final class ArtifactScan {
     /// This worker's part of the input, when several scan it at once.
     let share: ScanShare?
     /// The challenges of PKCE verifiers reported unpaired, when `share` is set: another worker may
-    /// have seen the challenge (`ShareMerge`).
+    /// have seen the challenge (`SharedOutcomes`).
     var unpairedChallenges: [[UInt8]] = []
 
     init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, options: ScanOptions, share: ScanShare? = nil) {

@@ -66,8 +66,7 @@ struct JSONInputScanner {
     /// current line. A worker of a parallel scan skips the lines of the others unread.
     private func scanLines(from: Int, documentsBefore: Int = 0) {
         var lineStart = from
-        // Read or skipped; a skipped blank line counts too once a document was seen (the count
-        // then serves only to know that one was).
+        // Read or skipped.
         var documents = 0
         defer { if documents == 0 { scan.fail(.parse, at: from, "empty input: no JSON document") } }
         if lineStart == 0 && window.ensure(2, keeping: 0) && window[0] == 0xEF && window[1] == 0xBB && window[2] == 0xBF {
@@ -76,16 +75,11 @@ struct JSONInputScanner {
         while true {
             guard let lineEnd = findLineEnd(from: lineStart) else { break }
             defer { lineStart = lineEnd + 1 }
-            let ordinal = documentsBefore + documents
-            if let share = scan.share, ordinal > 0, !share.owns(documentAt: lineStart, ordinal: ordinal) {
-                documents += 1
-                continue
-            }
             var reader = JSONReader(window: window, start: lineStart, limit: lineEnd, maxDepth: scan.options.maxDepth)
             try? reader.skipWhitespace()
             if !reader.atEnd {
                 documents += 1
-                if let share = scan.share, !share.owns(documentAt: lineStart, ordinal: ordinal) { continue }
+                if let share = scan.share, !share.owns(documentAt: lineStart, ordinal: documentsBefore + documents - 1) { continue }
                 var visitor = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
                 do {
                     try reader.readValue(&visitor)

@@ -113,10 +113,12 @@ public final class Scanner: @unchecked Sendable {
         case .failure(let error):
             return ArtifactOutcome(findings: [], errors: [error], summary: ArtifactSummary(name: item.name, format: nil, byteCount: 0), sightings: [])
         case .success(let window):
-            if sharing > 1, let size = window.regularFileSize, size >= options.minimumSharedBytes, isShareable(window, name: item.name) {
-                return scanShared(item, first: window, size: size, workers: sharing, rules: rules, matcher: matcher)
+            guard sharing > 1, let size = window.regularFileSize, size >= options.minimumSharedBytes, isShareable(window, name: item.name) else {
+                return scan(window, name: item.name, rules: rules, matcher: matcher)
             }
-            return scan(window, name: item.name, rules: rules, matcher: matcher)
+            // Where the workers' outcomes do not merge into one scan's, one worker scans it again.
+            return scanShared(item, first: window, size: size, workers: sharing, rules: rules, matcher: matcher)
+                ?? scan(item, rules: rules, matcher: matcher, sharing: 1)
         }
     }
 
@@ -132,11 +134,11 @@ public final class Scanner: @unchecked Sendable {
     }
 
     /// Scans one input with `workers` workers, each reading all of it and visiting its share
-    /// (`ScanShare`); their outcomes are merged as one scan's (`SharedOutcomes`). When they
+    /// (`ScanShare`); their outcomes merged as one scan's (`SharedOutcomes`), or nil when they
     /// cannot be (an input error, a pairing or a listing that depends on the order of the
-    /// shares), the input is scanned again by one worker.
+    /// shares).
     private func scanShared(_ item: InputItem, first: ByteWindow, size: Int, workers: Int, rules: RulePack,
-                            matcher: RegexMatcher) -> ArtifactOutcome {
+                            matcher: RegexMatcher) -> ArtifactOutcome? {
         let shares = ScanShare.shares(workers: workers, size: size)
         let outcomes = SharedOutcomes(count: workers)
         // Worker 0's alone: the window already opened, and the matcher of this thread.
@@ -155,13 +157,7 @@ public final class Scanner: @unchecked Sendable {
             outcomes.store(scan(window, name: item.name, rules: rules, matcher: worker == 0 ? matcher : RegexMatcher(), share: shares[worker]),
                            at: worker)
         }
-        if let merged = outcomes.merged() { return merged }
-        switch InputLoader.open(item) {
-        case .failure(let error):
-            return ArtifactOutcome(findings: [], errors: [error], summary: ArtifactSummary(name: item.name, format: nil, byteCount: 0), sightings: [])
-        case .success(let window):
-            return scan(window, name: item.name, rules: rules, matcher: matcher)
-        }
+        return outcomes.merged()
     }
 
     /// Scans one input held in memory.

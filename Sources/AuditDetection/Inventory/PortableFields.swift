@@ -73,14 +73,12 @@ enum PortableFields {
             violations.append(ContractViolation(check: .requiredField, message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
         }
         // Additive fields are kept, but no sensitive-looking one, at any depth.
-        if holdsSensitiveName(payload.value) {
-            screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)
-        }
+        screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)
     }
 
     /// Whether the app's sensitive-name rule matches a name anywhere in `value`: almost no
     /// payload holds one, and this walk keeps no path (`screenNames` then finds where).
-    static func holdsSensitiveName(_ value: JSONValue) -> Bool {
+    private static func holdsSensitiveName(_ value: JSONValue) -> Bool {
         switch value {
         case .object(let members): members.contains { AppSensitiveName.matches($0.key) || holdsSensitiveName($0.value.value) }
         case .array(let elements): elements.contains { holdsSensitiveName($0.value) }
@@ -90,8 +88,12 @@ enum PortableFields {
 
     /// The app's sensitive-name rule on every name in `node`, at any depth. The path is kept on
     /// one stack and copied only for a match: a payload has many names and almost never a match.
-    static func screenNames(in node: JSONValue.Node, path: [PathToken], place: String, into violations: inout [ContractViolation]) {
-        var path = path
+    static func screenNames(in node: JSONValue.Node, path: @autoclosure () -> [PathToken], place: @autoclosure () -> String,
+                            into violations: inout [ContractViolation]) {
+        // Most values hold no such name: found out without a path kept, or the place written.
+        guard holdsSensitiveName(node.value) else { return }
+        let place = place()
+        var path = path()
         func walk(_ value: JSONValue) {
             switch value {
             case .object(let members):

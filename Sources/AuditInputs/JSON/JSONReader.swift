@@ -277,81 +277,31 @@ public struct JSONReader {
         }
     }
 
-    /// Moves past the value that starts at the current position, with no event and without
-    /// validating it: strings are followed (a bracket inside one is text) and brackets counted,
-    /// nothing else. For a part of the input that another reader validates (a worker of a
-    /// parallel scan skips what another one visits); on valid JSON it ends where `readValue`
-    /// would.
+    /// Moves past the value that starts at the current position, with no event. An object or
+    /// array is not validated: strings are followed (a bracket inside one is text) and brackets
+    /// counted, nothing else, for a part of the input that another reader validates (a worker of
+    /// a parallel scan skips what another one visits); on valid JSON it ends where `readValue`
+    /// would. A string, number or literal is read as `readValue` reads it.
     public mutating func skipValue() throws {
-        if base[next] == UInt8(ascii: "{") || base[next] == UInt8(ascii: "[") { return try skipContainer() }
-        let start = position
-        var depth = 0
-        var inString = false
-        var i = next
-        while true {
-            if i >= end {
-                next = i
-                if !refill(keeping: next) { break }
-                i = next
-                continue
-            }
-            if inString {
-                // Eight bytes at a time while none is a quote or a backslash.
-                while i &+ 8 <= end {
-                    let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                    if let first = SWAR.firstMarked((SWAR.bytesEqual(w, 0x22) | SWAR.bytesEqual(w, 0x5C)) & SWAR.highBits) {
-                        i &+= first
-                        break
-                    }
-                    i &+= 8
-                }
-                while i < end && base[i] != UInt8(ascii: "\"") && base[i] != UInt8(ascii: "\\") { i &+= 1 }
-                guard i < end else { continue }
-                if base[i] == UInt8(ascii: "\\") {
-                    // The escaped byte may lie beyond the visible ones: keep the backslash.
-                    if i &+ 1 >= end {
-                        next = i
-                        if !refill(keeping: next) { break }
-                        i = next
-                        continue
-                    }
-                    i &+= 2
-                } else {
-                    i &+= 1
-                    inString = false
-                    if depth == 0 { next = i; return }
-                }
-                continue
-            }
-            switch base[i] {
-            case UInt8(ascii: "\""):
-                inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if depth == 0 {
-                    // The end of a number or literal; a bracket where a value begins.
-                    if windowStart + i == start { throw JSONSyntaxError(.expectedValue, at: start) }
-                    next = i
-                    return
-                }
-                depth -= 1
-                if depth == 0 { next = i &+ 1; return }
-            case UInt8(ascii: ","), UInt8(ascii: ":"), 0x20, 0x0A, 0x0D, 0x09:
-                // The end of a number or literal.
-                if depth == 0 {
-                    if windowStart + i == start { throw JSONSyntaxError(.expectedValue, at: start) }
-                    next = i
-                    return
-                }
-            default:
-                break
-            }
-            i &+= 1
+        switch base[next] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            try skipContainer()
+        case UInt8(ascii: "\""):
+            next = try string().0 + 1
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            next = try number()
+        case UInt8(ascii: "t"):
+            try literal("true")
+            next += 4
+        case UInt8(ascii: "f"):
+            try literal("false")
+            next += 5
+        case UInt8(ascii: "n"):
+            try literal("null")
+            next += 4
+        default:
+            throw JSONSyntaxError(.expectedValue, at: position)
         }
-        // The input ended: a number or literal may end with it; anything open may not.
-        if depth > 0 || inString || windowStart + i == start { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + i) }
-        next = i
     }
 
     /// `skipValue` for an object or array: 64 bytes at a time through the structural index
