@@ -113,10 +113,10 @@ public final class LiteralPrefilter: @unchecked Sendable {
         return bitmap[word >> 6] & (1 << UInt64(word & 63)) != 0
     }
 
-    /// Calls `found` with the index of each literal that occurs in `bytes` (once per occurrence),
-    /// in order of where the occurrences start, then of the literals.
+    /// Calls `found` with the index and offset of each literal that occurs in `bytes` (once per
+    /// occurrence), in order of where the occurrences start, then of the literals.
     @inline(__always)
-    public func scan(_ bytes: UnsafeRawBufferPointer, _ found: (Int) -> Void) {
+    public func scan(_ bytes: UnsafeRawBufferPointer, _ found: (_ literal: Int, _ offset: Int) -> Void) {
         let n = bytes.count
         guard n >= 2, let base = bytes.baseAddress else { return }
         let start = base.assumingMemoryBound(to: UInt8.self)
@@ -160,7 +160,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
     /// Reports each literal of `members[range]` that occurs at `position`.
     @inline(__always)
     private func verify(_ members: UnsafeMutablePointer<Int32>, _ range: Range<Int>, at position: Int, in start: UnsafePointer<UInt8>,
-                        count n: Int, _ found: (Int) -> Void) {
+                        count n: Int, _ found: (Int, Int) -> Void) {
         for m in range {
             let index = Int(members[m])
             let literal = Int(literalStart[index])
@@ -168,7 +168,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
             if position + length > n { continue }
             var k = 0
             while k < length && LiteralPrefilter.lower(start[position + k]) == literalBytes[literal + k] { k += 1 }
-            if k == length { found(index) }
+            if k == length { found(index, position) }
         }
     }
 }

@@ -97,7 +97,7 @@ public final class NameMatcher: @unchecked Sendable {
             if lower &- 0x61 < 26 || lower &- 0x30 < 10 || lower >= 0x80 { scratch.append(lower) }
         }
         var any = false
-        scratch.withUnsafeBytes { bytes in prefilter.scan(bytes) { _ in any = true } }
+        scratch.withUnsafeBytes { bytes in prefilter.scan(bytes) { _, _ in any = true } }
         guard any else { return nil }
         return match(words: KeyWords.split(key))
     }

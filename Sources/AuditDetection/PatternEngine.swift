@@ -1,6 +1,7 @@
 import AuditBytes
 import AuditCore
 import AuditRules
+import Synchronization
 
 /// One pattern-rule match in a value, after the rule's gates.
 public struct PatternHit: Sendable, Equatable {
@@ -32,13 +33,23 @@ public final class PatternEngine: @unchecked Sendable {
     /// Per prefilter literal, the context rules it is a keyword of: a name's context rules are
     /// found by the one pass of the prefilter over it.
     private let literalContextBits: [ContextMask]
+    /// Per rule index, its windowed search, or nil for a rule that may match without a keyword:
+    /// worked out when a long value first needs it, since for the whole pack the analysis and a
+    /// second JIT compilation cost a pack load as much again, and most scans hold no long value.
+    private let keywordSearches = Mutex<[Int: KeywordSearch?]>([:])
+    /// Values this long or longer are searched only near the keywords of a rule with a reach.
+    /// Shorter ones are searched whole: there the windows would save little.
+    public let windowedSearchLength: Int
+    /// The default `windowedSearchLength`.
+    public static let defaultWindowedSearchLength = 4096
 
     /// The engine of `rules` (pattern rules only) with their patterns compiled: `regexes[i]` is
     /// the pattern of `rules[i]`.
-    init(rules: [Rule], regexes: [Regex]) {
+    init(rules: [Rule], regexes: [Regex], windowedSearchLength: Int = PatternEngine.defaultWindowedSearchLength) {
         precondition(rules.count == regexes.count)
         self.rules = rules
         self.regexes = regexes
+        self.windowedSearchLength = windowedSearchLength
         var literals: [String] = []
         var owners: [String: [Int]] = [:]
         var unfiltered: [Int] = []
@@ -74,10 +85,21 @@ public final class PatternEngine: @unchecked Sendable {
         let n = value.count
         if n < minimumValueLength { return }
         scratch.begin(ruleCount: rules.count)
+        var windowed = n >= windowedSearchLength && Self.foldsLikeASCII(value)
         // Optional chaining and a guarded loop: a binding of the prefilter, or an iterator over an
         // empty array, retains and releases for every value.
-        prefilter?.scan(value) { literal in
-            for rule in literalRules[literal] { scratch.mark(rule) }
+        if windowed {
+            // Keywords denser than this would leave little between the windows: the value is
+            // then searched whole, and the list of keywords stays small beside the value.
+            let keywordLimit = max(64, n / 128)
+            prefilter?.scan(value) { literal, offset in
+                if scratch.keywords.count < keywordLimit { scratch.keywords.append((literal: Int32(literal), offset: offset)) } else { windowed = false }
+                for rule in literalRules[literal] { scratch.mark(rule) }
+            }
+        } else {
+            prefilter?.scan(value) { literal, _ in
+                for rule in literalRules[literal] { scratch.mark(rule) }
+            }
         }
         if !unfilteredRules.isEmpty {
             for rule in unfilteredRules { scratch.mark(rule) }
@@ -93,7 +115,15 @@ public final class PatternEngine: @unchecked Sendable {
             if n < rule.minLength { continue }
             let matches: [RegexMatch]
             do {
-                matches = try matcher.allMatches(regexes[ruleIndex], in: value)
+                if windowed, context & contextBits[ruleIndex] == 0, let search = keywordSearch(ruleIndex) {
+                    scratch.anchors.removeAll(keepingCapacity: true)
+                    for keyword in scratch.keywords where literalRules[Int(keyword.literal)].contains(ruleIndex) {
+                        scratch.anchors.append(keyword.offset)
+                    }
+                    matches = try matcher.allMatches(search.regex, in: value, near: scratch.anchors, reach: search.reach)
+                } else {
+                    matches = try matcher.allMatches(regexes[ruleIndex], in: value)
+                }
             } catch {
                 throw PatternLimitError(ruleIndex: ruleIndex, error: error)
             }
@@ -130,6 +160,38 @@ public final class PatternEngine: @unchecked Sendable {
     }
 }
 
+/// How a rule searches a long value near its keywords only.
+struct KeywordSearch {
+    /// How far before a keyword its matches start (`KeywordReach`).
+    let reach: Int
+    /// Its pattern, compiled to be told by where matches must start.
+    let regex: Regex
+}
+
+extension PatternEngine {
+    /// The windowed search of `rules[index]`, nil when it has none.
+    func keywordSearch(_ index: Int) -> KeywordSearch? {
+        keywordSearches.withLock { known in
+            if let search = known[index] { return search }
+            let rule = rules[index]
+            var search: KeywordSearch?
+            if let pattern = rule.pattern, let reach = KeywordReach.of(pattern: pattern, keywords: rule.keywords),
+               let regex = try? Regex(pattern, startLimited: true) {
+                search = KeywordSearch(reach: reach, regex: regex)
+            }
+            known[index] = search
+            return search
+        }
+    }
+
+    /// Whether `(?i)` lets no character of `value` other than an ASCII letter match an ASCII
+    /// letter: it holds no KELVIN SIGN (U+212A, `k`) and no LATIN SMALL LETTER LONG S (U+017F,
+    /// `s`). Keyword reaches hold only then (`KeywordReach`).
+    static func foldsLikeASCII(_ value: UnsafeRawBufferPointer) -> Bool {
+        !value.containsBytes("\u{212A}") && !value.containsBytes("\u{017F}")
+    }
+}
+
 /// A set of context rules, one bit each (see `PatternEngine.contextRules`).
 public typealias ContextMask = UInt64
 
@@ -139,7 +201,7 @@ extension PatternEngine {
     public func contextMask(of text: UnsafeRawBufferPointer) -> ContextMask {
         guard !contextRules.isEmpty, !text.isEmpty, let prefilter else { return 0 }
         var mask: ContextMask = 0
-        prefilter.scan(text) { literal in mask |= literalContextBits[literal] }
+        prefilter.scan(text) { literal, _ in mask |= literalContextBits[literal] }
         return mask
     }
 
@@ -189,6 +251,10 @@ public struct PatternLimitError: Error, Sendable {
 /// Reusable per-thread state for `PatternEngine.scan`.
 public struct PatternScratch {
     var marked: [Int] = []
+    /// A long value's keywords, where they start: the anchors of windowed searches.
+    var keywords: [(literal: Int32, offset: Int)] = []
+    /// One rule's anchors.
+    var anchors: [Int] = []
     private var stamps: [UInt32] = []
     private var generation: UInt32 = 0
 
@@ -204,6 +270,7 @@ public struct PatternScratch {
         }
         // Most values mark nothing: the array is left alone then (clearing it is not free).
         if !marked.isEmpty { marked.removeAll(keepingCapacity: true) }
+        if !keywords.isEmpty { keywords.removeAll() }
     }
 
     @inline(__always)

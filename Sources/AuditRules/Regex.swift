@@ -15,10 +15,17 @@ public final class Regex: @unchecked Sendable {
     /// The group that holds the secret: the group named `secret`, else group 1, else 0.
     public let secretGroup: Int
 
-    /// Compiles `pattern` with `pcre2_compile_8` and `pcre2_jit_compile_8`.
-    public init(_ pattern: String, caseInsensitive: Bool = false) throws(RegexError) {
+    /// Whether a search may be told where matches must start by (`PCRE2_USE_OFFSET_LIMIT`,
+    /// which JIT-compiles other code).
+    public let isStartLimited: Bool
+
+    /// Compiles `pattern` with `pcre2_compile_8` and `pcre2_jit_compile_8`; `startLimited` for
+    /// `RegexMatcher.allMatches(_:in:near:reach:)`.
+    public init(_ pattern: String, caseInsensitive: Bool = false, startLimited: Bool = false) throws(RegexError) {
         var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_MATCH_INVALID_UTF)
         if caseInsensitive { options |= UInt32(PCRE2_CASELESS) }
+        if startLimited { options |= UInt32(PCRE2_USE_OFFSET_LIMIT) }
+        isStartLimited = startLimited
         var errorCode: Int32 = 0
         var errorOffset: Int = 0
         let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buffer in
@@ -72,6 +79,8 @@ public enum RegexError: Error, Equatable, Sendable {
 public final class RegexMatcher {
     private let matchData: OpaquePointer
     private let context: OpaquePointer
+    /// The same limits and stack, for searches whose matches must start by an offset.
+    private let startLimitedContext: OpaquePointer
     private let jitStack: OpaquePointer?
 
     /// Default limits: generous for real patterns, small enough that a catastrophic pattern
@@ -86,10 +95,12 @@ public final class RegexMatcher {
         pcre2_set_depth_limit_8(context, depthLimit)
         jitStack = pcre2_jit_stack_create_8(32 * 1024, 1024 * 1024, nil)
         if let jitStack { pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(jitStack)) }
+        startLimitedContext = pcre2_match_context_copy_8(context)
     }
 
     deinit {
         if let jitStack { pcre2_jit_stack_free_8(jitStack) }
+        pcre2_match_context_free_8(startLimitedContext)
         pcre2_match_context_free_8(context)
         pcre2_match_data_free_8(matchData)
     }
@@ -98,6 +109,18 @@ public final class RegexMatcher {
     /// Returns the whole match range and the range of the secret group (nil when that group did
     /// not participate), as offsets into `subject`.
     public func firstMatch(_ regex: Regex, in subject: UnsafeRawBufferPointer, from start: Int = 0) throws(RegexError) -> RegexMatch? {
+        try firstMatch(regex, in: subject, from: start, context: context)
+    }
+
+    /// The first match that starts at or after `start` and at or before `last`
+    /// (`pcre2_set_offset_limit_8`); `regex` must be start-limited.
+    public func firstMatch(_ regex: Regex, in subject: UnsafeRawBufferPointer, from start: Int, startingBy last: Int) throws(RegexError) -> RegexMatch? {
+        precondition(regex.isStartLimited, "a start limit needs a pattern compiled for it")
+        pcre2_set_offset_limit_8(startLimitedContext, last)
+        return try firstMatch(regex, in: subject, from: start, context: startLimitedContext)
+    }
+
+    private func firstMatch(_ regex: Regex, in subject: UnsafeRawBufferPointer, from start: Int, context: OpaquePointer) throws(RegexError) -> RegexMatch? {
         let base = subject.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase
         let rc = pcre2_match_8(regex.code, base, subject.count, start, 0, matchData, context)
         if rc == PCRE2_ERROR_NOMATCH { return nil }
@@ -127,6 +150,38 @@ public final class RegexMatcher {
         while start <= subject.count, results.count < limit, let m = try firstMatch(regex, in: subject, from: start) {
             results.append(m)
             start = m.range.isEmpty ? m.range.upperBound + 1 : m.range.upperBound
+        }
+        return results
+    }
+
+    /// What `allMatches` finds, for a pattern each of whose matches starts at most `reach` bytes
+    /// before a keyword it holds (`KeywordReach`), given where the keywords are: `anchors`,
+    /// ascending offsets. Only the stretches `reach` bytes before an anchor are tried as starts;
+    /// each search still sees the whole subject, so lookarounds read what they always read.
+    /// `regex` must be start-limited.
+    public func allMatches(_ regex: Regex, in subject: UnsafeRawBufferPointer, near anchors: [Int], reach: Int,
+                           limit: Int = 64) throws(RegexError) -> [RegexMatch] {
+        var results: [RegexMatch] = []
+        var start = 0
+        var next = 0
+        while results.count < limit {
+            while next < anchors.count && anchors[next] < start { next += 1 }
+            guard next < anchors.count else { break }
+            // The starts that the next anchors allow, joined while they touch.
+            let first = max(start, anchors[next] - reach)
+            var last = anchors[next]
+            var after = next + 1
+            while after < anchors.count && anchors[after] - reach <= last + 1 {
+                last = max(last, anchors[after])
+                after += 1
+            }
+            if let m = try firstMatch(regex, in: subject, from: first, startingBy: last) {
+                results.append(m)
+                start = m.range.isEmpty ? m.range.upperBound + 1 : m.range.upperBound
+            } else {
+                start = last + 1
+                next = after
+            }
         }
         return results
     }

@@ -194,16 +194,19 @@ import Testing
     @Test func prefilterFindsCaseInsensitiveLiterals() {
         let filter = LiteralPrefilter(literals: ["ghp_", "Bearer", "xy"])
         var found: [Int] = []
-        Array("token BEARER ghp_ and xY".utf8).withUnsafeBytes { filter.scan($0) { found.append($0) } }
+        var offsets: [Int] = []
+        Array("token BEARER ghp_ and xY".utf8).withUnsafeBytes { filter.scan($0) { found.append($0); offsets.append($1) } }
         #expect(found == [1, 0, 2])
+        #expect(offsets == [6, 13, 22])
         found = []
-        Array("nothing here".utf8).withUnsafeBytes { filter.scan($0) { found.append($0) } }
+        Array("nothing here".utf8).withUnsafeBytes { filter.scan($0) { literal, _ in found.append(literal) } }
         #expect(found.isEmpty)
     }
 
     /// With a two-byte literal every byte pair is probed; without one, every other pair (the
     /// literals' second pairs are in the bitmap too, and a pair's literals are looked at only
-    /// after their first three bytes pass a filter): both against a naive search.
+    /// after their first three bytes pass a filter): both against a naive search, which literals
+    /// and where (windowed pattern searches start from where the keywords are).
     @Test(arguments: [["xy"], ["xyz", "x_y"]])
     func prefilterAgreesWithANaiveSearch(_ short: [String]) {
         let literals = ["ghp_", "Bearer", "AKIA", "-----begin", "sk_live_", "\u{E9}t\u{E9}"] + short
@@ -214,13 +217,13 @@ import Testing
         for _ in 0..<4000 {
             let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let bytes = Array(text.utf8)
-            var found: [Int] = []
-            bytes.withUnsafeBytes { filter.scan($0) { found.append($0) } }
+            var found: [[Int]] = []
+            bytes.withUnsafeBytes { filter.scan($0) { found.append([$0, $1]) } }
             // Every occurrence, by start position, then literal order (the order of the scan).
             let lower = bytes.map(LiteralPrefilter.lower)
-            var expected: [Int] = []
+            var expected: [[Int]] = []
             for start in lower.indices {
-                for (index, literal) in lowered.enumerated() where lower[start...].starts(with: literal) { expected.append(index) }
+                for (index, literal) in lowered.enumerated() where lower[start...].starts(with: literal) { expected.append([index, start]) }
             }
             #expect(found == expected, "\(text)")
         }
