@@ -4,13 +4,16 @@ import AuditCore
 /// container), waiting for the end of their document like every `PendingHit`. They become
 /// findings in sync data only, yet a document can hold millions of them while its context is
 /// open: as a full `PendingHit` each (176 bytes and four references, in one array that doubles),
-/// they made such a document cost several times the time and memory of its text. Here a hit is
-/// 32 bytes without references: its position, the place it shares with the other hits of its
-/// container, and its label (name, value description and rule), interned. Hits are kept in
-/// chunks, so that appending never copies the ones before.
+/// they made such a document cost several times the time and memory of its text. Here a hit
+/// is 24 bytes without references: its position (line and column in 32 bits each), the place it
+/// shares with the other hits of its container, and its label (name, value description and
+/// rule), interned. Hits are kept in chunks, so that appending never copies the ones before.
 struct QuietNameHits {
     private struct Hit {
-        var position: SourcePosition
+        var byteOffset: Int
+        /// `UInt32.max` when the line or column does not fit: the position is in `outsized`.
+        var line: UInt32
+        var column: UInt32
         var place: Int32
         var label: Int32
     }
@@ -63,6 +66,8 @@ struct QuietNameHits {
     }
 
     private var chunks: [[Hit]] = []
+    /// The positions of hits past line or column 4,294,967,294, by hit index.
+    private var outsized: [Int: SourcePosition] = [:]
     private static let chunkShift = 14
     private static let chunkSize = 1 << chunkShift
     /// The number of hits.
@@ -86,7 +91,13 @@ struct QuietNameHits {
         }
         let label = number(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
                            valueDescription: valueDescription)
-        let hit = Hit(position: position, place: Int32(places.count - 1), label: label)
+        var hit = Hit(byteOffset: position.byteOffset, line: UInt32.max, column: UInt32.max, place: Int32(places.count - 1), label: label)
+        if let line = UInt32(exactly: position.line), let column = UInt32(exactly: position.column), line < .max, column < .max {
+            hit.line = line
+            hit.column = column
+        } else {
+            outsized[count] = position
+        }
         let chunk = count >> QuietNameHits.chunkShift
         if chunk == chunks.count {
             chunks.append([])
@@ -98,6 +109,11 @@ struct QuietNameHits {
 
     private func hit(_ index: Int) -> Hit {
         chunks[index >> QuietNameHits.chunkShift][index & (QuietNameHits.chunkSize - 1)]
+    }
+
+    private func position(of index: Int, _ hit: Hit) -> SourcePosition {
+        if hit.line == .max { return outsized[index]! }
+        return SourcePosition(line: Int(hit.line), column: Int(hit.column), byteOffset: hit.byteOffset)
     }
 
     /// The number of the label of these parts, interned: a label is made only when it is new.
@@ -155,7 +171,7 @@ struct QuietNameHits {
         location.isSecureStorage = place.isSecureStorage
         return PendingHit(detail: .name(ruleIndex: label.ruleIndex, credible: false, describesMetadata: label.describesMetadata,
                                         valueDescription: label.valueDescription),
-                          location: location, position: hit.position)
+                          location: location, position: position(of: index, hit))
     }
 
     /// Forgets the hits from `count` on (a layer that turned out not to be one).
@@ -167,11 +183,13 @@ struct QuietNameHits {
             chunks[chunksKept - 1].removeSubrange((count & (QuietNameHits.chunkSize - 1))...)
         }
         self.count = count
+        if !outsized.isEmpty { outsized = outsized.filter { $0.key < count } }
     }
 
     /// Forgets everything, at the end of a document.
     mutating func removeAll() {
         chunks.removeAll()
+        outsized.removeAll()
         count = 0
         places.removeAll()
         labels.removeAll()

@@ -87,6 +87,22 @@ import Testing
         #expect(summary(store[0]) == expected(last))
     }
 
+    /// A line or column past 32 bits is kept whole beside the compact hits, and goes with them.
+    @Test func positionsPastThirtyTwoBits() {
+        var hits = recorded()
+        hits[1].position = SourcePosition(line: Int(UInt32.max), column: 2, byteOffset: 1 << 40)
+        hits[4].position = SourcePosition(line: 3, column: Int(UInt32.max) + 5, byteOffset: (1 << 40) + 9)
+        var store = store(of: hits)
+        #expect(hits.indices.map { summary(store[$0]) } == hits.map(expected))
+        store.truncate(to: 3)
+        let last = hits[hits.count - 1]
+        store.append(ruleIndex: last.ruleIndex, describesMetadata: last.describesMetadata, valueDescription: last.valueDescription,
+                     location: last.location, position: last.position)
+        store.append(ruleIndex: last.ruleIndex, describesMetadata: last.describesMetadata, valueDescription: last.valueDescription,
+                     location: last.location, position: last.position)
+        #expect((0..<5).map { summary(store[$0]) } == (hits.prefix(3) + [last, last]).map(expected))
+    }
+
     @Test func manyLabelsAreInternedApart() {
         // Past several growths of the label table, every hit keeps its own label.
         var store = QuietNameHits()
