@@ -1,15 +1,21 @@
 import AuditBytes
 internal import CPCRE2
+import Synchronization
 
 /// A compiled PCRE2 pattern (UTF mode that tolerates invalid UTF-8 in subjects), JIT-compiled
-/// when the platform allows. Immutable and shareable across threads; matching needs a
-/// per-thread `RegexMatcher`.
+/// when the platform allows, before its first match. Shareable across threads; matching needs
+/// a per-thread `RegexMatcher`.
 public final class Regex: @unchecked Sendable {
     let code: OpaquePointer
     /// The pattern as written, for diagnostics.
     public let pattern: String
-    /// Whether JIT compilation succeeded (matching falls back to the interpreter otherwise).
-    public let isJITCompiled: Bool
+    /// Whether `pcre2_jit_compile_8` has run on `code` (whether or not it succeeded; matching
+    /// falls back to the interpreter when it did not). It runs before the first match rather
+    /// than at load: most of a pack's patterns meet no value their keywords let through, and
+    /// compiling all of them was a third of a pack's load.
+    private let isJITReady = Atomic<Bool>(false)
+    /// Held while `pcre2_jit_compile_8` runs: no thread may match `code` meanwhile.
+    private let jitCompilation = Mutex<Void>(())
     /// Number of capture groups.
     public let captureCount: Int
     /// The group that holds the secret: the group named `secret`, else group 1, else 0.
@@ -38,7 +44,6 @@ public final class Regex: @unchecked Sendable {
         }
         code = compiled
         self.pattern = pattern
-        isJITCompiled = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
         var count: UInt32 = 0
         _ = pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
         captureCount = Int(count)
@@ -49,6 +54,24 @@ public final class Regex: @unchecked Sendable {
     }
 
     deinit { pcre2_code_free_8(code) }
+
+    /// Compiles the JIT code of the pattern unless done, once for all threads.
+    @inline(__always)
+    func prepareForMatching() {
+        if isJITReady.load(ordering: .acquiring) { return }
+        jitCompilation.withLock { _ in
+            guard !isJITReady.load(ordering: .relaxed) else { return }
+            _ = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE))
+            isJITReady.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Whether the pattern runs as JIT code (compiling it first, as a match would).
+    public var isJITCompiled: Bool {
+        prepareForMatching()
+        var size = 0
+        return pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_JITSIZE), &size) == 0 && size > 0
+    }
 
     /// The text of a PCRE2 error code (`pcre2_get_error_message_8`).
     static func errorMessage(_ code: Int32) -> String {
@@ -122,6 +145,7 @@ public final class RegexMatcher {
 
     private func firstMatch(_ regex: Regex, in subject: UnsafeRawBufferPointer, from start: Int, context: OpaquePointer) throws(RegexError) -> RegexMatch? {
         let base = subject.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase
+        regex.prepareForMatching()
         let rc = pcre2_match_8(regex.code, base, subject.count, start, 0, matchData, context)
         if rc == PCRE2_ERROR_NOMATCH { return nil }
         if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT

@@ -297,4 +297,22 @@ import Testing
         let m = try subject.withUnsafeBytes { try matcher.firstMatch(regex, in: $0) }
         #expect(m?.secret == 6..<10)
     }
+
+    /// A pattern is JIT-compiled before its first match, once, even when threads meet it at
+    /// once: every thread's matches are right and the code is JIT code afterwards.
+    @Test func jitCompilationOnFirstMatchFromManyThreads() async throws {
+        let regex = try Regex("(?i)token[=:](?<secret>[a-z0-9]{8,})")
+        let subject = Array("a=1 TOKEN=abcd1234ef b=2 token:zz99yy88".utf8)
+        let secrets = await withTaskGroup(of: [Range<Int>?].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let matcher = RegexMatcher()
+                    return (try? subject.withUnsafeBytes { try matcher.allMatches(regex, in: $0) }.map(\.secret)) ?? []
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(secrets == Array(repeating: [10..<20, 31..<39], count: 8))
+        #expect(regex.isJITCompiled)
+    }
 }
