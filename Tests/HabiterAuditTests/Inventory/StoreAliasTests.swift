@@ -29,6 +29,12 @@ import Testing
         #expect(!Inventory.aliases(of: "habiter_onboarding_v2").contains("onboarding"))
     }
 
+    @Test(arguments: [("smart_reminders_v1", "smart_reminders"), ("pending.v12", "pending"), ("a_v1_v2", "a_v1"),
+                      ("_v3", ""), ("v1", nil), ("x_v", nil), ("x-v1", nil), ("x_V1", nil), ("x_v1a", nil), ("", nil)] as [(String, String?)])
+    func versionSuffix(_ name: String, _ expected: String?) {
+        #expect(Inventory.withoutVersionSuffix(name) == expected)
+    }
+
     @Test func storesThatSynchronizeHaveNone() {
         #expect(Self.aliases.count > 40)
         // A habit's `smartReminders` is the reviewed projection of the reminders store.
