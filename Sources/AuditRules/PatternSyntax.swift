@@ -284,6 +284,9 @@ struct PatternSyntax {
         switch b {
         case UInt8(ascii: "d"), UInt8(ascii: "w"), UInt8(ascii: "s"):
             return [.characterSet(maxBytes: 1, members: nil)]
+        case UInt8(ascii: "N") where peek() == UInt8(ascii: "{"):
+            // `\N{U+…}` names one character; it is not read here.
+            throw UnsupportedPatternSyntax()
         case UInt8(ascii: "D"), UInt8(ascii: "W"), UInt8(ascii: "S"), UInt8(ascii: "h"), UInt8(ascii: "H"),
              UInt8(ascii: "v"), UInt8(ascii: "V"), UInt8(ascii: "N"), UInt8(ascii: "R"):
             return [.characterSet(maxBytes: 4, members: nil)]

@@ -58,10 +58,12 @@ import Testing
     }
 
     @Test func syntaxItDoesNotReadGivesNothing() {
-        for pattern in ["a\\Ktoken", "(?x)token", "(*UTF)token", "(?C1)token", "x{,2}token", "x{ 2}token", "x{3,2}token", "token\\L", "(?i"] {
+        for pattern in ["a\\Ktoken", "(?x)token", "(*UTF)token", "(?C1)token", "x{,2}token", "x{ 2}token", "x{3,2}token", "\\N{U+74}oken", "token\\L", "(?i"] {
             #expect(Self.reach(pattern) == nil, "\(pattern)")
         }
         #expect(throws: UnsupportedPatternSyntax.self) { try PatternSyntax.parse("(?x) token") }
+        // `\N{U+74}` is the character `t`, not the text `{U+74}` holding the keyword `{u+`.
+        #expect(Self.reach("\\N{U+74}oken", ["{u+"]) == nil)
     }
 
     /// A brace that is no quantifier is a literal, as PCRE2 reads it.
@@ -75,6 +77,62 @@ import Testing
     @Test func everyBuiltinPatternIsRead() throws {
         let unread = TestSupport.builtinPack.patterns.rules.filter { rule in (try? PatternSyntax.parse(rule.pattern ?? "")) == nil }
         #expect(unread.map(\.id) == [])
+    }
+
+    /// Whether `match` holds one of `keywords` (lowercased) starting at most `reach` bytes after
+    /// its start: the promise a reach makes.
+    static func holdsKeyword(_ match: Range<Int>, in lower: [UInt8], keywords: [[UInt8]], reach: Int) -> Bool {
+        keywords.contains { keyword in
+            (match.lowerBound...min(match.lowerBound + reach, match.upperBound)).contains { start in
+                start + keyword.count <= match.upperBound && lower[start...].starts(with: keyword)
+            }
+        }
+    }
+
+    /// Random patterns of literals, classes, groups, alternatives, quantifiers and lookarounds:
+    /// wherever a reach is claimed, every match PCRE2 finds in random text keeps it.
+    @Test func randomPatternsKeepTheirPromise() throws {
+        var generator = SeededGenerator(seed: 777)
+        let atoms = ["t", "o", "k", "e", "n", "a", "x", "_", "T", "[a-z]", "[ok]", "[^a]", "\\d", "\\w", ".", "[_-]", "\\b", "(?<!x)", "(?i)"]
+        let quantifiers = ["", "", "", "?", "*", "+", "{2}", "{0,3}", "{1,2}", "+?", "{2,}"]
+        func sequence(_ depth: Int) -> String {
+            (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+                let atom: String
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0 where depth < 2: atom = "(?:" + alternatives(depth + 1) + ")"
+                case 1 where depth < 2: atom = "(?=" + sequence(depth + 1) + ")"
+                case 2, 3: atom = ["token", "ok", "ken", "tok"].randomElement(using: &generator)!
+                default: atom = atoms.randomElement(using: &generator)!
+                }
+                let bare = atom == "\\b" || atom.hasPrefix("(?<!") || atom.hasPrefix("(?=") || atom == "(?i)"
+                return atom + (bare ? "" : quantifiers.randomElement(using: &generator)!)
+            }.joined()
+        }
+        func alternatives(_ depth: Int) -> String {
+            (0..<Int.random(in: 1...3, using: &generator)).map { _ in sequence(depth) }.joined(separator: "|")
+        }
+        let keywordSets = [["token"], ["ok", "ke"], ["tok", "en"], ["ken"]]
+        let alphabet = Array("tokenTOKENax_-1 ")
+        let matcher = RegexMatcher()
+        var promised = 0
+        for _ in 0..<6000 {
+            let pattern = alternatives(0)
+            let keywords = keywordSets.randomElement(using: &generator)!
+            guard let reach = KeywordReach.of(pattern: pattern, keywords: keywords), let regex = try? Regex(pattern) else { continue }
+            promised += 1
+            let lowered = keywords.map { Array($0.utf8) }
+            for _ in 0..<30 {
+                let text = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+                let bytes = Array(text.utf8)
+                let lower = bytes.map(LiteralPrefilter.lower)
+                // A random pattern may backtrack past the match limit: that text says nothing.
+                guard let matches = try? bytes.withUnsafeBytes({ try matcher.allMatches(regex, in: $0) }) else { continue }
+                for m in matches {
+                    #expect(Self.holdsKeyword(m.range, in: lower, keywords: lowered, reach: reach), "\(pattern) on \(text)")
+                }
+            }
+        }
+        #expect(promised > 300)
     }
 
     /// Every match of every built-in example holds one of its rule's keywords within the reach
@@ -91,12 +149,8 @@ import Testing
                 let lower = bytes.map(LiteralPrefilter.lower)
                 let matches = try bytes.withUnsafeBytes { try matcher.allMatches(engine.regexes[index], in: $0) }
                 for m in matches {
-                    let held = keywords.contains { keyword in
-                        (m.range.lowerBound...min(m.range.lowerBound + reach, m.range.upperBound)).contains { start in
-                            start + keyword.count <= m.range.upperBound && lower[start...].starts(with: keyword)
-                        }
-                    }
-                    #expect(held, "\(rule.id): a match without a keyword within \(reach) bytes of its start")
+                    #expect(Self.holdsKeyword(m.range, in: lower, keywords: keywords, reach: reach),
+                            "\(rule.id): a match without a keyword within \(reach) bytes of its start")
                     checked += 1
                 }
             }
