@@ -77,6 +77,21 @@ public final class ByteWindow {
         self.owner = owner
     }
 
+    /// A window over its own copy of `bytes`, for positions asked one after another: each costs
+    /// the bytes since the one before, where `position(of:in:)` counts from the start every time.
+    public convenience init(copying bytes: [UInt8]) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+        copy.copyBytes(from: bytes)
+        self.init(whole: UnsafeRawBufferPointer(rebasing: copy[0..<bytes.count]), owner: OwnedCopy(copy))
+    }
+
+    /// Frees the copy a window made.
+    private final class OwnedCopy {
+        let bytes: UnsafeMutableRawBufferPointer
+        init(_ bytes: UnsafeMutableRawBufferPointer) { self.bytes = bytes }
+        deinit { bytes.deallocate() }
+    }
+
     /// A window over `source`, read `chunkSize` bytes at a time.
     init(source: any ByteSource, chunkSize: Int = 4 << 20) {
         bounds = UncheckedBox(Bounds(base: emptyByteBase, count: 0, isComplete: false))

@@ -143,14 +143,19 @@ public enum RuleFileParser {
         return rule
     }
 
-    /// Turns byte offsets of the rule file into line and column for messages.
+    /// Turns byte offsets of the rule file into line and column for messages. One window for the
+    /// file: the rules' start positions, asked in order, cost one pass over it rather than one
+    /// from its start each (that was 12 % of loading the pack).
     private struct Locator {
-        let text: [UInt8]
+        let window: ByteWindow
         let file: String
 
-        func position(of offset: Int) -> SourcePosition {
-            text.withUnsafeBytes { ByteWindow.position(of: offset, in: $0) }
+        init(text: [UInt8], file: String) {
+            window = ByteWindow(copying: text)
+            self.file = file
         }
+
+        func position(of offset: Int) -> SourcePosition { window.position(of: offset) }
 
         func error(at offset: Int, rule: String?, _ reason: String) -> FileFormatError {
             let position = position(of: offset)

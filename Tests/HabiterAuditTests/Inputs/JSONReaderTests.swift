@@ -1,3 +1,4 @@
+import AuditCore
 @testable import AuditInputs
 import Testing
 
@@ -56,6 +57,17 @@ private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntax
 }
 
 @Suite struct JSONReaderTests {
+    /// A window over its own copy gives every position the counting from the start gives, in
+    /// order and out of it, across CRLF, tabs and characters of two UTF-16 units.
+    @Test func aCopyingWindowGivesTheSamePositions() {
+        let bytes = Array("a\r\nb\tc\n\u{1F600}d\n\ne\u{E9}f".utf8)
+        let window = ByteWindow(copying: bytes)
+        let offsets = Array(0...bytes.count) + [3, 0, bytes.count, 7, 7, 2]
+        let expected = bytes.withUnsafeBytes { buffer in offsets.map { ByteWindow.position(of: $0, in: buffer) } }
+        #expect(offsets.map(window.position(of:)) == expected)
+        #expect(ByteWindow(copying: []).position(of: 0) == SourcePosition(line: 1, column: 1, byteOffset: 0))
+    }
+
     @Test func positionsOfEveryKeyAndValue() throws {
         let text = "{\n  \"a\": [1, -2.5e3, true],\n\t\"b\\u00e9\": {\"c\": null, \"d\": \"x\\ny\"}\r\n}"
         #expect(try events(text) == [
