@@ -93,7 +93,11 @@ public final class PatternEngine: @unchecked Sendable {
             // then searched whole, and the list of keywords stays small beside the value.
             let keywordLimit = max(64, n / 128)
             prefilter?.scan(value) { literal, offset in
-                if scratch.keywords.count < keywordLimit { scratch.keywords.append((literal: Int32(literal), offset: offset)) } else { windowed = false }
+                if scratch.keywords.count < keywordLimit {
+                    scratch.keywords.append((literal: Int32(literal), offset: offset))
+                } else {
+                    windowed = false
+                }
                 for rule in literalRules[literal] { scratch.mark(rule) }
             }
         } else {

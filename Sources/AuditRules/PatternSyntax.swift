@@ -27,19 +27,18 @@ struct PatternSyntax {
     private var i = 0
     /// Set once any `(?i` is read, and never unset: treating more of the pattern as caseless only
     /// widens what a part may match.
-    private var caseless: Bool
+    private var caseless = false
 
     /// The pattern as alternatives of sequences.
-    static func parse(_ pattern: String, caseInsensitive: Bool = false) throws(UnsupportedPatternSyntax) -> PatternNode {
-        var reader = PatternSyntax(bytes: Array(pattern.utf8), caseless: caseInsensitive)
+    static func parse(_ pattern: String) throws(UnsupportedPatternSyntax) -> PatternNode {
+        var reader = PatternSyntax(bytes: Array(pattern.utf8))
         let node = try reader.alternatives()
         guard reader.i == reader.bytes.count else { throw UnsupportedPatternSyntax() }
         return node
     }
 
-    private init(bytes: [UInt8], caseless: Bool) {
+    private init(bytes: [UInt8]) {
         self.bytes = bytes
-        self.caseless = caseless
     }
 
     private var atEnd: Bool { i >= bytes.count }

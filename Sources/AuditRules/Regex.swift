@@ -25,8 +25,8 @@ public final class Regex: @unchecked Sendable {
     /// which JIT-compiles other code).
     public let isStartLimited: Bool
 
-    /// Compiles `pattern` with `pcre2_compile_8` and `pcre2_jit_compile_8`; `startLimited` for
-    /// `RegexMatcher.allMatches(_:in:near:reach:)`.
+    /// Compiles `pattern` with `pcre2_compile_8` (`pcre2_jit_compile_8` waits for the first
+    /// match); `startLimited` for `RegexMatcher.allMatches(_:in:near:reach:)`.
     public init(_ pattern: String, caseInsensitive: Bool = false, startLimited: Bool = false) throws(RegexError) {
         var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_MATCH_INVALID_UTF)
         if caseInsensitive { options |= UInt32(PCRE2_CASELESS) }
