@@ -56,7 +56,8 @@ public final class PatternEngine: @unchecked Sendable {
         for (index, rule) in rules.enumerated() {
             if rule.keywords.isEmpty { unfiltered.append(index) }
             for keyword in rule.keywords {
-                let lowered = keyword.lowercased()
+                // Folded as the prefilter folds text, ASCII letters only: `É` stays `É`.
+                let lowered = String(decoding: keyword.utf8.map(LiteralPrefilter.lower), as: UTF8.self)
                 if owners[lowered] == nil { literals.append(lowered) }
                 owners[lowered, default: []].append(index)
             }
@@ -218,7 +219,7 @@ extension PatternEngine {
         return [before, after].contains { side in
             let lowered = side.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
             return keywords.contains { keyword in
-                let needle = Array(keyword.lowercased().utf8)
+                let needle = Array(keyword.utf8).map(LiteralPrefilter.lower)
                 guard !needle.isEmpty, needle.count <= lowered.count else { return false }
                 return (0...(lowered.count - needle.count)).contains { lowered[$0..<($0 + needle.count)].elementsEqual(needle) }
             }

@@ -5,19 +5,15 @@
 /// keyword somewhere costs a few short searches instead of a full one per rule.
 public enum KeywordReach {
     /// The most bytes between the start of a match of `pattern` and the start of a keyword (one
-    /// of `keywords`, ASCII letters in any case) inside that match, over every match; nil when
+    /// of `keywords`, ASCII letters in any case, other characters as written) inside that match, over every match; nil when
     /// some match may hold none of them, or the pattern uses syntax `PatternSyntax` does not read.
     ///
     /// It holds for subjects without U+017F and U+212A: under `(?i)` those are the only
     /// characters besides ASCII letters that match an ASCII letter (a test asks PCRE2), and the
     /// prefilter, which folds ASCII case only, would not see them as a keyword's letters.
-    ///
-    /// Only ASCII keywords count: the prefilter looks for a keyword lowercased by Unicode's
-    /// rules, in text lowercased by ASCII's, so `É` in a keyword is never found as written.
     public static func of(pattern: String, keywords: [String]) -> Int? {
-        let ascii = keywords.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
-        guard !ascii.isEmpty, let tree = try? PatternSyntax.parse(pattern) else { return nil }
-        let analysis = Analysis(keywords: ascii.map { Array($0.utf8).map(lowercased) })
+        guard !keywords.isEmpty, let tree = try? PatternSyntax.parse(pattern) else { return nil }
+        let analysis = Analysis(keywords: keywords.map { Array($0.utf8).map(lowercased) })
         return analysis.facts(tree).reach
     }
 

@@ -108,6 +108,26 @@ struct RuleExample: CustomTestStringConvertible, Sendable {
         return RuleTester.run(pack).first { $0.ruleId == "secret.test-token" }?.problems ?? ["not run"]
     }
 
+    /// A keyword with a letter beyond ASCII is found as written: the prefilter folds ASCII
+    /// letters only, in the keyword as in the value (it used to look for `äpi_` in `ÄPI_…`).
+    @Test func aKeywordBeyondASCIIIsFoundAsWritten() throws {
+        let rule: [String: Any] = [
+            "id": "secret.test-token", "kind": "pattern", "title": "t", "description": "d", "help": "h", "level": "error",
+            "family": "secret", "securitySeverity": 5, "pattern": "(?<secret>\u{C4}PI_[0-9a-f]{16})",
+            "keywords": ["\u{C4}pi_"], "examples": ["\u{C4}PI_0123456789abcdef"], "counterExamples": [],
+        ]
+        let text = try JSONSerialization.data(withJSONObject: ["rules": [rule]])
+        let pack = try RulePack(files: [(name: "test.json", text: Array(text))])
+        var scratch = PatternScratch()
+        var hits: [PatternHit] = []
+        let value = Array("key \u{C4}PI_0123456789abcdef".utf8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: value.count, alignment: 1)
+        defer { buffer.deallocate() }
+        buffer.copyBytes(from: value)
+        try pack.patterns.scan(UnsafeRawBufferPointer(buffer), matcher: RegexMatcher(), scratch: &scratch) { hits.append($0) }
+        #expect(hits.map(\.secret) == [4..<25])
+    }
+
     @Test func twoOfEachPass() throws {
         #expect(try Self.problems(examples: ["tt_0123456789abcdef", "key tt_fedcba9876543210"],
                                   counterExamples: ["tt_0123", "xt_0123456789abcdef"]) == [])
