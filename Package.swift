@@ -6,6 +6,9 @@ import PackageDescription
 // across targets have `package` access.
 let package = Package(
     name: "habiter-audit",
+    // On Apple platforms, Synchronization's Mutex and Atomic (a pattern's JIT code compiled at
+    // its first match, a rule's windowed search worked out at its first long value) need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "habiter-audit", targets: ["habiter-audit"]),
         .library(
