@@ -1,3 +1,5 @@
+import AuditBytes
+
 /// Finds which of a set of case-insensitive literals (two bytes or longer) occur in a value,
 /// with one bitmap probe per byte pair. It gates the regexes: a rule whose keywords do not
 /// occur in a value never runs on it.
@@ -31,7 +33,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
     private let trigrams: UnsafeMutablePointer<UInt64>
 
     public init(literals: [String]) {
-        let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
+        let lowered = literals.map { Array($0.utf8).map(ASCIICase.lower) }
         precondition(lowered.allSatisfy { $0.count >= 2 }, "prefilter literals need two bytes")
         self.literals = lowered
         let probeStep = lowered.allSatisfy { $0.count >= 3 } ? 2 : 1
@@ -103,9 +105,6 @@ public final class LiteralPrefilter: @unchecked Sendable {
         trigrams.deallocate()
     }
 
-    @inline(__always)
-    static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
-
     /// Whether some literal starts with the byte pair (in any letter case).
     @inline(__always)
     func mayStartLiteral(_ first: UInt8, _ second: UInt8) -> Bool {
@@ -126,7 +125,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
         while i &+ 1 < n {
             let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
             if bitmap[word &>> 6] & (1 &<< UInt64(word & 63)) != 0 {
-                let pair = Int(LiteralPrefilter.lower(start[i])) << 8 | Int(LiteralPrefilter.lower(start[i &+ 1]))
+                let pair = Int(ASCIICase.lower(start[i])) << 8 | Int(ASCIICase.lower(start[i &+ 1]))
                 if probeStep == 2 {
                     // A literal starting one byte back, then one starting here: each has three
                     // bytes or more, so the first three are checked before any literal.
@@ -152,8 +151,8 @@ public final class LiteralPrefilter: @unchecked Sendable {
     /// Whether the three bytes at `position` may start a literal.
     @inline(__always)
     private func hasTrigram(at position: Int, in start: UnsafePointer<UInt8>) -> Bool {
-        let h = LiteralPrefilter.trigramHash(LiteralPrefilter.lower(start[position]), LiteralPrefilter.lower(start[position &+ 1]),
-                                             LiteralPrefilter.lower(start[position &+ 2]))
+        let h = LiteralPrefilter.trigramHash(ASCIICase.lower(start[position]), ASCIICase.lower(start[position &+ 1]),
+                                             ASCIICase.lower(start[position &+ 2]))
         return trigrams[h &>> 6] & (1 &<< UInt64(h & 63)) != 0
     }
 
@@ -167,7 +166,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
             let length = Int(literalStart[index + 1]) - literal
             if position + length > n { continue }
             var k = 0
-            while k < length && LiteralPrefilter.lower(start[position + k]) == literalBytes[literal + k] { k += 1 }
+            while k < length && ASCIICase.lower(start[position + k]) == literalBytes[literal + k] { k += 1 }
             if k == length { found(index, position) }
         }
     }

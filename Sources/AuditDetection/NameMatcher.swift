@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditRules
 
 /// The result of matching a key name against the name rules.
@@ -81,7 +82,7 @@ public final class NameMatcher: @unchecked Sendable {
         var previous: UInt8 = 0
         var candidate = false
         for b in key {
-            let lower = LiteralPrefilter.lower(b)
+            let lower = ASCIICase.lower(b)
             let isWordByte = lower &- 0x61 < 26 || lower &- 0x30 < 10 || lower >= 0x80
             if !isWordByte { continue }
             if previous != 0 && prefilter.mayStartLiteral(previous, lower) {
@@ -93,7 +94,7 @@ public final class NameMatcher: @unchecked Sendable {
         guard candidate else { return nil }
         scratch.removeAll(keepingCapacity: true)
         for b in key {
-            let lower = LiteralPrefilter.lower(b)
+            let lower = ASCIICase.lower(b)
             if lower &- 0x61 < 26 || lower &- 0x30 < 10 || lower >= 0x80 { scratch.append(lower) }
         }
         var any = false

@@ -57,7 +57,7 @@ public final class PatternEngine: @unchecked Sendable {
             if rule.keywords.isEmpty { unfiltered.append(index) }
             for keyword in rule.keywords {
                 // Folded as the prefilter folds text, ASCII letters only: `É` stays `É`.
-                let lowered = String(decoding: keyword.utf8.map(LiteralPrefilter.lower), as: UTF8.self)
+                let lowered = String(decoding: keyword.utf8.map(ASCIICase.lower), as: UTF8.self)
                 if owners[lowered] == nil { literals.append(lowered) }
                 owners[lowered, default: []].append(index)
             }
@@ -89,6 +89,7 @@ public final class PatternEngine: @unchecked Sendable {
         var windowed = n >= windowedSearchLength && Self.foldsLikeASCII(value)
         // Optional chaining and a guarded loop: a binding of the prefilter, or an iterator over an
         // empty array, retains and releases for every value.
+        // Two closures rather than one asking `windowed` at every keyword: most values are short.
         if windowed {
             // Keywords denser than this would leave little between the windows: the value is
             // then searched whole, and the list of keywords stays small beside the value.
@@ -217,9 +218,9 @@ extension PatternEngine {
         let before = value[max(0, secret.lowerBound - window)..<secret.lowerBound]
         let after = value[secret.upperBound..<min(value.count, secret.upperBound + window)]
         return [before, after].contains { side in
-            let lowered = side.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+            let lowered = side.map(ASCIICase.lower)
             return keywords.contains { keyword in
-                let needle = Array(keyword.utf8).map(LiteralPrefilter.lower)
+                let needle = Array(keyword.utf8).map(ASCIICase.lower)
                 guard !needle.isEmpty, needle.count <= lowered.count else { return false }
                 return (0...(lowered.count - needle.count)).contains { lowered[$0..<($0 + needle.count)].elementsEqual(needle) }
             }

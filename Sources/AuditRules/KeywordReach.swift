@@ -1,3 +1,5 @@
+import AuditBytes
+
 /// How far before one of its keywords a pattern's match can start. A rule whose every match
 /// contains a keyword need not run over a long value from end to end: only the stretches within
 /// that reach before a keyword the prefilter found can start a match
@@ -13,11 +15,9 @@ public enum KeywordReach {
     /// prefilter, which folds ASCII case only, would not see them as a keyword's letters.
     public static func of(pattern: String, keywords: [String]) -> Int? {
         guard !keywords.isEmpty, let tree = try? PatternSyntax.parse(pattern) else { return nil }
-        let analysis = Analysis(keywords: keywords.map { Array($0.utf8).map(lowercased) })
+        let analysis = Analysis(keywords: keywords.map { Array($0.utf8).map(ASCIICase.lower) })
         return analysis.facts(tree).reach
     }
-
-    static func lowercased(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
 
     /// What a part of a pattern promises.
     struct Facts {
@@ -39,7 +39,7 @@ public enum KeywordReach {
             case .character(let bytes, let caseless):
                 // A caseless character beyond ASCII may match a case partner of another length.
                 if caseless && bytes.count > 1 { return Facts(maxBytes: 4, language: nil, reach: nil) }
-                return Facts(maxBytes: bytes.count, language: [bytes.map(KeywordReach.lowercased)], reach: nil)
+                return Facts(maxBytes: bytes.count, language: [bytes.map(ASCIICase.lower)], reach: nil)
             case .characterSet(let maxBytes, let members):
                 return Facts(maxBytes: maxBytes, language: members.map { $0.map { [$0] } }, reach: nil)
             case .assertion:

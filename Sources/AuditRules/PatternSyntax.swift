@@ -280,15 +280,10 @@ struct PatternSyntax {
     private mutating func escape() throws(UnsupportedPatternSyntax) -> [PatternNode] {
         guard let b = peek() else { throw UnsupportedPatternSyntax() }
         i += 1
+        // `\N{U+…}` names one character; it is not read here.
+        if b == UInt8(ascii: "N") && peek() == UInt8(ascii: "{") { throw UnsupportedPatternSyntax() }
+        if let width = Self.characterTypeWidth(b) { return [.characterSet(maxBytes: width, members: nil)] }
         switch b {
-        case UInt8(ascii: "d"), UInt8(ascii: "w"), UInt8(ascii: "s"):
-            return [.characterSet(maxBytes: 1, members: nil)]
-        case UInt8(ascii: "N") where peek() == UInt8(ascii: "{"):
-            // `\N{U+…}` names one character; it is not read here.
-            throw UnsupportedPatternSyntax()
-        case UInt8(ascii: "D"), UInt8(ascii: "W"), UInt8(ascii: "S"), UInt8(ascii: "h"), UInt8(ascii: "H"),
-             UInt8(ascii: "v"), UInt8(ascii: "V"), UInt8(ascii: "N"), UInt8(ascii: "R"):
-            return [.characterSet(maxBytes: 4, members: nil)]
         case UInt8(ascii: "p"), UInt8(ascii: "P"):
             try skipPropertyName()
             return [.characterSet(maxBytes: 4, members: nil)]
@@ -338,6 +333,19 @@ struct PatternSyntax {
             return []
         default:
             return [literal(try escapedCharacter(b))]
+        }
+    }
+
+    /// The most bytes a character-type escape matches: one for `\d`, `\w` and `\s` (ASCII
+    /// without `PCRE2_UCP`), up to four for their negations and `\h`, `\v`, `\N`, `\R`; nil for
+    /// any other letter.
+    private static func characterTypeWidth(_ letter: UInt8) -> Int? {
+        switch letter {
+        case UInt8(ascii: "d"), UInt8(ascii: "w"), UInt8(ascii: "s"): return 1
+        case UInt8(ascii: "D"), UInt8(ascii: "W"), UInt8(ascii: "S"), UInt8(ascii: "h"), UInt8(ascii: "H"),
+             UInt8(ascii: "v"), UInt8(ascii: "V"), UInt8(ascii: "N"), UInt8(ascii: "R"):
+            return 4
+        default: return nil
         }
     }
 
@@ -452,15 +460,12 @@ struct PatternSyntax {
                 i += 1
                 guard let e = peek() else { throw UnsupportedPatternSyntax() }
                 i += 1
+                if let width = Self.characterTypeWidth(e) {
+                    if width > 1 { wide = true }
+                    members = nil
+                    continue
+                }
                 switch e {
-                case UInt8(ascii: "d"), UInt8(ascii: "w"), UInt8(ascii: "s"):
-                    members = nil
-                    continue
-                case UInt8(ascii: "D"), UInt8(ascii: "W"), UInt8(ascii: "S"), UInt8(ascii: "h"), UInt8(ascii: "H"),
-                     UInt8(ascii: "v"), UInt8(ascii: "V"), UInt8(ascii: "N"), UInt8(ascii: "R"):
-                    wide = true
-                    members = nil
-                    continue
                 case UInt8(ascii: "p"), UInt8(ascii: "P"):
                     try skipPropertyName()
                     wide = true

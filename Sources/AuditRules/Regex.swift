@@ -23,7 +23,7 @@ public final class Regex: @unchecked Sendable {
 
     /// Whether a search may be told where matches must start by (`PCRE2_USE_OFFSET_LIMIT`,
     /// which JIT-compiles other code).
-    public let isStartLimited: Bool
+    let isStartLimited: Bool
 
     /// Compiles `pattern` with `pcre2_compile_8` (`pcre2_jit_compile_8` waits for the first
     /// match); `startLimited` for `RegexMatcher.allMatches(_:in:near:reach:)`.
@@ -137,7 +137,7 @@ public final class RegexMatcher {
 
     /// The first match that starts at or after `start` and at or before `last`
     /// (`pcre2_set_offset_limit_8`); `regex` must be start-limited.
-    public func firstMatch(_ regex: Regex, in subject: UnsafeRawBufferPointer, from start: Int, startingBy last: Int) throws(RegexError) -> RegexMatch? {
+    private func firstMatch(_ regex: Regex, in subject: UnsafeRawBufferPointer, from start: Int, startingBy last: Int) throws(RegexError) -> RegexMatch? {
         precondition(regex.isStartLimited, "a start limit needs a pattern compiled for it")
         pcre2_set_offset_limit_8(startLimitedContext, last)
         return try firstMatch(regex, in: subject, from: start, context: startLimitedContext)

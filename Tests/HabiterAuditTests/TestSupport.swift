@@ -1,5 +1,6 @@
 @testable import AuditCore
 @testable import AuditDetection
+import AuditRules
 @testable import AuditScan
 import Foundation
 @testable import HabiterAudit
@@ -15,6 +16,19 @@ enum TestSupport {
     static let sharedRoot: URL = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
 
     static let builtinPack: RulePack = try! RulePack.load()
+
+    /// The hits of `engine`'s pattern rules in `text`, as one value.
+    static func patternHits(_ engine: PatternEngine, _ text: [UInt8], context: ContextMask = 0) throws -> [PatternHit] {
+        var scratch = PatternScratch()
+        var hits: [PatternHit] = []
+        // A copy the scan can borrow outside a closure (typed throws through `withUnsafeBytes`
+        // crash this compiler).
+        let value = UnsafeMutableRawBufferPointer.allocate(byteCount: text.count, alignment: 1)
+        defer { value.deallocate() }
+        value.copyBytes(from: text)
+        try engine.scan(UnsafeRawBufferPointer(value), context: context, matcher: RegexMatcher(), scratch: &scratch) { hits.append($0) }
+        return hits
+    }
 
     /// Scans `text` as an input named `name` with the built-in pack.
     static func scan(_ text: String, name: String = "input.json", options: ScanOptions = ScanOptions())

@@ -211,7 +211,7 @@ import Testing
     func prefilterAgreesWithANaiveSearch(_ short: [String]) {
         let literals = ["ghp_", "Bearer", "AKIA", "-----begin", "sk_live_", "\u{E9}t\u{E9}"] + short
         let filter = LiteralPrefilter(literals: literals)
-        let lowered = literals.map { Array($0.utf8).map(LiteralPrefilter.lower) }
+        let lowered = literals.map { Array($0.utf8).map(ASCIICase.lower) }
         var generator = SeededGenerator(seed: 131)
         let pieces = literals + ["GHP_", "bEaReR", "XY", "XyZ", "akia", "-----BEGIN", "SK_LIVE_", "x", "y", "z", "_", " ", "\u{C9}T\u{C9}", "\u{FF}", "\0"]
         for _ in 0..<4000 {
@@ -220,7 +220,7 @@ import Testing
             var found: [[Int]] = []
             bytes.withUnsafeBytes { filter.scan($0) { found.append([$0, $1]) } }
             // Every occurrence, by start position, then literal order (the order of the scan).
-            let lower = bytes.map(LiteralPrefilter.lower)
+            let lower = bytes.map(ASCIICase.lower)
             var expected: [[Int]] = []
             for start in lower.indices {
                 for (index, literal) in lowered.enumerated() where lower[start...].starts(with: literal) { expected.append([index, start]) }

@@ -11,15 +11,7 @@ import Testing
     static let whole = PatternEngine(rules: pack.rules, regexes: pack.regexes, windowedSearchLength: .max)
 
     static func hits(_ engine: PatternEngine, _ text: [UInt8], context: ContextMask = 0) throws -> [PatternHit] {
-        var scratch = PatternScratch()
-        var hits: [PatternHit] = []
-        // A copy the scan can borrow outside a closure (typed throws through `withUnsafeBytes`
-        // crash this compiler).
-        let value = UnsafeMutableRawBufferPointer.allocate(byteCount: text.count, alignment: 1)
-        defer { value.deallocate() }
-        value.copyBytes(from: text)
-        try engine.scan(UnsafeRawBufferPointer(value), context: context, matcher: RegexMatcher(), scratch: &scratch) { hits.append($0) }
-        return hits
+        try TestSupport.patternHits(engine, text, context: context)
     }
 
     /// Texts from the built-in examples, keywords and noise, in random order and number: secrets

@@ -1,3 +1,4 @@
+import AuditBytes
 @testable import AuditDetection
 @testable import AuditRules
 import Testing
@@ -128,7 +129,7 @@ import Testing
             for _ in 0..<30 {
                 let text = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
                 let bytes = Array(text.utf8)
-                let lower = bytes.map(LiteralPrefilter.lower)
+                let lower = bytes.map(ASCIICase.lower)
                 // A random pattern may backtrack past the match limit: that text says nothing.
                 guard let matches = try? bytes.withUnsafeBytes({ try matcher.allMatches(regex, in: $0) }) else { continue }
                 for m in matches {
@@ -147,10 +148,10 @@ import Testing
         var checked = 0
         for (index, rule) in engine.rules.enumerated() {
             guard let reach = KeywordReach.of(pattern: rule.pattern!, keywords: rule.keywords) else { continue }
-            let keywords = rule.keywords.map { Array($0.utf8).map(LiteralPrefilter.lower) }
+            let keywords = rule.keywords.map { Array($0.utf8).map(ASCIICase.lower) }
             for example in rule.examples {
                 let bytes = Array(example.utf8)
-                let lower = bytes.map(LiteralPrefilter.lower)
+                let lower = bytes.map(ASCIICase.lower)
                 let matches = try bytes.withUnsafeBytes { try matcher.allMatches(engine.regexes[index], in: $0) }
                 for m in matches {
                     #expect(Self.holdsKeyword(m.range, in: lower, keywords: keywords, reach: reach),

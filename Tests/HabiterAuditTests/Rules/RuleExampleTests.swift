@@ -118,13 +118,7 @@ struct RuleExample: CustomTestStringConvertible, Sendable {
         ]
         let text = try JSONSerialization.data(withJSONObject: ["rules": [rule]])
         let pack = try RulePack(files: [(name: "test.json", text: Array(text))])
-        var scratch = PatternScratch()
-        var hits: [PatternHit] = []
-        let value = Array("key \u{C4}PI_0123456789abcdef".utf8)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: value.count, alignment: 1)
-        defer { buffer.deallocate() }
-        buffer.copyBytes(from: value)
-        try pack.patterns.scan(UnsafeRawBufferPointer(buffer), matcher: RegexMatcher(), scratch: &scratch) { hits.append($0) }
+        let hits = try TestSupport.patternHits(pack.patterns, Array("key \u{C4}PI_0123456789abcdef".utf8))
         #expect(hits.map(\.secret) == [4..<25])
     }
 

@@ -16,7 +16,8 @@ import Testing
     /// Writes `bytes` to a file named `name` in a new directory.
     static func file(_ name: String, _ bytes: [UInt8]) -> InputItem {
         let url = TestSupport.temporaryDirectory().appendingPathComponent(name)
-        FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
+        let written = FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
+        precondition(written, "cannot write the test input \(name)")
         return InputItem.file(url.path)
     }
 
