@@ -15,6 +15,8 @@ struct ContractDrafts {
         var draft: Int
         var member: ShapeKeys
         var start: Int
+        /// Whether a name in it matches the app's sensitive-name rule.
+        var holdsSensitiveName = false
     }
 
     /// Far above what the app sends: its client refuses responses over 256 KiB.
@@ -67,7 +69,10 @@ struct ContractDrafts {
     @inline(__always)
     mutating func key(_ key: UnsafeBufferPointer<UInt8>, shape flag: ShapeKeys, isAppSensitive: Bool, at offset: Int,
                       notes: inout ContainerNotes) {
-        for i in captures.indices { captures[i].builder.key(key, escaped: false, at: offset) }
+        for i in captures.indices {
+            captures[i].builder.key(key, escaped: false, at: offset)
+            if isAppSensitive { captures[i].holdsSensitiveName = true }
+        }
         if isAppSensitive { appSensitiveKeys.append((String(decoding: key, as: UTF8.self), offset)) }
         if notes.documentOf != nil && flag.isDisjoint(with: ShapeKeys.entityDocumentMembers) {
             metadataKeys.append(String(decoding: key, as: UTF8.self))
@@ -128,6 +133,7 @@ struct ContractDrafts {
         while !captures.isEmpty && captures[captures.count - 1].depth == 0 {
             let last = captures.removeLast()
             if let tree = last.builder.result { drafts[last.draft].setCaptured(last.member, tree) }
+            if !last.holdsSensitiveName { drafts[last.draft].membersWithoutSensitiveNames.insert(last.member) }
         }
     }
 

@@ -85,8 +85,16 @@ public struct DocumentDraft {
     public var operationsOffset: Int?
     /// The object's own member names that the app's sensitive-name rule matches, with offsets.
     public var appSensitiveKeys: [(name: String, offset: Int)] = []
+    /// The captured members in which the scan saw no name that the app's sensitive-name rule
+    /// matches: the checks need not walk them for one.
+    public var membersWithoutSensitiveNames: ShapeKeys = []
 
     public init(startOffset: Int) { self.startOffset = startOffset }
+
+    /// Whether a captured member may hold a name the app's sensitive-name rule matches.
+    func mayHoldSensitiveName(_ member: ShapeKeys) -> Bool {
+        !membersWithoutSensitiveNames.contains(member)
+    }
 
     /// Stores a member read whole.
     public mutating func setCaptured(_ member: ShapeKeys, _ tree: JSONValue.Node) {
@@ -300,14 +308,14 @@ public enum ContractValidator {
                 add(.identityMismatch, "The habit payload's id \(payload.value["id"] == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".",
                     payloadMember: members.last { $0.key == "id" }, payload: payload)
             }
-            PortableFields.checkHabit(payload, into: &violations)
+            PortableFields.checkHabit(payload, screensNames: d.mayHoldSensitiveName(.payload), into: &violations)
         case .entry(let habitId, let date):
             if payload.value["habitId"]?.stringValue != habitId || payload.value["date"]?.stringValue != date {
                 let differing = payload.value["habitId"]?.stringValue != habitId ? "habitId" : "date"
                 add(.identityMismatch, "The entry payload's habitId or date differs from entityId: \"their entity ID must match payload habitId and date\".",
                     payloadMember: members.last { $0.key == differing }, payload: payload)
             }
-            PortableFields.checkEntry(payload, into: &violations)
+            PortableFields.checkEntry(payload, screensNames: d.mayHoldSensitiveName(.payload), into: &violations)
         case .setting(let key):
             guard let setting = inventory.setting(key) else { return }
             if members.count != 1 || members[0].key != "value" {

@@ -28,7 +28,8 @@ enum EntityStateChecks {
         default:
             if d.deleted?.boolValue == true { add("A pending entity state (lifecycleRevision null) cannot be deleted.", key: "deleted") }
         }
-        for (name, registers) in [("payloadFields", d.payloadFields), ("metadataFields", d.metadataFields)] {
+        for (name, shapeKey, registers) in [("payloadFields", ShapeKeys.payloadFields, d.payloadFields),
+                                            ("metadataFields", ShapeKeys.metadataFields, d.metadataFields)] {
             guard let registers else {
                 add("An entity state has \(name): an object of field registers.")
                 continue
@@ -52,7 +53,7 @@ enum EntityStateChecks {
                     violations.append(ContractViolation(check: .entityState, message: "The register \(name).\(member.key)'s revision \(problem.message).",
                                                         key: member.key, offset: revision.offset, memberPath: path + [.key("revision")]))
                 }
-                if let value = register.last(where: { $0.key == "value" })?.value {
+                if d.mayHoldSensitiveName(shapeKey), let value = register.last(where: { $0.key == "value" })?.value {
                     PortableFields.screenNames(in: value, path: path + [.key("value")], place: "an entity state's \(name)", into: &violations)
                 }
             }
@@ -83,8 +84,9 @@ enum EntityStateChecks {
     private static func checkMaterialized(_ payload: JSONValue.Node, entity: EntityId, into violations: inout [ContractViolation]) {
         var found: [ContractViolation] = []
         switch entity {
-        case .habit: PortableFields.checkHabit(payload, into: &found)
-        case .entry: PortableFields.checkEntry(payload, into: &found)
+        // Its names were screened in the registers (above); these violations are dropped.
+        case .habit: PortableFields.checkHabit(payload, screensNames: false, into: &found)
+        case .entry: PortableFields.checkEntry(payload, screensNames: false, into: &found)
         case .setting: return
         }
         for var violation in found where violation.check != .sensitiveName {

@@ -36,16 +36,19 @@ enum PortableFields {
         ("count", .integer(minimum: 0)), ("timestamp", .dateTime),
     ]
 
-    static func checkHabit(_ payload: JSONValue.Node, into violations: inout [ContractViolation]) {
-        check(payload, required: habitFields, entity: "habit", into: &violations)
+    /// `screensNames`: whether to screen the payload's names with the app's sensitive-name rule
+    /// (false where the scan saw that no name in it matches, or where the caller drops those
+    /// violations).
+    static func checkHabit(_ payload: JSONValue.Node, screensNames: Bool, into violations: inout [ContractViolation]) {
+        check(payload, required: habitFields, entity: "habit", screensNames: screensNames, into: &violations)
     }
 
-    static func checkEntry(_ payload: JSONValue.Node, into violations: inout [ContractViolation]) {
-        check(payload, required: entryFields, entity: "entry", into: &violations)
+    static func checkEntry(_ payload: JSONValue.Node, screensNames: Bool, into violations: inout [ContractViolation]) {
+        check(payload, required: entryFields, entity: "entry", screensNames: screensNames, into: &violations)
     }
 
     private static func check(_ payload: JSONValue.Node, required: [(name: String, kind: Kind)], entity: String,
-                              into violations: inout [ContractViolation]) {
+                              screensNames: Bool, into violations: inout [ContractViolation]) {
         guard let members = payload.value.objectMembers else { return }
         // One pass over the members: which required fields are present, and each one's value.
         var present = [Bool](repeating: false, count: required.count)
@@ -73,6 +76,7 @@ enum PortableFields {
             violations.append(ContractViolation(check: .requiredField, message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
         }
         // Additive fields are kept, but no sensitive-looking one, at any depth.
+        guard screensNames else { return }
         screenNames(in: payload, path: [.key("payload")], place: "a \(entity) payload", into: &violations)
     }
 

@@ -130,6 +130,8 @@ import Testing
         #expect(Self.ruleIds(unregistered) == ["contract.entity-state"])
         let sensitive = Self.snapshot.replacingOccurrences(of: #""metadataFields": {}},"#, with: #""metadataFields": {"secretary": {"value": "Ann", "revision": {"deviceId": "d1", "sequence": 3}}}},"#)
         #expect(Self.ruleIds(sensitive) == ["contract.sensitive-name"])
+        let nested = Self.snapshot.replacingOccurrences(of: #""metadataFields": {}},"#, with: #""metadataFields": {"notes": {"value": [{"secretary": "Ann"}], "revision": {"deviceId": "d1", "sequence": 3}}}},"#)
+        #expect(Self.ruleIds(nested) == ["contract.sensitive-name"])
         let pendingDeleted = Self.snapshot.replacingOccurrences(of: #""lifecycleRevision": {"deviceId": "d1", "sequence": 4}"#, with: #""lifecycleRevision": null"#)
         #expect(Self.ruleIds(pendingDeleted) == ["contract.entity-state"])
         #expect(Self.ruleIds(Self.snapshot.replacingOccurrences(of: #""sequence": 4}"#, with: #""sequence": 0}"#)) == ["contract.entity-state"])

@@ -137,6 +137,8 @@ enum ContractSamples {
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "tokenizer": "words""#)), "contract.sensitive-name key=tokenizer"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "notes": {"secretary": "Ann"}"#)), "contract.sensitive-name key=secretary"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "apiXkey": "none""#)), "contract.sensitive-name key=apiXkey"),
+        // Escaped, in an array: the scan tells the checks which payloads hold such a name.
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "notes": [{"to\u006Benizer": "words"}]"#)), "contract.sensitive-name key=tokenizer"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1", extra: #", "flutter.habiter_last_screen": "today""#)), "contract.prefs-dump key=flutter.habiter_last_screen"),
     ])
     func eachViolationIsReportedOnItsDocument(_ document: String, _ expected: String) {
