@@ -171,12 +171,11 @@ struct ContractDrafts {
     }
 
     private mutating func recordDocumentValue(_ value: DraftValue, draft: Int, offset: Int) {
-        let position = scan.position(of: layer.outerOffset ?? offset)
         switch pendingKey {
         case .entityId:
             drafts[draft].entityId = value
             drafts[draft].entityIdOffset = offset
-            drafts[draft].position = position
+            drafts[draft].position = scan.position(of: layer.outerOffset ?? offset)
         case .schemaVersion: drafts[draft].schemaVersion = value
         case .deleted: drafts[draft].deleted = value
         case .payload:
