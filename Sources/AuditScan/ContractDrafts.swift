@@ -171,11 +171,12 @@ struct ContractDrafts {
     }
 
     private mutating func recordDocumentValue(_ value: DraftValue, draft: Int, offset: Int) {
+        let position = scan.position(of: layer.outerOffset ?? offset)
         switch pendingKey {
         case .entityId:
             drafts[draft].entityId = value
             drafts[draft].entityIdOffset = offset
-            drafts[draft].position = scan.position(of: layer.outerOffset ?? offset)
+            drafts[draft].position = position
         case .schemaVersion: drafts[draft].schemaVersion = value
         case .deleted: drafts[draft].deleted = value
         case .payload:
