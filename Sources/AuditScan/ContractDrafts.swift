@@ -185,17 +185,22 @@ struct ContractDrafts {
         case .protocolVersion:
             drafts[draft].protocolVersion = value
             drafts[draft].protocolVersionOffset = offset
+            drafts[draft].protocolVersionPosition = position
         case .operationId:
             drafts[draft].operationId = value
             drafts[draft].operationIdOffset = offset
+            drafts[draft].operationIdPosition = position
         case .kind:
             drafts[draft].kind = value
             drafts[draft].kindOffset = offset
+            drafts[draft].kindPosition = position
         case .document:
             drafts[draft].hasDocument = true
             drafts[draft].documentOffset = offset
+            drafts[draft].documentPosition = position
         case .operations:
             drafts[draft].operationsOffset = offset
+            drafts[draft].operationsPosition = position
         case .migratedAt: drafts[draft].hasMigratedAt = true
         case .quarantine: drafts[draft].hasQuarantine = true
         default: break
@@ -230,7 +235,7 @@ struct ContractDrafts {
             } else if let key = violation.key {
                 located.key = key
             }
-            let position = violation.offset.map { scan.position(of: layer.outerOffset ?? $0) } ?? draft.position
+            let position = violation.offset.map { draft.recordedPosition(of: $0) ?? scan.position(of: layer.outerOffset ?? $0) } ?? draft.position
             scan.recordContractViolation(ruleId: violation.ruleId, message: violation.message, location: located, position: position)
         }
     }

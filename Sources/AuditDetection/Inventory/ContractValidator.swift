@@ -85,6 +85,27 @@ public struct DocumentDraft {
     public var operationsOffset: Int?
     /// The object's own member names that the app's sensitive-name rule matches, with offsets.
     public var appSensitiveKeys: [(name: String, offset: Int)] = []
+    /// Where the values at the offsets above are, taken as they were read: when a large object
+    /// closes, its first values may have left the input's window, where a position can no
+    /// longer be counted.
+    public var protocolVersionPosition: SourcePosition?
+    public var operationIdPosition: SourcePosition?
+    public var kindPosition: SourcePosition?
+    public var documentPosition: SourcePosition?
+    public var operationsPosition: SourcePosition?
+
+    /// The position taken of the value at `offset`, if it is one of the offsets above.
+    public func recordedPosition(of offset: Int) -> SourcePosition? {
+        switch offset {
+        case entityIdOffset: position
+        case protocolVersionOffset: protocolVersionPosition
+        case operationIdOffset: operationIdPosition
+        case kindOffset: kindPosition
+        case documentOffset: documentPosition
+        case operationsOffset: operationsPosition
+        default: nil
+        }
+    }
     /// The captured members in which the scan saw no name that the app's sensitive-name rule
     /// matches: the checks need not walk them for one.
     public var membersWithoutSensitiveNames: ShapeKeys = []

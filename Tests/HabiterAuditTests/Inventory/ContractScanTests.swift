@@ -2,6 +2,7 @@
 @testable import AuditInputs
 @testable import AuditReport
 @testable import AuditScan
+import Foundation
 import Testing
 
 /// Entity documents, operations and push bodies written the way the Habiter app writes them
@@ -163,6 +164,21 @@ enum ContractSamples {
                 == ["contract.protocol-version"])
         #expect(TestSupport.scan(operation.replacingOccurrences(of: #""protocolVersion": 1, "#, with: "")).findings.map(\.ruleId)
                 == ["contract.protocol-version"])
+    }
+
+    /// A push body larger than the input's window (4 MiB): when it closes, its `operations`
+    /// value has left the window, and the violation still sits there, not where the scan is.
+    @Test func aViolationOfAnEarlyValueSitsThereInAnObjectLargerThanTheWindow() throws {
+        let tombstone = S.document("habit/h1", payload: nil, deleted: true)
+        let operations = (1...16_000).map { S.operation(tombstone, sequence: $0) }
+        let text = "{\n  \"operations\": [\n" + operations.joined(separator: ",\n") + "\n]}"
+        #expect(text.utf8.count > 4 << 20)
+        let file = TestSupport.temporaryDirectory().appendingPathComponent("push.json")
+        try Data(text.utf8).write(to: file)
+        let run = TestSupport.runCLI(["scan", "--no-config", "--format", "github", file.path])
+        let lines = run.stdout.split(separator: "\n").filter { $0.contains("contract.push-body") }
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("line=2,col=17") == true, "\(lines)")
     }
 
     @Test func aWholeDocumentViolationSitsOnItsEntityId() {
