@@ -156,19 +156,33 @@ final class ArtifactScan {
     /// What the scan knows about a key name (cached per key).
     func keyFacts(_ key: UnsafeBufferPointer<UInt8>) -> KeyFacts {
         keyCache.facts(key) {
-            // A prefs key carried in JSON (a SharedPreferences dump) names its store too.
-            let isFlutterKey = key.hasBytePrefix(ArtifactScan.flutterPrefix)
-            let field = isFlutterKey ? UnsafeBufferPointer(rebasing: key[ArtifactScan.flutterPrefix.count...]) : key
-            let store = rules.inventory.store(jsonField: field)
-            // A known store whose name merely looks sensitive is classified by the inventory,
-            // not judged by the name rules.
-            let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true
-            let facts = KeyFacts(
-                storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), isAppSensitive: AppSensitiveName.matches(key),
-                isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
-                matchesPattern: keyMatchesPattern(key), contextRules: rules.patterns.contextMask(of: UnsafeRawBufferPointer(key)))
-            return (facts, judgedByName ? rules.names.match(key, scratch: &keyScratch) : nil)
+            let judged = judgeKey(key)
+            return (judged.facts, judged.name)
         }
+    }
+
+    /// A key name judged afresh, not through the cache: for a name met once, such as a
+    /// preference's (unique in its file), which would only fill the cache and be judged again
+    /// there once it is full.
+    func judgeKey(_ key: UnsafeBufferPointer<UInt8>) -> KeyJudgement {
+        // A prefs key carried in JSON (a SharedPreferences dump) names its store too.
+        let isFlutterKey = key.hasBytePrefix(ArtifactScan.flutterPrefix)
+        let field = isFlutterKey ? UnsafeBufferPointer(rebasing: key[ArtifactScan.flutterPrefix.count...]) : key
+        let store = rules.inventory.store(jsonField: field)
+        // A known store whose name merely looks sensitive is classified by the inventory,
+        // not judged by the name rules.
+        let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true
+        let facts = KeyFacts(
+            storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), isAppSensitive: AppSensitiveName.matches(key),
+            isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
+            matchesPattern: keyMatchesPattern(key), contextRules: rules.patterns.contextMask(of: UnsafeRawBufferPointer(key)))
+        return KeyJudgement(facts: facts, name: judgedByName ? rules.names.match(key, scratch: &keyScratch) : nil)
+    }
+
+    /// `judgeKey` of a name held in a string.
+    func judgeKey(_ key: String) -> KeyJudgement {
+        var key = key
+        return key.withUTF8 { judgeKey($0) }
     }
 
     private static let flutterPrefix = Array("flutter.".utf8)

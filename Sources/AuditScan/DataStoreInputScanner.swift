@@ -37,29 +37,33 @@ struct DataStoreScanVisitor: DataStoreVisitor {
     mutating func entry(_ entry: DataStoreEntry) {
         // Entries are independent documents: what one holds never changes how another is judged.
         defer { scan.finishDocument(defaultContext: .prefs) }
-        let values = PrefsValueScanner(scan: scan)
-        var key = entry.key
+        // The key judged once (a preference's name is met once in its file).
+        let judgement = scan.judgeKey(entry.key)
         // A key that is itself a secret: found where it stands, and shown as `[REDACTED]` in
         // the entry's paths, messages and inventory (its value is then judged by what it holds).
-        let found = Array(key.utf8).withUnsafeBufferPointer { bytes in
-            guard scan.keyFacts(bytes).matchesPattern else { return 0 }
+        var found = 0
+        if judgement.facts.matchesPattern {
+            var key = entry.key
             let masked = DataStoreInputScanner.path(of: Redaction.maskedKey, under: scan.rootPath)
-            return scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: entry.keyOffset) { HitLocation(key: nil, path: masked, ancestry: []) }
+            found = key.withUTF8 { bytes in
+                scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: entry.keyOffset) { HitLocation(key: nil, path: masked, ancestry: []) }
+            }
         }
-        if found > 0 { key = Redaction.maskedKey }
-        let path = DataStoreInputScanner.path(of: key, under: scan.rootPath)
-        values.classify(key, secure: false, path: path, offset: entry.valueOffset)
+        let values = found > 0 ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey)
+            : PrefsValueScanner(scan: scan, key: entry.key, judgement: judgement)
+        let path = DataStoreInputScanner.path(of: values.key, under: scan.rootPath)
+        values.classify(secure: false, path: path, offset: entry.valueOffset)
         switch entry.value {
         case .string(let text):
-            values.scanString(text, key: key, path: path)
+            values.scanString(text, path: path)
         case .stringSet(let members):
-            for (i, member) in members.enumerated() { values.scanString(member, key: key, path: path.appending(.index(i))) }
+            for (i, member) in members.enumerated() { values.scanString(member, path: path.appending(.index(i))) }
         case .bytes(let bytes):
-            values.scanValue(bytes.bytes, key: key, path: path, offset: bytes.offset)
+            values.scanValue(bytes.bytes, path: path, offset: bytes.offset)
         case .boolean:
-            values.scanScalar(key: key, description: "a boolean", path: path, offset: entry.valueOffset)
+            values.scanScalar(description: "a boolean", path: path, offset: entry.valueOffset)
         case .float, .integer, .long, .double:
-            values.scanScalar(key: key, description: "a number", path: path, offset: entry.valueOffset)
+            values.scanScalar(description: "a number", path: path, offset: entry.valueOffset)
         }
     }
 }

@@ -27,6 +27,13 @@ struct KeyFacts: Equatable {
     var store: Int? { storeIndex < 0 ? nil : Int(storeIndex) }
 }
 
+/// A key judged outside the cache (`ArtifactScan.judgeKey`): its facts, and the name rule it
+/// matches, which the cache would keep by index.
+struct KeyJudgement {
+    var facts: KeyFacts
+    var name: NameMatch?
+}
+
 /// Remembers `KeyFacts` by exact key bytes. Real inputs use a small vocabulary of keys
 /// (`entityId`, `payload`, `title`, …) millions of times, so each distinct key is judged once.
 /// Per thread; bounded (it stops learning when full, it never evicts or grows past its limits).

@@ -40,12 +40,14 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     private var nameIsSecret = false
     private var isKeyset = false
     private var secure = false
-    /// The key findings name the entry by, masked when the name is a secret.
-    private var key = ""
+    /// The entry's values, judged by the key findings name the entry by (masked when the name
+    /// is a secret).
+    private var values: PrefsValueScanner
     private var path = LayeredPath()
 
     init(scan: ArtifactScan) {
         self.scan = scan
+        values = PrefsValueScanner(scan: scan, key: "", judgement: KeyJudgement(facts: .none, name: nil))
     }
 
     mutating func entry(_ entry: PrefsEntry) throws {
@@ -54,37 +56,39 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
         secure = FlutterPrefsEncoding.isSecureStorageKey(name)
         nameKey = String(PrefsEntry.key(ofName: name))
-        nameIsSecret = !isKeyset && matchesPattern(nameKey)
-        key = nameIsSecret ? Redaction.maskedKey : nameKey
+        // The name judged once: whether the pattern rules match it, and its name rule.
+        let judgement = scan.judgeKey(nameKey)
+        nameIsSecret = !isKeyset && judgement.facts.matchesPattern
+        values = nameIsSecret ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey)
+            : PrefsValueScanner(scan: scan, key: nameKey, judgement: judgement)
         path = scan.rootPath.appending(.key(nameIsSecret ? Redaction.maskedKey : name))
     }
 
     /// The name (a secret's hits; the store of an entry whose value has no text of its own), a
     /// value's text (the store, then the value, Flutter's encodings undone), or markup.
     mutating func part(_ part: PrefsEntryPart) throws {
-        let values = PrefsValueScanner(scan: scan)
         switch part {
         case .name:
             try scanName()
             if !isKeyset && !entry.kind.isScalar && entry.kind != .string {
-                values.classify(key, secure: secure, path: path, offset: entry.nameOffset)
+                values.classify(secure: secure, path: path, offset: entry.nameOffset)
             }
         case .value(let text, let index?):
             guard !isKeyset else { return }
-            values.scanString(text, key: key, path: path.appending(.index(index)))
+            values.scanString(text, path: path.appending(.index(index)))
             try scan.checkDocumentHits(at: text.offset)
         case .value(let text, nil):
             guard !isKeyset else { return }
-            values.classify(key, secure: secure, path: path, offset: text.offset)
+            values.classify(secure: secure, path: path, offset: text.offset)
             if entry.kind.isScalar {
-                values.scanScalar(key: key, description: entry.kind == .boolean ? "a boolean" : "a number", path: path, offset: text.offset)
+                values.scanScalar(description: entry.kind == .boolean ? "a boolean" : "a number", path: path, offset: text.offset)
                 return
             }
             if secure && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
-            values.scanString(text, key: key, path: path)
+            values.scanString(text, path: path)
             try scan.checkDocumentHits(at: text.offset)
         case .markup(let markup):
-            scanMarkup(markup, in: path, key: key)
+            scanMarkup(markup, in: path, key: values.key)
             try scan.checkDocumentHits(at: markup.offset)
         }
     }
@@ -124,22 +128,6 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
             _ = scanPatterns(markup.name, path: markup.path(in: entryPath, nameIsSecret: false))
         case .comment:
             scanText(markup.text, key: key, path: markup.path(in: entryPath, nameIsSecret: false))
-        }
-    }
-
-    /// Whether the pattern rules match `key` (a limit reached counts: the scan of the name then
-    /// reports it), asked before anything is recorded.
-    private func matchesPattern(_ key: String) -> Bool {
-        guard key.utf8.count >= scan.rules.patterns.minimumValueLength else { return false }
-        var key = key
-        return key.withUTF8 { bytes in
-            var found = false
-            do {
-                try scan.rules.patterns.scan(UnsafeRawBufferPointer(bytes), matcher: scan.matcher, scratch: &scan.patternScratch) { _ in found = true }
-            } catch {
-                return true
-            }
-            return found
         }
     }
 

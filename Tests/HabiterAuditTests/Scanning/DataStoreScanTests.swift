@@ -65,6 +65,22 @@ private func valueOffset(of key: String, in bytes: [UInt8]) -> Int? {
         #expect(!result.inventory.contains { $0.name.contains(github) })
     }
 
+    /// A key that is a secret is judged as `[REDACTED]`, never by the words beside the secret:
+    /// the value under it is judged by what it holds. Each entry's name is judged once, outside
+    /// the key cache; this holds the masked key to its own judgement, in a store and in XML.
+    /// The key's provider name would make the value a Cloudflare token (a context rule).
+    @Test func aValueUnderASecretKeyIsNotJudgedByTheKeysWords() throws {
+        let (key, value) = ("cloudflare_\(github)", ContextRuleTests.token)
+        let fromStore = TestSupport.scan(bytes: D.file([(key, .string(value))]), name: storeName)
+        let fromXML = TestSupport.scan("<map><string name=\"flutter.\(key)\">\(value)</string></map>", name: "FlutterSharedPreferences.xml")
+        #expect(fromStore.errors.isEmpty && fromXML.errors.isEmpty)
+        #expect(fromStore.findings.map(\.ruleId) == ["secret.github-token"])
+        #expect(fromXML.findings.map(\.ruleId) == ["secret.github-token"])
+        // Not a secret, the same key names the provider of its value.
+        let plain = TestSupport.scan("<map><string name=\"flutter.cloudflare_zone\">\(value)</string></map>", name: "FlutterSharedPreferences.xml")
+        #expect(plain.findings.map(\.ruleId) == ["secret.cloudflare-api-token"])
+    }
+
     @Test func aCleanStoreHasNoFindingAndNoError() {
         let store = D.file([
             ("habiter_smart_reminders_v1", .string(#"{"schemaVersion":1,"preferences":{},"policies":[]}"#)),
