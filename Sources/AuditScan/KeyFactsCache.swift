@@ -102,7 +102,7 @@ public final class KeyFactsCache {
     /// on a miss.
     func facts(_ key: UnsafeBufferPointer<UInt8>, compute: () -> (KeyFacts, NameMatch?)) -> KeyFacts {
         var free: Int?
-        let hash = KeyFactsCache.wordHash(key)
+        let hash = WordHash.hash(key)
         if key.count <= KeyFactsCache.maxKeyLength {
             var index = Int(truncatingIfNeeded: hash) & (KeyFactsCache.slotCount - 1)
             for _ in 0..<8 {
@@ -142,34 +142,6 @@ public final class KeyFactsCache {
         if let base = key.baseAddress { (arena + arenaCount).update(from: base, count: key.count) }
         arenaCount += key.count
         return facts
-    }
-
-    /// A hash of `key` for tables in memory: eight bytes at a time, multiplied and folded.
-    @inline(__always)
-    static func wordHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var h = UInt64(truncatingIfNeeded: key.count) &* multiplier
-        guard let base = key.baseAddress else { return h }
-        var i = 0
-        while i &+ 8 <= key.count {
-            h = (h ^ UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) &* multiplier
-            h ^= h &>> 29
-            i &+= 8
-        }
-        var tail: UInt64 = 0
-        if i < key.count && key.count >= 8 {
-            // The last eight bytes, overlapping the words before.
-            tail = UnsafeRawPointer(base + key.count - 8).loadUnaligned(as: UInt64.self)
-        } else {
-            var shift: UInt64 = 0
-            while i < key.count {
-                tail |= UInt64(base[i]) &<< shift
-                shift &+= 8
-                i &+= 1
-            }
-        }
-        h = (h ^ tail) &* multiplier
-        return h ^ (h &>> 32)
     }
 
     /// Whether the `key.count` bytes at `stored` are `key`'s: eight bytes at a time, the last

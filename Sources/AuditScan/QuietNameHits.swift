@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 
 /// Name hits on values that are no secret (empty, a placeholder, a number, a boolean, null, a
@@ -61,7 +62,7 @@ struct QuietNameHits {
 
         private static func hash(_ text: String) -> UInt64 {
             var text = text
-            return text.withUTF8 { KeyFactsCache.wordHash($0) }
+            return text.withUTF8 { WordHash.hash($0) }
         }
     }
 

@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 
 /// The contract's classes of data.
@@ -69,39 +70,36 @@ public final class Inventory: Sendable {
     /// Verdicts by class, then context.
     public let verdicts: [DataClass: [ScanContext: Verdict]]
 
-    /// Stores by prefs key (without `flutter.`), by JSON field name and by secure-storage key.
-    private let byPrefsKey: [String: Int]
-    private let byJSONField: [String: Int]
-    private let bySecureStorageKey: [String: Int]
+    /// Stores by prefs key (without `flutter.`), by JSON field name and by secure-storage key:
+    /// perfect hashes over the names' bytes, asked for every preference and every new key.
+    private let byPrefsKey: PerfectByteTable
+    private let byJSONField: PerfectByteTable
+    private let bySecureStorageKey: PerfectByteTable
     private let settingsByKey: [String: Int]
-    /// Bit `n` is set when some JSON field name is `n` bytes long (bit 63: 63 or longer): most
-    /// keys are ruled out by their length, before a `String` is made and hashed.
-    private let jsonFieldLengths: UInt64
 
     public init(stores: [Store], settings: [SettingDefinition], verdicts: [DataClass: [ScanContext: Verdict]]) {
         self.stores = stores
         self.settings = settings
         self.verdicts = verdicts
-        var byPrefsKey: [String: Int] = [:], byJSONField: [String: Int] = [:], bySecureStorageKey: [String: Int] = [:]
+        // The first store to name a key keeps it (`PerfectByteTable` keeps a key's first entry).
+        var byPrefsKey: [(key: [UInt8], value: Int)] = [], byJSONField: [(key: [UInt8], value: Int)] = []
+        var bySecureStorageKey: [(key: [UInt8], value: Int)] = []
         for (i, store) in stores.enumerated() {
-            for key in store.prefsKeys where byPrefsKey[key] == nil { byPrefsKey[key] = i }
-            for field in store.jsonFields + store.prefsKeys + store.secureStorageKeys where byJSONField[field] == nil {
-                byJSONField[field] = i
-            }
+            byPrefsKey += store.prefsKeys.map { (Array($0.utf8), i) }
+            byJSONField += (store.jsonFields + store.prefsKeys + store.secureStorageKeys).map { (Array($0.utf8), i) }
             // A store that synchronizes, whole or in part, travels under these names as reviewed
             // data (a habit's `smartReminders`): its aliases name the projection, not the store.
             let synchronizes = stores.contains { other in
                 other.classes.contains(.synchronized) && (other.id == store.id || other.id.hasPrefix(store.id + "."))
             }
             for key in store.prefsKeys + store.secureStorageKeys where !synchronizes {
-                for alias in Inventory.aliases(of: key) where byJSONField[alias] == nil { byJSONField[alias] = i }
+                byJSONField += Inventory.aliases(of: key).map { (Array($0.utf8), i) }
             }
-            for key in store.secureStorageKeys where bySecureStorageKey[key] == nil { bySecureStorageKey[key] = i }
+            bySecureStorageKey += store.secureStorageKeys.map { (Array($0.utf8), i) }
         }
-        self.byPrefsKey = byPrefsKey
-        self.byJSONField = byJSONField
-        jsonFieldLengths = byJSONField.keys.reduce(0) { $0 | 1 << UInt64(min($1.utf8.count, 63)) }
-        self.bySecureStorageKey = bySecureStorageKey
+        self.byPrefsKey = PerfectByteTable(byPrefsKey)
+        self.byJSONField = PerfectByteTable(byJSONField)
+        self.bySecureStorageKey = PerfectByteTable(bySecureStorageKey)
         settingsByKey = Dictionary(settings.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -138,19 +136,16 @@ public final class Inventory: Sendable {
     }
 
     /// The store a prefs key (without `flutter.`) belongs to.
-    public func store(prefsKey key: String) -> Int? { byPrefsKey[key] }
+    public func store(prefsKey key: String) -> Int? { byPrefsKey.value(key) }
 
     /// The store a JSON field name names (a runtime field, a prefs store name, a secure key).
-    public func store(jsonField name: String) -> Int? { byJSONField[name] }
+    public func store(jsonField name: String) -> Int? { byJSONField.value(name) }
 
     /// The store a JSON field name, as UTF-8 bytes, names.
-    public func store(jsonField name: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard jsonFieldLengths & 1 << UInt64(min(name.count, 63)) != 0 else { return nil }
-        return byJSONField[String(decoding: name, as: UTF8.self)]
-    }
+    public func store(jsonField name: UnsafeBufferPointer<UInt8>) -> Int? { byJSONField.value(name) }
 
     /// The store a secure-storage key belongs to.
-    public func store(secureStorageKey key: String) -> Int? { bySecureStorageKey[key] }
+    public func store(secureStorageKey key: String) -> Int? { bySecureStorageKey.value(key) }
 
     /// The registered setting with this stable key.
     public func setting(_ key: String) -> SettingDefinition? { settingsByKey[key].map { settings[$0] } }

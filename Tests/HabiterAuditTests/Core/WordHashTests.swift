@@ -1,0 +1,30 @@
+@testable import AuditBytes
+import Testing
+
+/// The hash behind the key-facts cache and the perfect-hash tables spreads keys over the low
+/// bits a table index takes, whichever byte they differ in.
+@Suite struct WordHashTests {
+    /// 256 keys alike but for one byte, for every position of keys of 1 to 24 bytes: their low
+    /// 9 bits take at least 150 distinct values (about 200 for a random function; a hash whose
+    /// low bits never see that byte gives one).
+    @Test func keysThatDifferInOneByteSpreadOverTheLowBits() {
+        for length in 1...24 {
+            for position in 0..<length {
+                var lowBits = Set<UInt64>()
+                for byte in 0...255 {
+                    var key = [UInt8](repeating: 0x6B, count: length)
+                    key[position] = UInt8(byte)
+                    lowBits.insert(key.withUnsafeBufferPointer { WordHash.hash($0) } & 511)
+                }
+                #expect(lowBits.count >= 150, "length \(length), byte \(position): \(lowBits.count)")
+            }
+        }
+    }
+
+    /// The seed changes the hash, so that a perfect-hash bucket can try another.
+    @Test func theSeedChangesTheHash() {
+        let key: [UInt8] = Array("habiter_habits".utf8)
+        let hashes = Set((0..<64 as Range<UInt64>).map { seed in key.withUnsafeBufferPointer { WordHash.hash($0, seed: seed) } })
+        #expect(hashes.count == 64)
+    }
+}
