@@ -10,7 +10,15 @@ public enum ScanContext: String, Sendable, CaseIterable, Comparable {
     /// Anything else: other request and response bodies, arbitrary JSON.
     case payload
 
-    public static func < (a: ScanContext, b: ScanContext) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    /// The position among `allCases`, as a switch.
+    public var rank: Int {
+        switch self {
+        case .sync: 0
+        case .prefs: 1
+        case .backup: 2
+        case .payload: 3
+        }
     }
+
+    public static func < (a: ScanContext, b: ScanContext) -> Bool { a.rank < b.rank }
 }

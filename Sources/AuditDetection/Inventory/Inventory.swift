@@ -9,9 +9,19 @@ public enum DataClass: String, Sendable, CaseIterable, Comparable {
     case sensitive
     case unsupported
 
-    public static func < (a: DataClass, b: DataClass) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    /// The position among `allCases`: a switch, where `allCases.firstIndex` searched an array
+    /// on every comparison and verdict.
+    public var rank: Int {
+        switch self {
+        case .synchronized: 0
+        case .deviceLocal: 1
+        case .derived: 2
+        case .sensitive: 3
+        case .unsupported: 4
+        }
     }
+
+    public static func < (a: DataClass, b: DataClass) -> Bool { a.rank < b.rank }
 }
 
 /// What seeing data of a class in a context means.
@@ -23,9 +33,17 @@ public enum Verdict: String, Sendable, CaseIterable, Comparable {
     case warning
     case error
 
-    public static func < (a: Verdict, b: Verdict) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    /// The position among `allCases`, as a switch.
+    public var rank: Int {
+        switch self {
+        case .allowed: 0
+        case .note: 1
+        case .warning: 2
+        case .error: 3
+        }
     }
+
+    public static func < (a: Verdict, b: Verdict) -> Bool { a.rank < b.rank }
 }
 
 /// One store or field of the data contract's persistence inventory.
@@ -76,11 +94,16 @@ public final class Inventory: Sendable {
     private let byJSONField: PerfectByteTable
     private let bySecureStorageKey: PerfectByteTable
     private let settingsByKey: [String: Int]
+    /// `verdicts` flattened, by class rank then context rank; `.error` where it has none.
+    private let verdictTable: [Verdict]
 
     public init(stores: [Store], settings: [SettingDefinition], verdicts: [DataClass: [ScanContext: Verdict]]) {
         self.stores = stores
         self.settings = settings
         self.verdicts = verdicts
+        verdictTable = DataClass.allCases.flatMap { dataClass in
+            ScanContext.allCases.map { verdicts[dataClass]?[$0] ?? .error }
+        }
         // The first store to name a key keeps it (`PerfectByteTable` keeps a key's first entry).
         var byPrefsKey: [(key: [UInt8], value: Int)] = [], byJSONField: [(key: [UInt8], value: Int)] = []
         var bySecureStorageKey: [(key: [UInt8], value: Int)] = []
@@ -153,12 +176,14 @@ public final class Inventory: Sendable {
     /// The verdict for data of one class in `context` (asked for every unlisted prefs key: no
     /// array is made for the one class).
     public func verdict(for dataClass: DataClass, in context: ScanContext) -> Verdict {
-        verdicts[dataClass]?[context] ?? .error
+        verdictTable[dataClass.rank * ScanContext.allCases.count + context.rank]
     }
 
     /// The strictest verdict for data of these classes in `context`.
     public func verdict(for classes: [DataClass], in context: ScanContext) -> Verdict {
-        classes.map { verdicts[$0]?[context] ?? .error }.max() ?? .error
+        guard var strictest = classes.first.map({ verdict(for: $0, in: context) }) else { return .error }
+        for dataClass in classes.dropFirst() { strictest = max(strictest, verdict(for: dataClass, in: context)) }
+        return strictest
     }
 
     /// The verdict for a store seen in `context`. In a prefs export, a store that lives in plain
