@@ -39,50 +39,52 @@ public final class PerfectByteTable: @unchecked Sendable {
         while slotCount < 2 * unique.count { slotCount *= 2 }
         var bucketCount = 4
         while bucketCount * 2 < unique.count { bucketCount *= 2 }
-        func hash(_ key: [UInt8], _ seed: UInt64) -> Int { key.withUnsafeBufferPointer { PerfectByteTable.hash($0, seed: seed) } }
+        let bucketOf = unique.map { PerfectByteTable.hash($0.key, seed: 0) & (bucketCount - 1) }
+        var buckets = [[Int]](repeating: [], count: bucketCount)
+        for (i, bucket) in bucketOf.enumerated() { buckets[bucket].append(i) }
+        let keys = unique.map(\.key)
         // A bucket whose keys find no free slots under 4,096 seeds: twice the slots, and again.
-        var chosen: [UInt64]
-        placing: while true {
-            let slotMask = slotCount - 1, bucketMask = bucketCount - 1
-            var buckets = [[Int]](repeating: [], count: bucketCount)
-            for (i, entry) in unique.enumerated() { buckets[hash(entry.key, 0) & bucketMask].append(i) }
-            // The fullest buckets first, while most slots are free.
-            let order = buckets.indices.sorted { (buckets[$0].count, $1) > (buckets[$1].count, $0) }
-            var taken = [Bool](repeating: false, count: slotCount)
-            chosen = [UInt64](repeating: 1, count: bucketCount)
-            for bucket in order where !buckets[bucket].isEmpty {
-                var placed = false
-                for seed in UInt64(1)...4096 {
-                    let places = buckets[bucket].map { hash(unique[$0].key, seed) & slotMask }
-                    if Set(places).count == places.count && !places.contains(where: { taken[$0] }) {
-                        for place in places { taken[place] = true }
-                        chosen[bucket] = seed
-                        placed = true
-                        break
-                    }
-                }
-                if !placed {
-                    slotCount *= 2
-                    continue placing
-                }
-            }
-            break
+        var chosen = PerfectByteTable.seeds(of: buckets, keys: keys, slotCount: slotCount)
+        while chosen == nil {
+            slotCount *= 2
+            chosen = PerfectByteTable.seeds(of: buckets, keys: keys, slotCount: slotCount)
         }
-        let slotMask = slotCount - 1, bucketMask = bucketCount - 1
-        self.slotMask = slotMask
-        self.bucketMask = bucketMask
+        slotMask = slotCount - 1
+        bucketMask = bucketCount - 1
         seeds = .allocate(capacity: bucketCount)
-        seeds.initialize(from: chosen, count: bucketCount)
+        seeds.initialize(from: chosen!, count: bucketCount)
         slots = .allocate(capacity: slotCount)
         slots.initialize(repeating: Slot(), count: slotCount)
-        bytes = .allocate(capacity: max(1, unique.reduce(0) { $0 + $1.key.count }))
+        bytes = .allocate(capacity: max(1, keys.reduce(0) { $0 + $1.count }))
         var offset = 0
-        for entry in unique {
-            let index = hash(entry.key, chosen[hash(entry.key, 0) & bucketMask]) & slotMask
+        for (i, entry) in unique.enumerated() {
+            let index = PerfectByteTable.hash(entry.key, seed: seeds[bucketOf[i]]) & slotMask
             slots[index] = Slot(start: Int32(offset), length: Int32(entry.key.count), value: entry.value)
             (bytes + offset).initialize(from: entry.key, count: entry.key.count)
             offset += entry.key.count
         }
+    }
+
+    /// A seed for each bucket under which its keys take slots no other key takes, the fullest
+    /// buckets first, while most slots are free; nil when a bucket finds none in 4,096 seeds.
+    private static func seeds(of buckets: [[Int]], keys: [[UInt8]], slotCount: Int) -> [UInt64]? {
+        let order = buckets.indices.sorted { (buckets[$0].count, $1) > (buckets[$1].count, $0) }
+        var taken = [Bool](repeating: false, count: slotCount)
+        var chosen = [UInt64](repeating: 1, count: buckets.count)
+        for bucket in order where !buckets[bucket].isEmpty {
+            var placed: (seed: UInt64, places: [Int])?
+            for seed in UInt64(1)...4096 {
+                let places = buckets[bucket].map { hash(keys[$0], seed: seed) & (slotCount - 1) }
+                if Set(places).count == places.count && !places.contains(where: { taken[$0] }) {
+                    placed = (seed, places)
+                    break
+                }
+            }
+            guard let placed else { return nil }
+            for place in placed.places { taken[place] = true }
+            chosen[bucket] = placed.seed
+        }
+        return chosen
     }
 
     deinit {
@@ -111,5 +113,9 @@ public final class PerfectByteTable: @unchecked Sendable {
     @inline(__always)
     private static func hash(_ key: UnsafeBufferPointer<UInt8>, seed: UInt64) -> Int {
         Int(truncatingIfNeeded: WordHash.hash(key, seed: seed))
+    }
+
+    private static func hash(_ key: [UInt8], seed: UInt64) -> Int {
+        key.withUnsafeBufferPointer { hash($0, seed: seed) }
     }
 }

@@ -181,9 +181,7 @@ public final class Inventory: Sendable {
 
     /// The strictest verdict for data of these classes in `context`.
     public func verdict(for classes: [DataClass], in context: ScanContext) -> Verdict {
-        guard var strictest = classes.first.map({ verdict(for: $0, in: context) }) else { return .error }
-        for dataClass in classes.dropFirst() { strictest = max(strictest, verdict(for: dataClass, in: context)) }
-        return strictest
+        classes.lazy.map { self.verdict(for: $0, in: context) }.max() ?? .error
     }
 
     /// The verdict for a store seen in `context`. In a prefs export, a store that lives in plain
