@@ -170,8 +170,11 @@ struct ContractDrafts {
         throw DocumentLimit.capturedMember(offset: layer.outerOffset ?? offset, limit: ContractDrafts.maxCapturedBytes)
     }
 
+    /// Records a value of a document key; the values a violation may be reported at keep their
+    /// position, taken now, while the window still holds them (a draft can outgrow the window).
     private mutating func recordDocumentValue(_ value: DraftValue, draft: Int, offset: Int) {
-        let position = scan.position(of: layer.outerOffset ?? offset)
+        // Only where it is kept: finding a position counts the line feeds since the last one.
+        var position: SourcePosition { scan.position(of: layer.outerOffset ?? offset) }
         switch pendingKey {
         case .entityId:
             drafts[draft].entityId = value
