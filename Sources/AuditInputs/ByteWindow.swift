@@ -320,22 +320,24 @@ struct LineCursor {
         defer { (self.line, self.column, self.afterCR) = (line, column, afterCR) }
         var i = max(offset, window.start)
         while i < target {
-            // Eight ASCII bytes at a time while none is a CR: count the LFs, and take the column
-            // from the last one.
             if !afterCR {
-                // Thirty-two bytes at a time while none is a line break or non-ASCII: the lines
-                // of a capture or a minified document run for kilobytes.
-                while i + 32 <= target {
-                    let p = UnsafeRawPointer(base + i)
-                    var special: UInt64 = 0
-                    for k in 0..<4 {
-                        let w = p.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self)
-                        special |= SWAR.bytesEqual(w, 0x0D) | SWAR.bytesEqual(w, 0x0A) | w
+                // While no byte is a CR or non-ASCII, 64 bytes at a time: count the LFs, and take
+                // the column from the last one. Indented JSON has an LF every few dozen bytes; a
+                // capture's lines run for kilobytes.
+                while i + 64 <= target {
+                    let block = LineBreakClassifier.classify(UnsafeRawPointer(base + i))
+                    if block.needsBytewise { break }
+                    if block.lineFeeds == 0 {
+                        column += 64
+                    } else {
+                        line += block.lineFeeds.nonzeroBitCount
+                        // The column after the last LF, at bit 63 - leadingZeroBitCount.
+                        column = block.lineFeeds.leadingZeroBitCount + 1
                     }
-                    if special & SWAR.highBits != 0 { break }
-                    column += 32
-                    i += 32
+                    i += 64
                 }
+                // Eight bytes at a time up to a CR or non-ASCII byte, or in the last 64 before
+                // `target`.
                 while i + 8 <= target {
                     let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                     if (SWAR.bytesEqual(w, 0x0D) | w) & SWAR.highBits != 0 { break }

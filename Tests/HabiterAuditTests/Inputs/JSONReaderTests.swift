@@ -175,8 +175,9 @@ private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntax
     @Test func agreesWithByteByByteCounting() {
         let pieces: [[UInt8]] = [Array("abc".utf8), [0x0A], [0x0D], [0x0D, 0x0A], Array("é".utf8), Array("😀".utf8),
                                  Array("0123456789abcdef".utf8), [0x0A, 0x0A], Array("  ".utf8),
-                                 // Long plain runs, for the thirty-two-bytes-at-a-time path.
-                                 Array(String(repeating: "{\"k\":\"v\"}", count: 7).utf8), Array(String(repeating: "x", count: 33).utf8)]
+                                 // Long plain runs and indented lines, for the 64-byte blocks.
+                                 Array(String(repeating: "{\"k\":\"v\"}", count: 7).utf8), Array(String(repeating: "x", count: 65).utf8),
+                                 Array("\n    \"name\": \"Read\",\n    \"deleted\": false,".utf8)]
         for _ in 0..<200 {
             var bytes: [UInt8] = []
             for _ in 0..<Int.random(in: 0..<60) { bytes += pieces.randomElement()! }

@@ -172,6 +172,54 @@ private enum StructuralTestSupport {
     }
 }
 
+/// The line cursor's classifier against its byte loop: every byte value at every position among
+/// fillers of every class, and random blocks.
+@Suite struct LineBreakClassifierTests {
+    @Test func everyByteAtEveryPosition() {
+        for filler: UInt8 in [UInt8(ascii: "a"), 0x0A, 0x0D, 0x80, 0xFF] {
+            for value in 0...255 {
+                for position in 0..<64 {
+                    var block = [UInt8](repeating: filler, count: 64)
+                    block[position] = UInt8(value)
+                    block.withUnsafeBytes {
+                        #expect(LineBreakClassifier.classify($0.baseAddress!) == LineBreakClassifier.classifyScalar($0.baseAddress!),
+                                "byte \(value) at \(position) among \(filler)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func knownBlock() {
+        var block = Array("a\nb\r\né".utf8)
+        block += [UInt8](repeating: UInt8(ascii: " "), count: 63 - block.count) + [0x0A]
+        block.withUnsafeBytes {
+            let expected = LineBreakClassifier.Block(lineFeeds: 1 << 1 | 1 << 4 | 1 << 63, needsBytewise: true)
+            #expect(LineBreakClassifier.classifyScalar($0.baseAddress!) == expected)
+            #expect(LineBreakClassifier.classify($0.baseAddress!) == expected)
+        }
+        var plain = Array("a\nb\n".utf8)
+        plain += [UInt8](repeating: UInt8(ascii: " "), count: 64 - plain.count)
+        plain.withUnsafeBytes {
+            #expect(LineBreakClassifier.classify($0.baseAddress!) == LineBreakClassifier.Block(lineFeeds: 1 << 1 | 1 << 3, needsBytewise: false))
+        }
+    }
+
+    @Test func randomBlocks() {
+        var generator = SeededGenerator(seed: 0x11FE_ED01)
+        let alphabet: [UInt8] = [0x0A, 0x0D, 0x20, 0x61, 0x7F, 0x80, 0xC3, 0xA9, 0xF0, 0xFF]
+        for round in 0..<20_000 {
+            let block: [UInt8] = (0..<64).map { _ in
+                round % 2 == 0 ? UInt8.random(in: 0...255, using: &generator) : alphabet.randomElement(using: &generator)!
+            }
+            block.withUnsafeBytes {
+                #expect(LineBreakClassifier.classify($0.baseAddress!) == LineBreakClassifier.classifyScalar($0.baseAddress!),
+                        "block \(block)")
+            }
+        }
+    }
+}
+
 /// The string-aware masks against the byte-at-a-time reference, fed whole, in blocks and in
 /// pieces, with either classifier.
 @Suite struct JSONStructuralScannerTests {

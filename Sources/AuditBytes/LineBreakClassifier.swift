@@ -1,0 +1,51 @@
+/// Which of 64 bytes are line feeds (one bit per byte, bit i for byte i), and whether the block
+/// holds a byte that a line cursor must take one at a time: a CR (which pairs with a following
+/// LF) or a byte outside ASCII (a column counts characters, not bytes). With SSE2-wide vectors,
+/// as `StructuralClassifier`, whose mask gathering it shares.
+public enum LineBreakClassifier {
+    public struct Block: Equatable {
+        public var lineFeeds: UInt64
+        public var needsBytewise: Bool
+
+        @inlinable
+        public init(lineFeeds: UInt64, needsBytewise: Bool) {
+            self.lineFeeds = lineFeeds
+            self.needsBytewise = needsBytewise
+        }
+    }
+
+    /// The 64 bytes at `block` (which may be unaligned).
+    @inlinable @inline(__always)
+    public static func classify(_ block: UnsafeRawPointer) -> Block {
+        let v0 = block.loadUnaligned(as: SIMD16<UInt8>.self)
+        let v1 = block.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+        let v2 = block.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
+        let v3 = block.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
+        // A CR compares to 0xFF, so the high bit of some byte marks either case.
+        let carriageReturn = SIMD16<UInt8>(repeating: 0x0D)
+        let special = v0 | v1 | v2 | v3
+            | StructuralClassifier.bytes(v0 .== carriageReturn) | StructuralClassifier.bytes(v1 .== carriageReturn)
+            | StructuralClassifier.bytes(v2 .== carriageReturn) | StructuralClassifier.bytes(v3 .== carriageReturn)
+        let halves = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+        let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
+        let l0 = StructuralClassifier.bytes(v0 .== lineFeed), l1 = StructuralClassifier.bytes(v1 .== lineFeed)
+        let l2 = StructuralClassifier.bytes(v2 .== lineFeed), l3 = StructuralClassifier.bytes(v3 .== lineFeed)
+        // The mask is gathered only when there is an LF: a long line's blocks have none.
+        let anyLineFeed = unsafeBitCast(l0 | l1 | l2 | l3, to: SIMD2<UInt64>.self)
+        return Block(
+            lineFeeds: anyLineFeed[0] | anyLineFeed[1] == 0 ? 0 : StructuralClassifier.bits(l0, l1, l2, l3),
+            needsBytewise: (halves[0] | halves[1]) & 0x8080_8080_8080_8080 != 0)
+    }
+
+    /// The same, a byte at a time: the reference the tests hold the vector code to.
+    @inlinable
+    public static func classifyScalar(_ block: UnsafeRawPointer) -> Block {
+        var result = Block(lineFeeds: 0, needsBytewise: false)
+        for i in 0..<64 {
+            let byte = block.load(fromByteOffset: i, as: UInt8.self)
+            if byte == 0x0A { result.lineFeeds |= 1 &<< UInt64(i) }
+            if byte == 0x0D || byte >= 0x80 { result.needsBytewise = true }
+        }
+        return result
+    }
+}
