@@ -247,13 +247,13 @@ final class ArtifactScan {
 
     /// Forgets the hits recorded after `mark` (a layer that turned out not to be one).
     func rollBackHits(to mark: HitMark) {
-        pending.removeSubrange(mark.pending...)
+        pending.truncate(to: mark.pending)
         quietNameHitsBox.value.truncate(to: mark.quiet)
     }
 
     /// Drops errors recorded after `count` (a layer that turned out not to be one).
     func rollBackErrors(to count: Int) {
-        errorsBox.value.removeSubrange(count...)
+        errorsBox.value.truncate(to: count)
     }
 
     /// Runs the pattern rules over `value` (of `kind`, when its carrier declares one) and records

@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 import AuditDetection
 import AuditInputs
@@ -154,8 +155,8 @@ struct ContractDrafts {
         } else if let parent = notes.documentOf {
             drafts[parent].document = DocumentSummary(isEntityDocument: false)
         }
-        appSensitiveKeys.removeSubrange(notes.appSensitiveKeysStart...)
-        metadataKeys.removeSubrange(notes.metadataKeysStart...)
+        appSensitiveKeys.truncate(to: notes.appSensitiveKeysStart)
+        metadataKeys.truncate(to: notes.metadataKeysStart)
     }
 
     /// An array closes: the `operations` array of a draft gives its element count.

@@ -379,7 +379,7 @@ public struct PrefsXMLReader {
 
     private mutating func popOpenName() {
         openNameEnds.removeLast()
-        openNames.removeSubrange((openNameEnds.last ?? 0)...)
+        openNames.truncate(to: openNameEnds.last ?? 0)
     }
 
     // MARK: - Content
