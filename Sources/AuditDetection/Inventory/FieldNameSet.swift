@@ -6,7 +6,8 @@
 struct FieldNameSet: Equatable {
     private(set) var names: [String]
 
-    init(_ names: [String]) {
+    /// `names` is consumed: a list made for the set is sorted in place, not copied.
+    init(_ names: consuming [String]) {
         var sorted = names
         sorted.sort()
         var unique = 0

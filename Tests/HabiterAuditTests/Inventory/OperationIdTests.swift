@@ -1,0 +1,20 @@
+@testable import AuditDetection
+import Testing
+
+/// `Revision.isOperationId`, compared in place, answers as the interpolated id it replaced.
+@Suite struct OperationIdTests {
+    @Test func agreesWithTheInterpolatedId() {
+        let revisions = [Revision(deviceId: "YQhsuc4ETSlS-Ej7nXjad6J0", sequence: 1), Revision(deviceId: "d", sequence: 10),
+                         Revision(deviceId: "a.b_c~d", sequence: 9_007_199_254_740_991), Revision(deviceId: "dev", sequence: 0)]
+        for r in revisions {
+            let expected = "operation/\(r.deviceId)/\(r.sequence)"
+            let candidates = [expected, expected + "0", "operation/\(r.deviceId)/0\(r.sequence)", "operation/\(r.deviceId)/",
+                              "operation/\(r.deviceId)x/\(r.sequence)", "operation/\(r.deviceId)\(r.sequence)", "Operation/\(r.deviceId)/\(r.sequence)",
+                              "operation//\(r.sequence)", "operation/\(r.deviceId)/\(r.sequence + 1)", "operation/\(r.deviceId)/-\(r.sequence)",
+                              "operation/\(r.deviceId)/ \(r.sequence)", String(expected.dropLast()), "", "operation/"]
+            for id in candidates {
+                #expect(r.isOperationId(id) == (id == expected), "\(id) for \(r.deviceId) and \(r.sequence)")
+            }
+        }
+    }
+}
