@@ -1,3 +1,5 @@
+import AuditBytes
+
 extension Array where Element == UInt8 {
     /// Appends what `source` decodes to, for decodings that never make text longer (JSON
     /// unescaping, XML references and line ends): `source` is copied, which is the result when it
@@ -9,6 +11,6 @@ extension Array where Element == UInt8 {
         let start = count
         append(contentsOf: source)
         let length = try withUnsafeMutableBufferPointer { try rewrite($0.baseAddress! + start) }
-        removeLast(source.count - length)
+        truncate(to: start + length)
     }
 }

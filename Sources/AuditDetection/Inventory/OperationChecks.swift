@@ -1,4 +1,9 @@
 import AuditInputs
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The checks of an operation (the element of a push body, a pull page and the engine's queue)
 /// and of a push body, as `personal_sync_operation.dart` and the server's sync-core make them.
@@ -144,10 +149,11 @@ struct Revision {
         var id = id, deviceId = deviceId
         return id.withUTF8 { id in
             deviceId.withUTF8 { deviceId in
-                let prefix = "operation/".utf8
+                let prefix = Self.operationIdPrefix
                 let sequenceStart = prefix.count + deviceId.count + 1
-                guard id.count > sequenceStart, id.starts(with: prefix), id[sequenceStart - 1] == UInt8(ascii: "/"),
-                      id[prefix.count..<(sequenceStart - 1)].elementsEqual(deviceId) else { return false }
+                guard id.count > sequenceStart, memcmp(id.baseAddress!, prefix, prefix.count) == 0,
+                      deviceId.isEmpty || memcmp(id.baseAddress! + prefix.count, deviceId.baseAddress!, deviceId.count) == 0,
+                      id[sequenceStart - 1] == UInt8(ascii: "/") else { return false }
                 // The decimal digits of the sequence (at least 1), most significant first, without
                 // a leading zero.
                 var rest = sequence
@@ -161,6 +167,8 @@ struct Revision {
             }
         }
     }
+
+    private static let operationIdPrefix = Array("operation/".utf8)
 
     static func isDeviceId(_ text: String) -> Bool {
         var text = text

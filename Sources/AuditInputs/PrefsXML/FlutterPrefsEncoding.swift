@@ -113,8 +113,9 @@ public enum FlutterPrefsEncoding {
     /// key id, a 16-byte synthetic IV and at least one byte of the name. Such a name says nothing
     /// of the store it belongs to, so it is no unknown storage key to review.
     public static func isEncryptedEntryName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard bytes.count >= 30, bytes.first == UInt8(ascii: "A"), let decoded = Base64.decode(bytes, alphabet: .standard) else {
+        // The length and first byte before a copy: most names fail on them.
+        guard name.utf8.count >= 30, name.utf8.first == UInt8(ascii: "A"),
+              let decoded = Base64.decode(Array(name.utf8), alphabet: .standard) else {
             return false
         }
         return decoded.count >= 22 && decoded[0] == 0x01
