@@ -39,6 +39,8 @@ struct ContractDrafts {
     /// The additional fields of the open operation documents, innermost last: an operation's
     /// `changedMetadataFields` list them.
     private var metadataKeys: [String] = []
+    /// A builder whose capture ended, for the next capture to take with its stack's room.
+    private var spareBuilder = JSONTreeBuilder()
 
     init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
@@ -118,6 +120,7 @@ struct ContractDrafts {
         recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
         if ShapeKeys.capturedMembers.contains(pendingKey) {
             var builder = JSONTreeBuilder()
+            swap(&builder, &spareBuilder)
             if isObject { builder.objectStart(at: offset) } else { builder.arrayStart(at: offset) }
             captures.append(Capture(builder: builder, depth: 1, draft: draft, member: pendingKey, start: offset))
         }
@@ -132,9 +135,10 @@ struct ContractDrafts {
         }
         // Moved off the stack, not copied (a copy retained the builder's stack and tree).
         while !captures.isEmpty && captures[captures.count - 1].depth == 0 {
-            let last = captures.removeLast()
-            if let tree = last.builder.result { drafts[last.draft].setCaptured(last.member, tree) }
+            var last = captures.removeLast()
+            if let tree = last.builder.takeResult() { drafts[last.draft].setCaptured(last.member, tree) }
             if !last.holdsSensitiveName { drafts[last.draft].membersWithoutSensitiveNames.insert(last.member) }
+            spareBuilder = last.builder
         }
     }
 

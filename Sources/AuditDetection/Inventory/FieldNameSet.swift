@@ -1,3 +1,5 @@
+import AuditBytes
+
 /// A set of field names (an operation's `changedFields`, its document's payload keys) as a sorted
 /// array without duplicates. The checks compare two such sets per operation; hashing every name
 /// into `Set<String>`s cost more than a tenth of a push body's scan, sorting a few short names
@@ -15,7 +17,7 @@ struct FieldNameSet: Equatable {
             sorted.swapAt(unique, i)
             unique += 1
         }
-        sorted.removeLast(sorted.count - unique)
+        sorted.truncate(to: unique)
         self.names = sorted
     }
 

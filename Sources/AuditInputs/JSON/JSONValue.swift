@@ -107,6 +107,17 @@ public struct JSONTreeBuilder: JSONVisitor {
 
     public init() {}
 
+    /// Takes the finished tree (nil when none was finished) and leaves the builder empty for
+    /// the next, with the room its stack had: the contract checks reuse one builder for their
+    /// captured members, where a builder each took an allocation each.
+    public mutating func takeResult() -> JSONValue.Node? {
+        defer {
+            result = nil
+            stack.removeAll(keepingCapacity: true)
+        }
+        return result
+    }
+
     @inlinable mutating func add(_ node: JSONValue.Node) {
         let top = stack.count - 1
         guard top >= 0 else {
