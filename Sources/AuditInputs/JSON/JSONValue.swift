@@ -109,7 +109,7 @@ public struct JSONTreeBuilder: JSONVisitor {
 
     /// Takes the finished tree (nil when none was finished) and leaves the builder empty for
     /// the next, with the room its stack had: the contract checks reuse one builder for their
-    /// captured members, where a builder each took an allocation each.
+    /// captured members, where a new builder for each took an allocation.
     public mutating func takeResult() -> JSONValue.Node? {
         defer {
             result = nil
