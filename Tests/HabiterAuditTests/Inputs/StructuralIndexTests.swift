@@ -59,6 +59,20 @@ private struct ReferenceMasks: Equatable {
 }
 
 private enum StructuralTestSupport {
+    /// Calls `check` with every block of 64 `fillers` bytes but one, which takes every byte value
+    /// at every position, and says where.
+    static func everyByteAtEveryPosition(among fillers: [UInt8], _ check: (UnsafeRawPointer, String) -> Void) {
+        for filler in fillers {
+            for value in 0...255 {
+                for position in 0..<64 {
+                    var block = [UInt8](repeating: filler, count: 64)
+                    block[position] = UInt8(value)
+                    block.withUnsafeBytes { check($0.baseAddress!, "byte \(value) at \(position) among \(filler)") }
+                }
+            }
+        }
+    }
+
     /// The masks of `bytes` read by the scanner in pieces of `pieceSizes` (cycled; 64 is a whole
     /// block, less a partial one), with the vector or the byte-at-a-time classifier.
     static func scan(_ bytes: [UInt8], pieceSizes: [Int] = [64], scalar: Bool = false) -> ReferenceMasks {
@@ -112,17 +126,8 @@ private enum StructuralTestSupport {
 
     /// Every byte value at every position, among filler bytes of every class and none.
     @Test func everyByteAtEveryPosition() {
-        for filler in Array(#"a"{"#.utf8) + [0xFF] {
-            for value in 0...255 {
-                for position in 0..<64 {
-                    var block = [UInt8](repeating: filler, count: 64)
-                    block[position] = UInt8(value)
-                    block.withUnsafeBytes {
-                        #expect(StructuralClassifier.classify($0.baseAddress!) == StructuralClassifier.classifyScalar($0.baseAddress!),
-                                "byte \(value) at \(position) among \(filler)")
-                    }
-                }
-            }
+        StructuralTestSupport.everyByteAtEveryPosition(among: Array(#"a"{"#.utf8) + [0xFF]) { block, place in
+            #expect(StructuralClassifier.classify(block) == StructuralClassifier.classifyScalar(block), "\(place)")
         }
     }
 
@@ -176,17 +181,8 @@ private enum StructuralTestSupport {
 /// fillers of every class, and random blocks.
 @Suite struct LineBreakClassifierTests {
     @Test func everyByteAtEveryPosition() {
-        for filler: UInt8 in [UInt8(ascii: "a"), 0x0A, 0x0D, 0x80, 0xFF] {
-            for value in 0...255 {
-                for position in 0..<64 {
-                    var block = [UInt8](repeating: filler, count: 64)
-                    block[position] = UInt8(value)
-                    block.withUnsafeBytes {
-                        #expect(LineBreakClassifier.classify($0.baseAddress!) == LineBreakClassifier.classifyScalar($0.baseAddress!),
-                                "byte \(value) at \(position) among \(filler)")
-                    }
-                }
-            }
+        StructuralTestSupport.everyByteAtEveryPosition(among: [UInt8(ascii: "a"), 0x0A, 0x0D, 0x80, 0xFF]) { block, place in
+            #expect(LineBreakClassifier.classify(block) == LineBreakClassifier.classifyScalar(block), "\(place)")
         }
     }
 
