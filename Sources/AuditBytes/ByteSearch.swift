@@ -95,7 +95,14 @@ extension UnsafeBufferPointer where Element == UInt8 {
     /// Whether the bytes contain `needle`.
     public func containsBytes(_ needle: StaticString) -> Bool { UnsafeRawBufferPointer(self).containsBytes(needle) }
 
-    /// Whether the bytes start with `prefix`.
+    /// Whether the bytes of `other` stand at `offset` (a length check and a `memcmp`).
+    public func hasBytes(_ other: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        guard offset >= 0, count - offset >= other.count else { return false }
+        guard let base = baseAddress, let start = other.baseAddress else { return other.isEmpty }
+        return memcmp(base + offset, start, other.count) == 0
+    }
+
+    /// Whether the bytes start with `prefix` (short literals: a loop, inlined, beats a call).
     public func hasPrefix(_ prefix: StaticString) -> Bool {
         guard count >= prefix.utf8CodeUnitCount else { return false }
         return prefix.withUTF8Buffer { prefix in prefix.indices.allSatisfy { self[$0] == prefix[$0] } }
@@ -114,7 +121,6 @@ extension UnsafeBufferPointer where Element == UInt8 {
 
     /// Whether the bytes start with `prefix` (one length check and a `memcmp`).
     public func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
-        guard count >= prefix.count, let base = baseAddress else { return prefix.isEmpty }
-        return prefix.withUnsafeBufferPointer { memcmp(base, $0.baseAddress!, prefix.count) == 0 }
+        prefix.withUnsafeBufferPointer { hasBytes($0, at: 0) }
     }
 }

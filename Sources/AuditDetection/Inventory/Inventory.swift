@@ -96,6 +96,8 @@ public final class Inventory: Sendable {
     private let settingsByKey: [String: Int]
     /// `verdicts` flattened, by class rank then context rank; `.error` where it has none.
     private let verdictTable: [Verdict]
+    /// The row length of `verdictTable`, counted once: `allCases` makes its array when asked.
+    private static let contextCount = ScanContext.allCases.count
 
     public init(stores: [Store], settings: [SettingDefinition], verdicts: [DataClass: [ScanContext: Verdict]]) {
         self.stores = stores
@@ -176,7 +178,7 @@ public final class Inventory: Sendable {
     /// The verdict for data of one class in `context` (asked for every unlisted prefs key: no
     /// array is made for the one class).
     public func verdict(for dataClass: DataClass, in context: ScanContext) -> Verdict {
-        verdictTable[dataClass.rank * ScanContext.allCases.count + context.rank]
+        verdictTable[dataClass.rank * Inventory.contextCount + context.rank]
     }
 
     /// The strictest verdict for data of these classes in `context`.

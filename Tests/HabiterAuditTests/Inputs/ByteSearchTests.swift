@@ -1,3 +1,4 @@
+import AuditBytes
 @testable import HabiterAudit
 import Testing
 
@@ -34,5 +35,23 @@ import Testing
         #expect(!body.containsBytes("\"refresh_token\""))
         #expect(body.withUnsafeBufferPointer { $0.containsBytes("expires_in" as StaticString) })
         #expect(!body.withUnsafeBufferPointer { $0.containsBytes("id_token" as StaticString) })
+    }
+
+    /// `hasBytes(_:at:)` and the prefix checks built on it, against slices compared by value.
+    @Test func bytesAtAnOffset() {
+        let text = Array("operation/dev-1/42".utf8)
+        let pieces: [[UInt8]] = [[], Array("operation/".utf8), Array("dev-1".utf8), Array("dev-2".utf8), Array("42".utf8),
+                                 Array("42!".utf8), text, text + [0x30]]
+        text.withUnsafeBufferPointer { bytes in
+            for piece in pieces {
+                for offset in -1...(text.count + 1) {
+                    let expected = offset >= 0 && offset + piece.count <= text.count && Array(text[offset..<(offset + piece.count)]) == piece
+                    #expect(piece.withUnsafeBufferPointer { bytes.hasBytes($0, at: offset) } == expected, "\(piece) at \(offset)")
+                }
+                #expect(bytes.hasBytePrefix(piece) == text.starts(with: piece))
+            }
+            #expect(bytes.hasPrefix("operation/") && !bytes.hasPrefix("operation/x") && bytes.hasPrefix(""))
+            #expect(UnsafeBufferPointer<UInt8>(start: nil, count: 0).hasBytes(UnsafeBufferPointer(start: nil, count: 0), at: 0))
+        }
     }
 }
