@@ -104,7 +104,8 @@ public enum FlutterPrefsEncoding {
     /// One of the two keyset entries that mark a Jetpack EncryptedSharedPreferences file, in
     /// which entry names are encrypted too.
     public static func isEncryptedPrefsKeyset(_ name: String) -> Bool {
-        encryptedPrefsKeysetNames.contains(name)
+        // The first byte before hashing: every entry's name is asked about, and both start with `_`.
+        name.utf8.first == UInt8(ascii: "_") && encryptedPrefsKeysetNames.contains(name)
     }
 
     /// Whether an entry name is one that Jetpack EncryptedSharedPreferences encrypted (what
