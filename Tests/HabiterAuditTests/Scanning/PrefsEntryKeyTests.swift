@@ -3,7 +3,7 @@
 import Testing
 
 /// The key a prefs entry's findings name it by: its name without the plugin's prefix, compared
-/// and dropped by code units, as the app's `startsWith` and `substring` do.
+/// and dropped by code units, as the plugin's `startsWith` and `substring` do.
 @Suite struct PrefsEntryKeyTests {
     @Test(arguments: [
         ("flutter.api_token", "api_token"),
