@@ -161,6 +161,12 @@ final class ArtifactScan {
         }
     }
 
+    /// The text of a key that `keyFacts` returned `facts` for: the cache's, or decoded again for
+    /// a key it did not keep.
+    func keyText(_ key: UnsafeBufferPointer<UInt8>, facts: KeyFacts) -> String {
+        keyCache.text(of: facts) ?? JSONString.decode(key, escaped: false)
+    }
+
     /// A key name judged afresh, not through the cache: for a name met once, such as a
     /// preference's (unique in its file), which would only fill the cache and be judged again
     /// there once it is full.

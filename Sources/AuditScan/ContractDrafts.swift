@@ -68,17 +68,20 @@ struct ContractDrafts {
         return notes
     }
 
-    /// A key of the innermost object (`notes`), with its facts.
+    /// A key of the innermost object (`notes`), with the facts `ArtifactScan.keyFacts` gave it.
     @inline(__always)
-    mutating func key(_ key: UnsafeBufferPointer<UInt8>, shape flag: ShapeKeys, isAppSensitive: Bool, at offset: Int,
-                      notes: inout ContainerNotes) {
-        for i in captures.indices {
-            captures[i].builder.key(key, escaped: false, at: offset)
-            if isAppSensitive { captures[i].holdsSensitiveName = true }
+    mutating func key(_ key: UnsafeBufferPointer<UInt8>, facts: KeyFacts, at offset: Int, notes: inout ContainerNotes) {
+        let flag = facts.shape, isAppSensitive = facts.isAppSensitive
+        if !captures.isEmpty {
+            let text = scan.keyText(key, facts: facts)
+            for i in captures.indices {
+                captures[i].builder.key(text, at: offset)
+                if isAppSensitive { captures[i].holdsSensitiveName = true }
+            }
         }
-        if isAppSensitive { appSensitiveKeys.append((String(decoding: key, as: UTF8.self), offset)) }
+        if isAppSensitive { appSensitiveKeys.append((scan.keyText(key, facts: facts), offset)) }
         if notes.documentOf != nil && flag.isDisjoint(with: ShapeKeys.entityDocumentMembers) {
-            metadataKeys.append(String(decoding: key, as: UTF8.self))
+            metadataKeys.append(scan.keyText(key, facts: facts))
         }
         pendingKey = flag.intersection(.documentKeys)
         if !pendingKey.isEmpty && notes.draft == nil {

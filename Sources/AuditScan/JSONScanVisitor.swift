@@ -128,7 +128,7 @@ struct JSONScanVisitor: JSONVisitor {
         let facts = scan.keyFacts(key)
         path.top.notes.keys.formUnion(facts.shape)
         path.top.notes.memberCount += 1
-        drafts.key(key, shape: facts.shape, isAppSensitive: facts.isAppSensitive, at: offset, notes: &path.top.notes)
+        drafts.key(key, facts: facts, at: offset, notes: &path.top.notes)
         if path.top.notes.isSettingsSnapshot {
             if snapshotKeys.count < ArtifactScan.listedKeysLimit {
                 snapshotKeys.append(String(decoding: key, as: UTF8.self))

@@ -1,5 +1,6 @@
 import AuditBytes
 import AuditDetection
+import AuditInputs
 
 /// What the scan needs to know about a key name: the name rule it matches, the inventory store
 /// it names, and what it means in sync documents. Plain data (no references), so the millions of
@@ -21,9 +22,11 @@ struct KeyFacts: Equatable {
     /// The context rules whose provider keyword the key holds (`cloudflare_token`): its value
     /// is read as if the keyword stood beside it.
     var contextRules: ContextMask = 0
+    /// Index of the key's text in the cache (`KeyFactsCache.text(of:)`), or -1 for a key the
+    /// cache did not keep.
+    var textIndex: Int32 = -1
 
     static let none = KeyFacts()
-    var isEmpty: Bool { self == .none }
     var store: Int? { storeIndex < 0 ? nil : Int(storeIndex) }
 }
 
@@ -50,7 +53,7 @@ public final class KeyFactsCache {
         var hash: UInt64 = 0
         var start: Int32 = 0
         var length: Int16 = -1
-        /// Index into `results`, or -1 for facts that are empty.
+        /// Index into `results`.
         var result: Int16 = -1
     }
 
@@ -71,6 +74,14 @@ public final class KeyFactsCache {
         _modify { yield &resultsBox.value }
     }
     private var names: [NameMatch] = []
+    /// The text of each key kept, for the contract checks' trees: a payload's keys recur in every
+    /// document, and decoding each occurrence into a `String` again cost about 190 instructions.
+    /// Read for every key of a captured member, so in a box (see `UncheckedBox`).
+    private let textsBox = UncheckedBox<[String]>([])
+    private var texts: [String] {
+        _read { yield textsBox.value }
+        _modify { yield &textsBox.value }
+    }
     /// `KeyFacts.nameIndex` of a key the cache could not keep (too long, or the cache is full)
     /// that matches a name rule: the name is matched again from the key (`hasUncachedName`), so
     /// that no answer depends on which key was looked up last.
@@ -98,6 +109,11 @@ public final class KeyFactsCache {
         facts.nameIndex < 0 || KeyFactsCache.hasUncachedName(facts) ? nil : names[Int(facts.nameIndex)]
     }
 
+    /// The text of the key `facts` were returned for, when the cache kept it.
+    func text(of facts: KeyFacts) -> String? {
+        facts.textIndex < 0 ? nil : texts.withUnsafeBufferPointer { $0[Int(facts.textIndex)] }
+    }
+
     /// The cached facts for `key`, computing them with `compute` (the facts and the name match)
     /// on a miss.
     func facts(_ key: UnsafeBufferPointer<UInt8>, compute: () -> (KeyFacts, NameMatch?)) -> KeyFacts {
@@ -112,7 +128,7 @@ public final class KeyFactsCache {
                     break
                 }
                 if slot.hash == hash && Int(slot.length) == key.count && KeyFactsCache.equal(arena + Int(slot.start), key) {
-                    return slot.result < 0 ? .none : results.withUnsafeBufferPointer { $0[Int(slot.result)] }
+                    return results.withUnsafeBufferPointer { $0[Int(slot.result)] }
                 }
                 index = (index + 1) & (KeyFactsCache.slotCount - 1)
             }
@@ -126,11 +142,10 @@ public final class KeyFactsCache {
             facts.nameIndex = Int32(names.count)
             names.append(name)
         }
-        var resultIndex: Int32 = -1
-        if !facts.isEmpty {
-            resultIndex = Int32(results.count)
-            results.append(facts)
-        }
+        facts.textIndex = Int32(texts.count)
+        texts.append(JSONString.decode(key, escaped: false))
+        let resultIndex = results.count
+        results.append(facts)
         slots[free] = Slot(hash: hash, start: Int32(arenaCount), length: Int16(key.count), result: Int16(resultIndex))
         if arenaCount + key.count > arenaCapacity {
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: min(KeyFactsCache.arenaLimit, 2 * (arenaCount + key.count)))

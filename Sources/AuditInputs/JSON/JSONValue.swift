@@ -154,9 +154,14 @@ public struct JSONTreeBuilder: JSONVisitor {
     }
 
     @inlinable public mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+        key(JSONString.decode(raw, escaped: escaped), at: offset)
+    }
+
+    /// A key already decoded (the contract checks take a key's text from the scan's key cache).
+    @inlinable public mutating func key(_ text: String, at offset: Int) {
         let top = stack.count - 1
         guard top >= 0, stack[top].isObject else { return }
-        stack[top].pendingKey = JSONString.decode(raw, escaped: escaped)
+        stack[top].pendingKey = text
         stack[top].pendingKeyOffset = offset
     }
 

@@ -32,4 +32,20 @@ import Testing
         #expect(Self.ruleId(fresh, passwordAgain, password) == passwordRule)
         #expect(Self.ruleId(fresh, tokenAgain, token) == tokenRule)
     }
+
+    /// A key's text comes from the cache for a key it keeps (also when asked again, and for a key
+    /// whose facts are otherwise empty), and is decoded afresh for one too long for it: the same
+    /// text either way, as the contract checks' trees had from decoding every occurrence.
+    @Test(arguments: ["id", "name", "café", "\u{1F600}x", "flutter.habiter_habits", "notificationTime",
+                      String(repeating: "k", count: 64), String(repeating: "k", count: 65) + "é"])
+    func aKeysTextIsItsDecodedBytes(_ key: String) {
+        let scan = Self.scan()
+        let bytes = Array(key.utf8)
+        for _ in 0..<2 {
+            let facts = bytes.withUnsafeBufferPointer { scan.keyFacts($0) }
+            #expect((scan.keyCache.text(of: facts) != nil) == (bytes.count <= 64), "\(bytes.count) bytes")
+            let text = bytes.withUnsafeBufferPointer { scan.keyText($0, facts: facts) }
+            #expect(Array(text.utf8) == bytes)
+        }
+    }
 }
