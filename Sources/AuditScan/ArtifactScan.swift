@@ -191,7 +191,7 @@ final class ArtifactScan {
         return key.withUTF8 { judgeKey($0) }
     }
 
-    private static let flutterPrefix = Array("flutter.".utf8)
+    private static let flutterPrefix = Array(FlutterPrefsEncoding.sharedPreferencesPrefix.utf8)
     private static let secureStoragePrefix = Array(FlutterPrefsEncoding.secureStoragePrefix.utf8)
 
     /// Whether a pattern rule matches `key` (a limit reached counts as a match: the scan where

@@ -72,16 +72,16 @@ struct ContractDrafts {
     @inline(__always)
     mutating func key(_ key: UnsafeBufferPointer<UInt8>, facts: KeyFacts, at offset: Int, notes: inout ContainerNotes) {
         let flag = facts.shape, isAppSensitive = facts.isAppSensitive
-        if !captures.isEmpty {
+        let isMetadataKey = notes.documentOf != nil && flag.isDisjoint(with: ShapeKeys.entityDocumentMembers)
+        // The key's text, taken once for all that keep it.
+        if !captures.isEmpty || isAppSensitive || isMetadataKey {
             let text = scan.keyText(key, facts: facts)
             for i in captures.indices {
                 captures[i].builder.key(text, at: offset)
                 if isAppSensitive { captures[i].holdsSensitiveName = true }
             }
-        }
-        if isAppSensitive { appSensitiveKeys.append((scan.keyText(key, facts: facts), offset)) }
-        if notes.documentOf != nil && flag.isDisjoint(with: ShapeKeys.entityDocumentMembers) {
-            metadataKeys.append(scan.keyText(key, facts: facts))
+            if isAppSensitive { appSensitiveKeys.append((text, offset)) }
+            if isMetadataKey { metadataKeys.append(text) }
         }
         pendingKey = flag.intersection(.documentKeys)
         if !pendingKey.isEmpty && notes.draft == nil {

@@ -131,7 +131,7 @@ struct JSONScanVisitor: JSONVisitor {
         drafts.key(key, facts: facts, at: offset, notes: &path.top.notes)
         if path.top.notes.isSettingsSnapshot {
             if snapshotKeys.count < ArtifactScan.listedKeysLimit {
-                snapshotKeys.append(String(decoding: key, as: UTF8.self))
+                snapshotKeys.append(scan.keyText(key, facts: facts))
             } else {
                 unlistedSnapshotKeys += 1
             }
@@ -139,7 +139,7 @@ struct JSONScanVisitor: JSONVisitor {
         pendingName = facts.nameIndex < 0 ? nil : scan.nameMatch(of: facts, key: key)
         pendingContext = facts.contextRules
         if let store = facts.store {
-            let name = String(decoding: key, as: UTF8.self)
+            let name = scan.keyText(key, facts: facts)
             let location = path.memberLocation(.key(name), key: name)
             // Positioned at the value when it begins; at the key until then (a document that
             // ends or breaks after the key still reports the store, at a real position).

@@ -42,11 +42,13 @@ extension PrefsEntry {
     /// names are what a secure-storage dump holds, expected here, while
     /// `secret.secure-storage-dump` is for them found anywhere else.
     public static func key(ofName name: String) -> Substring {
-        let utf8 = name.utf8
-        if utf8.starts(with: FlutterPrefsEncoding.secureStoragePrefix.utf8) {
-            return Substring(utf8.dropFirst(FlutterPrefsEncoding.secureStoragePrefix.utf8.count))
+        // Compared and dropped as UTF-8 bytes, as the plugins do by code units (`String.dropFirst`
+        // walked characters: some 670 instructions a name).
+        for prefix in pluginPrefixes where name.utf8.starts(with: prefix.utf8) {
+            return Substring(name.utf8.dropFirst(prefix.utf8.count))
         }
-        // Dropped as UTF-8 bytes: `String.dropFirst` walks characters (some 670 instructions a name).
-        return utf8.starts(with: "flutter.".utf8) ? Substring(utf8.dropFirst("flutter.".utf8.count)) : Substring(name)
+        return Substring(name)
     }
+
+    private static let pluginPrefixes = [FlutterPrefsEncoding.secureStoragePrefix, FlutterPrefsEncoding.sharedPreferencesPrefix]
 }

@@ -55,6 +55,8 @@ public enum FlutterPrefsEncoding {
     public static let doublePrefix = "VGhpcyBpcyB0aGUgcHJlZml4IGZvciBEb3VibGUu"
     /// "This is the prefix for BigInteger" in base64.
     public static let bigIntegerPrefix = "VGhpcyBpcyB0aGUgcHJlZml4IGZvciBCaWdJbnRlZ2Vy"
+    /// The shared_preferences plugin's prefix of every key the app stores.
+    public static let sharedPreferencesPrefix = "flutter."
     /// flutter_secure_storage's default key prefix ("This is the prefix for a secure storage\n",
     /// unpadded base64) and the `_` that joins it to the user's key.
     public static let secureStoragePrefix = "VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_"
