@@ -26,7 +26,8 @@ struct JSONScanVisitor: JSONVisitor {
     /// What the next string value is declared to be (a HAR body's `mimeType`), set by the HAR
     /// visitor for that value only.
     var declaredKind: TextKind?
-    /// Keys of the root's `settings` object, listed in the inventory if the root is a backup.
+    /// Keys of the root's `settings` object, listed in the inventory if the root is a backup;
+    /// dropped when the root closes (the next NDJSON line's root is another document).
     private var snapshotKeys: [String] = []
     private var unlistedSnapshotKeys = 0
 
@@ -72,6 +73,10 @@ struct JSONScanVisitor: JSONVisitor {
                 scan.recordSighting(.settingsSnapshot(key: key, inventory: scan.rules.inventory, artifact: scan.artifact))
             }
             scan.countUnlistedKeys(unlistedSnapshotKeys, context: .backup)
+        }
+        if path.isEmpty {
+            snapshotKeys.removeAll(keepingCapacity: true)
+            unlistedSnapshotKeys = 0
         }
         if scan.hitCount > container.notes.hitsAtOpen,
            let shape = keys.shape(isTextRoot: path.isEmpty, isInputRoot: path.isEmpty && layer.depth == 0) {

@@ -142,6 +142,21 @@ private func summary(_ f: Finding) -> String {
         #expect(result.findings.count == 1)
     }
 
+    /// One visitor reads every line: a line that broke off inside containers leaves none of
+    /// them on the next line's path.
+    @Test func aLineThatBreaksOffLeavesNothingOpen() {
+        let result = TestSupport.scan("{\"a\": {\"b\": [\n{\"pwd\": \"hunter2-Kiwi\"}\n", options: ScanOptions(inputFormat: .ndjson))
+        #expect(result.errors.map(\.description) == ["input.json:1:14: NDJSON document continues past the end of its line"])
+        #expect(result.findings.map(summary) == ["name.password secret payload 2:9 /pwd key=pwd"])
+    }
+
+    /// A line's settings snapshot is its own: a backup on a later line lists only its keys.
+    @Test func aLinesSettingsSnapshotIsNotTheNextLines() {
+        let text = #"{"settings": {"legacy_a": 1}}"# + "\n" + #"{"format": "habiter.backup", "schemaVersion": 1, "settings": {"theme": "dark"}}"#
+        let names = TestSupport.scan(text, options: ScanOptions(inputFormat: .ndjson)).inventory.map(\.name).filter { $0.hasPrefix("settings snapshot") }
+        #expect(names == ["settings snapshot: theme"])
+    }
+
     @Test func aDocumentMayNotSpanLines() {
         let result = TestSupport.scan("{\"a\": 1}\n{\"b\":\n 2}\n")
         #expect(result.errors.map(\.description) == [
