@@ -204,9 +204,10 @@ import Testing
     }
 
     /// With a two-byte literal every byte pair is probed; without one, every other pair (the
-    /// literals' second pairs are in the bitmap too, and a pair's literals are looked at only
-    /// after their first three bytes pass a filter): both against a naive search, which literals
-    /// and where (windowed pattern searches start from where the keywords are).
+    /// literals' second pairs are in the bitmap too, a pair that passes is probed again with
+    /// three bytes, and a pair's literals are looked at only after their first three bytes pass
+    /// a filter), three-byte literals among them or not: each against a naive search, which
+    /// literals and where (windowed pattern searches start from where the keywords are).
     @Test(arguments: [["xy"], ["xyz", "x_y"]])
     func prefilterAgreesWithANaiveSearch(_ short: [String]) {
         let literals = ["ghp_", "Bearer", "AKIA", "-----begin", "sk_live_", "\u{E9}t\u{E9}"] + short
