@@ -11,6 +11,12 @@ struct FieldNameSet: Equatable {
     /// `names` is consumed: a list made for the set is sorted in place, not copied.
     init(_ names: consuming [String]) {
         var sorted = names
+        // The app writes its field lists sorted (`APP-FORMATS.md`): such a list is taken as it
+        // is, after one comparison per name (a payload's keys are found unsorted within a few).
+        if sorted.indices.dropFirst().allSatisfy({ sorted[$0 - 1] < sorted[$0] }) {
+            self.names = sorted
+            return
+        }
         sorted.sort()
         var unique = 0
         for i in sorted.indices where unique == 0 || sorted[i] != sorted[unique - 1] {
