@@ -45,26 +45,24 @@ public final class LiteralPrefilter: @unchecked Sendable {
         precondition(lowered.allSatisfy { $0.count >= 2 }, "prefilter literals need two bytes")
         self.literals = lowered
         let probeStep = lowered.allSatisfy { $0.count >= 3 } ? 2 : 1
-        let bitmap = UnsafeMutablePointer<UInt64>.allocate(capacity: 1024)
-        bitmap.initialize(repeating: 0, count: 1024)
-        func cases(_ b: UInt8) -> [UInt8] { b &- 0x61 < 26 ? [b, b & ~0x20] : [b] }
-        func setBits(_ b0: UInt8, _ b1: UInt8, in bitmap: UnsafeMutablePointer<UInt64>) {
-            for first in cases(b0) {
-                for second in cases(b1) {
-                    let word = Int(second) << 8 | Int(first)
-                    bitmap[word >> 6] |= 1 << UInt64(word & 63)
-                }
-            }
-        }
         /// A bitmap of 65,536 bits, all clear; freed by `deinit`.
         func bits() -> UnsafeMutablePointer<UInt64> {
             let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: 1024)
             bits.initialize(repeating: 0, count: 1024)
             return bits
         }
+        let bitmap = bits()
+        func set(_ bit: Int, in bitmap: UnsafeMutablePointer<UInt64>) { bitmap[bit >> 6] |= 1 << UInt64(bit & 63) }
+        func cases(_ b: UInt8) -> [UInt8] { b &- 0x61 < 26 ? [b, b & ~0x20] : [b] }
+        func setBits(_ b0: UInt8, _ b1: UInt8, in bitmap: UnsafeMutablePointer<UInt64>) {
+            for first in cases(b0) {
+                for second in cases(b1) {
+                    set(Int(second) << 8 | Int(first), in: bitmap)
+                }
+            }
+        }
         func setTrigram(_ literal: [UInt8], from start: Int, in bitmap: UnsafeMutablePointer<UInt64>) {
-            let h = LiteralPrefilter.trigramHash(UInt32(literal[start]) | UInt32(literal[start + 1]) << 8 | UInt32(literal[start + 2]) << 16)
-            bitmap[h >> 6] |= 1 << UInt64(h & 63)
+            set(LiteralPrefilter.trigramHash(UInt32(literal[start]) | UInt32(literal[start + 1]) << 8 | UInt32(literal[start + 2]) << 16), in: bitmap)
         }
         // Literal indices by pair, in index order: counted, summed, then placed; in raw memory,
         // freed by `deinit`.
@@ -128,8 +126,13 @@ public final class LiteralPrefilter: @unchecked Sendable {
     /// Whether some literal starts with the byte pair (in any letter case).
     @inline(__always)
     func mayStartLiteral(_ first: UInt8, _ second: UInt8) -> Bool {
-        let word = Int(second) << 8 | Int(first)
-        return bitmap[word >> 6] & (1 << UInt64(word & 63)) != 0
+        LiteralPrefilter.has(Int(second) << 8 | Int(first), in: bitmap)
+    }
+
+    /// Whether bit `bit` (below 65,536) of `bitmap` is set.
+    @inline(__always)
+    private static func has(_ bit: Int, in bitmap: UnsafeMutablePointer<UInt64>) -> Bool {
+        bitmap[bit &>> 6] & (1 &<< UInt64(bit & 63)) != 0
     }
 
     /// Calls `found` with the index and offset of each literal that occurs in `bytes` (once per
@@ -144,7 +147,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
             // here, the bitmap holds every case of the literals' first pairs.
             for i in 0..<(n &- 1) {
                 let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
-                if bitmap[word &>> 6] & (1 &<< UInt64(word & 63)) != 0 {
+                if LiteralPrefilter.has(word, in: bitmap) {
                     let pair = Int(ASCIICase.lower(start[i])) << 8 | Int(ASCIICase.lower(start[i &+ 1]))
                     verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
                 }
@@ -154,17 +157,19 @@ public final class LiteralPrefilter: @unchecked Sendable {
         var i = 0
         while i &+ 1 < n {
             let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
-            if bitmap[word &>> 6] & (1 &<< UInt64(word & 63)) != 0
-                && ((i &+ 2 < n && hasTrigram(at: i, in: start, count: n, bitmap: probes))
-                    || shortLiteralEnds[word &>> 6] & (1 &<< UInt64(word & 63)) != 0) {
-                // A literal starting one byte back, then one starting here: the first three bytes
-                // are checked before any literal.
-                let pair = Int(ASCIICase.lower(start[i])) << 8 | Int(ASCIICase.lower(start[i &+ 1]))
-                if i > 0 && hasTrigram(at: i &- 1, in: start, count: n, bitmap: trigrams) {
-                    verify(secondPairMembers, Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1]), at: i - 1, in: start, count: n, found)
-                }
-                if i &+ 2 < n && hasTrigram(at: i, in: start, count: n, bitmap: trigrams) {
-                    verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
+            if LiteralPrefilter.has(word, in: bitmap) {
+                // The three bytes here, hashed once for both of their bitmaps (-1: fewer are left).
+                let here = i &+ 2 < n ? trigramHash(at: i, in: start, count: n) : -1
+                if (here >= 0 && LiteralPrefilter.has(here, in: probes)) || LiteralPrefilter.has(word, in: shortLiteralEnds) {
+                    // A literal starting one byte back, then one starting here: the first three
+                    // bytes are checked before any literal.
+                    let pair = Int(ASCIICase.lower(start[i])) << 8 | Int(ASCIICase.lower(start[i &+ 1]))
+                    if i > 0 && LiteralPrefilter.has(trigramHash(at: i &- 1, in: start, count: n), in: trigrams) {
+                        verify(secondPairMembers, Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1]), at: i - 1, in: start, count: n, found)
+                    }
+                    if here >= 0 && LiteralPrefilter.has(here, in: trigrams) {
+                        verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
+                    }
                 }
             }
             i &+= 2
@@ -179,15 +184,14 @@ public final class LiteralPrefilter: @unchecked Sendable {
         Int(((bytes | 0x20_2020) &* 0x9E37_79B1) &>> 16)
     }
 
-    /// Whether the hash of the three bytes at `position` (before `count`) is in `bitmap`.
+    /// The hash of the three bytes at `position` (before `count`).
     @inline(__always)
-    private func hasTrigram(at position: Int, in start: UnsafePointer<UInt8>, count: Int, bitmap: UnsafeMutablePointer<UInt64>) -> Bool {
+    private func trigramHash(at position: Int, in start: UnsafePointer<UInt8>, count: Int) -> Int {
         // One load of four bytes where there are four, the fourth masked off.
         let bytes = position &+ 4 <= count
             ? UnsafeRawPointer(start + position).loadUnaligned(as: UInt32.self).littleEndian & 0xFF_FFFF
             : UInt32(start[position]) | UInt32(start[position &+ 1]) << 8 | UInt32(start[position &+ 2]) << 16
-        let h = LiteralPrefilter.trigramHash(bytes)
-        return bitmap[h &>> 6] & (1 &<< UInt64(h & 63)) != 0
+        return LiteralPrefilter.trigramHash(bytes)
     }
 
     /// Reports each literal of `members[range]` that occurs at `position`.
