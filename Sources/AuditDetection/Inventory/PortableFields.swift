@@ -49,9 +49,11 @@ enum PortableFields {
 
     private static func check(_ payload: JSONValue.Node, required: [(name: String, kind: Kind)], entity: String,
                               screensNames: Bool, into violations: inout [ContractViolation]) {
+        precondition(required.count <= UInt64.bitWidth, "a bit per required field")
         guard let members = payload.value.objectMembers else { return }
-        // One pass over the members: which required fields are present, and each one's value.
-        var present = [Bool](repeating: false, count: required.count)
+        // One pass over the members: which required fields are present (a bit each: an array
+        // of flags took an allocation per payload), and each one's value.
+        var present: UInt64 = 0
         // The app writes the fields in `required`'s order: the one after the last found is
         // tried first, which spares a search of the list (its names are unique) per member.
         var next = 0
@@ -65,13 +67,13 @@ enum PortableFields {
                 continue
             }
             next = index + 1
-            present[index] = true
+            present |= 1 << UInt64(index)
             if let problem = problem(with: member.value, as: required[index].kind) {
                 violations.append(ContractViolation(check: .fieldValue, message: "The \(entity) field \(member.key) \(problem) (\"malformed payloads are rejected before mutation\").",
                                                     key: member.key, offset: member.value.offset, memberPath: [.key("payload"), .key(member.key)]))
             }
         }
-        let missing = required.indices.filter { !present[$0] }.map { required[$0].name }
+        let missing = required.indices.filter { present & 1 << UInt64($0) == 0 }.map { required[$0].name }
         if !missing.isEmpty {
             violations.append(ContractViolation(check: .requiredField, message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
         }
