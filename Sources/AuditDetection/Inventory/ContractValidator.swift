@@ -138,18 +138,20 @@ public struct DocumentSummary {
     /// A storage envelope, which `contract.storage-envelope` reports.
     var isStorageEnvelope = false
     var deleted: Bool? = nil
-    /// The payload's keys (none for a tombstone), and the additional fields'.
-    var payloadKeys: [String] = []
-    var metadataKeys: [String] = []
+    /// The payload's keys (none for a tombstone), and the additional fields': sets made of
+    /// arrays made for them, so sorted in place (a set made later of an array the summary kept
+    /// copied it first).
+    var payloadKeys = FieldNameSet([])
+    var metadataKeys = FieldNameSet([])
 
     public init(isEntityDocument: Bool) { self.isEntityDocument = isEntityDocument }
 
-    public init(_ draft: borrowing DocumentDraft, metadataKeys: [String]) {
+    public init(_ draft: borrowing DocumentDraft, metadataKeys: consuming [String]) {
         isEntityDocument = ContractValidator.isEntityDocument(draft)
         isStorageEnvelope = ContractValidator.isStorageEnvelope(draft)
         deleted = draft.deleted?.boolValue
-        payloadKeys = draft.payload?.value.objectMembers?.map(\.key) ?? []
-        self.metadataKeys = metadataKeys
+        payloadKeys = FieldNameSet(draft.payload?.value.objectMembers?.map(\.key) ?? [])
+        self.metadataKeys = FieldNameSet(metadataKeys)
     }
 }
 

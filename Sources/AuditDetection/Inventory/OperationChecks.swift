@@ -56,9 +56,8 @@ enum OperationChecks {
                 key: "document", offset: d.documentOffset)
         }
         // The server's validateFieldSet and requireComplete, the app's _validatedChangedFields.
-        func checkFieldList(_ list: FieldNameSet?, available: [String], name: String, what: String, node: JSONValue.Node?) {
+        func checkFieldList(_ list: FieldNameSet?, available: FieldNameSet, name: String, what: String, node: JSONValue.Node?) {
             guard let list else { return }
-            let available = FieldNameSet(available)
             let whole = kind == "create" || kind == "restore" || (kind == "delete" && name == "changedMetadataFields")
             if !list.isSubset(of: available) {
                 add("The operation's \(name) names a field its document does not have (a removed payload key is sent as null).", key: name, offset: node?.offset)
