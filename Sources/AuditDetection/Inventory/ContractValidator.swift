@@ -227,7 +227,7 @@ public enum ContractValidator {
     /// canonically equivalent to either (`String.hasPrefix` compares characters), so a name
     /// that starts with neither byte has neither prefix: most members are ruled out without
     /// two `hasPrefix` calls.
-    private static let prefsKeyLeads = (UInt8(ascii: "f"), FlutterPrefsEncoding.secureStoragePrefix.utf8.first!)
+    private static let prefsKeyLeads = (FlutterPrefsEncoding.sharedPreferencesPrefix.utf8.first!, FlutterPrefsEncoding.secureStoragePrefix.utf8.first!)
 
     static func mayBePrefsKey(_ name: String) -> Bool {
         let lead = name.utf8.first
@@ -321,7 +321,7 @@ public enum ContractValidator {
             add(.missingPayload, "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
             return
         }
-        if let prefsKey = members.first(where: { mayBePrefsKey($0.key) && ($0.key.hasPrefix("flutter.") || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix)) }) {
+        if let prefsKey = members.first(where: { mayBePrefsKey($0.key) && ($0.key.hasPrefix(FlutterPrefsEncoding.sharedPreferencesPrefix) || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix)) }) {
             add(.prefsDump, "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".",
                 payloadMember: prefsKey, payload: payload)
         }

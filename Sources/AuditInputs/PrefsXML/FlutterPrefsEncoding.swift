@@ -106,9 +106,13 @@ public enum FlutterPrefsEncoding {
     /// One of the two keyset entries that mark a Jetpack EncryptedSharedPreferences file, in
     /// which entry names are encrypted too.
     public static func isEncryptedPrefsKeyset(_ name: String) -> Bool {
-        // The first byte before hashing: every entry's name is asked about, and both start with `_`.
-        name.utf8.first == UInt8(ascii: "_") && encryptedPrefsKeysetNames.contains(name)
+        // The first byte before hashing: every entry's name is asked about.
+        guard let first = name.utf8.first, encryptedPrefsKeysetLeads.contains(first) else { return false }
+        return encryptedPrefsKeysetNames.contains(name)
     }
+
+    /// The first bytes of `encryptedPrefsKeysetNames` (both start with `_`).
+    private static let encryptedPrefsKeysetLeads = Array(Set(encryptedPrefsKeysetNames.compactMap(\.utf8.first)))
 
     /// Whether an entry name is one that Jetpack EncryptedSharedPreferences encrypted (what
     /// flutter_secure_storage writes with `encryptedSharedPreferences`): standard base64 of a Tink
