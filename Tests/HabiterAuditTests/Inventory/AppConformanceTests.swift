@@ -43,6 +43,54 @@ import Testing
         if canonical { #expect((try? parsed.get()) != nil, "\(id)") } else { #expect((try? parsed.get()) == nil, "\(id)") }
     }
 
+    /// The one-pass reading of an id part (`EntityId.part`) agrees with decoding and encoding
+    /// again (`partByReencoding`), and both with `decodeURIComponent` and `encodeURIComponent`
+    /// written out here, on every part of up to three pieces from a set that holds each class of
+    /// byte: unreserved, reserved, blank, raw and escaped non-ASCII, good and bad escapes.
+    @Test func idPartsAgreeWithDecodingAndEncodingAgain() {
+        let pieces = ["a", "Z", "9", "-", "~", "!", "*", "(", "%", "2", "f", "%2F", "%2f", "%41", "%7E", "%C3%A9", "%C3",
+                      "\u{e9}", " ", "+", "?", "#", "\u{7F}", ":", "%20", "%E2%80%83", "\u{2003}", "%EF%BB%BF", "%0"]
+        let hexDigits = Array("0123456789ABCDEFabcdef".utf8)
+        func reference(_ part: [UInt8]) -> Result<String, EntityIdProblem> {
+            var decoded: [UInt8] = []
+            var i = 0
+            while i < part.count {
+                let b = part[i]
+                if b == UInt8(ascii: "%") {
+                    guard i + 2 < part.count, let high = hexDigits.firstIndex(of: part[i + 1]), let low = hexDigits.firstIndex(of: part[i + 2]) else {
+                        return .failure(.encoding)
+                    }
+                    // Lower-case a to f follow upper-case A to F in `hexDigits`.
+                    func value(_ index: Int) -> Int { index < 16 ? index : index - 6 }
+                    decoded.append(UInt8(value(high) * 16 + value(low)))
+                    i += 3
+                } else {
+                    if b <= 0x20 || b == 0x7F || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") { return .failure(.encoding) }
+                    decoded.append(b)
+                    i += 1
+                }
+            }
+            guard let text = String(validating: decoded, as: UTF8.self), !text.isBlank else { return .failure(.encoding) }
+            let unreserved = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.!~*'()".utf8)
+            let encoded = decoded.flatMap { unreserved.contains($0) ? [$0] : [UInt8(ascii: "%"), hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0xF)]] }
+            return encoded == part ? .success(text) : .failure(.nonCanonical)
+        }
+        var parts: [[UInt8]] = [[]], longest: [[UInt8]] = [[]]
+        for _ in 1...3 {
+            longest = longest.flatMap { prefix in pieces.map { prefix + Array($0.utf8) } }
+            parts += longest
+        }
+        var disagreements = 0
+        for part in parts {
+            let expected = reference(part)
+            part.withUnsafeBufferPointer { buffer in
+                if EntityId.part(buffer) != expected || EntityId.partByReencoding(buffer) != expected { disagreements += 1 }
+            }
+        }
+        #expect(parts.count == 1 + 29 + 29 * 29 + 29 * 29 * 29)
+        #expect(disagreements == 0)
+    }
+
     /// What both the app's DateTime.tryParse and V8's Date.parse accept (the spec's measurements).
     @Test(arguments: [("2026-08-20T07:42:13.518204", true), ("2026-08-20T07:42:13.518Z", true), ("2026-08-20T07:42:13Z", true),
                       ("2026-08-20 07:42", true), ("2026-08-20T07:42:13+02:00", true), ("2026-08-22T10:00:00+0200", true),
