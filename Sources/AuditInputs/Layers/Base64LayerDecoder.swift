@@ -13,7 +13,7 @@ import AuditBytes
 /// allocating. Text or gzip that would decode beyond `maxDecodedBytes` is refused (`decode`
 /// throws, and the scan reports a limit): it is recognised, so it is never skipped.
 public struct Base64LayerDecoder: LayerDecoder {
-    public let name = "base64"
+    public var name: String { "base64" }
     // Computed, so that the decoder holds nothing reference-counted: scans on several threads copy
     // it without contending for one string's reference count.
     public var gate: LayerGate { LayerGate(minimumLength: Base64LayerDecoder.minLength, firstBytes: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_") }

@@ -8,8 +8,8 @@ import AuditBytes
 /// everything), the rest must be base64, and it must decode to UTF-8 text with a `:` and no
 /// control characters.
 public struct BasicAuthLayerDecoder: LayerDecoder {
-    public let name = "basic"
-    public let gate = LayerGate(minimumLength: 10, firstBytes: "Bb")
+    public var name: String { "basic" }
+    public var gate: LayerGate { LayerGate(minimumLength: 10, firstBytes: "Bb") }
 
     public init() {}
 

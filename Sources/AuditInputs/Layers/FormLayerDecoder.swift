@@ -13,8 +13,8 @@
 /// least one letter) and a non-empty value. A base64 text with its `=` padding is therefore not
 /// a form, and a URL (`scheme://`, `/path?…`, `?…`) is left to the query decoder.
 public struct FormLayerDecoder: LayerDecoder {
-    public let name = "form"
-    public let gate = LayerGate(minimumLength: 3, firstBytes: nil, requiredByte: UInt8(ascii: "="))
+    public var name: String { "form" }
+    public var gate: LayerGate { LayerGate(minimumLength: 3, firstBytes: nil, requiredByte: UInt8(ascii: "=")) }
 
     public init() {}
 

@@ -9,7 +9,7 @@
 /// name of URL-safe characters and an `=`), so that page anchors (`#top`) and hash routes
 /// (`#/settings?tab=2`) are not opened. The URL itself is still scanned as text.
 public struct FragmentLayerDecoder: LayerDecoder {
-    public let name = "fragment"
+    public var name: String { "fragment" }
     // Computed, so that the decoder holds nothing reference-counted (see `Base64LayerDecoder`).
     public var gate: LayerGate {
         LayerGate(minimumLength: 6, firstBytes: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/", requiredByte: UInt8(ascii: "#"))

@@ -9,8 +9,8 @@
 /// is corrupt, truncated or over a limit is refused (`decode` throws, and the scan reports it):
 /// the header says it is gzip, so what it holds is never left unread.
 public struct GzipLayerDecoder: LayerDecoder {
-    public let name = "gzip"
-    public let gate = LayerGate(minimumLength: 18, firstBytes: "\u{1F}")
+    public var name: String { "gzip" }
+    public var gate: LayerGate { LayerGate(minimumLength: 18, firstBytes: "\u{1F}") }
 
     /// The most bytes a gzip layer (or a gzip-encoded body) may inflate to: with the base64
     /// bytes it came from, a layer costs at most 32 MiB beyond the input (see

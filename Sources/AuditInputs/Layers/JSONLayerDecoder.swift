@@ -2,8 +2,8 @@
 /// JSON reader decides whether it really is JSON; a string that is not (`"{name} is great"`) is
 /// scanned as text.
 public struct JSONLayerDecoder: LayerDecoder {
-    public let name = "json"
-    public let gate = LayerGate(minimumLength: 2, firstBytes: "{[ \t\r\n")
+    public var name: String { "json" }
+    public var gate: LayerGate { LayerGate(minimumLength: 2, firstBytes: "{[ \t\r\n") }
 
     public init() {}
 

@@ -10,8 +10,8 @@ import AuditBytes
 /// base64url characters and exactly two or four dots; the header must decode to a JSON object
 /// naming an `alg`, the claims to a JSON object; an empty signature only with `"alg": "none"`.
 public struct JWTLayerDecoder: LayerDecoder {
-    public let name = "jwt"
-    public let gate = LayerGate(minimumLength: 20, firstBytes: "eBb", requiredByte: UInt8(ascii: "."))
+    public var name: String { "jwt" }
+    public var gate: LayerGate { LayerGate(minimumLength: 20, firstBytes: "eBb", requiredByte: UInt8(ascii: ".")) }
 
     public init() {}
 

@@ -46,7 +46,9 @@ public struct DecodedPair: Sendable, Equatable {
 
 /// Opens an embedded layer held in a string value: JSON in a string here; base64, URL queries,
 /// form bodies, JWTs and the like plug in the same way. Each decoder must reject a value that
-/// is not its kind cheaply, because every string value is offered to every decoder.
+/// is not its kind cheaply, because every string value is offered to every decoder. A decoder
+/// keeps no stored property (its name and gate are computed): the scan calls it out of an
+/// existential, which copied a stored name, a retain and a release, per value offered.
 public protocol LayerDecoder: Sendable {
     /// The decoder's name in layered paths: `/note!json/apiKey`.
     var name: String { get }

@@ -9,8 +9,8 @@
 /// URL itself is still scanned as text (`replacesValue` is false): a token in its path or a
 /// pattern that spans the query still matches there.
 public struct QueryLayerDecoder: LayerDecoder {
-    public let name = "query"
-    public let gate = LayerGate(minimumLength: 4, firstBytes: "hHwW/", requiredByte: UInt8(ascii: "?"))
+    public var name: String { "query" }
+    public var gate: LayerGate { LayerGate(minimumLength: 4, firstBytes: "hHwW/", requiredByte: UInt8(ascii: "?")) }
 
     public init() {}
 
