@@ -78,6 +78,8 @@ final class ArtifactScan {
         _read { yield errorsBox.value }
     }
     let keyCache = KeyFactsCache()
+    /// Values in which nothing was found, not to be scanned again (`scanNamedString`).
+    private let quietValues = QuietValues()
 
     /// The findings, handed over: the scan keeps none.
     func takeFindings() -> [Finding] {
@@ -304,11 +306,21 @@ final class ArtifactScan {
         pkce.observe(value)
         var known: HitLocation?
         let hitsBefore = hitCount
-        let replaced = openLayers(value, at: offset, depth: depth, excluding: excluded) {
-            if known == nil { known = locate() }
-            return known!
+        var replaced = false
+        let settings = QuietValues.Settings(context: context, excluded: excluded, depth: depth, kind: kind)
+        if !(options.remembersQuietValues && quietValues.contains(value, settings)) {
+            let errorsBefore = errorCount
+            var opened = false
+            replaced = openLayers(value, at: offset, depth: depth, excluding: excluded) {
+                opened = true
+                if known == nil { known = locate() }
+                return known!
+            }
+            if !replaced { _ = scanPatterns(value, offset: offset, kind: kind, context: context) { known ?? locate() } }
+            if options.remembersQuietValues && !opened && hitCount == hitsBefore && errorCount == errorsBefore {
+                quietValues.remember(value, settings)
+            }
         }
-        if !replaced { _ = scanPatterns(value, offset: offset, kind: kind, context: context) { known ?? locate() } }
         // A hit in the value (a pattern on it, anything in a layer of it) says more than the
         // name, whose hit `finishDocument` would drop: it is not made.
         guard let name, hitCount == hitsBefore else { return }

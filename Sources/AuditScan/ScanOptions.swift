@@ -31,6 +31,10 @@ public struct ScanOptions: Sendable {
     /// The size from which one NDJSON or HAR file is scanned by several workers when `--jobs`
     /// leaves some idle (`ScanShare`): below it, starting them costs more than they save.
     public var minimumSharedBytes = 16 << 20
+    /// Whether a string value in which nothing was found is remembered, and not scanned again
+    /// where it recurs with the same settings (`QuietValues`). Off only to show that the answers
+    /// do not depend on it.
+    public var remembersQuietValues = true
 
     public init(context: ScanContext? = nil, inputFormat: InputFormat = .auto,
                 maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8,

@@ -1,0 +1,96 @@
+import AuditBytes
+import AuditDetection
+
+/// String values in which the layer decoders opened nothing and the pattern rules found
+/// nothing, remembered with everything that outcome depends on, so that the same value in the
+/// same settings is not decoded and scanned again. Sync data repeats its values: a device id in
+/// every operation, a habit's id in every entry, a capture's headers in every request; in the
+/// bench inputs three in five values of 8 bytes or more are repeats.
+///
+/// Only that outcome is remembered: a value in which anything was found, opened or refused is
+/// scanned every time. Decoders and pattern rules are pure functions of the bytes and the
+/// settings kept here (`Settings`), so a value remembered would come out the same again.
+/// Direct-mapped: a value takes the slot its hash names, in place of what was there. The
+/// memory (about 350 KB) is taken when the first value is remembered.
+final class QuietValues {
+    /// What the outcome depends on besides the bytes.
+    struct Settings: Equatable {
+        var context: ContextMask
+        var excluded: UInt16
+        var depth: UInt8
+        var kind: UInt8
+
+        init(context: ContextMask, excluded: UInt16, depth: Int, kind: TextKind?) {
+            self.context = context
+            self.excluded = excluded
+            self.depth = UInt8(truncatingIfNeeded: min(depth, 255))
+            self.kind = switch kind {
+            case nil: 0
+            case .text: 1
+            case .code: 2
+            case .stylesheet: 3
+            case .markup: 4
+            }
+        }
+    }
+
+    private struct Slot {
+        var hash: UInt64 = 0
+        var settings: Settings
+        /// -1: empty.
+        var length: Int16 = -1
+    }
+
+    /// Shorter values cost less to scan than a lookup; longer ones repeat less.
+    static let lengths = 8...64
+    private static let slotCount = 4096
+
+    private var slots: UnsafeMutablePointer<Slot>?
+    /// `lengths.upperBound` bytes for each slot.
+    private var bytes: UnsafeMutablePointer<UInt8>?
+
+    deinit {
+        slots?.deallocate()
+        bytes?.deallocate()
+    }
+
+    /// Whether `value` was remembered in `settings`.
+    func contains(_ value: UnsafeRawBufferPointer, _ settings: Settings) -> Bool {
+        guard let slots, let bytes, QuietValues.lengths.contains(value.count) else { return false }
+        let hash = QuietValues.hash(value, settings)
+        let index = QuietValues.index(of: hash)
+        let slot = slots[index]
+        return slot.hash == hash && Int(slot.length) == value.count && slot.settings == settings
+            && memcmp(bytes + index * QuietValues.lengths.upperBound, value.baseAddress!, value.count) == 0
+    }
+
+    /// Remembers that `value` gave nothing in `settings`.
+    func remember(_ value: UnsafeRawBufferPointer, _ settings: Settings) {
+        guard QuietValues.lengths.contains(value.count) else { return }
+        if slots == nil {
+            let empty = Slot(settings: Settings(context: 0, excluded: 0, depth: 0, kind: nil))
+            slots = .allocate(capacity: QuietValues.slotCount)
+            slots!.initialize(repeating: empty, count: QuietValues.slotCount)
+            bytes = .allocate(capacity: QuietValues.slotCount * QuietValues.lengths.upperBound)
+        }
+        let hash = QuietValues.hash(value, settings)
+        let index = QuietValues.index(of: hash)
+        slots![index] = Slot(hash: hash, settings: settings, length: Int16(value.count))
+        (bytes! + index * QuietValues.lengths.upperBound).update(from: value.baseAddress!.assumingMemoryBound(to: UInt8.self), count: value.count)
+    }
+
+    private static func hash(_ value: UnsafeRawBufferPointer, _ settings: Settings) -> UInt64 {
+        let seed = settings.context ^ UInt64(settings.excluded) &<< 48 ^ UInt64(settings.depth) &<< 40 ^ UInt64(settings.kind) &<< 32
+        return WordHash.hash(value.assumingMemoryBound(to: UInt8.self), seed: seed)
+    }
+
+    private static func index(of hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash) & (slotCount - 1)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
