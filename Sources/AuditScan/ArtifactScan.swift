@@ -307,8 +307,9 @@ final class ArtifactScan {
         var known: HitLocation?
         let hitsBefore = hitCount
         var replaced = false
-        let settings = QuietValues.Settings(context: context, excluded: excluded, depth: depth, kind: kind)
-        if !(options.remembersQuietValues && quietValues.contains(value, settings)) {
+        let quiet = options.remembersQuietValues
+            ? quietValues.lookUp(value, QuietValues.Settings(context: context, excluded: excluded, depth: depth, kind: kind)) : nil
+        if quiet?.isRemembered != true {
             let errorsBefore = errorCount
             var opened = false
             replaced = openLayers(value, at: offset, depth: depth, excluding: excluded) {
@@ -317,9 +318,7 @@ final class ArtifactScan {
                 return known!
             }
             if !replaced { _ = scanPatterns(value, offset: offset, kind: kind, context: context) { known ?? locate() } }
-            if options.remembersQuietValues && !opened && hitCount == hitsBefore && errorCount == errorsBefore {
-                quietValues.remember(value, settings)
-            }
+            if let quiet, !opened && hitCount == hitsBefore && errorCount == errorsBefore { quietValues.remember(value, quiet) }
         }
         // A hit in the value (a pattern on it, anything in a layer of it) says more than the
         // name, whose hit `finishDocument` would drop: it is not made.

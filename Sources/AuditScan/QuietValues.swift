@@ -54,28 +54,35 @@ final class QuietValues {
         bytes?.deallocate()
     }
 
-    /// Whether `value` was remembered in `settings`.
-    func contains(_ value: UnsafeRawBufferPointer, _ settings: Settings) -> Bool {
-        guard let slots, let bytes, QuietValues.lengths.contains(value.count) else { return false }
-        let hash = QuietValues.hash(value, settings)
-        let index = QuietValues.index(of: hash)
-        let slot = slots[index]
-        return slot.hash == hash && Int(slot.length) == value.count && slot.settings == settings
-            && memcmp(bytes + index * QuietValues.lengths.upperBound, value.baseAddress!, value.count) == 0
+    /// A value looked up: whether it was remembered, and its hash, for `remember`.
+    struct Lookup {
+        let isRemembered: Bool
+        fileprivate let settings: Settings
+        fileprivate let hash: UInt64
     }
 
-    /// Remembers that `value` gave nothing in `settings`.
-    func remember(_ value: UnsafeRawBufferPointer, _ settings: Settings) {
-        guard QuietValues.lengths.contains(value.count) else { return }
+    /// Looks `value` up in `settings`; nil for a value of a length not kept.
+    func lookUp(_ value: UnsafeRawBufferPointer, _ settings: Settings) -> Lookup? {
+        guard QuietValues.lengths.contains(value.count) else { return nil }
+        let hash = QuietValues.hash(value, settings)
+        guard let slots, let bytes else { return Lookup(isRemembered: false, settings: settings, hash: hash) }
+        let index = QuietValues.index(of: hash)
+        let slot = slots[index]
+        let isRemembered = slot.hash == hash && Int(slot.length) == value.count && slot.settings == settings
+            && memcmp(bytes + index * QuietValues.lengths.upperBound, value.baseAddress!, value.count) == 0
+        return Lookup(isRemembered: isRemembered, settings: settings, hash: hash)
+    }
+
+    /// Remembers that `value`, looked up as `lookup`, gave nothing.
+    func remember(_ value: UnsafeRawBufferPointer, _ lookup: Lookup) {
         if slots == nil {
             let empty = Slot(settings: Settings(context: 0, excluded: 0, depth: 0, kind: nil))
             slots = .allocate(capacity: QuietValues.slotCount)
             slots!.initialize(repeating: empty, count: QuietValues.slotCount)
             bytes = .allocate(capacity: QuietValues.slotCount * QuietValues.lengths.upperBound)
         }
-        let hash = QuietValues.hash(value, settings)
-        let index = QuietValues.index(of: hash)
-        slots![index] = Slot(hash: hash, settings: settings, length: Int16(value.count))
+        let index = QuietValues.index(of: lookup.hash)
+        slots![index] = Slot(hash: lookup.hash, settings: lookup.settings, length: Int16(value.count))
         (bytes! + index * QuietValues.lengths.upperBound).update(from: value.baseAddress!.assumingMemoryBound(to: UInt8.self), count: value.count)
     }
 

@@ -58,27 +58,28 @@ import Testing
     @Test func aValueIsRememberedWithItsSettings() {
         let values = QuietValues()
         let settings = QuietValues.Settings(context: 0, excluded: 0, depth: 0, kind: nil)
-        let value = Array("a value of some length".utf8)
-        value.withUnsafeBytes { bytes in
-            #expect(!values.contains(bytes, settings))
-            values.remember(bytes, settings)
-            #expect(values.contains(bytes, settings))
-            for other in [QuietValues.Settings(context: 1, excluded: 0, depth: 0, kind: nil), QuietValues.Settings(context: 0, excluded: 1, depth: 0, kind: nil),
-                          QuietValues.Settings(context: 0, excluded: 0, depth: 1, kind: nil), QuietValues.Settings(context: 0, excluded: 0, depth: 0, kind: .text)] {
-                #expect(!values.contains(bytes, other))
-            }
+        func isRemembered(_ text: String, _ settings: QuietValues.Settings) -> Bool? {
+            Array(text.utf8).withUnsafeBytes { values.lookUp($0, settings)?.isRemembered }
         }
-        // The same length, one byte apart; a prefix; too short and too long to be kept.
-        for other in ["a value of some lengtH", "a value of some", "short", String(repeating: "x", count: QuietValues.lengths.upperBound + 1)] {
-            Array(other.utf8).withUnsafeBytes { bytes in
-                values.remember(bytes, QuietValues.Settings(context: 0, excluded: 0, depth: 0, kind: .code))
-                #expect(!values.contains(bytes, settings), "\(other)")
-            }
+        func remember(_ text: String, _ settings: QuietValues.Settings) {
+            Array(text.utf8).withUnsafeBytes { bytes in values.lookUp(bytes, settings).map { values.remember(bytes, $0) } }
         }
-        let tooShort = Array("short".utf8), tooLong = Array(String(repeating: "y", count: QuietValues.lengths.upperBound + 1).utf8)
-        for bytes in [tooShort, tooLong] {
-            bytes.withUnsafeBytes { values.remember($0, settings) }
-            #expect(!bytes.withUnsafeBytes { values.contains($0, settings) })
+        let value = "a value of some length"
+        #expect(isRemembered(value, settings) == false)
+        remember(value, settings)
+        #expect(isRemembered(value, settings) == true)
+        for other in [QuietValues.Settings(context: 1, excluded: 0, depth: 0, kind: nil), QuietValues.Settings(context: 0, excluded: 1, depth: 0, kind: nil),
+                      QuietValues.Settings(context: 0, excluded: 0, depth: 1, kind: nil), QuietValues.Settings(context: 0, excluded: 0, depth: 0, kind: .text)] {
+            #expect(isRemembered(value, other) == false)
+        }
+        // The same length, one byte apart; a prefix.
+        for other in ["a value of some lengtH", "a value of some"] {
+            remember(other, QuietValues.Settings(context: 0, excluded: 0, depth: 0, kind: .code))
+            #expect(isRemembered(other, settings) == false, "\(other)")
+        }
+        // Too short and too long to be kept.
+        for other in ["short", String(repeating: "y", count: QuietValues.lengths.upperBound + 1)] {
+            #expect(isRemembered(other, settings) == nil)
         }
     }
 }
