@@ -10,8 +10,10 @@ import AuditDetection
 /// Only that outcome is remembered: a value in which anything was found, opened or refused is
 /// scanned every time. Decoders and pattern rules are pure functions of the bytes and the
 /// settings kept here (`Settings`), so a value remembered would come out the same again.
-/// Direct-mapped: a value takes the slot its hash names, in place of what was there. The
-/// memory (about 350 KB) is taken when the first value is remembered.
+/// Direct-mapped: a value takes the slot its hash names, in place of what was there. The table
+/// starts small and grows, forgetting what it held, each time it has taken as many values as it
+/// has slots, up to 4,096 slots (about 350 KB): a table of that size made for each of 3,000
+/// small files cost their scan 9 % more instructions.
 final class QuietValues {
     /// What the outcome depends on besides the bytes.
     struct Settings: Equatable {
@@ -43,11 +45,14 @@ final class QuietValues {
 
     /// Shorter values cost less to scan than a lookup; longer ones repeat less.
     static let lengths = 8...64
-    private static let slotCount = 4096
+    static let slotCounts = (first: 64, last: 4096)
 
+    /// `slotCount` slots, and `lengths.upperBound` bytes for each; none until a value is remembered.
     private var slots: UnsafeMutablePointer<Slot>?
-    /// `lengths.upperBound` bytes for each slot.
     private var bytes: UnsafeMutablePointer<UInt8>?
+    private(set) var slotCount = 0
+    /// Values remembered since the table was made.
+    private var taken = 0
 
     deinit {
         slots?.deallocate()
@@ -66,7 +71,7 @@ final class QuietValues {
         guard QuietValues.lengths.contains(value.count) else { return nil }
         let hash = QuietValues.hash(value, settings)
         guard let slots, let bytes else { return Lookup(isRemembered: false, settings: settings, hash: hash) }
-        let index = QuietValues.index(of: hash)
+        let index = index(of: hash)
         let slot = slots[index]
         let isRemembered = slot.hash == hash && Int(slot.length) == value.count && slot.settings == settings
             && memcmp(bytes + index * QuietValues.lengths.upperBound, value.baseAddress!, value.count) == 0
@@ -75,13 +80,9 @@ final class QuietValues {
 
     /// Remembers that `value`, looked up as `lookup`, gave nothing.
     func remember(_ value: UnsafeRawBufferPointer, _ lookup: Lookup) {
-        if slots == nil {
-            let empty = Slot(settings: Settings(context: 0, excluded: 0, depth: 0, kind: nil))
-            slots = .allocate(capacity: QuietValues.slotCount)
-            slots!.initialize(repeating: empty, count: QuietValues.slotCount)
-            bytes = .allocate(capacity: QuietValues.slotCount * QuietValues.lengths.upperBound)
-        }
-        let index = QuietValues.index(of: lookup.hash)
+        if taken == slotCount && slotCount < QuietValues.slotCounts.last { makeTable(slotCount: slotCount == 0 ? QuietValues.slotCounts.first : slotCount * 4) }
+        taken += 1
+        let index = index(of: lookup.hash)
         slots![index] = Slot(hash: lookup.hash, settings: lookup.settings, length: Int16(value.count))
         (bytes! + index * QuietValues.lengths.upperBound).update(from: value.baseAddress!.assumingMemoryBound(to: UInt8.self), count: value.count)
     }
@@ -91,8 +92,20 @@ final class QuietValues {
         return WordHash.hash(value.assumingMemoryBound(to: UInt8.self), seed: seed)
     }
 
-    private static func index(of hash: UInt64) -> Int {
+    private func index(of hash: UInt64) -> Int {
         Int(truncatingIfNeeded: hash) & (slotCount - 1)
+    }
+
+    /// A new, empty table of `slotCount` slots in place of the one there was.
+    private func makeTable(slotCount: Int) {
+        slots?.deallocate()
+        bytes?.deallocate()
+        let empty = Slot(settings: Settings(context: 0, excluded: 0, depth: 0, kind: nil))
+        slots = .allocate(capacity: slotCount)
+        slots!.initialize(repeating: empty, count: slotCount)
+        bytes = .allocate(capacity: slotCount * QuietValues.lengths.upperBound)
+        self.slotCount = slotCount
+        taken = 0
     }
 }
 

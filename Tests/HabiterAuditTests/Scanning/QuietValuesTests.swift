@@ -77,6 +77,11 @@ import Testing
             remember(other, QuietValues.Settings(context: 0, excluded: 0, depth: 0, kind: .code))
             #expect(isRemembered(other, settings) == false, "\(other)")
         }
+        // The table grows to its full size, and a value remembered then is found.
+        for i in 0..<(QuietValues.slotCounts.last * 2) { remember("value number \(i)", settings) }
+        #expect(values.slotCount == QuietValues.slotCounts.last)
+        remember("the last value", settings)
+        #expect(isRemembered("the last value", settings) == true)
         // Too short and too long to be kept.
         for other in ["short", String(repeating: "y", count: QuietValues.lengths.upperBound + 1)] {
             #expect(isRemembered(other, settings) == nil)
