@@ -117,8 +117,8 @@ public struct DocumentDraft {
         !membersWithoutSensitiveNames.contains(member)
     }
 
-    /// Stores a member read whole.
-    public mutating func setCaptured(_ member: ShapeKeys, _ tree: JSONValue.Node) {
+    /// Stores a member read whole (consumed: the tree is taken, not copied).
+    public mutating func setCaptured(_ member: ShapeKeys, _ tree: consuming JSONValue.Node) {
         switch member {
         case .payload: payload = tree
         case .revision: revision = tree

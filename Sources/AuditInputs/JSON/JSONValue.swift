@@ -118,7 +118,9 @@ public struct JSONTreeBuilder: JSONVisitor {
         return result
     }
 
-    @inlinable mutating func add(_ node: JSONValue.Node) {
+    /// Takes `node` into the tree: consumed, because a node borrowed had to be copied into it
+    /// (a retain and a release for each of a payload's values).
+    @inlinable mutating func add(_ node: consuming JSONValue.Node) {
         let top = stack.count - 1
         guard top >= 0 else {
             result = node
