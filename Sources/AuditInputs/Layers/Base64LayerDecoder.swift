@@ -14,8 +14,6 @@ import AuditBytes
 /// throws, and the scan reports a limit): it is recognised, so it is never skipped.
 public struct Base64LayerDecoder: LayerDecoder {
     public var name: String { "base64" }
-    // Computed, so that the decoder holds nothing reference-counted: scans on several threads copy
-    // it without contending for one string's reference count.
     public var gate: LayerGate { LayerGate(minimumLength: Base64LayerDecoder.minLength, firstBytes: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_") }
 
     /// Fewer characters are too short to hold a layer worth opening (and too likely to decode to

@@ -10,7 +10,6 @@
 /// (`#/settings?tab=2`) are not opened. The URL itself is still scanned as text.
 public struct FragmentLayerDecoder: LayerDecoder {
     public var name: String { "fragment" }
-    // Computed, so that the decoder holds nothing reference-counted (see `Base64LayerDecoder`).
     public var gate: LayerGate {
         LayerGate(minimumLength: 6, firstBytes: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/", requiredByte: UInt8(ascii: "#"))
     }

@@ -48,7 +48,8 @@ public struct DecodedPair: Sendable, Equatable {
 /// form bodies, JWTs and the like plug in the same way. Each decoder must reject a value that
 /// is not its kind cheaply, because every string value is offered to every decoder. A decoder
 /// keeps no stored property (its name and gate are computed): the scan calls it out of an
-/// existential, which copied a stored name, a retain and a release, per value offered.
+/// existential, which copied a stored name, a retain and a release, per value offered, and
+/// scans on several threads would contend for one string's reference count.
 public protocol LayerDecoder: Sendable {
     /// The decoder's name in layered paths: `/note!json/apiKey`.
     var name: String { get }

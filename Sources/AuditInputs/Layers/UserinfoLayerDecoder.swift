@@ -35,8 +35,6 @@
 /// prose. The URL is still scanned as text.
 public struct UserinfoLayerDecoder: LayerDecoder {
     public var name: String { "userinfo" }
-    // Computed, so that the decoder holds nothing reference-counted: scans on several threads copy
-    // it without contending for one string's reference count.
     public var gate: LayerGate { LayerGate(minimumLength: 8, firstBytes: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", requiredByte: UInt8(ascii: "@")) }
 
     public init() {}
