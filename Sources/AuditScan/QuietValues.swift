@@ -20,19 +20,13 @@ final class QuietValues {
         var context: ContextMask
         var excluded: UInt16
         var depth: UInt8
-        var kind: UInt8
+        var kind: TextKind?
 
         init(context: ContextMask, excluded: UInt16, depth: Int, kind: TextKind?) {
             self.context = context
             self.excluded = excluded
             self.depth = UInt8(truncatingIfNeeded: min(depth, 255))
-            self.kind = switch kind {
-            case nil: 0
-            case .text: 1
-            case .code: 2
-            case .stylesheet: 3
-            case .markup: 4
-            }
+            self.kind = kind
         }
     }
 
@@ -87,8 +81,11 @@ final class QuietValues {
         (bytes! + index * QuietValues.lengths.upperBound).update(from: value.baseAddress!.assumingMemoryBound(to: UInt8.self), count: value.count)
     }
 
+    /// The text kind is left out of the seed, which only picks the slot: the settings are
+    /// compared whole, and a value met under two kinds (only a capture's bodies declare one)
+    /// merely shares its slot.
     private static func hash(_ value: UnsafeRawBufferPointer, _ settings: Settings) -> UInt64 {
-        let seed = settings.context ^ UInt64(settings.excluded) &<< 48 ^ UInt64(settings.depth) &<< 40 ^ UInt64(settings.kind) &<< 32
+        let seed = settings.context ^ UInt64(settings.excluded) &<< 48 ^ UInt64(settings.depth) &<< 40
         return WordHash.hash(value.assumingMemoryBound(to: UInt8.self), seed: seed)
     }
 

@@ -51,6 +51,7 @@ import Testing
         let pieces = ["a", "Z", "9", "-", "~", "!", "*", "(", "%", "2", "f", "%2F", "%2f", "%41", "%7E", "%C3%A9", "%C3",
                       "\u{e9}", " ", "+", "?", "#", "\u{7F}", ":", "%20", "%E2%80%83", "\u{2003}", "%EF%BB%BF", "%0"]
         let hexDigits = Array("0123456789ABCDEFabcdef".utf8)
+        let unreserved = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.!~*'()".utf8)
         func reference(_ part: [UInt8]) -> Result<String, EntityIdProblem> {
             var decoded: [UInt8] = []
             var i = 0
@@ -71,7 +72,6 @@ import Testing
                 }
             }
             guard let text = String(validating: decoded, as: UTF8.self), !text.isBlank else { return .failure(.encoding) }
-            let unreserved = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.!~*'()".utf8)
             let encoded = decoded.flatMap { unreserved.contains($0) ? [$0] : [UInt8(ascii: "%"), hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0xF)]] }
             return encoded == part ? .success(text) : .failure(.nonCanonical)
         }
