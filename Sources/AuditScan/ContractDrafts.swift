@@ -15,7 +15,6 @@ struct ContractDrafts {
         var depth: Int
         var draft: Int
         var member: ShapeKeys
-        var start: Int
         /// Whether a name in it matches the app's sensitive-name rule.
         var holdsSensitiveName = false
     }
@@ -32,6 +31,9 @@ struct ContractDrafts {
     /// Members of drafts being collected as trees (a payload, a revision, changed fields, field
     /// registers): every event goes to each, innermost last.
     private var captures: [Capture] = []
+    /// The offset past which the outermost capture is over `maxCapturedBytes`, `Int.max` while
+    /// nothing is captured: every event's offset is compared with it.
+    private(set) var captureLimitOffset = Int.max
     /// Members of the open objects that the app's sensitive-name rule matches (name, offset),
     /// innermost object last: the contract checks screen a document's or operation's
     /// additional fields with them.
@@ -50,7 +52,6 @@ struct ContractDrafts {
     /// Whether the next value matters to the checks: the value of a document key, or inside a
     /// captured member.
     var wantsValue: Bool { !pendingKey.isEmpty || !captures.isEmpty }
-    var isCapturing: Bool { !captures.isEmpty }
 
     /// The notes a new object starts with (where its names begin in the screened lists); an
     /// operation's `document` is tied to the operation's draft.
@@ -114,7 +115,7 @@ struct ContractDrafts {
     /// An object or array as the value of a document key, or inside a captured member (`notes`:
     /// the container it is in).
     mutating func containerOpens(isObject: Bool, at offset: Int, notes: ContainerNotes?) throws(DocumentLimit) {
-        if !captures.isEmpty { try checkCaptureSize(at: offset) }
+        try checkCaptureSize(at: offset)
         for i in captures.indices {
             captures[i].depth += 1
             if isObject { captures[i].builder.objectStart(at: offset) } else { captures[i].builder.arrayStart(at: offset) }
@@ -125,7 +126,8 @@ struct ContractDrafts {
             var builder = JSONTreeBuilder()
             swap(&builder, &spareBuilder)
             if isObject { builder.objectStart(at: offset) } else { builder.arrayStart(at: offset) }
-            captures.append(Capture(builder: builder, depth: 1, draft: draft, member: pendingKey, start: offset))
+            if captures.isEmpty { captureLimitOffset = offset + ContractDrafts.maxCapturedBytes }
+            captures.append(Capture(builder: builder, depth: 1, draft: draft, member: pendingKey))
         }
     }
 
@@ -143,6 +145,7 @@ struct ContractDrafts {
             if !last.holdsSensitiveName { drafts[last.draft].membersWithoutSensitiveNames.insert(last.member) }
             spareBuilder = last.builder
         }
+        if captures.isEmpty { captureLimitOffset = Int.max }
     }
 
     /// An object closes (`notes`, with the shape keys it had): its draft is checked against the
@@ -174,8 +177,12 @@ struct ContractDrafts {
     /// A captured member is validated whole, so its size is bounded: beyond the limit the input
     /// fails with a `limit` error rather than go unchecked or take unbounded memory.
     func checkCaptureSize(at offset: Int) throws(DocumentLimit) {
-        guard let first = captures.first, offset - first.start > ContractDrafts.maxCapturedBytes else { return }
-        throw DocumentLimit.capturedMember(offset: layer.outerOffset ?? offset, limit: ContractDrafts.maxCapturedBytes)
+        if offset > captureLimitOffset { throw capturedMemberLimit(at: offset) }
+    }
+
+    /// The error of an event at `offset` past `captureLimitOffset`.
+    func capturedMemberLimit(at offset: Int) -> DocumentLimit {
+        DocumentLimit.capturedMember(offset: layer.outerOffset ?? offset, limit: ContractDrafts.maxCapturedBytes)
     }
 
     /// Records a value of a document key; the values a violation may be reported at keep their

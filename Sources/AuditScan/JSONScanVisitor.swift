@@ -106,7 +106,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
-        if drafts.isCapturing { try drafts.checkCaptureSize(at: offset) }
+        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
         unescaping(raw, escaped) { visitor, key in
             visitor.keyValue(key, at: offset)
             visitor.path.setKey(key)
@@ -159,7 +159,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
-        if drafts.isCapturing { try drafts.checkCaptureSize(at: offset) }
+        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
         beginValue(at: offset)
         unescaping(raw, escaped) { visitor, value in visitor.stringValue(UnsafeRawBufferPointer(value), at: offset) }
         endValue()
@@ -198,7 +198,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
-        if drafts.isCapturing { try drafts.checkCaptureSize(at: offset) }
+        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
         beginValue(at: offset)
         stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
@@ -212,7 +212,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
-        if drafts.isCapturing { try drafts.checkCaptureSize(at: offset) }
+        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
         beginValue(at: offset)
         stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
         if let name = pendingName {
