@@ -157,9 +157,10 @@ final class ArtifactScan {
 
     /// What the scan knows about a key name (cached per key).
     func keyFacts(_ key: UnsafeBufferPointer<UInt8>) -> KeyFacts {
-        keyCache.facts(key) {
-            let judged = judgeKey(key)
-            return (judged.facts, judged.name)
+        switch keyCache.lookUp(key) {
+        case .found(let facts): return facts
+        case .missed(let miss):
+            return keyCache.learn(key, judgeKey(key), at: miss)
         }
     }
 

@@ -114,9 +114,22 @@ public final class KeyFactsCache {
         facts.textIndex < 0 ? nil : texts.withUnsafeBufferPointer { $0[Int(facts.textIndex)] }
     }
 
-    /// The cached facts for `key`, computing them with `compute` (the facts and the name match)
-    /// on a miss.
-    func facts(_ key: UnsafeBufferPointer<UInt8>, compute: () -> (KeyFacts, NameMatch?)) -> KeyFacts {
+    /// A look-up's answer: the facts, or where a key the cache does not hold would go (its
+    /// hash, and a free slot if the probe found one).
+    enum Lookup {
+        case found(KeyFacts)
+        case missed(Miss)
+    }
+
+    struct Miss {
+        fileprivate var hash: UInt64
+        fileprivate var free: Int?
+    }
+
+    /// The cached facts for `key`, or where to keep them (`learn`) once judged. A look-up and a
+    /// separate `learn`, not one call with a closure to judge a miss: the closure's context
+    /// kept the scan retained around every look-up.
+    func lookUp(_ key: UnsafeBufferPointer<UInt8>) -> Lookup {
         var free: Int?
         let hash = WordHash.hash(key)
         if key.count <= KeyFactsCache.maxKeyLength {
@@ -128,13 +141,21 @@ public final class KeyFactsCache {
                     break
                 }
                 if slot.hash == hash && Int(slot.length) == key.count && KeyFactsCache.equal(arena + Int(slot.start), key) {
-                    return results.withUnsafeBufferPointer { $0[Int(slot.result)] }
+                    return .found(results.withUnsafeBufferPointer { $0[Int(slot.result)] })
                 }
                 index = (index + 1) & (KeyFactsCache.slotCount - 1)
             }
         }
-        var (facts, name) = compute()
-        guard let free, arenaCount + key.count <= KeyFactsCache.arenaLimit else {
+        return .missed(Miss(hash: hash, free: free))
+    }
+
+    /// Keeps the facts and name match judged for a `key` that `lookUp` missed (while there is
+    /// room), and returns the facts as the cache answers them.
+    func learn(_ key: UnsafeBufferPointer<UInt8>, _ judged: KeyJudgement, at miss: Miss) -> KeyFacts {
+        var facts = judged.facts
+        let name = judged.name
+        let hash = miss.hash
+        guard let free = miss.free, arenaCount + key.count <= KeyFactsCache.arenaLimit else {
             if name != nil { facts.nameIndex = KeyFactsCache.uncachedNameIndex }
             return facts
         }
