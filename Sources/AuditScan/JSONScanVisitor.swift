@@ -184,8 +184,10 @@ struct JSONScanVisitor: JSONVisitor {
             && value.withMemoryRebound(to: UInt8.self, SafeShapes.isIdentifier) {
             name = nil
         }
+        // The closure captures the path alone: one that captured the visitor, in place, kept the
+        // scan retained around the call (the closure could have replaced it).
         scan.scanNamedString(value, name: name, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind,
-                             context: pendingContext | carrierContext) { location() }
+                             context: pendingContext | carrierContext) { [path] in path.location() }
         if drafts.wantsValue {
             value.withMemoryRebound(to: UInt8.self) { bytes in
                 drafts.capture { $0.string(bytes, escaped: false, at: offset) }
