@@ -176,7 +176,7 @@ struct ContractDrafts {
 
     /// A captured member is validated whole, so its size is bounded: beyond the limit the input
     /// fails with a `limit` error rather than go unchecked or take unbounded memory.
-    func checkCaptureSize(at offset: Int) throws(DocumentLimit) {
+    private func checkCaptureSize(at offset: Int) throws(DocumentLimit) {
         if offset > captureLimitOffset { throw capturedMemberLimit(at: offset) }
     }
 

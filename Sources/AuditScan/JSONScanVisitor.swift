@@ -106,12 +106,20 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
-        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
+        try checkCaptureSize(at: offset)
         unescaping(raw, escaped) { visitor, key in
             visitor.keyValue(key, at: offset)
             visitor.path.setKey(key)
         }
         if layer.outerOffset == nil { try scan.checkDocumentHits(at: offset) }
+    }
+
+    /// The captured members' size limit (`ContractDrafts.checkCaptureSize`), checked at every
+    /// event. Here, on the drafts' stored limit: a call of the drafts' own check from the
+    /// visitor copied the whole `ContractDrafts` struct for one comparison.
+    @inline(__always)
+    private mutating func checkCaptureSize(at offset: Int) throws(DocumentLimit) {
+        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
     }
 
     /// Calls `body` with the string content unescaped: the raw bytes when there is no escape,
@@ -159,7 +167,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
-        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
+        try checkCaptureSize(at: offset)
         beginValue(at: offset)
         unescaping(raw, escaped) { visitor, value in visitor.stringValue(UnsafeRawBufferPointer(value), at: offset) }
         endValue()
@@ -184,8 +192,8 @@ struct JSONScanVisitor: JSONVisitor {
             && value.withMemoryRebound(to: UInt8.self, SafeShapes.isIdentifier) {
             name = nil
         }
-        // The closure captures the path alone: one that captured the visitor, in place, kept the
-        // scan retained around the call (the closure could have replaced it).
+        // The closure captures the path alone: with one that captured the visitor in place, the
+        // scan was retained and released around every call.
         scan.scanNamedString(value, name: name, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind,
                              context: pendingContext | carrierContext) { [path] in path.location() }
         if drafts.wantsValue {
@@ -200,7 +208,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
-        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
+        try checkCaptureSize(at: offset)
         beginValue(at: offset)
         stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
@@ -214,7 +222,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws {
-        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
+        try checkCaptureSize(at: offset)
         beginValue(at: offset)
         stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
         if let name = pendingName {
