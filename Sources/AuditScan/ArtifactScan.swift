@@ -12,7 +12,7 @@ final class ArtifactScan {
     let matcher: RegexMatcher
     let options: ScanOptions
     let window: ByteWindow
-    let layerDecoders = LayerDecoderSet(LayerDecoders.standard)
+    let layerDecoders: LayerDecoderSet
     /// The JSON visitors' cache of the innermost container's path (see `ContainerPlace`).
     let containerPlace = ContainerPlace()
     // What readers and visitors read and change on every value: each in a box of its own (see
@@ -77,9 +77,9 @@ final class ArtifactScan {
     var errors: [InputError] {
         _read { yield errorsBox.value }
     }
-    let keyCache = KeyFactsCache()
+    let keyCache: KeyFactsCache
     /// Values in which nothing was found, not to be scanned again (`scanNamedString`).
-    private let quietValues = QuietValues()
+    private let quietValues: QuietValues
 
     /// The findings, handed over: the scan keeps none.
     func takeFindings() -> [Finding] {
@@ -115,11 +115,17 @@ final class ArtifactScan {
     /// have seen the challenge (`SharedOutcomes`).
     var unpairedChallenges: [[UInt8]] = []
 
-    init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, options: ScanOptions, share: ScanShare? = nil) {
+    /// `caches`: the worker's, made for `rules`.
+    init(artifact: String, window: ByteWindow, rules: RulePack, matcher: RegexMatcher, caches: WorkerCaches, options: ScanOptions,
+         share: ScanShare? = nil) {
+        precondition(caches.rules === rules, "a worker's caches hold the judgements of its own rules")
         self.artifact = artifact
         self.window = window
         self.rules = rules
         self.matcher = matcher
+        keyCache = caches.keyFacts
+        quietValues = caches.quietValues
+        layerDecoders = caches.layerDecoders
         self.options = options
         self.share = share
         passwordVerifierRule = rules.nameRules.firstIndex { $0.id == SpecialRule.passwordVerifier.rawValue }

@@ -8,7 +8,8 @@ import Testing
 @Suite struct KeyFactsTests {
     private static func scan() -> ArtifactScan {
         ArtifactScan(artifact: "keys", window: ByteWindow(whole: UnsafeRawBufferPointer(start: nil, count: 0)),
-                     rules: TestSupport.builtinPack, matcher: RegexMatcher(), options: ScanOptions())
+                     rules: TestSupport.builtinPack, matcher: RegexMatcher(), caches: WorkerCaches(rules: TestSupport.builtinPack),
+                     options: ScanOptions())
     }
 
     private static func ruleId(_ scan: ArtifactScan, _ facts: KeyFacts, _ key: [UInt8]) -> String? {
