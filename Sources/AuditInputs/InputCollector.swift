@@ -95,7 +95,8 @@ public enum InputCollector {
             }
             closedir(handle)
             var subdirectories: [(directory: String, relative: String, ignores: IgnoreStack?)] = []
-            for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            // In byte order, each name's bytes taken once (not twice for every comparison).
+            for name in names.map({ (bytes: Array($0.utf8), name: $0) }).sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }).map(\.name) {
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 let relative = relativeDirectory.isEmpty ? name : relativeDirectory + "/" + name
                 var info = stat()

@@ -74,6 +74,19 @@ import Testing
         #expect(Self.walked(root, include) == ["b.har", "fixtures/d.har"])
     }
 
+    /// A directory's files come in the byte order of their names (UTF-8), whatever order the
+    /// file system lists them in: the same inputs, the same report.
+    @Test func filesComeInTheByteOrderOfTheirNames() {
+        let names = ["b.json", "B.json", "a-b.json", "a.b.json", "aa.json", "\u{E9}.json", "e\u{301}.json", "Z.json", "z.json"]
+        // Written by hand: `tree`'s dictionary would take the two spellings of é for one key.
+        let root = Self.tree([:])
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for name in names { FileManager.default.createFile(atPath: root + "/" + name, contents: Data("{}".utf8)) }
+        let expected = ["B.json", "Z.json", "a-b.json", "a.b.json", "aa.json", "b.json", "e\u{301}.json", "z.json", "\u{E9}.json"]
+        // Compared as bytes: `String` equality would take the two spellings of é for one.
+        #expect(Self.walked(root).map { Array($0.utf8) } == expected.map { Array($0.utf8) })
+    }
+
     @Test func aFileNamedOnTheCommandLineIsAlwaysScanned() {
         let root = Self.tree([".gitignore": "*.json\n", "ignored.json": "{}"])
         #expect(Self.walked(root) == [".gitignore"])
