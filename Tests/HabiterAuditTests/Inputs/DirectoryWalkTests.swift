@@ -87,6 +87,15 @@ import Testing
         #expect(Self.walked(root).map { Array($0.utf8) } == expected.map { Array($0.utf8) })
     }
 
+    /// A name as reports use it: no leading `./`, no doubled slash.
+    @Test(arguments: [
+        ("a/b.json", "a/b.json"), ("./a//b.json", "a/b.json"), ("a///b", "a/b"), ("./././x", "x"), ("", "."), ("./", "."),
+        ("/abs//x/", "/abs/x/"), ("donn\u{E9}es//\u{E9}t\u{E9}.json", "donn\u{E9}es/\u{E9}t\u{E9}.json"), ("\u{E9}/", "\u{E9}/"),
+    ])
+    func namesAreNormalized(_ path: String, _ name: String) {
+        #expect(Array(InputItem.normalizedName(path).utf8) == Array(name.utf8))
+    }
+
     @Test func aFileNamedOnTheCommandLineIsAlwaysScanned() {
         let root = Self.tree([".gitignore": "*.json\n", "ignored.json": "{}"])
         #expect(Self.walked(root) == [".gitignore"])
