@@ -46,19 +46,28 @@ public enum FormatClaim: Equatable, Sendable {
     /// The claim of an ASCII name by its bytes, `lowered`: the same steps as `init(characters:)`.
     init(asciiPath lowered: [UInt8]) {
         var path = lowered[...]
-        if path.hasSuffix(".gz") { path = path.dropLast(3) }
+        if path.hasSuffix(Bytes.gz) { path = path.dropLast(3) }
         // The last component that is not empty, as `split` gives it; the whole path if none is.
         let slash = UInt8(ascii: "/")
         let end = (path.lastIndex { $0 != slash } ?? path.startIndex - 1) + 1
         let start = path[..<end].lastIndex(of: slash).map { $0 + 1 } ?? path.startIndex
         let file = end > path.startIndex ? path[start..<end] : path
-        if path.hasSuffix(".jsonc") || FormatClaim.isJSONCConfig(file: file, path: path) {
+        if path.hasSuffix(Bytes.jsonc) || FormatClaim.isJSONCConfig(file: file, path: path) {
             self = .jsonc
-        } else if [".json", ".ndjson", ".jsonl", ".har", ".http"].contains(where: path.hasSuffix) {
+        } else if Bytes.structuredSuffixes.contains(where: path.hasSuffix) {
             self = .structured
         } else {
             self = .none
         }
+    }
+
+    /// The names of `init(characters:)` and `isJSONCConfig`, as bytes.
+    private enum Bytes {
+        static let gz = Array(".gz".utf8), jsonc = Array(".jsonc".utf8), json = Array(".json".utf8)
+        static let structuredSuffixes = [".json", ".ndjson", ".jsonl", ".har", ".http"].map { Array($0.utf8) }
+        static let configPrefixes = ["tsconfig.", "jsconfig."].map { Array($0.utf8) }
+        static let configFiles = ["devcontainer.json", ".devcontainer.json", ".eslintrc.json"].map { Array($0.utf8) }
+        static let configDirectories = ["/.vscode/", "/.devcontainer/"]
     }
 
     /// Configuration files whose tools read them as JSON with comments: TypeScript's and
@@ -71,19 +80,18 @@ public enum FormatClaim: Equatable, Sendable {
     }
 
     private static func isJSONCConfig(file: ArraySlice<UInt8>, path: ArraySlice<UInt8>) -> Bool {
-        guard file.hasSuffix(".json") else { return false }
-        return file.hasPrefix("tsconfig.") || file.hasPrefix("jsconfig.")
-            || ["devcontainer.json", ".devcontainer.json", ".eslintrc.json"].contains { file.elementsEqual($0.utf8) }
-            || ["/.vscode/", "/.devcontainer/"].contains { ([UInt8(ascii: "/")] + path).containsBytes($0) }
+        guard file.hasSuffix(Bytes.json) else { return false }
+        return Bytes.configPrefixes.contains(where: file.hasPrefix) || Bytes.configFiles.contains { file.elementsEqual($0) }
+            || Bytes.configDirectories.contains { ([UInt8(ascii: "/")] + path).containsBytes($0) }
     }
 }
 
 private extension ArraySlice<UInt8> {
-    func hasSuffix(_ suffix: String) -> Bool {
-        count >= suffix.utf8.count && self[(endIndex - suffix.utf8.count)...].elementsEqual(suffix.utf8)
+    func hasSuffix(_ suffix: [UInt8]) -> Bool {
+        count >= suffix.count && self[(endIndex - suffix.count)...].elementsEqual(suffix)
     }
 
-    func hasPrefix(_ prefix: String) -> Bool {
-        count >= prefix.utf8.count && self[..<(startIndex + prefix.utf8.count)].elementsEqual(prefix.utf8)
+    func hasPrefix(_ prefix: [UInt8]) -> Bool {
+        count >= prefix.count && self[..<(startIndex + prefix.count)].elementsEqual(prefix)
     }
 }
