@@ -23,8 +23,8 @@ public enum FormatClaim: Equatable, Sendable {
         // An ASCII name, the usual one, is judged on its bytes; the same answers (an ASCII
         // character is one byte, and none of the names below holds a CR or an LF, the one pair
         // of ASCII bytes that is one character) without the lower-cased copy, the split and the
-        // substring searches of `String`, some 30,000 instructions a file: a fifth of a small
-        // JSON file's scan (BENCHMARKS.md).
+        // substring searches of `String`, some 27,000 instructions a file: nearly a fifth of a
+        // small JSON file's scan (BENCHMARKS.md, "A directory of small files").
         let bytes = Array(name.utf8)
         self = bytes.allSatisfy { $0 < 0x80 } ? FormatClaim(asciiPath: bytes.map(ASCIICase.lower)) : FormatClaim(characters: name)
     }

@@ -96,7 +96,8 @@ public enum InputCollector {
             closedir(handle)
             var subdirectories: [(directory: String, relative: String, ignores: IgnoreStack?)] = []
             // In byte order, each name's bytes taken once (not twice for every comparison).
-            for name in names.map({ (bytes: Array($0.utf8), name: $0) }).sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }).map(\.name) {
+            let ordered = names.map { (bytes: Array($0.utf8), name: $0) }.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+            for name in ordered.map(\.name) {
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 let relative = relativeDirectory.isEmpty ? name : relativeDirectory + "/" + name
                 var info = stat()

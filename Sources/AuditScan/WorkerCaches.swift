@@ -5,8 +5,8 @@ import AuditInputs
 /// (`KeyFactsCache`), the values in which nothing was found (`QuietValues`) and the layer
 /// decoders' gate tables. None of it depends on the input, only on the rules, which are the
 /// worker's for all its inputs. Made anew for every input they cost a directory of small files
-/// a fifth of its instructions (BENCHMARKS.md, "Files in parallel"). One per thread, like the
-/// worker's `RegexMatcher`: nothing in it is locked.
+/// a fifth of its instructions (BENCHMARKS.md, "A directory of small files"). One per thread,
+/// like the worker's `RegexMatcher`: nothing in it is locked.
 final class WorkerCaches {
     /// The rules whose judgements the caches hold.
     let rules: RulePack
