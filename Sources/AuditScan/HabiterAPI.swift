@@ -92,18 +92,27 @@ enum HabiterAPI {
     /// Whether the named values are an OAuth authorization response: one `state` with one
     /// non-empty `code` (the authorization code flow, Habiter's callback fragment holds exactly
     /// these two), or with an `access_token` or `id_token` (the implicit flow).
-    static func isAuthorizationResponse(_ pairs: some Sequence<DecodedPair>) -> Bool {
+    static func isAuthorizationResponse(_ pairs: PairList.Pairs) -> Bool {
         var codes = 0, states = 0, tokens = 0
-        for pair in pairs {
-            if pair.name == codeName {
-                codes += pair.value.isEmpty ? 2 : 1
-            } else if pair.name == stateName {
+        // Names only, the values not decoded. A decoded name starts with its first raw byte
+        // unless that is `%` (an escape) or `+` (a space): only a name whose raw first byte is
+        // `c`, `s`, `a`, `i` or `%` can be one of the four, and only such a name is decoded.
+        var iterator = pairs.makeIterator()
+        while let (decoded, valueIsEmpty) = iterator.nextName(decodingOnlyIf: mayStartResponseName) {
+            guard let name = decoded else { continue }
+            if name == codeName {
+                codes += valueIsEmpty ? 2 : 1
+            } else if name == stateName {
                 states += 1
-            } else if pair.name == accessTokenName || pair.name == idTokenName {
+            } else if name == accessTokenName || name == idTokenName {
                 tokens += 1
             }
         }
         return states == 1 && (codes == 1 || (codes == 0 && tokens > 0))
+    }
+
+    private static func mayStartResponseName(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "c") || byte == UInt8(ascii: "s") || byte == UInt8(ascii: "a") || byte == UInt8(ascii: "i") || byte == UInt8(ascii: "%")
     }
 
     static let codeName = Array("code".utf8), stateName = Array("state".utf8)

@@ -174,12 +174,14 @@ extension ArtifactScan {
                 let word = String(decoding: pair.name, as: UTF8.self)
                 name = NameMatch(ruleIndex: responseRule, words: [word], matchedName: "authorizationresponse", describesMetadata: false)
             }
-            let key = String(decoding: pair.name, as: UTF8.self)
-            let location = HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
-                                       readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: frame.isProtocolField)
+            // The location is made only for a hit: a form can hold a million fields.
             pair.value.withUnsafeBytes { value in
                 scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth,
-                                excluding: pair.isVerbatim ? splitter : 0, carriedByProtocol: frame.isProtocolField) { location }
+                                excluding: pair.isVerbatim ? splitter : 0, carriedByProtocol: frame.isProtocolField) {
+                    let key = String(decoding: pair.name, as: UTF8.self)
+                    return HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
+                                       readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: frame.isProtocolField)
+                }
             }
         }
         return true

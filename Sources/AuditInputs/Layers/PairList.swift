@@ -80,11 +80,34 @@ public struct PairList: Sendable {
                     decodedIndex += 1
                     return decoded[decodedIndex - 1]
                 }
+                return nextPart().map(pair)
+            }
+
+            /// The next pair's name, and whether its value is empty, without decoding the value
+            /// (a non-empty value never decodes to an empty one): for a pass that only looks for
+            /// some names, which decoding every value made as costly as the scan of the pairs.
+            /// The name is decoded only when `mayMatch` lets its first raw byte through (nil
+            /// otherwise); a name decoded already is always given.
+            public mutating func nextName(decodingOnlyIf mayMatch: (UInt8) -> Bool) -> (name: [UInt8]?, valueIsEmpty: Bool)? {
+                if let decoded {
+                    guard decodedIndex < decoded.count else { return nil }
+                    decodedIndex += 1
+                    return (decoded[decodedIndex - 1].name, decoded[decodedIndex - 1].value.isEmpty)
+                }
+                guard let part = nextPart() else { return nil }
+                let equals = text[part].firstIndex(of: UInt8(ascii: "=")) ?? part.upperBound
+                let valueIsEmpty = equals + 1 >= part.upperBound
+                guard mayMatch(text[part.lowerBound]) else { return (nil, valueIsEmpty) }
+                return (LayerBytes.percentDecode(text[part.lowerBound..<equals], plusAsSpace: plusAsSpace), valueIsEmpty)
+            }
+
+            /// The next part that is not empty.
+            private mutating func nextPart() -> Range<Int>? {
                 while partStart < text.count {
                     let start = partStart
                     let end = text[start...].firstIndex(of: separator) ?? text.count
                     partStart = end + 1
-                    if end > start { return pair(start..<end) }
+                    if end > start { return start..<end }
                 }
                 return nil
             }

@@ -267,3 +267,20 @@ enum SignInFixtures {
         ])
     }
 }
+
+/// An OAuth authorization response written as a form is known by its decoded names: one
+/// `state` with one non-empty `code`, or with an `access_token` or `id_token`. Names are
+/// percent-decoded (only those that may decode to one of the four are).
+@Suite struct AuthorizationResponseTests {
+    @Test(arguments: [
+        ("code=abcdef&state=xyz", true), ("%63ode=abcdef&%73tate=xyz", true), ("st%61te=xyz&c%6Fde=abcdef", true),
+        ("state=xyz&access_token=t", true), ("state=xyz&%69d_token=t", true), ("field=1&state=xyz&code=abcdef&other=2", true),
+        ("code=&state=xyz&x=1", false), ("state=1&state=2&code=abcdef", false), ("Code=abcdef&state=xyz", false),
+        ("fcode=abcdef&state=xyz", false), ("state=xyz&+code=abcdef", false), ("code=abcdef&code=ghijk&state=x", false),
+        ("state=xyz&other=abcdef", false),
+    ])
+    func aFormIsAnAuthorizationResponse(_ text: String, _ isResponse: Bool) {
+        let bytes = Array(text.utf8)
+        #expect(bytes.withUnsafeBytes { HabiterAPI.isAuthorizationResponseText($0) } == isResponse, "\(text)")
+    }
+}
