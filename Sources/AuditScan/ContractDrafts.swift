@@ -32,7 +32,7 @@ struct ContractDrafts {
     /// registers): every event goes to each, innermost last.
     private var captures: [Capture] = []
     /// The offset past which the outermost capture is over `maxCapturedBytes`, `Int.max` while
-    /// nothing is captured: every event's offset is compared with it.
+    /// nothing is captured: every event's offset is compared with it (`capturedMemberLimit`).
     private(set) var captureLimitOffset = Int.max
     /// Members of the open objects that the app's sensitive-name rule matches (name, offset),
     /// innermost object last: the contract checks screen a document's or operation's
@@ -114,8 +114,7 @@ struct ContractDrafts {
 
     /// An object or array as the value of a document key, or inside a captured member (`notes`:
     /// the container it is in).
-    mutating func containerOpens(isObject: Bool, at offset: Int, notes: ContainerNotes?) throws(DocumentLimit) {
-        try checkCaptureSize(at: offset)
+    mutating func containerOpens(isObject: Bool, at offset: Int, notes: ContainerNotes?) {
         for i in captures.indices {
             captures[i].depth += 1
             if isObject { captures[i].builder.objectStart(at: offset) } else { captures[i].builder.arrayStart(at: offset) }
@@ -174,13 +173,10 @@ struct ContractDrafts {
         if let draft = notes.operationsOf { drafts[draft].operationCount = elements }
     }
 
-    /// A captured member is validated whole, so its size is bounded: beyond the limit the input
-    /// fails with a `limit` error rather than go unchecked or take unbounded memory.
-    private func checkCaptureSize(at offset: Int) throws(DocumentLimit) {
-        if offset > captureLimitOffset { throw capturedMemberLimit(at: offset) }
-    }
-
-    /// The error of an event at `offset` past `captureLimitOffset`.
+    /// The error of an event at `offset` past `captureLimitOffset`. A captured member is
+    /// validated whole, so its size is bounded: beyond the limit the input fails with a `limit`
+    /// error rather than go unchecked or take unbounded memory. The visitor checks every event
+    /// against the limit (`JSONScanVisitor.checkCaptureSize`).
     func capturedMemberLimit(at offset: Int) -> DocumentLimit {
         DocumentLimit.capturedMember(offset: layer.outerOffset ?? offset, limit: ContractDrafts.maxCapturedBytes)
     }

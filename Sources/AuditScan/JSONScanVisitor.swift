@@ -49,7 +49,8 @@ struct JSONScanVisitor: JSONVisitor {
         if path.depth == 1 && layer.depth == 0 && path.top.isObject && path.currentKeyIs("settings") {
             notes.isSettingsSnapshot = true
         }
-        if drafts.wantsValue { try drafts.containerOpens(isObject: true, at: offset, notes: parent) }
+        try checkCaptureSize(at: offset)
+        if drafts.wantsValue { drafts.containerOpens(isObject: true, at: offset, notes: parent) }
         path.open(id: id, isObject: true, notes: notes)
     }
 
@@ -88,7 +89,8 @@ struct JSONScanVisitor: JSONVisitor {
     mutating func arrayStart(at offset: Int) throws {
         let (id, parent) = containerBegins("an array", at: offset)
         var notes = drafts.arrayNotes(parent: parent)
-        if drafts.wantsValue { try drafts.containerOpens(isObject: false, at: offset, notes: parent) }
+        try checkCaptureSize(at: offset)
+        if drafts.wantsValue { drafts.containerOpens(isObject: false, at: offset, notes: parent) }
         if let name = pendingName {
             notes.elementName = Int32(elementNames.count)
             elementNames.append(name)
@@ -114,8 +116,8 @@ struct JSONScanVisitor: JSONVisitor {
         if layer.outerOffset == nil { try scan.checkDocumentHits(at: offset) }
     }
 
-    /// The captured members' size limit (`ContractDrafts.checkCaptureSize`), checked at every
-    /// event. Here, on the drafts' stored limit: a call of the drafts' own check from the
+    /// The captured members' size limit (`ContractDrafts.capturedMemberLimit`), checked at every
+    /// event, here on the drafts' stored limit: a call of a check of the drafts' own from the
     /// visitor copied the whole `ContractDrafts` struct for one comparison.
     @inline(__always)
     private mutating func checkCaptureSize(at offset: Int) throws(DocumentLimit) {

@@ -1,5 +1,10 @@
 import AuditBytes
 import AuditDetection
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// String values in which the layer decoders opened nothing and the pattern rules found
 /// nothing, remembered with everything that outcome depends on, so that the same value in the
@@ -12,8 +17,10 @@ import AuditDetection
 /// settings kept here (`Settings`), so a value remembered would come out the same again.
 /// Direct-mapped: a value takes the slot its hash names, in place of what was there. The table
 /// starts small and grows, forgetting what it held, each time it has taken as many values as it
-/// has slots, up to 4,096 slots (about 350 KB): a table of that size made for each of 3,000
-/// small files cost their scan 9 % more instructions.
+/// has slots, up to 4,096 slots (about 350 KB). A worker keeps its table from input to input
+/// (`WorkerCaches`); growing it spares a scan of few values, alone or as a shared input's second
+/// worker, the full table (made for each of 3,000 small files, it cost their scan 9 % more
+/// instructions).
 final class QuietValues {
     /// What the outcome depends on besides the bytes.
     struct Settings: Equatable {
@@ -105,9 +112,3 @@ final class QuietValues {
         taken = 0
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
