@@ -161,9 +161,11 @@ enum PortableFields {
         }
     }
 
-    /// A JSON integer (no fraction, no exponent) within the safe range of a double.
+    /// A JSON integer (no fraction, no exponent) within the safe range of a double. Compared
+    /// by magnitude: `abs` of the smallest `Int` (-9223372036854775808, which `Int` reads)
+    /// traps.
     static func integer(_ value: JSONValue) -> Int? {
-        guard case .number(let text) = value, let n = Int(text), abs(n) <= 9_007_199_254_740_991 else { return nil }
+        guard case .number(let text) = value, let n = Int(text), n.magnitude <= 9_007_199_254_740_991 else { return nil }
         return n
     }
 }

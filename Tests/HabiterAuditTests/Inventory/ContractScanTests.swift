@@ -127,6 +127,11 @@ enum ContractSamples {
          "contract.field-value key=targetCount"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""targetCount": 1"#, with: #""targetCount": 9007199254740993"#)),
          "contract.field-value key=targetCount"),
+        // The smallest Int, whose absolute value does not fit one, and one below it.
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""targetCount": 1"#, with: #""targetCount": -9223372036854775808"#)),
+         "contract.field-value key=targetCount"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""targetCount": 1"#, with: #""targetCount": -9223372036854775809"#)),
+         "contract.field-value key=targetCount"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""createdAt": "2026-01-04T08:00:00.000Z""#, with: #""createdAt": """#)),
          "contract.field-value key=createdAt"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""notificationTime": "07:30""#, with: #""notificationTime": "24:00""#)),
