@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 import AuditInputs
 
@@ -44,11 +45,11 @@ extension PrefsEntry {
     public static func key(ofName name: String) -> Substring {
         // Compared and dropped as UTF-8 bytes, as the plugins do by code units (`String.dropFirst`
         // walked characters: some 670 instructions a name).
-        for prefix in pluginPrefixes where name.utf8.starts(with: prefix.utf8) {
-            return Substring(name.utf8.dropFirst(prefix.utf8.count))
+        for prefix in pluginPrefixes where name.hasUTF8Prefix(prefix) {
+            return Substring(name.utf8.dropFirst(prefix.count))
         }
         return Substring(name)
     }
 
-    private static let pluginPrefixes = [FlutterPrefsEncoding.secureStoragePrefix, FlutterPrefsEncoding.sharedPreferencesPrefix]
+    private static let pluginPrefixes = [FlutterPrefsEncoding.secureStoragePrefix, FlutterPrefsEncoding.sharedPreferencesPrefix].map { Array($0.utf8) }
 }

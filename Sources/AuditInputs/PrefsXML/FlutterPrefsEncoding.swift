@@ -93,8 +93,10 @@ public enum FlutterPrefsEncoding {
     /// A flutter_secure_storage entry name (default key prefix). Its value should be ciphertext;
     /// a plaintext one is the finding.
     public static func isSecureStorageKey(_ name: String) -> Bool {
-        name.utf8.starts(with: secureStoragePrefix.utf8)
+        name.hasUTF8Prefix(secureStoragePrefixBytes)
     }
+
+    private static let secureStoragePrefixBytes = Array(secureStoragePrefix.utf8)
 
     /// The user's key of a flutter_secure_storage entry name (what the app passed to `write`),
     /// or nil when the name lacks the prefix.
