@@ -10,7 +10,7 @@ import AuditInputs
 struct ContractDrafts {
     /// A member of a draft being collected as a tree.
     private struct Capture {
-        var builder: JSONTreeBuilder
+        var builder: CapturedJSON.Builder
         /// How many of its containers are open.
         var depth: Int
         var draft: Int
@@ -41,8 +41,8 @@ struct ContractDrafts {
     /// The additional fields of the open operation documents, innermost last: an operation's
     /// `changedMetadataFields` list them.
     private var metadataKeys: [String] = []
-    /// A builder whose capture ended, for the next capture to take with its stack's room.
-    private var spareBuilder = JSONTreeBuilder()
+    /// Builders whose captures ended, for the next captures to take with their room.
+    private var spareBuilders: [CapturedJSON.Builder] = []
 
     init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
@@ -74,13 +74,13 @@ struct ContractDrafts {
     mutating func key(_ key: UnsafeBufferPointer<UInt8>, facts: KeyFacts, at offset: Int, notes: inout ContainerNotes) {
         let flag = facts.shape, isAppSensitive = facts.isAppSensitive
         let isMetadataKey = notes.documentOf != nil && flag.isDisjoint(with: ShapeKeys.entityDocumentMembers)
-        // The key's text, taken once for all that keep it.
-        if !captures.isEmpty || isAppSensitive || isMetadataKey {
+        for i in captures.indices {
+            captures[i].builder.key(key, at: offset)
+            if isAppSensitive { captures[i].holdsSensitiveName = true }
+        }
+        // The key's text, taken once for both lists that keep it.
+        if isAppSensitive || isMetadataKey {
             let text = scan.keyText(key, facts: facts)
-            for i in captures.indices {
-                captures[i].builder.key(text, at: offset)
-                if isAppSensitive { captures[i].holdsSensitiveName = true }
-            }
             if isAppSensitive { appSensitiveKeys.append((text, offset)) }
             if isMetadataKey { metadataKeys.append(text) }
         }
@@ -103,12 +103,12 @@ struct ContractDrafts {
         recordDocumentValue(value, draft: draft, offset: offset)
         if pendingKey == .entityId { drafts[draft].entityIdIsSecret = matchedPattern }
         if ShapeKeys.capturedMembers.contains(pendingKey) {
-            drafts[draft].setCaptured(pendingKey, JSONValue.Node(value: value.jsonValue, offset: offset))
+            drafts[draft].setCaptured(pendingKey, CapturedJSON(JSONValue.Node(value: value.jsonValue, offset: offset)))
         }
     }
 
     /// Hands each capture a string, number or literal event.
-    mutating func capture(_ event: (inout JSONTreeBuilder) -> Void) {
+    mutating func capture(_ event: (inout CapturedJSON.Builder) -> Void) {
         for i in captures.indices { event(&captures[i].builder) }
     }
 
@@ -117,14 +117,13 @@ struct ContractDrafts {
     mutating func containerOpens(isObject: Bool, at offset: Int, notes: ContainerNotes?) {
         for i in captures.indices {
             captures[i].depth += 1
-            if isObject { captures[i].builder.objectStart(at: offset) } else { captures[i].builder.arrayStart(at: offset) }
+            captures[i].builder.containerStart(isObject: isObject, at: offset)
         }
         guard !pendingKey.isEmpty, let draft = notes?.draft else { return }
         recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
         if ShapeKeys.capturedMembers.contains(pendingKey) {
-            var builder = JSONTreeBuilder()
-            swap(&builder, &spareBuilder)
-            if isObject { builder.objectStart(at: offset) } else { builder.arrayStart(at: offset) }
+            var builder = spareBuilders.popLast() ?? CapturedJSON.Builder()
+            builder.containerStart(isObject: isObject, at: offset)
             if captures.isEmpty { captureLimitOffset = offset + ContractDrafts.maxCapturedBytes }
             captures.append(Capture(builder: builder, depth: 1, draft: draft, member: pendingKey))
         }
@@ -134,7 +133,7 @@ struct ContractDrafts {
     mutating func containerCloses(isObject: Bool, at offset: Int) {
         guard !captures.isEmpty else { return }
         for i in captures.indices {
-            if isObject { captures[i].builder.objectEnd(at: offset) } else { captures[i].builder.arrayEnd(at: offset) }
+            captures[i].builder.containerEnd()
             captures[i].depth -= 1
         }
         // Moved off the stack, not copied (a copy retained the builder's stack and tree).
@@ -142,7 +141,7 @@ struct ContractDrafts {
             var last = captures.removeLast()
             if let tree = last.builder.takeResult() { drafts[last.draft].setCaptured(last.member, tree) }
             if !last.holdsSensitiveName { drafts[last.draft].membersWithoutSensitiveNames.insert(last.member) }
-            spareBuilder = last.builder
+            spareBuilders.append(last.builder)
         }
         if captures.isEmpty { captureLimitOffset = Int.max }
     }

@@ -200,7 +200,7 @@ struct JSONScanVisitor: JSONVisitor {
                              context: pendingContext | carrierContext) { [path] in path.location() }
         if drafts.wantsValue {
             value.withMemoryRebound(to: UInt8.self) { bytes in
-                drafts.capture { $0.string(bytes, escaped: false, at: offset) }
+                drafts.capture { $0.scalar(.string, bytes, at: offset) }
             }
             if !drafts.pendingKey.isEmpty {
                 drafts.scalar(.string(String(decoding: value, as: UTF8.self)), at: offset, matchedPattern: scan.hitCount > hitsBefore,
@@ -215,7 +215,7 @@ struct JSONScanVisitor: JSONVisitor {
         stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
         if drafts.wantsValue {
-            drafts.capture { $0.number(raw, at: offset) }
+            drafts.capture { $0.scalar(.number, raw, at: offset) }
             if !drafts.pendingKey.isEmpty {
                 drafts.scalar(.number(String(decoding: raw, as: UTF8.self)), at: offset, matchedPattern: false, notes: path.top.notes)
             }

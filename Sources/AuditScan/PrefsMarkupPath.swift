@@ -51,5 +51,5 @@ extension PrefsEntry {
         return Substring(name)
     }
 
-    private static let pluginPrefixes = [FlutterPrefsEncoding.secureStoragePrefix, FlutterPrefsEncoding.sharedPreferencesPrefix].map { Array($0.utf8) }
+    private static let pluginPrefixes = [FlutterPrefsEncoding.secureStoragePrefixBytes, FlutterPrefsEncoding.sharedPreferencesPrefixBytes]
 }

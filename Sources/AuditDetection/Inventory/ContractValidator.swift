@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 import AuditInputs
 
@@ -59,7 +60,7 @@ public struct DocumentDraft {
     public var hasPayload = false
     public var payloadIsObject = false
     /// The payload, read whole: every field is checked for type and value.
-    var payload: JSONValue.Node?
+    var payload: CapturedJSON?
     public var protocolVersion: DraftValue?
     public var protocolVersionOffset: Int?
     public var hasMigratedAt = false
@@ -69,17 +70,17 @@ public struct DocumentDraft {
     public var operationIdOffset: Int?
     public var kind: DraftValue?
     public var kindOffset: Int?
-    var revision: JSONValue.Node?
-    var changedFields: JSONValue.Node?
-    var changedMetadataFields: JSONValue.Node?
+    var revision: CapturedJSON?
+    var changedFields: CapturedJSON?
+    var changedMetadataFields: CapturedJSON?
     public var hasDocument = false
     public var documentOffset: Int?
     /// What the operation's `document` turned out to be, once it closed.
     public var document: DocumentSummary?
     // A snapshot's entity state.
-    var lifecycleRevision: JSONValue.Node?
-    var payloadFields: JSONValue.Node?
-    var metadataFields: JSONValue.Node?
+    var lifecycleRevision: CapturedJSON?
+    var payloadFields: CapturedJSON?
+    var metadataFields: CapturedJSON?
     // A push body or pull page.
     public var operationCount: Int?
     public var operationsOffset: Int?
@@ -118,7 +119,7 @@ public struct DocumentDraft {
     }
 
     /// Stores a member read whole (consumed: the tree is taken, not copied).
-    public mutating func setCaptured(_ member: ShapeKeys, _ tree: consuming JSONValue.Node) {
+    public mutating func setCaptured(_ member: ShapeKeys, _ tree: consuming CapturedJSON) {
         switch member {
         case .payload: payload = tree
         case .revision: revision = tree
@@ -138,11 +139,10 @@ public struct DocumentSummary {
     /// A storage envelope, which `contract.storage-envelope` reports.
     var isStorageEnvelope = false
     var deleted: Bool? = nil
-    /// The payload's keys (none for a tombstone), and the additional fields': sets made of
-    /// arrays made for them, so sorted in place (a set made later of an array the summary kept
-    /// copied it first).
-    var payloadKeys = FieldNameSet([])
-    var metadataKeys = FieldNameSet([])
+    /// The payload, whose keys an operation's `changedFields` are compared with (none for a
+    /// tombstone), and the additional fields' names, for its `changedMetadataFields`.
+    var payload: CapturedJSON?
+    var metadataKeys: [String] = []
 
     public init(isEntityDocument: Bool) { self.isEntityDocument = isEntityDocument }
 
@@ -150,8 +150,19 @@ public struct DocumentSummary {
         isEntityDocument = ContractValidator.isEntityDocument(draft)
         isStorageEnvelope = ContractValidator.isStorageEnvelope(draft)
         deleted = draft.deleted?.boolValue
-        payloadKeys = FieldNameSet(draft.payload?.value.objectMembers?.map(\.key) ?? [])
-        self.metadataKeys = FieldNameSet(metadataKeys)
+        if let payload = draft.payload, payload.kind(payload.root) == .object { self.payload = payload }
+        self.metadataKeys = metadataKeys
+    }
+
+    /// Calls `body` with each payload key.
+    func forEachPayloadKey(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let payload else { return }
+        for member in payload.children(payload.root) { payload.withKey(member, body) }
+    }
+
+    /// Calls `body` with each additional field's name.
+    func forEachMetadataKey(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        for var key in metadataKeys { key.withUTF8(body) }
     }
 }
 
@@ -223,15 +234,10 @@ public enum ContractValidator {
         return violations
     }
 
-    /// The first bytes of `flutter.` and of the secure-storage prefix. No other character is
-    /// canonically equivalent to either (`String.hasPrefix` compares characters), so a name
-    /// that starts with neither byte has neither prefix: most members are ruled out without
-    /// two `hasPrefix` calls.
-    private static let prefsKeyLeads = (FlutterPrefsEncoding.sharedPreferencesPrefix.utf8.first!, FlutterPrefsEncoding.secureStoragePrefix.utf8.first!)
-
-    static func mayBePrefsKey(_ name: String) -> Bool {
-        let lead = name.utf8.first
-        return lead == prefsKeyLeads.0 || lead == prefsKeyLeads.1
+    /// Whether a name starts with `flutter.` or the secure-storage prefix, compared as the
+    /// plugins write them, by code units (bytes).
+    static func isPrefsKey(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.hasBytePrefix(FlutterPrefsEncoding.sharedPreferencesPrefixBytes) || name.hasBytePrefix(FlutterPrefsEncoding.secureStoragePrefixBytes)
     }
 
     /// What is wrong with a `protocolVersion`, or nil.
@@ -281,12 +287,13 @@ public enum ContractValidator {
         }
         /// A violation of one member of the payload (`payload` itself when `member` is nil):
         /// reported there, not at the document.
-        func add(_ check: BuiltinCheck, _ message: String, payloadMember member: JSONValue.Member?, payload: JSONValue.Node?) {
-            if let member {
-                violations.append(ContractViolation(check: check, message: message, key: member.key, offset: member.value.offset,
-                                                    memberPath: [.key("payload"), .key(member.key)]))
+        func add(_ check: BuiltinCheck, _ message: String, payloadMember member: Int?, payload: CapturedJSON?) {
+            if let member, let payload {
+                let key = payload.key(member)
+                violations.append(ContractViolation(check: check, message: message, key: key, offset: payload.offset(member),
+                                                    memberPath: [.key("payload"), .key(key)]))
             } else {
-                violations.append(ContractViolation(check: check, message: message, key: "payload", offset: payload?.offset,
+                violations.append(ContractViolation(check: check, message: message, key: "payload", offset: payload?.rootOffset,
                                                     memberPath: [.key("payload")]))
             }
         }
@@ -317,37 +324,41 @@ public enum ContractValidator {
             }
             return
         }
-        guard d.hasPayload && d.payloadIsObject, let payload = d.payload, let members = payload.value.objectMembers else {
+        guard d.hasPayload && d.payloadIsObject, let payload = d.payload, payload.kind(payload.root) == .object else {
             add(.missingPayload, "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
             return
         }
-        if let prefsKey = members.first(where: { mayBePrefsKey($0.key) && ($0.key.hasPrefix(FlutterPrefsEncoding.sharedPreferencesPrefix) || $0.key.hasPrefix(FlutterPrefsEncoding.secureStoragePrefix)) }) {
+        let root = payload.root
+        if let prefsKey = payload.children(root).first(where: { payload.withKey($0, isPrefsKey) }) {
             add(.prefsDump, "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".",
                 payloadMember: prefsKey, payload: payload)
         }
         switch entity {
         case .habit(let id):
-            if payload.value["id"]?.stringValue != id {
-                add(.identityMismatch, "The habit payload's id \(payload.value["id"] == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".",
-                    payloadMember: members.last { $0.key == "id" }, payload: payload)
+            let idMember = payload.member("id", of: root)
+            if !(idMember.map { payload.isString($0, id) } ?? false) {
+                add(.identityMismatch, "The habit payload's id \(idMember == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".",
+                    payloadMember: idMember, payload: payload)
             }
             PortableFields.checkHabit(payload, screensNames: d.mayHoldSensitiveName(.payload), into: &violations)
         case .entry(let habitId, let date):
-            if payload.value["habitId"]?.stringValue != habitId || payload.value["date"]?.stringValue != date {
-                let differing = payload.value["habitId"]?.stringValue != habitId ? "habitId" : "date"
+            let habitIdMember = payload.member("habitId", of: root), dateMember = payload.member("date", of: root)
+            let habitIdDiffers = !(habitIdMember.map { payload.isString($0, habitId) } ?? false)
+            if habitIdDiffers || !(dateMember.map { payload.isString($0, date) } ?? false) {
                 add(.identityMismatch, "The entry payload's habitId or date differs from entityId: \"their entity ID must match payload habitId and date\".",
-                    payloadMember: members.last { $0.key == differing }, payload: payload)
+                    payloadMember: habitIdDiffers ? habitIdMember : dateMember, payload: payload)
             }
             PortableFields.checkEntry(payload, screensNames: d.mayHoldSensitiveName(.payload), into: &violations)
         case .setting(let key):
             guard let setting = inventory.setting(key) else { return }
-            if members.count != 1 || members[0].key != "value" {
+            var members = payload.children(root)
+            if payload.count(root) != 1 || !payload.keyIs(members.next()!, "value") {
                 add(.settingPayload, "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".",
-                    payloadMember: members.first { $0.key != "value" }, payload: payload)
+                    payloadMember: payload.children(root).first { !payload.keyIs($0, "value") }, payload: payload)
             }
-            if let value = members.last(where: { $0.key == "value" })?.value, let problem = setting.schema.problem(with: value.value) {
+            if let value = payload.member("value", of: root), let problem = setting.schema.problem(with: payload.jsonNode(value).value) {
                 violations.append(ContractViolation(check: .settingValue, message: "The value of \(setting.key) does not match its schema: \(problem) (\"malformed values are rejected before mutation\").",
-                                                    offset: value.offset, memberPath: [.key("payload"), .key("value")]))
+                                                    offset: payload.offset(value), memberPath: [.key("payload"), .key("value")]))
             }
         }
     }

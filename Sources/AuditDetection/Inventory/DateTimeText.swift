@@ -5,34 +5,31 @@
 /// out-of-range day over (`2026-02-31` is March 3) rather than refuse it, so only the field
 /// ranges are checked: month 1–12, day 1–31, hour 0–23 (or 24:00:00), minute and second 0–59.
 enum DateTimeText {
-    static func isDateTime(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var c = Cursor(bytes: bytes)
-            guard c.number(4, in: 0...9999) != nil, c.skip("-"), c.number(2, in: 1...12) != nil, c.skip("-"),
-                  c.number(2, in: 1...31) != nil else { return false }
-            if c.atEnd { return true }
-            guard c.skip("T") || c.skip(" "), let hour = c.number(2, in: 0...24), c.skip(":"), let minute = c.number(2, in: 0...59) else { return false }
-            var second = 0, fraction = false
-            if c.skip(":") {
-                guard let s = c.number(2, in: 0...59) else { return false }
-                second = s
-                if c.skip(".") {
-                    let start = c.i
-                    while c.i < bytes.count, bytes[c.i] &- 0x30 < 10 {
-                        if bytes[c.i] != UInt8(ascii: "0") { fraction = true }
-                        c.i += 1
-                    }
-                    guard c.i > start else { return false }
+    static func isDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var c = Cursor(bytes: bytes)
+        guard c.number(4, in: 0...9999) != nil, c.skip("-"), c.number(2, in: 1...12) != nil, c.skip("-"),
+              c.number(2, in: 1...31) != nil else { return false }
+        if c.atEnd { return true }
+        guard c.skip("T") || c.skip(" "), let hour = c.number(2, in: 0...24), c.skip(":"), let minute = c.number(2, in: 0...59) else { return false }
+        var second = 0, fraction = false
+        if c.skip(":") {
+            guard let s = c.number(2, in: 0...59) else { return false }
+            second = s
+            if c.skip(".") {
+                let start = c.i
+                while c.i < bytes.count, bytes[c.i] &- 0x30 < 10 {
+                    if bytes[c.i] != UInt8(ascii: "0") { fraction = true }
+                    c.i += 1
                 }
+                guard c.i > start else { return false }
             }
-            if hour == 24 && (minute != 0 || second != 0 || fraction) { return false }
-            if c.atEnd { return true }
-            if c.skip("Z") { return c.atEnd }
-            guard c.skip("+") || c.skip("-"), c.number(2, in: 0...23) != nil else { return false }
-            _ = c.skip(":")
-            return c.number(2, in: 0...59) != nil && c.atEnd
         }
+        if hour == 24 && (minute != 0 || second != 0 || fraction) { return false }
+        if c.atEnd { return true }
+        if c.skip("Z") { return c.atEnd }
+        guard c.skip("+") || c.skip("-"), c.number(2, in: 0...23) != nil else { return false }
+        _ = c.skip(":")
+        return c.number(2, in: 0...59) != nil && c.atEnd
     }
 
     /// Where `isDateTime` is in the text (a value, not variables captured by nested functions,

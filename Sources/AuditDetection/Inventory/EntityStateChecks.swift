@@ -20,10 +20,10 @@ enum EntityStateChecks {
         switch d.lifecycleRevision {
         case nil:
             add("An entity state has a lifecycleRevision: a revision {deviceId, sequence} or null.")
-        case let node? where node.value != .null:
-            switch Revision.parse(node) {
+        case let tree? where tree.kind(tree.root) != .null:
+            switch Revision.parse(tree, at: tree.root) {
             case .success(let revision): lifecycle = revision
-            case .failure(let problem): add("The lifecycleRevision \(problem.message).", key: "lifecycleRevision", offset: node.offset)
+            case .failure(let problem): add("The lifecycleRevision \(problem.message).", key: "lifecycleRevision", offset: tree.rootOffset)
             }
         default:
             if d.deleted?.boolValue == true { add("A pending entity state (lifecycleRevision null) cannot be deleted.", key: "deleted") }
@@ -34,27 +34,27 @@ enum EntityStateChecks {
                 add("An entity state has \(name): an object of field registers.")
                 continue
             }
-            guard let members = registers.value.objectMembers else {
-                add("The entity state's \(name) is \(registers.value.kindName), not an object of field registers.", key: name, offset: registers.offset)
+            guard registers.kind(registers.root) == .object else {
+                add("The entity state's \(name) is \(registers.kindName(registers.root)), not an object of field registers.", key: name, offset: registers.rootOffset)
                 continue
             }
-            for member in members {
-                let path: [PathToken] = [.key(name), .key(member.key)]
-                if AppSensitiveName.matches(member.key) {
-                    violations.append(ContractValidator.sensitiveName(member.key, offset: member.keyOffset, path: path, where: "an entity state's \(name)"))
+            for member in registers.children(registers.root) {
+                let key = registers.key(member)
+                let path: [PathToken] = [.key(name), .key(key)]
+                if registers.withKey(member, AppSensitiveName.matches) {
+                    violations.append(ContractValidator.sensitiveName(key, offset: registers.keyOffset(member), path: path, where: "an entity state's \(name)"))
                 }
-                guard let register = member.value.value.objectMembers, register.count == 2,
-                      Set(register.map(\.key)) == ["value", "revision"], let revision = register.last(where: { $0.key == "revision" })?.value else {
-                    violations.append(ContractViolation(check: .entityState, message: "The register \(name).\(member.key) is not {value, revision}.",
-                                                        key: member.key, offset: member.value.offset, memberPath: path))
+                guard let (value, revision) = register(member, in: registers) else {
+                    violations.append(ContractViolation(check: .entityState, message: "The register \(name).\(key) is not {value, revision}.",
+                                                        key: key, offset: registers.offset(member), memberPath: path))
                     continue
                 }
-                if case .failure(let problem) = Revision.parse(revision) {
-                    violations.append(ContractViolation(check: .entityState, message: "The register \(name).\(member.key)'s revision \(problem.message).",
-                                                        key: member.key, offset: revision.offset, memberPath: path + [.key("revision")]))
+                if case .failure(let problem) = Revision.parse(registers, at: revision) {
+                    violations.append(ContractViolation(check: .entityState, message: "The register \(name).\(key)'s revision \(problem.message).",
+                                                        key: key, offset: registers.offset(revision), memberPath: path + [.key("revision")]))
                 }
-                if d.mayHoldSensitiveName(shapeKey), let value = register.last(where: { $0.key == "value" })?.value {
-                    PortableFields.screenNames(in: value, path: path + [.key("value")], place: "an entity state's \(name)", into: &violations)
+                if d.mayHoldSensitiveName(shapeKey) {
+                    PortableFields.screenNames(in: registers, at: value, path: path + [.key("value")], place: "an entity state's \(name)", into: &violations)
                 }
             }
         }
@@ -63,25 +63,38 @@ enum EntityStateChecks {
         }
     }
 
+    /// The `value` and `revision` of the register at `i`, exactly those two members; nil when
+    /// it is something else.
+    private static func register(_ i: Int, in tree: CapturedJSON) -> (value: Int, revision: Int)? {
+        guard tree.kind(i) == .object, tree.count(i) == 2 else { return nil }
+        var members = tree.children(i)
+        let (first, second) = (members.next()!, members.next()!)
+        if tree.keyIs(first, "value") && tree.keyIs(second, "revision") { return (first, second) }
+        if tree.keyIs(first, "revision") && tree.keyIs(second, "value") { return (second, first) }
+        return nil
+    }
+
     /// The live payload the state stands for, as the server's `materializeEntity` makes it: the
     /// registers written at or after the lifecycle revision (earlier ones belong to a life the
     /// entity ended). Each field's offset is its register's.
-    private static func visiblePayload(_ registers: JSONValue.Node?, lifecycle: Revision) -> JSONValue.Node? {
-        guard let registers, let members = registers.value.objectMembers else { return nil }
+    private static func visiblePayload(_ registers: CapturedJSON?, lifecycle: Revision) -> CapturedJSON? {
+        guard let registers, registers.kind(registers.root) == .object else { return nil }
         var fields: [JSONValue.Member] = []
-        for member in members {
-            guard let revisionNode = member.value.value["revision"].map({ JSONValue.Node(value: $0, offset: member.value.offset) }),
-                  case .success(let revision) = Revision.parse(revisionNode), let value = member.value.value["value"] else { return nil }
+        for member in registers.children(registers.root) {
+            guard let revisionIndex = registers.member("revision", of: member),
+                  case .success(let revision) = Revision.parse(registers, at: revisionIndex),
+                  let value = registers.member("value", of: member) else { return nil }
             if !revision.precedes(lifecycle) {
-                fields.append(JSONValue.Member(key: member.key, keyOffset: member.keyOffset, value: JSONValue.Node(value: value, offset: member.value.offset)))
+                fields.append(JSONValue.Member(key: registers.key(member), keyOffset: registers.keyOffset(member),
+                                               value: JSONValue.Node(value: registers.jsonNode(value).value, offset: registers.offset(member))))
             }
         }
-        return JSONValue.Node(value: .object(fields), offset: registers.offset)
+        return CapturedJSON(JSONValue.Node(value: .object(fields), offset: registers.rootOffset))
     }
 
     /// A materialized habit or entry is checked as a document's payload would be, its
     /// violations placed at the registers.
-    private static func checkMaterialized(_ payload: JSONValue.Node, entity: EntityId, into violations: inout [ContractViolation]) {
+    private static func checkMaterialized(_ payload: CapturedJSON, entity: EntityId, into violations: inout [ContractViolation]) {
         var found: [ContractViolation] = []
         switch entity {
         // Its names were screened in the registers (above); these violations are dropped.

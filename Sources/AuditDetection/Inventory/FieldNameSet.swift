@@ -1,42 +1,63 @@
 import AuditBytes
+import AuditInputs
 
-/// A set of field names (an operation's `changedFields`, its document's payload keys) as a sorted
-/// array without duplicates. The checks compare two such sets per operation; hashing every name
-/// into `Set<String>`s cost more than a tenth of a push body's scan, sorting a few short names
-/// and merging them costs a fraction of that. `String`'s order agrees with its equality, so the
-/// answers are `Set<String>`'s.
-struct FieldNameSet: Equatable {
-    private(set) var names: [String]
+/// An operation's list of field names (`changedFields`, `changedMetadataFields`) as a set of
+/// names compared by their bytes, as the app compares them: `_validatedChangedFields` makes Dart
+/// `Set<String>`s, whose names are equal when their code units are, so two spellings of `café`
+/// are two names. The names stay where the captured list holds them; the set is their places
+/// there in byte order, without duplicates. The app writes its lists sorted (`APP-FORMATS.md`), so
+/// most are taken as they are. The names a list is compared with (a document's payload keys)
+/// are looked up in it one by one: neither side is made into `String`s, nor the other sorted.
+struct FieldNameSet {
+    /// The list, every element a string, kept so that `names` stay valid: its distinct names,
+    /// in its memory, in byte order.
+    private let list: CapturedJSON
+    private var names: [UnsafeBufferPointer<UInt8>] = []
 
-    /// `names` is consumed: a list made for the set is sorted in place, not copied.
-    init(_ names: consuming [String]) {
-        var sorted = names
-        // The app writes its field lists sorted (`APP-FORMATS.md`): such a list is taken as it
-        // is, after one comparison per name (a payload's keys are found unsorted within a few).
-        if sorted.indices.dropFirst().allSatisfy({ sorted[$0 - 1] < sorted[$0] }) {
-            self.names = sorted
-            return
-        }
-        sorted.sort()
+    /// The strings of the array at `i` (every element a string: the caller checked).
+    init(stringsOf i: Int, in tree: CapturedJSON) {
+        list = tree
+        names.reserveCapacity(tree.count(i))
+        for element in tree.children(i) { names.append(tree.textBytes(element)) }
+        if names.indices.dropFirst().allSatisfy({ names[$0 - 1].byteOrder(names[$0]) < 0 }) { return }
+        names.sort { $0.byteOrder($1) < 0 }
         var unique = 0
-        for i in sorted.indices where unique == 0 || sorted[i] != sorted[unique - 1] {
-            sorted.swapAt(unique, i)
+        for i in names.indices where unique == 0 || names[i].byteOrder(names[unique - 1]) != 0 {
+            names.swapAt(unique, i)
             unique += 1
         }
-        sorted.truncate(to: unique)
-        self.names = sorted
+        names.removeSubrange(unique...)
     }
 
     var isEmpty: Bool { names.isEmpty }
 
-    func isSubset(of other: FieldNameSet) -> Bool {
-        guard names.count <= other.names.count else { return false }
-        var j = 0
-        for name in names {
-            while j < other.names.count && other.names[j] < name { j += 1 }
-            guard j < other.names.count, other.names[j] == name else { return false }
-            j += 1
+    /// The names, in byte order.
+    var strings: [String] { withExtendedLifetime(list) { names.map { String(decoding: $0, as: UTF8.self) } } }
+
+    /// Compares the set with the names `available` gives (each once or more): whether every
+    /// name of the set is among them, and whether every one of them is in the set.
+    func compare(with available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) -> (setIsAvailable: Bool, availableAreInSet: Bool) {
+        var availableAreInSet = true
+        let setIsAvailable = withUnsafeTemporaryAllocation(of: Bool.self, capacity: names.count) { found in
+            found.initialize(repeating: false)
+            withExtendedLifetime(list) {
+                available { name in
+                    // A binary search of the sorted names.
+                    var (low, high) = (0, names.count)
+                    while low < high {
+                        let middle = (low + high) / 2
+                        let order = names[middle].byteOrder(name)
+                        if order == 0 {
+                            found[middle] = true
+                            return
+                        }
+                        if order < 0 { low = middle + 1 } else { high = middle }
+                    }
+                    availableAreInSet = false
+                }
+            }
+            return found.allSatisfy { $0 }
         }
-        return true
+        return (setIsAvailable, availableAreInSet)
     }
 }

@@ -27,7 +27,7 @@ enum OperationChecks {
             add("The operation's kind is \(d.kind.map { $0.stringValue == nil ? $0.kindName : "another string" } ?? "missing"), not one of \(kinds.joined(separator: ", ")).",
                 key: "kind", offset: d.kindOffset)
         }
-        let revision = d.revision.map { Revision.parse($0) }
+        let revision = d.revision.map { Revision.parse($0, at: $0.root) }
         switch revision {
         case .success(let r)?:
             if !(d.operationId?.stringValue.map(r.isOperationId) ?? false) {
@@ -35,7 +35,7 @@ enum OperationChecks {
                     key: "operationId", offset: d.operationIdOffset)
             }
         case .failure(let problem)?:
-            add("The operation's revision \(problem.message).", key: "revision", offset: d.revision?.offset)
+            add("The operation's revision \(problem.message).", key: "revision", offset: d.revision?.rootOffset)
         case nil:
             add("The operation has no revision {deviceId, sequence}.")
         }
@@ -56,45 +56,43 @@ enum OperationChecks {
                 key: "document", offset: d.documentOffset)
         }
         // The server's validateFieldSet and requireComplete, the app's _validatedChangedFields.
-        func checkFieldList(_ list: FieldNameSet?, available: FieldNameSet, name: String, what: String, node: JSONValue.Node?) {
+        func checkFieldList(_ list: FieldNameSet?, available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void, name: String, what: String,
+                            node: CapturedJSON?) {
             guard let list else { return }
             let whole = kind == "create" || kind == "restore" || (kind == "delete" && name == "changedMetadataFields")
-            if !list.isSubset(of: available) {
-                add("The operation's \(name) names a field its document does not have (a removed payload key is sent as null).", key: name, offset: node?.offset)
-            } else if whole && list != available {
-                add("A \(kind) operation lists every one of its document's \(what) in \(name), and only those.", key: name, offset: node?.offset)
+            let (listIsAvailable, availableAreListed) = list.compare(with: available)
+            if !listIsAvailable {
+                add("The operation's \(name) names a field its document does not have (a removed payload key is sent as null).", key: name, offset: node?.rootOffset)
+            } else if whole && !availableAreListed {
+                add("A \(kind) operation lists every one of its document's \(what) in \(name), and only those.", key: name, offset: node?.rootOffset)
             }
         }
-        checkFieldList(changed, available: document.payloadKeys, name: "changedFields", what: "payload keys", node: d.changedFields)
-        checkFieldList(changedMetadata, available: document.metadataKeys, name: "changedMetadataFields", what: "additional document fields",
+        checkFieldList(changed, available: document.forEachPayloadKey, name: "changedFields", what: "payload keys", node: d.changedFields)
+        checkFieldList(changedMetadata, available: document.forEachMetadataKey, name: "changedMetadataFields", what: "additional document fields",
                        node: d.changedMetadataFields)
         if kind == "patch", changed?.isEmpty == true, changedMetadata?.isEmpty == true {
-            add("A patch operation changes at least one field.", key: "changedFields", offset: d.changedFields?.offset)
+            add("A patch operation changes at least one field.", key: "changedFields", offset: d.changedFields?.rootOffset)
         }
     }
 
     /// A list of field names (duplicates are one name, as both the app and the server read it);
     /// nil when absent or malformed (reported). The names it lists are screened where they
     /// occur, in the document.
-    private static func fieldSet(_ node: JSONValue.Node?, name: String, into violations: inout [ContractViolation]) -> FieldNameSet? {
-        guard let node else {
+    private static func fieldSet(_ list: CapturedJSON?, name: String, into violations: inout [ContractViolation]) -> FieldNameSet? {
+        guard let list else {
             violations.append(ContractViolation(check: .operation, message: "The operation has no \(name) list."))
             return nil
         }
         func malformed() -> FieldNameSet? {
             violations.append(ContractViolation(check: .operation, message: "The operation's \(name) is not a list of field names.",
-                                                key: name, offset: node.offset, memberPath: [.key(name)]))
+                                                key: name, offset: list.rootOffset, memberPath: [.key(name)]))
             return nil
         }
-        guard let elements = node.value.arrayElements else { return malformed() }
-        // Collected into an array of the final size (a compactMap grew one for every list).
-        var names: [String] = []
-        names.reserveCapacity(elements.count)
-        for element in elements {
-            guard let name = element.value.stringValue, !name.isBlank else { return malformed() }
-            names.append(name)
+        guard list.kind(list.root) == .array,
+              list.children(list.root).allSatisfy({ list.kind($0) == .string && !list.withText($0, PortableFields.isBlank) }) else {
+            return malformed()
         }
-        return FieldNameSet(names)
+        return FieldNameSet(stringsOf: list.root, in: list)
     }
 
     /// A push body is exactly `{"operations": [...]}` with 1 to 100 operations.
@@ -126,11 +124,12 @@ struct Revision {
         }
     }
 
-    static func parse(_ node: JSONValue.Node) -> Result<Revision, Problem> {
+    /// The revision at `i`.
+    static func parse(_ tree: CapturedJSON, at i: Int) -> Result<Revision, Problem> {
         // Other members are let through, by the server and the app alike.
-        guard node.value.objectMembers != nil else { return .failure(.shape) }
-        guard let deviceId = node.value["deviceId"]?.stringValue, isDeviceId(deviceId) else { return .failure(.deviceId) }
-        guard let sequence = node.value["sequence"].flatMap(PortableFields.integer), sequence >= 1 else { return .failure(.sequence) }
+        guard tree.kind(i) == .object else { return .failure(.shape) }
+        guard let deviceId = tree.member("deviceId", of: i).flatMap(tree.string), isDeviceId(deviceId) else { return .failure(.deviceId) }
+        guard let sequence = tree.member("sequence", of: i).flatMap({ PortableFields.integer(tree, $0) }), sequence >= 1 else { return .failure(.sequence) }
         return .success(Revision(deviceId: deviceId, sequence: sequence))
     }
 

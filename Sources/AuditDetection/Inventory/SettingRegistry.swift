@@ -36,12 +36,15 @@ public enum SettingSchema: Sendable, Equatable {
 
     /// Minutes since midnight of a strict `HH:mm`.
     static func minutes(_ text: String) -> Int? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
-              let h = Int(String(decoding: bytes[0..<2], as: UTF8.self)), let m = Int(String(decoding: bytes[3..<5], as: UTF8.self)),
-              bytes[0..<2].allSatisfy({ $0 &- 0x30 < 10 }), bytes[3..<5].allSatisfy({ $0 &- 0x30 < 10 }),
-              h < 24, m < 60 else { return nil }
-        return h * 60 + m
+        var text = text
+        return text.withUTF8(minutes)
+    }
+
+    static func minutes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        func digit(_ i: Int) -> Int? { bytes[i] &- 0x30 < 10 ? Int(bytes[i] &- 0x30) : nil }
+        guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"), let h1 = digit(0), let h2 = digit(1), let m1 = digit(3), let m2 = digit(4),
+              h1 * 10 + h2 < 24, m1 * 10 + m2 < 60 else { return nil }
+        return (h1 * 10 + h2) * 60 + m1 * 10 + m2
     }
 
     private static func problemWithRanges(_ value: JSONValue) -> String? {

@@ -80,8 +80,9 @@ public enum JSONValue: Equatable, Sendable {
     }
 }
 
-/// Builds a `JSONValue` tree from a reader's events, with an explicit stack. Inlinable: the contract checks feed a
-/// payload's every event to one (BENCHMARKS.md, "Targets and inlining").
+/// Builds a `JSONValue` tree from a reader's events, with an explicit stack (`JSONValue.parse`:
+/// rule files, configuration, baselines). The contract checks capture their members flat
+/// instead (`CapturedJSON`).
 public struct JSONTreeBuilder: JSONVisitor {
     /// An open container. A struct, mutated where it lies on the stack: an enum frame had to be
     /// popped, taken apart and pushed back for every member.
@@ -106,17 +107,6 @@ public struct JSONTreeBuilder: JSONVisitor {
     public var result: JSONValue.Node?
 
     public init() {}
-
-    /// Takes the finished tree (nil when none was finished) and leaves the builder empty for
-    /// the next, with the room its stack had: the contract checks reuse one builder for their
-    /// captured members, where a new builder for each took an allocation.
-    public mutating func takeResult() -> JSONValue.Node? {
-        defer {
-            result = nil
-            stack.removeAll(keepingCapacity: true)
-        }
-        return result
-    }
 
     /// Takes `node` into the tree: consumed, because a node borrowed had to be copied into it
     /// (a retain and a release for each of a payload's values).
@@ -156,14 +146,9 @@ public struct JSONTreeBuilder: JSONVisitor {
     }
 
     @inlinable public mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
-        key(JSONString.decode(raw, escaped: escaped), at: offset)
-    }
-
-    /// A key already decoded (the contract checks take a key's text from the scan's key cache).
-    @inlinable public mutating func key(_ text: String, at offset: Int) {
         let top = stack.count - 1
         guard top >= 0, stack[top].isObject else { return }
-        stack[top].pendingKey = text
+        stack[top].pendingKey = JSONString.decode(raw, escaped: escaped)
         stack[top].pendingKeyOffset = offset
     }
 

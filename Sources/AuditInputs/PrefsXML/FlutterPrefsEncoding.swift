@@ -96,7 +96,8 @@ public enum FlutterPrefsEncoding {
         name.hasUTF8Prefix(secureStoragePrefixBytes)
     }
 
-    private static let secureStoragePrefixBytes = Array(secureStoragePrefix.utf8)
+    /// The two plugins' prefixes as bytes, compared as the plugins compare them, by code units.
+    public static let sharedPreferencesPrefixBytes = Array(sharedPreferencesPrefix.utf8), secureStoragePrefixBytes = Array(secureStoragePrefix.utf8)
 
     /// The user's key of a flutter_secure_storage entry name (what the app passed to `write`),
     /// or nil when the name lacks the prefix.

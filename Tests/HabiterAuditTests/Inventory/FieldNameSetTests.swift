@@ -1,44 +1,67 @@
 @testable import AuditDetection
+@testable import AuditInputs
 import Testing
 
-/// `FieldNameSet` answers as `Set<String>` does, which it replaced in the operation checks.
+/// `FieldNameSet` answers as the app's `_validatedChangedFields` does with Dart `Set<String>`s,
+/// whose names are equal when their code units are: modelled here by sets of UTF-8 byte arrays.
 @Suite struct FieldNameSetTests {
-    /// Names that sort and compare in every way that matters: prefixes, case, long (heap) and
-    /// short (inline) strings, non-ASCII, and two canonically equivalent spellings of `café`.
+    /// Names that sort and compare in every way that matters: prefixes, case, long and short,
+    /// non-ASCII, and two canonically equivalent spellings of `café` (two names to the app).
     static let vocabulary = ["", "a", "A", "ab", "abc", "b", "createdAt", "created", "notificationEnabled",
                              "notificationTime", "caf\u{e9}", "cafe\u{301}", "\u{1F600}", "zz", " ", "id"]
 
-    @Test func agreesWithSetOnRandomLists() {
+    /// The answers of `compare(with:)` for a list and the available names, as the app's sets give them.
+    static func expected(_ list: [String], _ available: [String]) -> (Bool, Bool) {
+        let (listed, offered) = (Set(list.map { Array($0.utf8) }), Set(available.map { Array($0.utf8) }))
+        return (listed.isSubset(of: offered), offered.isSubset(of: listed))
+    }
+
+    static func compare(_ set: FieldNameSet, _ available: [String]) -> (Bool, Bool) {
+        let answer = set.compare { body in
+            for var name in available { name.withUTF8(body) }
+        }
+        return (answer.setIsAvailable, answer.availableAreInSet)
+    }
+
+    /// A list captured as the scan captures an operation's `changedFields`.
+    static func captured(_ list: [String]) -> CapturedJSON {
+        CapturedJSON(JSONValue.Node(value: .array(list.map { JSONValue.Node(value: .string($0), offset: 0) }), offset: 0))
+    }
+
+    static func set(_ list: [String]) -> FieldNameSet {
+        let tree = captured(list)
+        return FieldNameSet(stringsOf: tree.root, in: tree)
+    }
+
+    @Test func agreesWithTheAppsSetsOnRandomLists() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
-            let a = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.vocabulary.randomElement(using: &generator)! }
-            let b = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.vocabulary.randomElement(using: &generator)! }
-            let (set, plain) = ((FieldNameSet(a), FieldNameSet(b)), (Set(a), Set(b)))
-            #expect(set.0.isSubset(of: set.1) == plain.0.isSubset(of: plain.1), "\(a) ⊆ \(b)")
-            #expect((set.0 == set.1) == (plain.0 == plain.1), "\(a) == \(b)")
-            #expect(set.0.isEmpty == plain.0.isEmpty)
-            #expect(set.0.names.count == plain.0.count, "\(a): duplicates are one name")
+            let list = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.vocabulary.randomElement(using: &generator)! }
+            let available = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.vocabulary.randomElement(using: &generator)! }
+            let set = Self.set(list)
+            #expect(Self.compare(set, available) == Self.expected(list, available), "\(list) against \(available)")
+            #expect(set.isEmpty == list.isEmpty)
+            #expect(set.strings.count == Set(list.map { Array($0.utf8) }).count, "\(list): duplicates are one name")
         }
     }
 
-    /// A list given in ascending order without duplicates, as the app writes its field lists, is
-    /// taken as it is: the same answers, against lists in any order.
-    @Test func agreesWithSetOnSortedLists() {
+    /// A list given in byte order without duplicates, as the app writes its field lists, is
+    /// taken as it is: the same answers.
+    @Test func agreesWithTheAppsSetsOnSortedLists() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
-            let a = Array(Set((0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.vocabulary.randomElement(using: &generator)! })).sorted()
-            let b = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.vocabulary.randomElement(using: &generator)! }
-            let (set, plain) = ((FieldNameSet(a), FieldNameSet(b)), (Set(a), Set(b)))
-            #expect(set.0.names == a)
-            #expect(set.0.isSubset(of: set.1) == plain.0.isSubset(of: plain.1), "\(a) ⊆ \(b)")
-            #expect(set.1.isSubset(of: set.0) == plain.1.isSubset(of: plain.0), "\(b) ⊆ \(a)")
-            #expect((set.0 == set.1) == (plain.0 == plain.1), "\(a) == \(b)")
-            #expect((set.0 == FieldNameSet(b.sorted())) == (plain.0 == plain.1), "\(a) == sorted \(b)")
+            let list = Array(Set((0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.vocabulary.randomElement(using: &generator)! }))
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let available = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.vocabulary.randomElement(using: &generator)! }
+            #expect(Self.set(list).strings == list)
+            #expect(Self.compare(Self.set(list), available) == Self.expected(list, available), "\(list) against \(available)")
         }
     }
 
-    @Test func canonicallyEquivalentNamesAreOne() {
-        #expect(FieldNameSet(["caf\u{e9}", "cafe\u{301}"]) == FieldNameSet(["cafe\u{301}"]))
-        #expect(FieldNameSet(["caf\u{e9}"]).isSubset(of: FieldNameSet(["cafe\u{301}", "id"])))
+    /// Dart compares strings by code units: `café` precomposed and decomposed are two names.
+    @Test func canonicallyEquivalentSpellingsAreTwoNames() {
+        #expect(Self.set(["caf\u{e9}", "cafe\u{301}"]).strings.count == 2)
+        #expect(Self.compare(Self.set(["caf\u{e9}"]), ["cafe\u{301}", "id"]) == (false, false))
+        #expect(Self.compare(Self.set(["caf\u{e9}", "id"]), ["id", "caf\u{e9}", "id"]) == (true, true))
     }
 }

@@ -1,0 +1,411 @@
+import AuditBytes
+
+/// A JSON value captured whole for the contract checks, flat: entries in document order (a
+/// container before its members, with the index past its last) and one block holding the keys'
+/// and scalars' bytes. Building one makes no `String` and no array per container, and dropping
+/// it frees two blocks, where a `JSONValue` tree cost a string, an array slot and their release
+/// per value (BENCHMARKS.md, "The contract checks on flat captures"). The checks read it by
+/// entry index and compare bytes; a value is made a `String` or a `JSONValue` only where one is
+/// reported, or checked by a schema that reads `JSONValue`s.
+public struct CapturedJSON: Sendable {
+    public enum Kind: UInt8, Sendable {
+        case object, array, string, number, `true`, `false`, null
+    }
+
+    /// One value, in 32 bytes: a captured member of 4 MB (`ContractDrafts.maxCapturedBytes`)
+    /// holds up to two million. Offsets are kept from the root's (a captured member's span fits
+    /// 32 bits); `keyStart` is -1 for a value that is not an object's member.
+    @usableFromInline struct Entry: Sendable {
+        @usableFromInline var kind: Kind
+        /// The index past the last entry of the value's subtree.
+        @usableFromInline var end: Int32 = 0
+        @usableFromInline var keyStart: Int32 = -1
+        @usableFromInline var keyCount: Int32 = 0
+        /// A string's or number's text in the bytes.
+        @usableFromInline var textStart: Int32 = 0
+        @usableFromInline var textCount: Int32 = 0
+        /// The offsets of the value's first byte and of its key's (members), from the root's.
+        @usableFromInline var offset: Int32
+        @usableFromInline var keyOffset: Int32 = 0
+
+        @inlinable init(kind: Kind, offset: Int32) {
+            self.kind = kind
+            self.offset = offset
+        }
+    }
+
+    /// The tree's memory, freed with its last copy; never changed once built.
+    @usableFromInline final class Storage: @unchecked Sendable {
+        @usableFromInline let entries: UnsafeMutablePointer<Entry>
+        @usableFromInline let entryCount: Int
+        @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+        /// The root's offset.
+        @usableFromInline let baseOffset: Int
+
+        init(entries: UnsafeMutablePointer<Entry>, entryCount: Int, bytes: UnsafeMutablePointer<UInt8>, baseOffset: Int) {
+            (self.entries, self.entryCount, self.bytes, self.baseOffset) = (entries, entryCount, bytes, baseOffset)
+        }
+
+        deinit {
+            entries.deallocate()
+            bytes.deallocate()
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
+    /// The root's index.
+    @inlinable public var root: Int { 0 }
+    /// Where the root value begins.
+    @inlinable public var rootOffset: Int { storage.baseOffset }
+
+    /// The tree of a parsed value (a value the checks make of several captured ones).
+    public init(_ node: JSONValue.Node) {
+        var builder = Builder()
+        builder.add(node)
+        self = builder.takeResult()!
+    }
+
+    @usableFromInline init(storage: Storage) { self.storage = storage }
+
+    // MARK: Reading
+
+    /// The entry at `i`: an index the tree gave (`root`, `children`, `member`, `descendants`).
+    @inlinable func entry(_ i: Int) -> Entry {
+        precondition(i >= 0 && i < storage.entryCount, "an index of this tree")
+        return storage.entries[i]
+    }
+
+    @inlinable public func kind(_ i: Int) -> Kind { entry(i).kind }
+    @inlinable public func offset(_ i: Int) -> Int { storage.baseOffset + Int(entry(i).offset) }
+    @inlinable public func keyOffset(_ i: Int) -> Int { storage.baseOffset + Int(entry(i).keyOffset) }
+    @inlinable public func isContainer(_ i: Int) -> Bool { kind(i) == .object || kind(i) == .array }
+    /// Whether the value at `i` is an object's member (has a key).
+    @inlinable public func isMember(_ i: Int) -> Bool { entry(i).keyStart >= 0 }
+
+    /// Members of an object, elements of an array (counted: the checks ask of few).
+    @inlinable public func count(_ i: Int) -> Int {
+        var count = 0
+        for _ in children(i) { count += 1 }
+        return count
+    }
+
+    /// The members or elements of the container at `i`, in document order.
+    @inlinable public func children(_ i: Int) -> Children { Children(storage: storage, index: i + 1, end: Int(entry(i).end)) }
+
+    public struct Children: Sequence, IteratorProtocol {
+        @usableFromInline let storage: Storage
+        @usableFromInline var index: Int
+        @usableFromInline let end: Int
+
+        @inlinable init(storage: Storage, index: Int, end: Int) {
+            (self.storage, self.index, self.end) = (storage, index, end)
+        }
+
+        @inlinable public mutating func next() -> Int? {
+            guard index < end else { return nil }
+            defer { index = Int(storage.entries[index].end) }
+            return index
+        }
+    }
+
+    /// The entries of the value at `i` below it, at every depth.
+    @inlinable public func descendants(_ i: Int) -> Range<Int> { (i + 1)..<Int(entry(i).end) }
+
+    /// The last member of the object at `i` named `key` (the one most parsers keep), or nil.
+    @inlinable public func member(_ key: StaticString, of i: Int) -> Int? {
+        guard kind(i) == .object else { return nil }
+        var found: Int?
+        for child in children(i) where keyIs(child, key) { found = child }
+        return found
+    }
+
+    /// Whether the member at `i` is named `name`, byte for byte.
+    @inlinable public func keyIs(_ i: Int, _ name: StaticString) -> Bool {
+        name.withUTF8Buffer { keyIs(i, $0) }
+    }
+
+    @inlinable public func keyIs(_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let key = keyBytes(i)
+        return key.count == name.count && key.hasBytes(name, at: 0)
+    }
+
+    /// Calls `body` with the member's name at `i` (empty for a value that is not a member).
+    @inlinable public func withKey<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(storage) { try body(keyBytes(i)) }
+    }
+
+    /// Calls `body` with the text of the string or number at `i` (a string unescaped; empty for
+    /// any other kind).
+    @inlinable public func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(storage) { try body(textBytes(i)) }
+    }
+
+    /// The bytes of the member's name at `i` and of the string's or number's text, in the tree's
+    /// memory: valid only while the tree lives (`withKey` and `withText` see to it).
+    @inlinable public func keyBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        let entry = entry(i)
+        return UnsafeBufferPointer(start: storage.bytes + Int(max(entry.keyStart, 0)), count: Int(entry.keyCount))
+    }
+
+    @inlinable public func textBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        let entry = entry(i)
+        return UnsafeBufferPointer(start: storage.bytes + Int(entry.textStart), count: Int(entry.textCount))
+    }
+
+    /// The member's name at `i`, made a `String` (for a report).
+    @inlinable public func key(_ i: Int) -> String { withKey(i) { String(decoding: $0, as: UTF8.self) } }
+
+    /// The string at `i`, made a `String`; nil for any other kind.
+    @inlinable public func string(_ i: Int) -> String? {
+        kind(i) == .string ? withText(i) { String(decoding: $0, as: UTF8.self) } : nil
+    }
+
+    /// Whether the value at `i` is the string `text`, byte for byte.
+    @inlinable public func isString(_ i: Int, _ text: String) -> Bool {
+        guard kind(i) == .string else { return false }
+        var text = text
+        return text.withUTF8 { expected in withText(i) { $0.count == expected.count && $0.hasBytes(expected, at: 0) } }
+    }
+
+    /// The boolean at `i`, or nil.
+    @inlinable public func bool(_ i: Int) -> Bool? {
+        switch kind(i) {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
+    /// The value at `i` as a `JSONValue` tree.
+    public func jsonNode(_ i: Int) -> JSONValue.Node {
+        let value: JSONValue
+        switch kind(i) {
+        case .object: value = .object(children(i).map { JSONValue.Member(key: key($0), keyOffset: keyOffset($0), value: jsonNode($0)) })
+        case .array: value = .array(children(i).map(jsonNode))
+        case .string: value = .string(withText(i) { String(decoding: $0, as: UTF8.self) })
+        case .number: value = .number(withText(i) { String(decoding: $0, as: UTF8.self) })
+        case .true: value = .bool(true)
+        case .false: value = .bool(false)
+        case .null: value = .null
+        }
+        return JSONValue.Node(value: value, offset: offset(i))
+    }
+
+    /// The kind of a value, for messages that must not show the value.
+    public func kindName(_ i: Int) -> String {
+        switch kind(i) {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .true, .false: "a boolean"
+        case .null: "null"
+        }
+    }
+
+    // MARK: Building
+
+    /// Builds a tree from the events of one JSON value, keys and strings unescaped by the caller.
+    /// Its entries, bytes and open containers grow in raw memory of its own, kept from tree to
+    /// tree: a finished tree is copied out of it at its exact size or, far larger than a
+    /// payload, takes the memory it was built in. Built in arrays, every event paid their
+    /// uniqueness and bounds checks and a generic `append(contentsOf:)` (BENCHMARKS.md, "The
+    /// contract checks on flat captures").
+    public struct Builder: Sendable {
+        @usableFromInline let scratch = Scratch()
+        @usableFromInline var pendingKeyStart: Int32 = -1
+        @usableFromInline var pendingKeyCount: Int32 = 0
+        @usableFromInline var pendingKeyOffset: Int32 = 0
+
+        public init() {}
+
+        /// Whether the value is complete: its last container closed, or its scalar given.
+        public var isComplete: Bool { scratch.state.pointee.openCount == 0 && scratch.state.pointee.entryCount > 0 }
+
+        /// Takes the finished tree (nil when none was finished) and leaves the builder empty for
+        /// the next.
+        public mutating func takeResult() -> CapturedJSON? {
+            guard isComplete else { return nil }
+            return CapturedJSON(storage: scratch.takeTree())
+        }
+
+        @inlinable public mutating func key(_ name: UnsafeBufferPointer<UInt8>, at offset: Int) {
+            pendingKeyStart = scratch.append(name)
+            pendingKeyCount = Int32(truncatingIfNeeded: name.count)
+            pendingKeyOffset = scratch.relative(offset)
+        }
+
+        @inlinable public mutating func containerStart(isObject: Bool, at offset: Int) {
+            let index = append(Entry(kind: isObject ? .object : .array, offset: scratch.relative(offset)))
+            scratch.push(Int32(truncatingIfNeeded: index))
+        }
+
+        @inlinable public mutating func containerEnd() {
+            let state = scratch.state
+            guard state.pointee.openCount > 0 else { return }
+            state.pointee.openCount -= 1
+            state.pointee.entries[Int(state.pointee.open[state.pointee.openCount])].end = Int32(truncatingIfNeeded: state.pointee.entryCount)
+        }
+
+        @inlinable public mutating func scalar(_ kind: Kind, _ text: UnsafeBufferPointer<UInt8>, at offset: Int) {
+            var entry = Entry(kind: kind, offset: scratch.relative(offset))
+            entry.textStart = scratch.append(text)
+            entry.textCount = Int32(truncatingIfNeeded: text.count)
+            append(entry)
+        }
+
+        @inlinable public mutating func literal(_ value: JSONLiteral, at offset: Int) {
+            let kind: Kind = switch value {
+            case .true: .true
+            case .false: .false
+            case .null: .null
+            }
+            append(Entry(kind: kind, offset: scratch.relative(offset)))
+        }
+
+        /// Appends `entry` as the next value (a scalar's subtree ends after it; a container's
+        /// end is set when it closes): a member of the innermost open object takes the pending
+        /// key. Returns its index.
+        @inlinable @discardableResult mutating func append(_ entry: consuming Entry) -> Int {
+            let state = scratch.state
+            if state.pointee.openCount > 0 && state.pointee.entries[Int(state.pointee.open[state.pointee.openCount - 1])].kind == .object {
+                entry.keyStart = pendingKeyStart
+                entry.keyCount = pendingKeyCount
+                entry.keyOffset = pendingKeyOffset
+            }
+            let index = state.pointee.entryCount
+            entry.end = Int32(truncatingIfNeeded: index + 1)
+            if index == state.pointee.entryCapacity { scratch.growEntries() }
+            (state.pointee.entries + index).initialize(to: entry)
+            state.pointee.entryCount = index + 1
+            return index
+        }
+
+        /// Adds a parsed value, as its events would.
+        mutating func add(_ node: JSONValue.Node) {
+            switch node.value {
+            case .object(let members):
+                containerStart(isObject: true, at: node.offset)
+                for member in members {
+                    var name = member.key
+                    name.withUTF8 { key($0, at: member.keyOffset) }
+                    add(member.value)
+                }
+                containerEnd()
+            case .array(let elements):
+                containerStart(isObject: false, at: node.offset)
+                for element in elements { add(element) }
+                containerEnd()
+            case .string(var text): text.withUTF8 { scalar(.string, $0, at: node.offset) }
+            case .number(var text): text.withUTF8 { scalar(.number, $0, at: node.offset) }
+            case .bool(let b): literal(b ? .true : .false, at: node.offset)
+            case .null: literal(.null, at: node.offset)
+            }
+        }
+    }
+
+    /// A builder's memory: entries, bytes and the open containers' indices, each grown by
+    /// doubling. Its counts live behind a pointer, not in stored `var`s, which Swift would check
+    /// for overlapping access at every event (as `UncheckedBox` does for a scan's state). One
+    /// builder uses it, on one thread.
+    @usableFromInline final class Scratch: @unchecked Sendable {
+        @usableFromInline struct State {
+            @usableFromInline var entries: UnsafeMutablePointer<Entry>
+            @usableFromInline var entryCount = 0
+            @usableFromInline var entryCapacity: Int
+            @usableFromInline var bytes: UnsafeMutablePointer<UInt8>
+            @usableFromInline var byteCount = 0
+            @usableFromInline var byteCapacity: Int
+            @usableFromInline var open: UnsafeMutablePointer<Int32>
+            @usableFromInline var openCount = 0
+            @usableFromInline var openCapacity: Int
+            /// The tree's root offset, once its first value came.
+            @usableFromInline var baseOffset = 0
+        }
+
+        /// The room a builder starts with and keeps: a payload fits. A tree of more entries or
+        /// bytes than 64 times that takes the builder's memory with it instead of a copy.
+        static let entryRoom = 64, byteRoom = 1024, openRoom = 16, handOver = 64
+
+        @usableFromInline let state: UnsafeMutablePointer<State>
+
+        init() {
+            state = .allocate(capacity: 1)
+            state.initialize(to: State(entries: .allocate(capacity: Scratch.entryRoom), entryCapacity: Scratch.entryRoom,
+                                       bytes: .allocate(capacity: Scratch.byteRoom), byteCapacity: Scratch.byteRoom,
+                                       open: .allocate(capacity: Scratch.openRoom), openCapacity: Scratch.openRoom))
+        }
+
+        deinit {
+            state.pointee.entries.deallocate()
+            state.pointee.bytes.deallocate()
+            state.pointee.open.deallocate()
+            state.deallocate()
+        }
+
+        /// `offset` from the tree's root offset (the first value's sets it). A captured member
+        /// spans at most `ContractDrafts.maxCapturedBytes`, far within 32 bits.
+        @inlinable func relative(_ offset: Int) -> Int32 {
+            if state.pointee.entryCount == 0 && state.pointee.openCount == 0 { state.pointee.baseOffset = offset }
+            return Int32(offset - state.pointee.baseOffset)
+        }
+
+        /// Appends `bytes`; returns where they start.
+        @inlinable func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            let start = state.pointee.byteCount
+            if state.pointee.byteCapacity - start < bytes.count { growBytes(toHold: start + bytes.count) }
+            if let base = bytes.baseAddress { (state.pointee.bytes + start).update(from: base, count: bytes.count) }
+            state.pointee.byteCount = start + bytes.count
+            return Int32(start)
+        }
+
+        @inlinable func push(_ index: Int32) {
+            if state.pointee.openCount == state.pointee.openCapacity { growOpen() }
+            state.pointee.open[state.pointee.openCount] = index
+            state.pointee.openCount += 1
+        }
+
+        @usableFromInline func growEntries() {
+            state.pointee.entryCapacity *= 2
+            state.pointee.entries = moved(state.pointee.entries, count: state.pointee.entryCount, into: state.pointee.entryCapacity)
+        }
+
+        @usableFromInline func growBytes(toHold count: Int) {
+            while state.pointee.byteCapacity < count { state.pointee.byteCapacity *= 2 }
+            state.pointee.bytes = moved(state.pointee.bytes, count: state.pointee.byteCount, into: state.pointee.byteCapacity)
+        }
+
+        @usableFromInline func growOpen() {
+            state.pointee.openCapacity *= 2
+            state.pointee.open = moved(state.pointee.open, count: state.pointee.openCount, into: state.pointee.openCapacity)
+        }
+
+        /// The first `count` of `old` in a new block of `capacity`; `old` is freed.
+        private func moved<T>(_ old: UnsafeMutablePointer<T>, count: Int, into capacity: Int) -> UnsafeMutablePointer<T> {
+            let new = UnsafeMutablePointer<T>.allocate(capacity: capacity)
+            new.moveInitialize(from: old, count: count)
+            old.deallocate()
+            return new
+        }
+
+        /// The finished tree's memory: a copy of its exact size or, for a tree far larger than
+        /// a payload, the blocks it was built in (a copy would double its peak), the scratch
+        /// starting again with its first room. The scratch is left empty.
+        func takeTree() -> Storage {
+            let s = state.pointee
+            state.pointee.entryCount = 0
+            state.pointee.byteCount = 0
+            guard s.entryCount > Scratch.entryRoom * Scratch.handOver || s.byteCount > Scratch.byteRoom * Scratch.handOver else {
+                let entries = UnsafeMutablePointer<Entry>.allocate(capacity: s.entryCount)
+                entries.initialize(from: s.entries, count: s.entryCount)
+                let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(s.byteCount, 1))
+                bytes.initialize(from: s.bytes, count: s.byteCount)
+                return Storage(entries: entries, entryCount: s.entryCount, bytes: bytes, baseOffset: s.baseOffset)
+            }
+            (state.pointee.entries, state.pointee.entryCapacity) = (.allocate(capacity: Scratch.entryRoom), Scratch.entryRoom)
+            (state.pointee.bytes, state.pointee.byteCapacity) = (.allocate(capacity: Scratch.byteRoom), Scratch.byteRoom)
+            return Storage(entries: s.entries, entryCount: s.entryCount, bytes: s.bytes, baseOffset: s.baseOffset)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+@testable import AuditInputs
+import Testing
+
+/// A flat capture holds what a `JSONValue` tree of the same text holds, built from the reader's
+/// events as the contract checks build it (keys and strings unescaped first), by one builder
+/// reused from tree to tree, past the room it starts with.
+@Suite struct CapturedJSONTests {
+    /// Forwards the reader's events to a builder, as `ContractDrafts` does.
+    struct Capture: JSONVisitor {
+        var builder: CapturedJSON.Builder
+
+        mutating func objectStart(at offset: Int) { builder.containerStart(isObject: true, at: offset) }
+        mutating func objectEnd(at offset: Int) { builder.containerEnd() }
+        mutating func arrayStart(at offset: Int) { builder.containerStart(isObject: false, at: offset) }
+        mutating func arrayEnd(at offset: Int) { builder.containerEnd() }
+        mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+            unescaped(raw, escaped) { builder.key($0, at: offset) }
+        }
+        mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+            unescaped(raw, escaped) { builder.scalar(.string, $0, at: offset) }
+        }
+        mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) { builder.scalar(.number, raw, at: offset) }
+        mutating func literal(_ value: JSONLiteral, at offset: Int) { builder.literal(value, at: offset) }
+
+        private func unescaped(_ raw: UnsafeBufferPointer<UInt8>, _ escaped: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+            guard escaped else { return body(raw) }
+            JSONString.unescaped(raw).withUnsafeBufferPointer(body)
+        }
+    }
+
+    static let texts = [#"{"id": "a", "customDays": [1, 2, {"x": null}], "source": {"kind": "local"}}"#, #"[true, "s", -1.5e3]"#,
+                        #""only a string""#, #"{}"#, #"[[[]], {"k": [{}]}]"#, #"{"k\u00e9y": "caf\u00e9 \"q\"", "": "", "k": 1, "k": 2}"#,
+                        // Past the builder's first room: many entries, long text, deep nesting.
+                        "[" + (0..<300).map { #"{"n\#($0)": \#($0)}"# }.joined(separator: ",") + "]",
+                        #"{"long": ""# + String(repeating: "x", count: 5000) + #"", "after": true}"#,
+                        String(repeating: "[", count: 70) + "1" + String(repeating: "]", count: 70),
+                        // Far larger than a payload: the tree takes the builder's memory, which starts again.
+                        "[" + (0..<5000).map(String.init).joined(separator: ",") + "]",
+                        #"["# + String(repeating: #""0123456789", "#, count: 7000) + #""end"]"#]
+
+    static func capture(_ text: String, with builder: CapturedJSON.Builder) throws -> CapturedJSON? {
+        var visitor = Capture(builder: builder)
+        var bytes = Array(text.utf8)
+        try bytes.withUnsafeMutableBytes { buffer in
+            var reader = JSONReader(UnsafeRawBufferPointer(buffer), maxDepth: 100)
+            try reader.readText(&visitor)
+        }
+        return visitor.builder.takeResult()
+    }
+
+    @Test func holdsWhatTheParsedTreeHolds() throws {
+        let builder = CapturedJSON.Builder()
+        for text in Self.texts + Self.texts.reversed() {
+            let parsed = try JSONValue.parse(Array(text.utf8), maxDepth: 100)
+            let tree = try #require(try Self.capture(text, with: builder), "\(text.prefix(40))")
+            #expect(tree.jsonNode(tree.root) == parsed, "\(text.prefix(40))")
+            // The converse: a parsed tree made flat.
+            let flat = CapturedJSON(parsed)
+            #expect(flat.jsonNode(flat.root) == parsed, "\(text.prefix(40))")
+        }
+    }
+
+    @Test func readsMembersAsParsersDo() throws {
+        let tree = try #require(try Self.capture(Self.texts[5], with: CapturedJSON.Builder()))
+        let root = tree.root
+        #expect(tree.kind(root) == .object && tree.count(root) == 4)
+        // The last of two members of one name, as `JSONValue`'s subscript reads it.
+        let k = try #require(tree.member("k", of: root))
+        #expect(tree.kind(k) == .number && tree.withText(k) { Array($0) } == Array("2".utf8))
+        let first = try #require(tree.children(root).first { _ in true })
+        #expect(tree.key(first) == "k\u{e9}y" && tree.keyIs(first, "k\u{e9}y") && !tree.keyIs(first, "key"))
+        #expect(tree.isString(first, "caf\u{e9} \"q\"") && !tree.isString(first, "cafe\u{301} \"q\""))
+        #expect(tree.isMember(first) && !tree.isMember(root))
+        #expect(tree.member("missing", of: root) == nil && tree.member("k", of: k) == nil)
+        #expect(tree.descendants(root).count == 4 && tree.keyOffset(first) == 1)
+    }
+
+    @Test func anUnfinishedTreeIsNotTaken() throws {
+        var builder = CapturedJSON.Builder()
+        builder.containerStart(isObject: true, at: 0)
+        builder.containerStart(isObject: false, at: 1)
+        #expect(builder.takeResult() == nil)
+        #expect(!builder.isComplete)
+    }
+}
