@@ -235,10 +235,14 @@ public enum ContractValidator {
     }
 
     /// Whether a name starts with `flutter.` or the secure-storage prefix, compared as the
-    /// plugins write them, by code units (bytes).
+    /// plugins write them, by code units (bytes). Most names are ruled out by their first byte,
+    /// before the prefixes are loaded and compared.
     static func isPrefsKey(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.hasBytePrefix(FlutterPrefsEncoding.sharedPreferencesPrefixBytes) || name.hasBytePrefix(FlutterPrefsEncoding.secureStoragePrefixBytes)
+        guard let first = name.first, first == prefsKeyLeads.0 || first == prefsKeyLeads.1 else { return false }
+        return name.hasBytePrefix(FlutterPrefsEncoding.sharedPreferencesPrefixBytes) || name.hasBytePrefix(FlutterPrefsEncoding.secureStoragePrefixBytes)
     }
+
+    private static let prefsKeyLeads = (FlutterPrefsEncoding.sharedPreferencesPrefixBytes[0], FlutterPrefsEncoding.secureStoragePrefixBytes[0])
 
     /// What is wrong with a `protocolVersion`, or nil.
     static func protocolVersionProblem(_ version: DraftValue) -> String? {

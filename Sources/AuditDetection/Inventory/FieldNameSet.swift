@@ -4,60 +4,68 @@ import AuditInputs
 /// An operation's list of field names (`changedFields`, `changedMetadataFields`) as a set of
 /// names compared by their bytes, as the app compares them: `_validatedChangedFields` makes Dart
 /// `Set<String>`s, whose names are equal when their code units are, so two spellings of `café`
-/// are two names. The names stay where the captured list holds them; the set is their places
-/// there in byte order, without duplicates. The app writes its lists sorted (`APP-FORMATS.md`), so
-/// most are taken as they are. The names a list is compared with (a document's payload keys)
-/// are looked up in it one by one: neither side is made into `String`s, nor the other sorted.
+/// are two names. The names stay where the captured list holds them. A comparison puts them in
+/// a hash table on the stack and looks the other side's names (a document's payload keys) up in
+/// it: no `String` is made, nothing sorted and nothing allocated.
 struct FieldNameSet {
-    /// The list, every element a string, kept so that `names` stay valid: its distinct names,
-    /// in its memory, in byte order.
+    /// The list, every element a string, and how many elements it has.
     private let list: CapturedJSON
-    private var names: [UnsafeBufferPointer<UInt8>] = []
+    private let count: Int
 
-    /// The strings of the array at `i` (every element a string: the caller checked).
-    init(stringsOf i: Int, in tree: CapturedJSON) {
-        list = tree
-        names.reserveCapacity(tree.count(i))
-        for element in tree.children(i) { names.append(tree.textBytes(element)) }
-        if names.indices.dropFirst().allSatisfy({ names[$0 - 1].byteOrder(names[$0]) < 0 }) { return }
-        names.sort { $0.byteOrder($1) < 0 }
-        var unique = 0
-        for i in names.indices where unique == 0 || names[i].byteOrder(names[unique - 1]) != 0 {
-            names.swapAt(unique, i)
-            unique += 1
-        }
-        names.removeSubrange(unique...)
+    /// The strings of the array at the list's root (every element a string: the caller checked).
+    init(stringsOf list: CapturedJSON) {
+        self.list = list
+        count = list.count(list.root)
     }
 
-    var isEmpty: Bool { names.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
-    /// The names, in byte order.
-    var strings: [String] { withExtendedLifetime(list) { names.map { String(decoding: $0, as: UTF8.self) } } }
+    /// The distinct names, in byte order.
+    var strings: [String] {
+        Set(list.children(list.root).map { list.withText($0) { Array($0) } }).sorted { $0.lexicographicallyPrecedes($1) }
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
 
     /// Compares the set with the names `available` gives (each once or more): whether every
     /// name of the set is among them, and whether every one of them is in the set.
     func compare(with available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) -> (setIsAvailable: Bool, availableAreInSet: Bool) {
-        var availableAreInSet = true
-        let setIsAvailable = withUnsafeTemporaryAllocation(of: Bool.self, capacity: names.count) { found in
-            found.initialize(repeating: false)
-            withExtendedLifetime(list) {
-                available { name in
-                    // A binary search of the sorted names.
-                    var (low, high) = (0, names.count)
-                    while low < high {
-                        let middle = (low + high) / 2
-                        let order = names[middle].byteOrder(name)
-                        if order == 0 {
-                            found[middle] = true
-                            return
-                        }
-                        if order < 0 { low = middle + 1 } else { high = middle }
+        // Open addressing, at most half full: each slot holds an element's index or -1.
+        var capacity = 8
+        while capacity < count * 2 { capacity *= 2 }
+        let mask = capacity - 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: capacity) { slots in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: count) { found in
+                slots.initialize(repeating: -1)
+                // A duplicate's flag stays true: it is found where its first occurrence is.
+                found.initialize(repeating: true)
+                return withExtendedLifetime(list) {
+                    func slot(of name: UnsafeBufferPointer<UInt8>) -> Int {
+                        var slot = Int(truncatingIfNeeded: WordHash.hash(name)) & mask
+                        while slots[slot] >= 0 && !FieldNameSet.equal(list.textBytes(slots[slot]), name) { slot = (slot + 1) & mask }
+                        return slot
                     }
-                    availableAreInSet = false
+                    // The elements, strings all, are the entries after the root: element `k` is
+                    // `root + 1 + k`.
+                    let first = list.root + 1
+                    for element in list.children(list.root) {
+                        let s = slot(of: list.textBytes(element))
+                        if slots[s] < 0 {
+                            slots[s] = element
+                            found[element - first] = false
+                        }
+                    }
+                    var availableAreInSet = true
+                    available { name in
+                        let s = slot(of: name)
+                        if slots[s] >= 0 { found[slots[s] - first] = true } else { availableAreInSet = false }
+                    }
+                    return (found.allSatisfy { $0 }, availableAreInSet)
                 }
             }
-            return found.allSatisfy { $0 }
         }
-        return (setIsAvailable, availableAreInSet)
+    }
+
+    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && a.byteOrder(b) == 0
     }
 }

@@ -92,7 +92,7 @@ enum OperationChecks {
               list.children(list.root).allSatisfy({ list.kind($0) == .string && !list.withText($0, PortableFields.isBlank) }) else {
             return malformed()
         }
-        return FieldNameSet(stringsOf: list.root, in: list)
+        return FieldNameSet(stringsOf: list)
     }
 
     /// A push body is exactly `{"operations": [...]}` with 1 to 100 operations.

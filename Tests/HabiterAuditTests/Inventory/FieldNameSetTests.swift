@@ -30,7 +30,7 @@ import Testing
 
     static func set(_ list: [String]) -> FieldNameSet {
         let tree = captured(list)
-        return FieldNameSet(stringsOf: tree.root, in: tree)
+        return FieldNameSet(stringsOf: tree)
     }
 
     @Test func agreesWithTheAppsSetsOnRandomLists() {
