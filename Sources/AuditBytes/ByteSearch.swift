@@ -127,9 +127,8 @@ extension UnsafeBufferPointer where Element == UInt8 {
     }
 
     /// The bytes' order against `other`'s, the shorter first on a common prefix: negative when
-    /// these come first, 0 when they are equal.
-    /// Inlinable, a byte at a time: the names it orders are short, and a call of `memcmp` per
-    /// comparison cost more than the loop.
+    /// these come first, 0 when they are equal. Inlinable and a byte at a time, for the short
+    /// field names it compares.
     @inlinable public func byteOrder(_ other: UnsafeBufferPointer<UInt8>) -> Int {
         for i in 0..<Swift.min(count, other.count) where self[i] != other[i] {
             return Int(self[i]) - Int(other[i])

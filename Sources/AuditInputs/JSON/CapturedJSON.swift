@@ -3,8 +3,8 @@ import AuditBytes
 /// A JSON value captured whole for the contract checks, flat: entries in document order (a
 /// container before its members, with the index past its last) and one block holding the keys'
 /// and scalars' bytes. Building one makes no `String` and no array per container, and dropping
-/// it frees two blocks, where a `JSONValue` tree cost a string, an array slot and their release
-/// per value (BENCHMARKS.md, "The contract checks on flat captures"). The checks read it by
+/// it frees an object and two blocks, where a `JSONValue` tree cost a string, an array slot and
+/// their release per value (BENCHMARKS.md, "The contract checks on flat captures"). The checks read it by
 /// entry index and compare bytes; a value is made a `String` or a `JSONValue` only where one is
 /// reported, or checked by a schema that reads `JSONValue`s.
 public struct CapturedJSON: Sendable {
@@ -59,7 +59,8 @@ public struct CapturedJSON: Sendable {
     /// Where the root value begins.
     @inlinable public var rootOffset: Int { storage.baseOffset }
 
-    /// The tree of a parsed value (a value the checks make of several captured ones).
+    /// The tree of a parsed value: a captured member that is a scalar, or a value the checks
+    /// make of several captured ones (an entity state's visible payload).
     public init(_ node: JSONValue.Node) {
         var builder = Builder()
         builder.add(node)

@@ -75,6 +75,11 @@ import Testing
         #expect(tree.descendants(root).count == 4 && tree.keyOffset(first) == 1)
     }
 
+    /// The size the capture limit's memory is reckoned with (`CapturedJSON.Entry`'s doc).
+    @Test func anEntryTakes32Bytes() {
+        #expect(MemoryLayout<CapturedJSON.Entry>.stride == 32)
+    }
+
     @Test func anUnfinishedTreeIsNotTaken() throws {
         var builder = CapturedJSON.Builder()
         builder.containerStart(isObject: true, at: 0)
