@@ -21,6 +21,11 @@ struct ContractDrafts {
 
     /// Far above what the app sends: its client refuses responses over 256 KiB.
     static let maxCapturedBytes = 4 << 20
+    /// The most values a captured member may hold: far above what the app sends too (a payload
+    /// has tens), and its tree stays within 16 MiB of entries. Under the byte limit alone a
+    /// member of tiny values (`[0,0,…]`, 3.9 MB) held 1.95 million and peaked at 98 MB of RSS,
+    /// over the input-plus-64-MB bound (BENCHMARKS.md, "The contract checks on flat captures").
+    static let maxCapturedValues = 1 << 19
 
     private let scan: ArtifactScan
     private let layer: LayerFrame
@@ -34,6 +39,9 @@ struct ContractDrafts {
     /// The offset past which the outermost capture is over `maxCapturedBytes`, `Int.max` while
     /// nothing is captured: every event's offset is compared with it (`capturedMemberLimit`).
     private(set) var captureLimitOffset = Int.max
+    /// The values of the outermost capture so far, 0 while nothing is captured: every value's
+    /// event compares it with `maxCapturedValues` (`capturedMemberLimit`).
+    private(set) var capturedValues = 0
     /// Members of the open objects that the app's sensitive-name rule matches (name, offset),
     /// innermost object last: the contract checks screen a document's or operation's
     /// additional fields with them.
@@ -109,12 +117,14 @@ struct ContractDrafts {
 
     /// Hands each capture a string, number or literal event.
     mutating func capture(_ event: (inout CapturedJSON.Builder) -> Void) {
+        if !captures.isEmpty { capturedValues += 1 }
         for i in captures.indices { event(&captures[i].builder) }
     }
 
     /// An object or array as the value of a document key, or inside a captured member (`notes`:
     /// the container it is in).
     mutating func containerOpens(isObject: Bool, at offset: Int, notes: ContainerNotes?) {
+        if !captures.isEmpty { capturedValues += 1 }
         for i in captures.indices {
             captures[i].depth += 1
             captures[i].builder.containerStart(isObject: isObject, at: offset)
@@ -124,7 +134,7 @@ struct ContractDrafts {
         if ShapeKeys.capturedMembers.contains(pendingKey) {
             var builder = spareBuilders.popLast() ?? CapturedJSON.Builder()
             builder.containerStart(isObject: isObject, at: offset)
-            if captures.isEmpty { captureLimitOffset = offset + ContractDrafts.maxCapturedBytes }
+            if captures.isEmpty { (captureLimitOffset, capturedValues) = (offset + ContractDrafts.maxCapturedBytes, 1) }
             captures.append(Capture(builder: builder, depth: 1, draft: draft, member: pendingKey))
         }
     }
@@ -143,7 +153,7 @@ struct ContractDrafts {
             if !last.holdsSensitiveName { drafts[last.draft].membersWithoutSensitiveNames.insert(last.member) }
             spareBuilders.append(last.builder)
         }
-        if captures.isEmpty { captureLimitOffset = Int.max }
+        if captures.isEmpty { (captureLimitOffset, capturedValues) = (Int.max, 0) }
     }
 
     /// An object closes (`notes`, with the shape keys it had): its draft is checked against the
@@ -172,12 +182,15 @@ struct ContractDrafts {
         if let draft = notes.operationsOf { drafts[draft].operationCount = elements }
     }
 
-    /// The error of an event at `offset` past `captureLimitOffset`. A captured member is
-    /// validated whole, so its size is bounded: beyond the limit the input fails with a `limit`
-    /// error rather than go unchecked or take unbounded memory. The visitor checks every event
-    /// against the limit (`JSONScanVisitor.checkCaptureSize`).
+    /// The error of an event at `offset` past `captureLimitOffset`, or of a value after the
+    /// `maxCapturedValues`th. A captured member is validated whole, so its size is bounded:
+    /// beyond either limit the input fails with a `limit` error rather than go unchecked or take
+    /// unbounded memory. The visitor checks every event against the limits
+    /// (`JSONScanVisitor.checkCaptureSize`).
     func capturedMemberLimit(at offset: Int) -> DocumentLimit {
-        DocumentLimit.capturedMember(offset: layer.outerOffset ?? offset, limit: ContractDrafts.maxCapturedBytes)
+        capturedValues >= ContractDrafts.maxCapturedValues
+            ? DocumentLimit.capturedValues(offset: layer.outerOffset ?? offset, limit: ContractDrafts.maxCapturedValues)
+            : DocumentLimit.capturedMember(offset: layer.outerOffset ?? offset, limit: ContractDrafts.maxCapturedBytes)
     }
 
     /// Records a value of a document key; the values a violation may be reported at keep their

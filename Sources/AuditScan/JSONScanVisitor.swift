@@ -108,7 +108,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
-        try checkCaptureSize(at: offset)
+        try checkCaptureSize(at: offset, addsValue: false)
         unescaping(raw, escaped) { visitor, key in
             visitor.keyValue(key, at: offset)
             visitor.path.setKey(key)
@@ -116,12 +116,15 @@ struct JSONScanVisitor: JSONVisitor {
         if layer.outerOffset == nil { try scan.checkDocumentHits(at: offset) }
     }
 
-    /// The captured members' size limit (`ContractDrafts.capturedMemberLimit`), checked at every
-    /// event, here on the drafts' stored limit: a call of a check of the drafts' own from the
-    /// visitor copied the whole `ContractDrafts` struct for one comparison.
+    /// The captured members' limits (`ContractDrafts.capturedMemberLimit`), checked at every
+    /// event, here on the drafts' stored limit and count: a call of a check of the drafts' own
+    /// from the visitor copied the whole `ContractDrafts` struct for one comparison. A key adds
+    /// no value, so only the size limit applies to it.
     @inline(__always)
-    private mutating func checkCaptureSize(at offset: Int) throws(DocumentLimit) {
-        if offset > drafts.captureLimitOffset { throw drafts.capturedMemberLimit(at: offset) }
+    private mutating func checkCaptureSize(at offset: Int, addsValue: Bool = true) throws(DocumentLimit) {
+        if offset > drafts.captureLimitOffset || (addsValue && drafts.capturedValues >= ContractDrafts.maxCapturedValues) {
+            throw drafts.capturedMemberLimit(at: offset)
+        }
     }
 
     /// Calls `body` with the string content unescaped: the raw bytes when there is no escape,

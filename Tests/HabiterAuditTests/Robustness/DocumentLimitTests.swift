@@ -81,6 +81,22 @@ import Testing
         #expect(outcome.errors.first?.reason.contains("MiB") == true)
     }
 
+    /// A payload of `count` tiny values (`[0,0,…]`, one of them the array), within the byte
+    /// limit.
+    static func payload(values count: Int) -> String {
+        #"{"schemaVersion": 1, "entityId": "habit/h1", "deleted": false, "payload": {"notes": ["#
+            + Array(repeating: "0", count: count - 2).joined(separator: ",") + "]}}"
+    }
+
+    /// The payload object and its array are two of the values.
+    @Test func aPayloadOfMoreValuesThanTheChecksReadFailsClosed() {
+        let atTheLimit = TestSupport.scan(Self.payload(values: ContractDrafts.maxCapturedValues))
+        #expect(atTheLimit.errors.isEmpty, "\(atTheLimit.errors.map(\.description))")
+        let over = TestSupport.scan(Self.payload(values: ContractDrafts.maxCapturedValues + 1))
+        #expect(over.errors.map(\.kind) == [.limit])
+        #expect(over.errors.first?.reason.contains("values") == true)
+    }
+
     @Test func soDoesOneInAString() {
         let wrapped = #"{"body": \#(JSONOutput.string(Self.hugePayload).renderedOnOneLine())}"#
         #expect(TestSupport.scan(wrapped).errors.map(\.kind) == [.limit])
