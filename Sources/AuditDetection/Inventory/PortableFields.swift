@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 import AuditInputs
 
@@ -166,7 +167,7 @@ enum PortableFields {
     /// double. Compared by magnitude: `abs` of the smallest `Int` (-9223372036854775808, which
     /// `Int` reads) traps.
     static func integer(_ tree: CapturedJSON, _ i: Int) -> Int? {
-        guard tree.kind(i) == .number, let n = tree.withText(i, { Int(String(decoding: $0, as: UTF8.self)) }),
+        guard tree.kind(i) == .number, let n = tree.withText(i, { $0.decimalInteger }),
               n.magnitude <= 9_007_199_254_740_991 else { return nil }
         return n
     }
