@@ -118,22 +118,15 @@ extension UnsafeBufferPointer where Element == UInt8 {
     /// Whether the bytes are exactly `text`.
     public func equals(_ text: StaticString) -> Bool { count == text.utf8CodeUnitCount && hasPrefix(text) }
 
+    /// Whether the bytes are exactly `other`'s.
+    public func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool { count == other.count && hasBytes(other, at: 0) }
+
     /// Whether the bytes start with `prefix` (lowercase ASCII), ignoring ASCII case.
     public func hasPrefixIgnoringASCIICase(_ prefix: StaticString) -> Bool {
         guard count >= prefix.utf8CodeUnitCount else { return false }
         return prefix.withUTF8Buffer { prefix in
             prefix.indices.allSatisfy { i in (self[i] &- 0x41 < 26 ? self[i] | 0x20 : self[i]) == prefix[i] }
         }
-    }
-
-    /// The bytes' order against `other`'s, the shorter first on a common prefix: negative when
-    /// these come first, 0 when they are equal. Inlinable and a byte at a time, for the short
-    /// field names it compares.
-    @inlinable public func byteOrder(_ other: UnsafeBufferPointer<UInt8>) -> Int {
-        for i in 0..<Swift.min(count, other.count) where self[i] != other[i] {
-            return Int(self[i]) - Int(other[i])
-        }
-        return count - other.count
     }
 
     /// Whether the bytes start with `prefix` (one length check and a `memcmp`).

@@ -1,4 +1,3 @@
-import AuditBytes
 import AuditCore
 import AuditInputs
 
@@ -45,11 +44,8 @@ extension PrefsEntry {
     public static func key(ofName name: String) -> Substring {
         // Compared and dropped as UTF-8 bytes, as the plugins do by code units (`String.dropFirst`
         // walked characters: some 670 instructions a name).
-        for prefix in pluginPrefixes where name.hasUTF8Prefix(prefix) {
-            return Substring(name.utf8.dropFirst(prefix.count))
-        }
-        return Substring(name)
+        var name = name
+        let prefixLength = name.withUTF8 { FlutterPrefsEncoding.pluginPrefix(of: $0)?.count } ?? 0
+        return prefixLength == 0 ? Substring(name) : Substring(name.utf8.dropFirst(prefixLength))
     }
-
-    private static let pluginPrefixes = [FlutterPrefsEncoding.secureStoragePrefixBytes, FlutterPrefsEncoding.sharedPreferencesPrefixBytes]
 }

@@ -1,4 +1,3 @@
-import AuditBytes
 import AuditCore
 import AuditInputs
 
@@ -234,16 +233,6 @@ public enum ContractValidator {
         return violations
     }
 
-    /// Whether a name starts with `flutter.` or the secure-storage prefix, compared as the
-    /// plugins write them, by code units (bytes). Most names are ruled out by their first byte,
-    /// before the prefixes are loaded and compared.
-    static func isPrefsKey(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = name.first, first == prefsKeyLeads.0 || first == prefsKeyLeads.1 else { return false }
-        return name.hasBytePrefix(FlutterPrefsEncoding.sharedPreferencesPrefixBytes) || name.hasBytePrefix(FlutterPrefsEncoding.secureStoragePrefixBytes)
-    }
-
-    private static let prefsKeyLeads = (FlutterPrefsEncoding.sharedPreferencesPrefixBytes[0], FlutterPrefsEncoding.secureStoragePrefixBytes[0])
-
     /// What is wrong with a `protocolVersion`, or nil.
     static func protocolVersionProblem(_ version: DraftValue) -> String? {
         guard case .number(let text) = version, let n = Int(text) else {
@@ -333,7 +322,7 @@ public enum ContractValidator {
             return
         }
         let root = payload.root
-        if let prefsKey = payload.children(root).first(where: { payload.withKey($0, isPrefsKey) }) {
+        if let prefsKey = payload.children(root).first(where: { payload.withKey($0) { FlutterPrefsEncoding.pluginPrefix(of: $0) != nil } }) {
             add(.prefsDump, "The payload holds SharedPreferences keys: \"it never synchronizes a raw storage envelope, a SharedPreferences dump, secure storage, or native platform state\".",
                 payloadMember: prefsKey, payload: payload)
         }

@@ -41,7 +41,7 @@ struct FieldNameSet {
                 return withExtendedLifetime(list) {
                     func slot(of name: UnsafeBufferPointer<UInt8>) -> Int {
                         var slot = Int(truncatingIfNeeded: WordHash.hash(name)) & mask
-                        while slots[slot] >= 0 && !FieldNameSet.equal(list.textBytes(slots[slot]), name) { slot = (slot + 1) & mask }
+                        while slots[slot] >= 0 && !list.textBytes(slots[slot]).equals(name) { slot = (slot + 1) & mask }
                         return slot
                     }
                     // The elements, strings all, are the entries after the root: element `k` is
@@ -63,9 +63,5 @@ struct FieldNameSet {
                 }
             }
         }
-    }
-
-    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        a.count == b.count && a.byteOrder(b) == 0
     }
 }

@@ -122,14 +122,7 @@ public struct CapturedJSON: Sendable {
     }
 
     /// Whether the member at `i` is named `name`, byte for byte.
-    @inlinable public func keyIs(_ i: Int, _ name: StaticString) -> Bool {
-        name.withUTF8Buffer { keyIs(i, $0) }
-    }
-
-    @inlinable public func keyIs(_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        let key = keyBytes(i)
-        return key.count == name.count && key.hasBytes(name, at: 0)
-    }
+    @inlinable public func keyIs(_ i: Int, _ name: StaticString) -> Bool { keyBytes(i).equals(name) }
 
     /// Calls `body` with the member's name at `i` (empty for a value that is not a member).
     @inlinable public func withKey<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
@@ -166,7 +159,7 @@ public struct CapturedJSON: Sendable {
     @inlinable public func isString(_ i: Int, _ text: String) -> Bool {
         guard kind(i) == .string else { return false }
         var text = text
-        return text.withUTF8 { expected in withText(i) { $0.count == expected.count && $0.hasBytes(expected, at: 0) } }
+        return text.withUTF8 { expected in withText(i) { $0.equals(expected) } }
     }
 
     /// The boolean at `i`, or nil.

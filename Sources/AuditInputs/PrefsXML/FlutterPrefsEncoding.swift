@@ -99,6 +99,17 @@ public enum FlutterPrefsEncoding {
     /// The two plugins' prefixes as bytes, compared as the plugins compare them, by code units.
     public static let sharedPreferencesPrefixBytes = Array(sharedPreferencesPrefix.utf8), secureStoragePrefixBytes = Array(secureStoragePrefix.utf8)
 
+    /// The plugin prefix a name starts with, by code units, as the plugins write and read it
+    /// (`'flutter.' + key`, `startsWith`): secure storage's, then shared_preferences'; nil for
+    /// neither. Most names are ruled out by their first byte, before the prefixes are compared.
+    public static func pluginPrefix(of name: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let first = name.first, first == pluginPrefixLeads.0 || first == pluginPrefixLeads.1 else { return nil }
+        return pluginPrefixes.first(where: name.hasBytePrefix)
+    }
+
+    private static let pluginPrefixes = [secureStoragePrefixBytes, sharedPreferencesPrefixBytes]
+    private static let pluginPrefixLeads = (secureStoragePrefixBytes[0], sharedPreferencesPrefixBytes[0])
+
     /// The user's key of a flutter_secure_storage entry name (what the app passed to `write`),
     /// or nil when the name lacks the prefix.
     public static func secureStorageUserKey(_ name: String) -> String? {

@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 
 /// Receives a SharedPreferences `<map>` as it is read, in document order: each child as
@@ -133,29 +134,8 @@ enum JavaNumberText {
     /// Signed decimal within `min...max` (`Integer.parseInt` / `Long.parseLong`: optional `+` or
     /// `-`, at least one digit, nothing else).
     static func isInteger<C: Collection>(_ text: C, min: Int64, max: Int64) -> Bool where C.Element == UInt8 {
-        var it = text.makeIterator()
-        guard var c = it.next() else { return false }
-        var negative = false
-        if c == UInt8(ascii: "-") || c == UInt8(ascii: "+") {
-            negative = c == UInt8(ascii: "-")
-            guard let d = it.next() else { return false }
-            c = d
-        }
-        // Accumulate as a negative number so that Int64.min fits.
-        var value: Int64 = 0
-        while true {
-            let digit = c &- UInt8(ascii: "0")
-            guard digit < 10 else { return false }
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (s, o2) = m.subtractingReportingOverflow(Int64(digit))
-            if o1 || o2 { return false }
-            value = s
-            guard let d = it.next() else { break }
-            c = d
-        }
-        if negative { return value >= min }
-        if value == Int64.min { return false }
-        return -value <= max
+        guard let value = text.decimalInteger.map(Int64.init) else { return false }
+        return value >= min && value <= max
     }
 
     /// A floating-point literal as `Float.toString`/`Double.toString` write it and
