@@ -1,7 +1,7 @@
 extension Collection where Element == UInt8 {
-    /// The bytes as a decimal integer, read as `Int(String)` and Java's `Long.parseLong` read
-    /// one: an optional `+` or `-`, then one digit or more and nothing else, within `Int`'s
-    /// range; nil otherwise. Read in place: the contract checks read every integer field of a
+    /// The bytes as a decimal integer, read as `Int(String)` reads one (and Java's
+    /// `Long.parseLong`, but for its non-ASCII digits): an optional `+` or `-`, then one ASCII
+    /// digit or more and nothing else, within `Int`'s range; nil otherwise. Read in place: the contract checks read every integer field of a
     /// payload, and a `String` made of each cost a validation and a copy.
     @inlinable public var decimalInteger: Int? {
         var bytes = makeIterator()
