@@ -1,3 +1,5 @@
+import AuditBytes
+
 /// Shapes of containers that decide the context of everything inside them (the app's wire
 /// formats, `APP-FORMATS.md` sections 1, 2 and 5).
 public enum ContainerShape {
@@ -70,7 +72,9 @@ public struct ShapeKeys: OptionSet, BitwiseCopyable, Sendable {
 
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    private static let names: [([UInt8], ShapeKeys)] = ([
+    /// Each name's flag (its raw value) by a perfect hash: a key met for the first time is
+    /// judged (`KeyFactsCache`), and an input of a million distinct keys judges a million.
+    private static let table = PerfectByteTable(([
         ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload), ("deleted", .deleted),
         ("protocolVersion", .protocolVersion), ("operations", .operations), ("operationId", .operationId),
         ("kind", .kind), ("revision", .revision), ("document", .document), ("changedFields", .changedFields),
@@ -80,16 +84,11 @@ public struct ShapeKeys: OptionSet, BitwiseCopyable, Sendable {
         ("entities", .entities), ("receipts", .receipts), ("exportedAt", .exportedAt), ("habits", .habits),
         ("entries", .entries), ("migratedAt", .migratedAt), ("quarantine", .quarantine), ("salt", .salt),
         ("iterations", .iterations),
-    ] as [(String, ShapeKeys)]).map { (Array($0.0.utf8), $0.1) }
-    private static let lengths = names.map(\.0.count).min()!...names.map(\.0.count).max()!
+    ] as [(String, ShapeKeys)]).map { (key: Array($0.0.utf8), value: Int($0.1.rawValue)) })
 
-    /// The flag of a key name, or none (judged once per distinct key, see `KeyFactsCache`).
+    /// The flag of a key name, or none.
     public static func flag(of key: UnsafeBufferPointer<UInt8>) -> ShapeKeys {
-        guard lengths.contains(key.count) else { return [] }
-        for (name, flag) in names where name.count == key.count {
-            if name.elementsEqual(key) { return flag }
-        }
-        return []
+        table.value(key).map { ShapeKeys(rawValue: UInt32($0)) } ?? []
     }
 
     /// The container shape these keys make, if any. `isTextRoot`: the object is the root of its
