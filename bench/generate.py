@@ -48,6 +48,9 @@ one, or a single one larger than the size, with fewer), every name distinct, sho
                               its params array
   many-attributes             a prefs XML export whose <string> elements carry 1,000,000
                               attributes each
+  large-payloads  (JSON) a push body of habit creates whose payload's customDays holds 524,000
+                  weekdays: each payload is read whole by the contract checks, just under the
+                  524,288 values a captured member may hold
 The same arguments always give the same bytes; --seed changes them (bench/run uses it to make the
 files of its --jobs directory differ).
 """
@@ -68,7 +71,7 @@ REALISTIC_KINDS = ("json", "compact", "ndjson", "har", "prefs")
 ADVERSARIAL_KINDS = ("huge-string", "many-keys", "deep-nesting", "near-miss", "sensitive-keys",
                      "many-headers", "many-cookies", "many-query-parameters", "many-form-fields",
                      "many-headers-har", "many-cookies-har", "many-query-parameters-har", "many-form-fields-har",
-                     "many-attributes")
+                     "many-attributes", "large-payloads")
 EXTENSIONS = {"ndjson": "ndjson", "har": "har", "prefs": "xml", "http": "http"}
 ITEMS_PER_UNIT = 1_000_000
 
@@ -321,6 +324,19 @@ def write_many_keys(f, r, target, keys_per_object=1_000_000):
     f.write("\n]\n")
 
 
+def write_large_payloads(f, r, target, values=524_000):
+    f.write('{"operations":[')
+    written, i = 15, 0
+    while written < target:
+        op = operation(r, 3 * i)  # a habit's create
+        op["document"]["payload"]["customDays"] = [r.randint(1, 7) for _ in range(values)]
+        chunk = ("," if i else "") + json.dumps(op, ensure_ascii=False, separators=(",", ":"))
+        f.write(chunk)
+        written += len(chunk)
+        i += 1
+    f.write("]}")
+
+
 def write_deep_nesting(f, r, target, depth=500):
     f.write("[")
     written, i = 1, 0
@@ -484,6 +500,7 @@ def generate(kind, size_mb, output, seed=DEFAULT_SEED):
         "huge-string": lambda f: write_huge_string(f, r, target),
         "many-keys": lambda f: write_many_keys(f, r, target),
         "deep-nesting": lambda f: write_deep_nesting(f, r, target),
+        "large-payloads": lambda f: write_large_payloads(f, r, target),
         "near-miss": lambda f: write_records(f, r, target, near_miss_record),
         "sensitive-keys": lambda f: write_records(f, r, target, sensitive_record),
         "many-attributes": lambda f: write_many_attributes(f, r, target),

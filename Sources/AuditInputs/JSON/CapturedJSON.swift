@@ -1,4 +1,5 @@
 import AuditBytes
+import Synchronization
 
 /// A JSON value captured whole for the contract checks, flat: entries in document order (a
 /// container before its members, with the index past its last) and one block holding the keys'
@@ -41,14 +42,33 @@ public struct CapturedJSON: Sendable {
         @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
         /// The root's offset.
         @usableFromInline let baseOffset: Int
+        /// The scratch whose blocks a large tree was built in: they go back to it when the tree
+        /// is dropped. A reference alone, so that every tree's object stays in its allocation size.
+        private let loan: Loan?
 
-        init(entries: UnsafeMutablePointer<Entry>, entryCount: Int, bytes: UnsafeMutablePointer<UInt8>, baseOffset: Int) {
-            (self.entries, self.entryCount, self.bytes, self.baseOffset) = (entries, entryCount, bytes, baseOffset)
+        init(entries: UnsafeMutablePointer<Entry>, entryCount: Int, bytes: UnsafeMutablePointer<UInt8>, baseOffset: Int, loan: Loan? = nil) {
+            (self.entries, self.entryCount, self.bytes, self.baseOffset, self.loan) = (entries, entryCount, bytes, baseOffset, loan)
         }
 
         deinit {
-            entries.deallocate()
-            bytes.deallocate()
+            if let loan {
+                loan.scratch.takeBack(entries: entries, capacity: loan.entryCapacity)
+                loan.scratch.takeBack(bytes: bytes, capacity: loan.byteCapacity)
+            } else {
+                entries.deallocate()
+                bytes.deallocate()
+            }
+        }
+    }
+
+    /// A scratch's blocks lent to a large tree, and their capacities.
+    final class Loan: Sendable {
+        let scratch: Scratch
+        let entryCapacity: Int
+        let byteCapacity: Int
+
+        init(scratch: Scratch, entryCapacity: Int, byteCapacity: Int) {
+            (self.scratch, self.entryCapacity, self.byteCapacity) = (scratch, entryCapacity, byteCapacity)
         }
     }
 
@@ -323,6 +343,14 @@ public struct CapturedJSON: Sendable {
         static let entryRoom = 64, byteRoom = 1024, openRoom = 16, handOver = 64
 
         @usableFromInline let state: UnsafeMutablePointer<State>
+        /// Blocks of a large tree, given back when it was dropped (`takeBack`), for the next large
+        /// tree to grow into: a fresh block of megabytes is memory the kernel maps page by page
+        /// at its first write, and a 100 MB push body of 1 MB payloads spent 40 % of its time
+        /// there. One of each kind, the largest given back; behind a lock, as a tree may be
+        /// dropped on another thread than the one that builds.
+        private var spareEntries: (block: UnsafeMutablePointer<Entry>, capacity: Int)?
+        private var spareBytes: (block: UnsafeMutablePointer<UInt8>, capacity: Int)?
+        private let spareLock = Mutex<Void>(())
 
         init() {
             state = .allocate(capacity: 1)
@@ -336,6 +364,8 @@ public struct CapturedJSON: Sendable {
             state.pointee.bytes.deallocate()
             state.pointee.open.deallocate()
             state.deallocate()
+            spareEntries?.block.deallocate()
+            spareBytes?.block.deallocate()
         }
 
         /// `offset` from the tree's root offset (the first value's sets it). A captured member
@@ -361,26 +391,72 @@ public struct CapturedJSON: Sendable {
         }
 
         @usableFromInline func growEntries() {
-            state.pointee.entryCapacity *= 2
-            state.pointee.entries = moved(state.pointee.entries, count: state.pointee.entryCount, into: state.pointee.entryCapacity)
+            let needed = state.pointee.entryCapacity * 2
+            if let spare = takeSpare(\.spareEntries, atLeast: needed) {
+                (state.pointee.entries, state.pointee.entryCapacity) = (moved(state.pointee.entries, count: state.pointee.entryCount, into: spare.block), spare.capacity)
+            } else {
+                state.pointee.entryCapacity = needed
+                state.pointee.entries = moved(state.pointee.entries, count: state.pointee.entryCount, into: .allocate(capacity: needed))
+            }
         }
 
         @usableFromInline func growBytes(toHold count: Int) {
-            while state.pointee.byteCapacity < count { state.pointee.byteCapacity *= 2 }
-            state.pointee.bytes = moved(state.pointee.bytes, count: state.pointee.byteCount, into: state.pointee.byteCapacity)
+            var needed = state.pointee.byteCapacity
+            while needed < count { needed *= 2 }
+            if let spare = takeSpare(\.spareBytes, atLeast: needed) {
+                (state.pointee.bytes, state.pointee.byteCapacity) = (moved(state.pointee.bytes, count: state.pointee.byteCount, into: spare.block), spare.capacity)
+            } else {
+                state.pointee.byteCapacity = needed
+                state.pointee.bytes = moved(state.pointee.bytes, count: state.pointee.byteCount, into: .allocate(capacity: needed))
+            }
         }
 
         @usableFromInline func growOpen() {
             state.pointee.openCapacity *= 2
-            state.pointee.open = moved(state.pointee.open, count: state.pointee.openCount, into: state.pointee.openCapacity)
+            state.pointee.open = moved(state.pointee.open, count: state.pointee.openCount, into: .allocate(capacity: state.pointee.openCapacity))
         }
 
-        /// The first `count` of `old` in a new block of `capacity`; `old` is freed.
-        private func moved<T>(_ old: UnsafeMutablePointer<T>, count: Int, into capacity: Int) -> UnsafeMutablePointer<T> {
-            let new = UnsafeMutablePointer<T>.allocate(capacity: capacity)
+        /// The first `count` of `old` moved into `new`; `old` is freed.
+        private func moved<T>(_ old: UnsafeMutablePointer<T>, count: Int, into new: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
             new.moveInitialize(from: old, count: count)
             old.deallocate()
             return new
+        }
+
+        /// The spare block at `spare` when it holds `capacity` or more; it is no longer spare.
+        private func takeSpare<T>(_ spare: ReferenceWritableKeyPath<Scratch, (block: UnsafeMutablePointer<T>, capacity: Int)?>,
+                                  atLeast capacity: Int) -> (block: UnsafeMutablePointer<T>, capacity: Int)? {
+            nonisolated(unsafe) var taken: (block: UnsafeMutablePointer<T>, capacity: Int)?
+            spareLock.withLock { _ in
+                guard let block = self[keyPath: spare], block.capacity >= capacity else { return }
+                (taken, self[keyPath: spare]) = (block, nil)
+            }
+            return taken
+        }
+
+        /// A large tree's entry block, back from the tree: kept as the spare when larger than
+        /// the one there, else freed.
+        func takeBack(entries: UnsafeMutablePointer<Entry>, capacity: Int) {
+            keep((entries, capacity), as: \.spareEntries)
+        }
+
+        /// A large tree's byte block, back from the tree (as `takeBack(entries:)`).
+        func takeBack(bytes: UnsafeMutablePointer<UInt8>, capacity: Int) {
+            keep((bytes, capacity), as: \.spareBytes)
+        }
+
+        private func keep<T>(_ block: (block: UnsafeMutablePointer<T>, capacity: Int),
+                             as spare: ReferenceWritableKeyPath<Scratch, (block: UnsafeMutablePointer<T>, capacity: Int)?>) {
+            nonisolated(unsafe) var freed: UnsafeMutablePointer<T>?
+            spareLock.withLock { _ in
+                if let kept = self[keyPath: spare], kept.capacity >= block.capacity {
+                    freed = block.block
+                } else {
+                    freed = self[keyPath: spare]?.block
+                    self[keyPath: spare] = block
+                }
+            }
+            freed?.deallocate()
         }
 
         /// The finished tree's memory: a copy of its exact size or, for a tree far larger than
@@ -399,7 +475,8 @@ public struct CapturedJSON: Sendable {
             }
             (state.pointee.entries, state.pointee.entryCapacity) = (.allocate(capacity: Scratch.entryRoom), Scratch.entryRoom)
             (state.pointee.bytes, state.pointee.byteCapacity) = (.allocate(capacity: Scratch.byteRoom), Scratch.byteRoom)
-            return Storage(entries: s.entries, entryCount: s.entryCount, bytes: s.bytes, baseOffset: s.baseOffset)
+            return Storage(entries: s.entries, entryCount: s.entryCount, bytes: s.bytes, baseOffset: s.baseOffset,
+                           loan: Loan(scratch: self, entryCapacity: s.entryCapacity, byteCapacity: s.byteCapacity))
         }
     }
 }

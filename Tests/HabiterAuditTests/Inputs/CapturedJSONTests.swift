@@ -80,6 +80,25 @@ import Testing
         #expect(MemoryLayout<CapturedJSON.Entry>.stride == 32)
     }
 
+    /// A tree far larger than a payload is built in the builder's own blocks; dropped, it gives
+    /// them back, and the next large tree grows into them (not into fresh memory). A tree still
+    /// held keeps its blocks: the one built meanwhile gets new ones.
+    @Test func aLargeTreeGivesItsBlocksBackWhenDropped() throws {
+        let builder = CapturedJSON.Builder()
+        let large = { (n: Int) in "[" + (0..<n).map { #"{"k\#($0)": "v\#($0)"}"# }.joined(separator: ",") + "]" }
+        var first = try #require(try Self.capture(large(6000), with: builder))
+        let firstBlocks = (first.storage.entries, first.storage.bytes)
+        #expect(first.jsonNode(first.root) == (try JSONValue.parse(Array(large(6000).utf8), maxDepth: 100)))
+        first = try #require(try Self.capture("[1]", with: builder))
+        let second = try #require(try Self.capture(large(5500), with: builder))
+        #expect(second.storage.entries == firstBlocks.0 && second.storage.bytes == firstBlocks.1, "grown into the blocks given back")
+        let third = try #require(try Self.capture(large(5000), with: builder))
+        #expect(third.storage.entries != second.storage.entries, "the blocks of a tree still held are its own")
+        #expect(second.jsonNode(second.root) == (try JSONValue.parse(Array(large(5500).utf8), maxDepth: 100)))
+        #expect(third.jsonNode(third.root) == (try JSONValue.parse(Array(large(5000).utf8), maxDepth: 100)))
+        #expect(first.jsonNode(first.root) == (try JSONValue.parse(Array("[1]".utf8), maxDepth: 100)))
+    }
+
     @Test func anUnfinishedTreeIsNotTaken() throws {
         var builder = CapturedJSON.Builder()
         builder.containerStart(isObject: true, at: 0)
