@@ -32,6 +32,9 @@ Adversarial kinds (JSON; same size as asked, to compare with `json` of that size
                   a database URL without credentials, password: + 3 chars; none should be a finding
   sensitive-keys  indented records of sensitive names (token, apiKey, password, secret, ...) holding
                   values that are no credential (empty, null, placeholders, booleans, masks)
+  large-payloads  a push body of habit creates whose payload's customDays holds 524,000 weekdays:
+                  each payload is read whole by the contract checks, just under the 524,288
+                  values a captured member may hold
 Adversarial kinds of the other formats (each compared with the normal kind of its format, `http`,
 `har` or `prefs`, of the same size): units of 1,000,000 items, as many as the size takes (the last
 one, or a single one larger than the size, with fewer), every name distinct, short random values:
@@ -48,9 +51,6 @@ one, or a single one larger than the size, with fewer), every name distinct, sho
                               its params array
   many-attributes             a prefs XML export whose <string> elements carry 1,000,000
                               attributes each
-  large-payloads  (JSON) a push body of habit creates whose payload's customDays holds 524,000
-                  weekdays: each payload is read whole by the contract checks, just under the
-                  524,288 values a captured member may hold
 The same arguments always give the same bytes; --seed changes them (bench/run uses it to make the
 files of its --jobs directory differ).
 """

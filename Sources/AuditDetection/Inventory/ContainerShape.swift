@@ -72,9 +72,8 @@ public struct ShapeKeys: OptionSet, BitwiseCopyable, Sendable {
 
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    /// Each name's flag (its raw value) by a perfect hash: a key met for the first time is
-    /// judged (`KeyFactsCache`), and an input of a million distinct keys judges a million.
-    private static let table = PerfectByteTable(([
+    /// The key names and their flags.
+    static let names: [(name: String, flag: ShapeKeys)] = [
         ("entityId", .entityId), ("schemaVersion", .schemaVersion), ("payload", .payload), ("deleted", .deleted),
         ("protocolVersion", .protocolVersion), ("operations", .operations), ("operationId", .operationId),
         ("kind", .kind), ("revision", .revision), ("document", .document), ("changedFields", .changedFields),
@@ -84,7 +83,10 @@ public struct ShapeKeys: OptionSet, BitwiseCopyable, Sendable {
         ("entities", .entities), ("receipts", .receipts), ("exportedAt", .exportedAt), ("habits", .habits),
         ("entries", .entries), ("migratedAt", .migratedAt), ("quarantine", .quarantine), ("salt", .salt),
         ("iterations", .iterations),
-    ] as [(String, ShapeKeys)]).map { (key: Array($0.0.utf8), value: Int($0.1.rawValue)) })
+    ]
+    /// Each name's flag (its raw value) by a perfect hash: a key met for the first time is
+    /// judged (`KeyFactsCache`), and an input of a million distinct keys judges a million.
+    private static let table = PerfectByteTable(names.map { (key: Array($0.name.utf8), value: Int($0.flag.rawValue)) })
 
     /// The flag of a key name, or none.
     public static func flag(of key: UnsafeBufferPointer<UInt8>) -> ShapeKeys {

@@ -460,8 +460,9 @@ public struct CapturedJSON: Sendable {
         }
 
         /// The finished tree's memory: a copy of its exact size or, for a tree far larger than
-        /// a payload, the blocks it was built in (a copy would double its peak), the scratch
-        /// starting again with its first room. The scratch is left empty.
+        /// a payload, the blocks it was built in (a copy would double its peak), lent until the
+        /// tree is dropped, the scratch starting again with its first room. The scratch is left
+        /// empty.
         func takeTree() -> Storage {
             let s = state.pointee
             state.pointee.entryCount = 0

@@ -81,7 +81,7 @@ import Testing
         // Written by hand: `tree`'s dictionary would take the two spellings of é for one key.
         let root = Self.tree([:])
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        for name in names { FileManager.default.createFile(atPath: root + "/" + name, contents: Data("{}".utf8)) }
+        for name in names { #expect(FileManager.default.createFile(atPath: root + "/" + name, contents: Data("{}".utf8)), "\(name)") }
         let expected = ["B.json", "Z.json", "a-b.json", "a.b.json", "aa.json", "b.json", "e\u{301}.json", "z.json", "\u{E9}.json"]
         // Compared as bytes: `String` equality would take the two spellings of é for one.
         #expect(Self.walked(root).map { Array($0.utf8) } == expected.map { Array($0.utf8) })
