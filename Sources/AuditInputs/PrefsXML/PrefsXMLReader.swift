@@ -31,12 +31,12 @@ import Darwin
 /// names are the duplicate check's keys, and an entry's attributes are handed only once its
 /// name is known), the text being read (its offset must still resolve when it is handed), and no
 /// more; nothing is kept per attribute, member, element or comment once it is handed, but the
-/// duplicate check's slot per attribute name of the tag being read, which `maxAttributes` bounds.
+/// duplicate check's note per attribute name of the tag being read, which `maxAttributes` bounds.
 public struct PrefsXMLReader {
     /// Default limit on element nesting (the root `<map>` counts as 1).
     public static let defaultMaxDepth = 256
     /// Default limit on the attributes of one tag: Android writes one or two, and the duplicate
-    /// check of 2^20 costs 16 MiB.
+    /// check of 2^20 costs 32 MiB.
     public static let defaultMaxAttributes = 1 << 20
 
     public let window: ByteWindow
@@ -595,49 +595,67 @@ public struct PrefsXMLReader {
         }
         let interpretsValue = isEntry && tag.kind.isScalar
         attributeNames.removeAll()
-        var attributes = 0
-        var none: [UInt8] = []
-        while true {
-            let before = i
-            i = try skipSpaceInTag(from: i)
-            let c = origin[i]
-            if c == UInt8(ascii: ">") {
-                tag.end = i + 1
-                return tag
+        do {
+            var attributes = 0
+            var none: [UInt8] = []
+            while true {
+                let before = i
+                i = try skipSpaceInTag(from: i)
+                let c = origin[i]
+                if c == UInt8(ascii: ">") {
+                    tag.end = i + 1
+                    try checkDuplicateAttributes()
+                    return tag
+                }
+                if c == UInt8(ascii: "/") {
+                    guard let d = peek(i + 1) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
+                    guard d == UInt8(ascii: ">") else { throw PrefsXMLError(unexpectedCharacterReason(d), at: i + 1) }
+                    tag.end = i + 2
+                    tag.selfClosing = true
+                    try checkDuplicateAttributes()
+                    return tag
+                }
+                if i == before { throw PrefsXMLError(unexpectedCharacterReason(c), at: i) }
+                guard isNameStart(c) else { throw PrefsXMLError(c == 0 ? .nulByte : .expectedName, at: i) }
+                let attributeStart = i
+                i = try scanName(from: i)
+                let attributeEnd = i
+                attributes += 1
+                if attributes > maxAttributes { throw PrefsXMLError(.tooManyAttributes(limit: maxAttributes), at: attributeStart) }
+                guard attributeNames.insert(attributeStart, attributeEnd, in: origin) else {
+                    throw PrefsXMLError(.duplicateAttribute, at: attributeStart)
+                }
+                i = try skipSpaceInTag(from: i)
+                guard origin[i] == UInt8(ascii: "=") else { throw PrefsXMLError(.expectedEquals, at: i) }
+                i = try skipSpaceInTag(from: i + 1)
+                let quote = origin[i]
+                guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw PrefsXMLError(.expectedQuote, at: i) }
+                let valueStart = i + 1
+                guard let valueEnd = find(quote, from: valueStart) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
+                if isEntry && nameIs(attributeStart, attributeEnd, "name") {
+                    tag.name = try attributeValue(from: valueStart, to: valueEnd)
+                } else if interpretsValue && nameIs(attributeStart, attributeEnd, "value") {
+                    tag.value = try attributeValue(from: valueStart, to: valueEnd)
+                } else {
+                    try decode(from: valueStart, to: valueEnd, mode: .attribute, collect: false, into: &none)
+                    tag.markupAttributes += 1
+                }
+                i = valueEnd + 1
             }
-            if c == UInt8(ascii: "/") {
-                guard let d = peek(i + 1) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
-                guard d == UInt8(ascii: ">") else { throw PrefsXMLError(unexpectedCharacterReason(d), at: i + 1) }
-                tag.end = i + 2
-                tag.selfClosing = true
-                return tag
-            }
-            if i == before { throw PrefsXMLError(unexpectedCharacterReason(c), at: i) }
-            guard isNameStart(c) else { throw PrefsXMLError(c == 0 ? .nulByte : .expectedName, at: i) }
-            let attributeStart = i
-            i = try scanName(from: i)
-            let attributeEnd = i
-            attributes += 1
-            if attributes > maxAttributes { throw PrefsXMLError(.tooManyAttributes(limit: maxAttributes), at: attributeStart) }
-            guard attributeNames.insert(attributeStart, attributeEnd, in: origin) else {
-                throw PrefsXMLError(.duplicateAttribute, at: attributeStart)
-            }
-            i = try skipSpaceInTag(from: i)
-            guard origin[i] == UInt8(ascii: "=") else { throw PrefsXMLError(.expectedEquals, at: i) }
-            i = try skipSpaceInTag(from: i + 1)
-            let quote = origin[i]
-            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw PrefsXMLError(.expectedQuote, at: i) }
-            let valueStart = i + 1
-            guard let valueEnd = find(quote, from: valueStart) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
-            if isEntry && nameIs(attributeStart, attributeEnd, "name") {
-                tag.name = try attributeValue(from: valueStart, to: valueEnd)
-            } else if interpretsValue && nameIs(attributeStart, attributeEnd, "value") {
-                tag.value = try attributeValue(from: valueStart, to: valueEnd)
-            } else {
-                try decode(from: valueStart, to: valueEnd, mode: .attribute, collect: false, into: &none)
-                tag.markupAttributes += 1
-            }
-            i = valueEnd + 1
+        } catch let error as PrefsXMLError where error.reason != .duplicateAttribute {
+            // A duplicate among the names read so far comes before the error, as it did when
+            // each name was checked as it came.
+            try checkDuplicateAttributes()
+            throw error
+        }
+    }
+
+    /// Throws when two attributes of the tag have one name (`AttributeNameSet` checks the names
+    /// past its first few when the tag ends).
+    @inline(__always)
+    private mutating func checkDuplicateAttributes() throws {
+        if attributeNames.hasNotes, let duplicate = attributeNames.firstDuplicate(in: origin) {
+            throw PrefsXMLError(.duplicateAttribute, at: duplicate)
         }
     }
 

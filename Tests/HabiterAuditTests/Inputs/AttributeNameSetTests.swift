@@ -2,8 +2,8 @@
 @testable import AuditInputs
 import Testing
 
-/// The prefs reader's duplicate-attribute check (its compared small sets and hashed large ones),
-/// against the pairwise comparison it replaced.
+/// The prefs reader's duplicate-attribute check (its compared small sets, and the notes it
+/// checks when the tag ends), against the pairwise comparison it replaced.
 @Suite struct AttributeNameSetTests {
     /// The index of the first name equal to an earlier one, comparing every pair.
     private static func pairwiseFirstDuplicate(_ names: [[UInt8]]) -> Int? {
@@ -12,17 +12,19 @@ import Testing
     }
 
     /// Inserts `names` (laid out one after another in one buffer as a tag's are, ` name=""`)
-    /// into `set`.
+    /// into `set` as the reader does: up to the first that `insert` refuses (among the first
+    /// few), else all, then asks `firstDuplicate`. The index of the first duplicate, or nil.
     private static func firstDuplicate(_ names: [[UInt8]], in set: inout AttributeNameSet) -> Int? {
         let bytes = names.flatMap { [UInt8(ascii: " ")] + $0 + Array("=\"\"".utf8) }
+        var starts: [Int] = [], next = 1
+        for name in names {
+            starts.append(next)
+            next += name.count + 4
+        }
         return bytes.withUnsafeBufferPointer { buffer -> Int? in
             let origin = buffer.baseAddress ?? emptyByteBase
-            var start = 1
-            for (i, name) in names.enumerated() {
-                defer { start += name.count + 4 }
-                if !set.insert(start, start + name.count, in: origin) { return i }
-            }
-            return nil
+            for (i, name) in names.enumerated() where !set.insert(starts[i], starts[i] + name.count, in: origin) { return i }
+            return set.firstDuplicate(in: origin).map { starts.firstIndex(of: $0)! }
         }
     }
 
