@@ -36,7 +36,7 @@ public struct PrefsXMLReader {
     /// Default limit on element nesting (the root `<map>` counts as 1).
     public static let defaultMaxDepth = 256
     /// Default limit on the attributes of one tag: Android writes one or two, and the duplicate
-    /// check of 2^20 costs 32 MiB.
+    /// check of 2^20 costs 32 to 48 MiB.
     public static let defaultMaxAttributes = 1 << 20
 
     public let window: ByteWindow
