@@ -19,6 +19,8 @@ public final class PatternEngine: @unchecked Sendable {
     public let rules: [Rule]
     let regexes: [Regex]
     private let prefilter: LiteralPrefilter?
+    /// `prefilter`, for the search of every value: not retained for each (`prefilter` holds it).
+    private let unretainedPrefilter: Unretained<LiteralPrefilter>?
     /// Rule indices per prefilter literal.
     private let literalRules: [[Int]]
     /// Rules without keywords: they run on every value long enough.
@@ -63,6 +65,7 @@ public final class PatternEngine: @unchecked Sendable {
             }
         }
         prefilter = literals.isEmpty ? nil : LiteralPrefilter(literals: literals)
+        unretainedPrefilter = prefilter.map(Unretained.init)
         literalRules = literals.map { owners[$0]! }
         unfilteredRules = unfiltered
         contextRules = Array(rules.indices.filter { rules[$0].keywordWindow != nil }.prefix(ContextMask.bitWidth))
@@ -94,18 +97,18 @@ public final class PatternEngine: @unchecked Sendable {
             // Keywords denser than this would leave little between the windows: the value is
             // then searched whole, and the list of keywords stays small beside the value.
             let keywordLimit = max(64, n / 128)
-            prefilter?.scan(value) { literal, offset in
+            unretainedPrefilter?.call { $0.scan(value) { literal, offset in
                 if scratch.keywords.count < keywordLimit {
                     scratch.keywords.append((literal: Int32(literal), offset: offset))
                 } else {
                     windowed = false
                 }
                 for rule in literalRules[literal] { scratch.mark(rule) }
-            }
+            } }
         } else {
-            prefilter?.scan(value) { literal, _ in
+            unretainedPrefilter?.call { $0.scan(value) { literal, _ in
                 for rule in literalRules[literal] { scratch.mark(rule) }
-            }
+            } }
         }
         if !unfilteredRules.isEmpty {
             for rule in unfilteredRules { scratch.mark(rule) }

@@ -10,6 +10,11 @@ final class ArtifactScan {
     let artifact: String
     let rules: RulePack
     let matcher: RegexMatcher
+    /// The parts of `rules` that every key or value calls, not retained for each call (`rules`
+    /// holds them for the scan's life).
+    private let inventory: Unretained<Inventory>
+    private let patterns: Unretained<PatternEngine>
+    private let names: Unretained<NameMatcher>
     let options: ScanOptions
     let window: ByteWindow
     let layerDecoders: LayerDecoderSet
@@ -123,6 +128,7 @@ final class ArtifactScan {
         self.window = window
         self.rules = rules
         self.matcher = matcher
+        (inventory, patterns, names) = (Unretained(rules.inventory), Unretained(rules.patterns), Unretained(rules.names))
         keyCache = caches.keyFacts
         quietValues = caches.quietValues
         layerDecoders = caches.layerDecoders
@@ -183,15 +189,17 @@ final class ArtifactScan {
         // A prefs key carried in JSON (a SharedPreferences dump) names its store too.
         let isFlutterKey = key.hasBytePrefix(ArtifactScan.flutterPrefix)
         let field = isFlutterKey ? UnsafeBufferPointer(rebasing: key[ArtifactScan.flutterPrefix.count...]) : key
-        let store = rules.inventory.store(jsonField: field)
-        // A known store whose name merely looks sensitive is classified by the inventory,
-        // not judged by the name rules.
-        let judgedByName = store.map { rules.inventory.stores[$0].isSensitive } ?? true
+        let (store, judgedByName) = inventory.call { inventory in
+            let store = inventory.store(jsonField: field)
+            // A known store whose name merely looks sensitive is classified by the inventory,
+            // not judged by the name rules.
+            return (store, store.map { inventory.stores[$0].isSensitive } ?? true)
+        }
         let facts = KeyFacts(
             storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), isAppSensitive: AppSensitiveName.matches(key),
             isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
-            matchesPattern: keyMatchesPattern(key), contextRules: rules.patterns.contextMask(of: UnsafeRawBufferPointer(key)))
-        return KeyJudgement(facts: facts, name: judgedByName ? rules.names.match(key, scratch: &keyScratch) : nil)
+            matchesPattern: keyMatchesPattern(key), contextRules: patterns.call { $0.contextMask(of: UnsafeRawBufferPointer(key)) })
+        return KeyJudgement(facts: facts, name: judgedByName ? names.call { $0.match(key, scratch: &keyScratch) } : nil)
     }
 
     /// `judgeKey` of a name held in a string.
@@ -206,14 +214,16 @@ final class ArtifactScan {
     /// Whether a pattern rule matches `key` (a limit reached counts as a match: the scan where
     /// the key occurs then reports it).
     private func keyMatchesPattern(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard key.count >= rules.patterns.minimumValueLength else { return false }
-        var found = false
-        do {
-            try rules.patterns.scan(UnsafeRawBufferPointer(key), matcher: matcher, scratch: &patternScratch) { _ in found = true }
-        } catch {
-            return true
+        patterns.call { patterns in
+            guard key.count >= patterns.minimumValueLength else { return false }
+            var found = false
+            do {
+                try patterns.scan(UnsafeRawBufferPointer(key), matcher: matcher, scratch: &patternScratch) { _ in found = true }
+            } catch {
+                return true
+            }
+            return found
         }
-        return found
     }
 
     /// The name rule a key matches, if any.
@@ -229,7 +239,7 @@ final class ArtifactScan {
     /// The name rule of facts `keyFacts` returned for `key` (matched again for a key too long
     /// for the cache, or when it is full).
     func nameMatch(of facts: KeyFacts, key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
-        KeyFactsCache.hasUncachedName(facts) ? rules.names.match(key, scratch: &keyScratch) : keyCache.name(of: facts)
+        KeyFactsCache.hasUncachedName(facts) ? names.call { $0.match(key, scratch: &keyScratch) } : keyCache.name(of: facts)
     }
 
     /// The position of a byte offset of the input.
@@ -277,15 +287,20 @@ final class ArtifactScan {
     /// (`PatternEngine.contextMask(of:)`).
     func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, kind: TextKind? = nil, context: ContextMask = 0,
                       locate: () -> HitLocation) -> Int {
-        // Most values of a document are too short for any rule: decided before the engine is
-        // called (and retained for the call).
-        if value.count < rules.patterns.minimumValueLength { return 0 }
+        // Most values of a document are too short for any rule: decided before the search.
         var hits: [PatternHit] = []
-        do {
-            try rules.patterns.scan(value, kind: kind, context: context, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
-        } catch {
-            let rule = rules.patterns.rules[error.ruleIndex]
-            fail(.limit, at: offset, "rule '\(rule.id)': \(error.error.message)")
+        let limit: PatternLimitError? = patterns.call { patterns in
+            if value.count < patterns.minimumValueLength { return nil }
+            do throws(PatternLimitError) {
+                try patterns.scan(value, kind: kind, context: context, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
+            } catch {
+                return error
+            }
+            return nil
+        }
+        if let limit {
+            let rule = rules.patterns.rules[limit.ruleIndex]
+            fail(.limit, at: offset, "rule '\(rule.id)': \(limit.error.message)")
         }
         guard !hits.isEmpty else { return 0 }
         let location = locate()
