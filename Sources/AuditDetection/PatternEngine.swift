@@ -19,7 +19,8 @@ public final class PatternEngine: @unchecked Sendable {
     public let rules: [Rule]
     let regexes: [Regex]
     private let prefilter: LiteralPrefilter?
-    /// `prefilter`, for the search of every value: not retained for each (`prefilter` holds it).
+    /// `prefilter`, for the search of every value and name: not retained for each (`prefilter`
+    /// holds it).
     private let unretainedPrefilter: Unretained<LiteralPrefilter>?
     /// Rule indices per prefilter literal.
     private let literalRules: [[Int]]
@@ -208,9 +209,9 @@ extension PatternEngine {
     /// The context rules with a keyword in `text` (case-insensitive): a key, a header's name, a
     /// URL's host. Asked once per distinct name, not per value.
     public func contextMask(of text: UnsafeRawBufferPointer) -> ContextMask {
-        guard !contextRules.isEmpty, !text.isEmpty, let prefilter else { return 0 }
+        guard !contextRules.isEmpty, !text.isEmpty, let unretainedPrefilter else { return 0 }
         var mask: ContextMask = 0
-        prefilter.scan(text) { literal, _ in mask |= literalContextBits[literal] }
+        unretainedPrefilter.call { $0.scan(text) { literal, _ in mask |= literalContextBits[literal] } }
         return mask
     }
 

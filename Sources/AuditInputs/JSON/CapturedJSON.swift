@@ -391,24 +391,15 @@ public struct CapturedJSON: Sendable {
         }
 
         @usableFromInline func growEntries() {
-            let needed = state.pointee.entryCapacity * 2
-            if let spare = takeSpare(\.spareEntries, atLeast: needed) {
-                (state.pointee.entries, state.pointee.entryCapacity) = (moved(state.pointee.entries, count: state.pointee.entryCount, into: spare.block), spare.capacity)
-            } else {
-                state.pointee.entryCapacity = needed
-                state.pointee.entries = moved(state.pointee.entries, count: state.pointee.entryCount, into: .allocate(capacity: needed))
-            }
+            (state.pointee.entries, state.pointee.entryCapacity) =
+                enlarged(state.pointee.entries, count: state.pointee.entryCount, toHold: state.pointee.entryCapacity * 2, spare: \.spareEntries)
         }
 
         @usableFromInline func growBytes(toHold count: Int) {
             var needed = state.pointee.byteCapacity
             while needed < count { needed *= 2 }
-            if let spare = takeSpare(\.spareBytes, atLeast: needed) {
-                (state.pointee.bytes, state.pointee.byteCapacity) = (moved(state.pointee.bytes, count: state.pointee.byteCount, into: spare.block), spare.capacity)
-            } else {
-                state.pointee.byteCapacity = needed
-                state.pointee.bytes = moved(state.pointee.bytes, count: state.pointee.byteCount, into: .allocate(capacity: needed))
-            }
+            (state.pointee.bytes, state.pointee.byteCapacity) =
+                enlarged(state.pointee.bytes, count: state.pointee.byteCount, toHold: needed, spare: \.spareBytes)
         }
 
         @usableFromInline func growOpen() {
@@ -423,15 +414,19 @@ public struct CapturedJSON: Sendable {
             return new
         }
 
-        /// The spare block at `spare` when it holds `capacity` or more; it is no longer spare.
-        private func takeSpare<T>(_ spare: ReferenceWritableKeyPath<Scratch, (block: UnsafeMutablePointer<T>, capacity: Int)?>,
-                                  atLeast capacity: Int) -> (block: UnsafeMutablePointer<T>, capacity: Int)? {
+        /// The first `count` of `block` moved into the spare block at `spare` when it holds
+        /// `needed` or more (it is then no longer spare), else into a new block of `needed`;
+        /// `block` is freed. The new block and its capacity.
+        private func enlarged<T>(_ block: UnsafeMutablePointer<T>, count: Int, toHold needed: Int,
+                                 spare: ReferenceWritableKeyPath<Scratch, (block: UnsafeMutablePointer<T>, capacity: Int)?>)
+            -> (block: UnsafeMutablePointer<T>, capacity: Int) {
             nonisolated(unsafe) var taken: (block: UnsafeMutablePointer<T>, capacity: Int)?
             spareLock.withLock { _ in
-                guard let block = self[keyPath: spare], block.capacity >= capacity else { return }
-                (taken, self[keyPath: spare]) = (block, nil)
+                guard let spareBlock = self[keyPath: spare], spareBlock.capacity >= needed else { return }
+                (taken, self[keyPath: spare]) = (spareBlock, nil)
             }
-            return taken
+            let target = taken ?? (.allocate(capacity: needed), needed)
+            return (moved(block, count: count, into: target.block), target.capacity)
         }
 
         /// A large tree's entry block, back from the tree: kept as the spare when larger than

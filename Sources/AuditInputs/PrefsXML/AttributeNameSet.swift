@@ -23,15 +23,14 @@ struct AttributeNameSet {
 
     /// The first names of the tag, as absolute offsets, until `smallCount`.
     private var small: [(start: Int, end: Int)] = []
-    /// Every name of the tag once it has more than `smallCount`, in order.
+    /// Every name of the tag once it has `smallCount`, in order.
     private var notes: [Note] = []
-    /// `notes` split into buckets by `firstDuplicate`, and where each bucket starts.
+    /// `notes` split into buckets by `firstDuplicate`, and where each bucket ends.
     private var split: [Note] = []
-    private var bucketStarts: [Int] = []
+    private var bucketEnds: [Int] = []
     /// The last name noted: it alone may be followed by a byte other than `=` or whitespace (the
     /// reader checks the `=` after inserting, and a tag without it inserts no further name).
     private var last = (start: 0, end: 0)
-    private var count = 0
 
     /// Up to this many names, each new one is compared with every earlier one.
     static let smallCount = 8
@@ -46,36 +45,52 @@ struct AttributeNameSet {
     /// bytes are; every name inserted since `removeAll` stays visible). False when it equals an
     /// earlier one of the first `smallCount`; past them, `firstDuplicate` says.
     mutating func insert(_ start: Int, _ end: Int, in origin: UnsafePointer<UInt8>) -> Bool {
-        if count < AttributeNameSet.smallCount {
+        if small.count < AttributeNameSet.smallCount {
             for other in small where other.end - other.start == end - start
                 && memcmp(origin + other.start, origin + start, end - start) == 0 {
                 return false
             }
             small.append((start, end))
-            count += 1
-            if count == AttributeNameSet.smallCount {
+            if small.count == AttributeNameSet.smallCount {
                 for name in small { notes.append(Note(hash: AttributeNameSet.hash(name.start, name.end, origin), start: name.start)) }
             }
             return true
         }
-        precondition(count < AttributeNameSet.maxNames, "at most AttributeNameSet.maxNames names")
+        precondition(notes.count < AttributeNameSet.maxNames, "at most AttributeNameSet.maxNames names")
         last = (start, end)
         notes.append(Note(hash: AttributeNameSet.hash(start, end, origin), start: start))
-        count += 1
         return true
     }
 
     /// Whether names were noted past the first few, for `firstDuplicate` to check.
-    var hasNotes: Bool { count > AttributeNameSet.smallCount }
+    var hasNotes: Bool { notes.count > AttributeNameSet.smallCount }
 
     /// The offset of the first name (in document order) equal to an earlier one, among the names
     /// inserted since `removeAll`; nil when they are all distinct.
     mutating func firstDuplicate(in origin: UnsafePointer<UInt8>) -> Int? {
         guard hasNotes else { return nil }
+        splitNotesByHash()
+        var first: Int?
+        var lower = 0
+        for upper in bucketEnds {
+            defer { lower = upper }
+            guard upper - lower > 1 else { continue }
+            split.withUnsafeMutableBufferPointer { split in
+                var bucket = UnsafeMutableBufferPointer(rebasing: split[lower..<upper])
+                bucket.sort { ($0.hash, $0.start) < ($1.hash, $1.start) }
+            }
+            if let found = firstRepeat(in: lower..<upper, before: first, origin) { first = found }
+        }
+        return first
+    }
+
+    /// `notes` into `split`, bucket after bucket of their hashes' top bits, a few hundred a
+    /// bucket; `bucketEnds[b]` is where bucket `b` ends.
+    private mutating func splitNotesByHash() {
         let bits = max(0, Int.bitWidth - (notes.count / AttributeNameSet.bucketSize).leadingZeroBitCount)
-        let buckets = 1 << bits
-        bucketStarts.removeAll(keepingCapacity: true)
-        bucketStarts.append(contentsOf: repeatElement(0, count: buckets + 1))
+        @inline(__always) func bucket(_ note: Note) -> Int { bits == 0 ? 0 : Int(truncatingIfNeeded: note.hash >> UInt64(64 - bits)) }
+        bucketEnds.removeAll(keepingCapacity: true)
+        bucketEnds.append(contentsOf: repeatElement(0, count: 1 << bits))
         // At the size needed, not grown by doubling from an earlier tag's.
         if split.capacity < notes.count {
             split = []
@@ -83,71 +98,68 @@ struct AttributeNameSet {
         }
         split.removeAll(keepingCapacity: true)
         split.append(contentsOf: repeatElement(Note(hash: 0, start: 0), count: notes.count))
-        let last = self.last
-        return notes.withUnsafeBufferPointer { notes in
+        // Each bucket's start (counted), then each note at its bucket's next place: the starts
+        // move on to the ends. In place, through pointers: through the arrays, every write
+        // checked the array's uniqueness (+11 % on a tag of a million names).
+        notes.withUnsafeBufferPointer { notes in
             split.withUnsafeMutableBufferPointer { split in
-                bucketStarts.withUnsafeMutableBufferPointer { starts in
-                    @inline(__always) func bucket(_ note: Note) -> Int { bits == 0 ? 0 : Int(truncatingIfNeeded: note.hash >> UInt64(64 - bits)) }
-                    for note in notes { starts[bucket(note) + 1] += 1 }
-                    for b in 0..<buckets { starts[b + 1] += starts[b] }
-                    // Each note at its bucket's next place (`starts[b]` moves to the next bucket's
-                    // start; walked back below).
+                bucketEnds.withUnsafeMutableBufferPointer { ends in
+                    for note in notes { ends[bucket(note)] += 1 }
+                    var start = 0
+                    for b in ends.indices { (ends[b], start) = (start, start + ends[b]) }
                     for note in notes {
                         let b = bucket(note)
-                        split[starts[b]] = note
-                        starts[b] += 1
+                        split[ends[b]] = note
+                        ends[b] += 1
                     }
-                    func length(_ start: Int) -> Int {
-                        if start == last.start { return last.end - last.start }
-                        var i = start
-                        while AttributeNameSet.continuesName(origin[i]) { i += 1 }
-                        return i - start
-                    }
-                    var first: Int?
-                    var lower = 0
-                    for b in 0..<buckets {
-                        let upper = starts[b]
-                        defer { lower = upper }
-                        guard upper - lower > 1 else { continue }
-                        var names = UnsafeMutableBufferPointer(rebasing: split[lower..<upper])
-                        names.sort { ($0.hash, $0.start) < ($1.hash, $1.start) }
-                        // In each run of one hash, the first name (by offset) equal to an earlier one.
-                        var run = 0
-                        while run < names.count {
-                            var end = run + 1
-                            while end < names.count && names[end].hash == names[run].hash { end += 1 }
-                            defer { run = end }
-                            guard end - run > 1 else { continue }
-                            search: for i in (run + 1)..<end {
-                                if let first, names[i].start >= first { break }
-                                let n = length(names[i].start)
-                                for j in run..<i where length(names[j].start) == n
-                                    && memcmp(origin + names[j].start, origin + names[i].start, n) == 0 {
-                                    first = names[i].start
-                                    break search
-                                }
-                            }
-                        }
-                    }
-                    return first
                 }
             }
         }
+    }
+
+    /// In `split[range]`, sorted by hash and offset, the offset of the first name equal to an
+    /// earlier one, if it comes before `bound`.
+    private func firstRepeat(in range: Range<Int>, before bound: Int?, _ origin: UnsafePointer<UInt8>) -> Int? {
+        var found: Int?
+        var run = range.lowerBound
+        while run < range.upperBound {
+            var end = run + 1
+            while end < range.upperBound && split[end].hash == split[run].hash { end += 1 }
+            defer { run = end }
+            // In a run of one hash (a name and its repeats), the names by offset.
+            search: for i in (run + 1)..<end {
+                if let limit = found ?? bound, split[i].start >= limit { break }
+                let n = length(at: split[i].start, origin)
+                for j in run..<i where length(at: split[j].start, origin) == n
+                    && memcmp(origin + split[j].start, origin + split[i].start, n) == 0 {
+                    found = split[i].start
+                    break search
+                }
+            }
+        }
+        return found
+    }
+
+    /// The length of the noted name at `start`: it ends at `=` or whitespace, but the last.
+    private func length(at start: Int, _ origin: UnsafePointer<UInt8>) -> Int {
+        if start == last.start { return last.end - last.start }
+        var i = start
+        while AttributeNameSet.continuesName(origin[i]) { i += 1 }
+        return i - start
     }
 
     /// Empties the set in time proportional to what it held; notes beyond `keptNotes` are freed.
     mutating func removeAll() {
         small.removeAll(keepingCapacity: true)
         if notes.capacity > AttributeNameSet.keptNotes {
-            (notes, split, bucketStarts) = ([], [], [])
+            (notes, split, bucketEnds) = ([], [], [])
         } else if !notes.isEmpty {
             notes.removeAll(keepingCapacity: true)
         }
-        count = 0
     }
 
     /// Bytes allocated for the notes (tests check that a name costs a bounded amount).
-    var capacityForTests: Int { (notes.capacity + split.capacity) * MemoryLayout<Note>.stride + bucketStarts.capacity * MemoryLayout<Int>.stride }
+    var capacityForTests: Int { (notes.capacity + split.capacity) * MemoryLayout<Note>.stride + bucketEnds.capacity * MemoryLayout<Int>.stride }
 
     private static func continuesName(_ b: UInt8) -> Bool {
         b != UInt8(ascii: "=") && b != 0x20 && b != 0x09 && b != 0x0A && b != 0x0D
