@@ -25,10 +25,12 @@ public final class ScanShare: @unchecked Sendable {
         self.claims = claims
     }
 
-    /// The shares of `workers` workers in an input of `size` bytes, cut into some thirty-two
-    /// chunks a worker (at least 64 KiB each).
+    /// The shares of `workers` workers in an input of `size` bytes, cut into some 256 chunks a
+    /// worker (at least 64 KiB each). At the end, the worker that runs out of chunks first waits
+    /// for the other's last one: with 32 chunks a worker (1.6 MB each in 100 MB) the two workers
+    /// of a HAR ended 9 ms apart, with 256 within 1 ms.
     public static func shares(workers: Int, size: Int) -> [ScanShare] {
-        shares(workers: workers, size: size, chunkSize: max(64 << 10, size / (workers * 32)))
+        shares(workers: workers, size: size, chunkSize: max(64 << 10, size / (workers * 256)))
     }
 
     static func shares(workers: Int, size: Int, chunkSize: Int) -> [ScanShare] {
