@@ -35,8 +35,8 @@ public struct ScanResult: Sendable {
 
 /// What scanning one input gave.
 public struct ArtifactOutcome: Sendable {
-    /// In report order, duplicates dropped, fingerprints assigned (`Scanner.finalize`); as
-    /// found, for a worker of a shared input.
+    /// In report order, duplicates dropped, fingerprints assigned (`FinalizedFindings`); last
+    /// first, for a worker of a shared input.
     public var findings: [Finding]
     public var errors: [InputError]
     public var summary: ArtifactSummary
@@ -234,72 +234,18 @@ public final class Scanner: @unchecked Sendable {
             scan.fail(.read, at: nil, failure)
         }
         let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
-        // A worker's share is finalized with the others' (`SharedOutcomes.merged`).
-        return ArtifactOutcome(findings: share == nil ? Scanner.finalize(scan.takeFindings()) : scan.takeFindings(), errors: scan.errors,
-                               summary: ArtifactSummary(name: name, format: formatName, byteCount: window.end, skipped: skipped),
-                               sightings: scan.inventorySightings,
-                               shared: share.map { _ in ShareFacts(unpairedChallenges: scan.unpairedChallenges, pkce: scan.pkce,
-                                                                   unlistedKeys: scan.unlistedKeys) })
-    }
-
-    /// Sorts findings into report order, drops exact duplicates and assigns fingerprints: a hash
-    /// of rule, artifact, layered path and occurrence, so that they survive re-indentation and
-    /// never depend on the value.
-    static func finalize(_ findings: consuming [Finding]) -> [Finding] {
-        // In place: an array of millions of findings is neither copied nor retained anew.
-        var findings = findings
-        findings.sort(by: inReportOrder)
-        var occurrences: [FingerprintIdentity: Int] = [:]
-        occurrences.reserveCapacity(findings.count)
-        var firstBlock = SHA256.FirstBlockCache()
-        // The findings kept are moved to the front: `kept` of them so far.
-        var kept = 0
-        for index in findings.indices {
-            // An exact duplicate has every sort key of the finding kept before it: it does not
-            // come after that one.
-            if kept > 0 && !inReportOrder(findings[kept - 1], findings[index]) { continue }
-            if kept != index { findings.swapAt(kept, index) }
-            findings[kept].fingerprint = fingerprint(of: findings[kept], occurrences: &occurrences, firstBlock: &firstBlock)
-            kept += 1
+        let summary = ArtifactSummary(name: name, format: formatName, byteCount: window.end, skipped: skipped)
+        guard share != nil else {
+            return ArtifactOutcome(findings: Scanner.finalize(scan.takeFindings()), errors: scan.errors, summary: summary,
+                                   sightings: scan.inventorySightings)
         }
-        findings.removeLast(findings.count - kept)
-        return findings
-    }
-
-    /// Report order: by artifact, position, path, then rule.
-    private static func inReportOrder(_ a: Finding, _ b: Finding) -> Bool {
-        if a.artifact != b.artifact { return a.artifact < b.artifact }
-        if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
-        if a.pathText != b.pathText { return a.pathText < b.pathText }
-        return a.ruleId < b.ruleId
-    }
-
-    /// `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, hashed; `occurrences` counts the
-    /// identities seen so far, `firstBlock` spares hashing the start that fingerprints share.
-    private static func fingerprint(of finding: Finding, occurrences: inout [FingerprintIdentity: Int],
-                                    firstBlock: inout SHA256.FirstBlockCache) -> String {
-        var identityBytes: [UInt8] = []
-        identityBytes.reserveCapacity(32 + finding.ruleId.utf8.count + finding.artifact.utf8.count + finding.pathText.utf8.count)
-        identityBytes.append(contentsOf: "habiter-audit/v1\u{0}".utf8)
-        for part in [finding.ruleId.utf8, finding.artifact.utf8, finding.pathText.utf8] {
-            identityBytes.append(contentsOf: part)
-            identityBytes.append(0)
-        }
-        let identity = FingerprintIdentity(bytes: identityBytes)
-        let occurrence = occurrences[identity, default: 0]
-        occurrences[identity] = occurrence + 1
-        identityBytes.appendDecimal(occurrence)
-        return SHA256.hexDigest(bytes: identityBytes, byteCount: 16, cache: &firstBlock)
-    }
-}
-
-/// What a fingerprint is made of, less the occurrence number: the bytes of rule, artifact and
-/// path, hashed as one run of bytes (cheaper than hashing three strings).
-private struct FingerprintIdentity: Hashable {
-    var bytes: [UInt8]
-
-    func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        // A worker's share is finalized here, beside the others, and handed to the merge
+        // (`SharedOutcomes.merged`) last first.
+        var finalized = FinalizedFindings(scan.takeFindings())
+        finalized.putLastFirst()
+        return ArtifactOutcome(findings: finalized.findings, errors: scan.errors, summary: summary, sightings: scan.inventorySightings,
+                               shared: ShareFacts(unpairedChallenges: scan.unpairedChallenges, pkce: scan.pkce, unlistedKeys: scan.unlistedKeys,
+                                                  fingerprintIdentities: finalized.identities))
     }
 }
 

@@ -10,6 +10,8 @@ struct ShareFacts: Sendable {
     var pkce: PKCEPairing
     /// Keys without a store it counted instead of listing them.
     var unlistedKeys: Int
+    /// The identities of its findings (`FinalizedFindings`), which hold fingerprints already.
+    var fingerprintIdentities: [FingerprintIdentity: Int] = [:]
 }
 
 /// The outcomes of the workers that share one input, collected by worker and merged into the
@@ -28,7 +30,8 @@ final class SharedOutcomes: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The merged outcome; call after every worker has finished. Nil when it would not be
+    /// The merged outcome; call once, after every worker has finished: it takes their findings.
+    /// Nil when it would not be
     /// the outcome of one worker, so that the input must be scanned again by one:
     /// - a worker failed to start or reported an input error (a reader stops at the first
     ///   syntax error, and a worker that skips what another reads does not see it);
@@ -37,6 +40,11 @@ final class SharedOutcomes: @unchecked Sendable {
     /// - keys without a store were counted rather than listed (one scan lists the first ones
     ///   in input order), or would have been.
     func merged() -> ArtifactOutcome? {
+        // Taken out, so that the merge moves them rather than copying.
+        var runs = self.outcomes.indices.map { worker in
+            defer { self.outcomes[worker]?.findings = [] }
+            return self.outcomes[worker]?.findings ?? []
+        }
         let outcomes = self.outcomes.compactMap { $0 }
         guard outcomes.count == self.outcomes.count, outcomes.allSatisfy({ $0.errors.isEmpty }) else { return nil }
         let facts = outcomes.compactMap(\.shared)
@@ -48,7 +56,7 @@ final class SharedOutcomes: @unchecked Sendable {
         }
         let sightings = outcomes.reduce(into: Set<InventorySighting>()) { $0.formUnion($1.sightings) }
         if sightings.count > ArtifactScan.listedKeysLimit && sightings.contains(where: { $0.storeId == nil }) { return nil }
-        return ArtifactOutcome(findings: Scanner.finalize(outcomes.flatMap(\.findings)), errors: [], summary: outcomes[0].summary,
-                               sightings: Array(sightings))
+        return ArtifactOutcome(findings: FinalizedFindings.merging(&runs, identities: facts.map(\.fingerprintIdentities)), errors: [],
+                               summary: outcomes[0].summary, sightings: Array(sightings))
     }
 }

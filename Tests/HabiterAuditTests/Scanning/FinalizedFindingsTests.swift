@@ -1,0 +1,64 @@
+@testable import AuditCore
+@testable import AuditScan
+import Testing
+
+/// The workers of a shared input each finalize their findings, and the merge puts them
+/// together: that must give what finalizing all of them at once gives, in worker order, however
+/// the findings fall to the workers.
+@Suite struct FinalizedFindingsTests {
+    /// A finding of rule `rule` at `offset` under path `path`; `tag` tells apart findings that
+    /// are equal in report order, so that which of them is kept shows.
+    static func finding(rule: Int, offset: Int, path: Int, tag: Int) -> Finding {
+        Finding(ruleId: "custom.rule\(rule)", level: .error, family: .secret, message: "finding \(tag)", key: nil, context: .payload,
+                inventoryClass: nil, artifact: "a.json", position: SourcePosition(line: 1, column: offset + 1, byteOffset: offset),
+                path: LayeredPath(), pathText: "/p\(path)", confidence: .high, preview: "", fingerprint: "")
+    }
+
+    /// The workers' findings, each part finalized as its worker does, merged.
+    static func merged(_ parts: [[Finding]]) -> [Finding] {
+        var runs: [[Finding]] = []
+        var identities: [[FingerprintIdentity: Int]] = []
+        for part in parts {
+            var finalized = FinalizedFindings(part)
+            finalized.putLastFirst()
+            runs.append(finalized.findings)
+            identities.append(finalized.identities)
+        }
+        let merged = FinalizedFindings.merging(&runs, identities: identities)
+        #expect(runs.allSatisfy { $0.isEmpty })
+        return merged
+    }
+
+    /// Findings of `rules` rules at 20 offsets under `paths` paths, `owner` giving each to a
+    /// worker, in 300 random trials: merged as the workers hand them, they must be what
+    /// finalizing them all at once gives.
+    static func expectMergeAsOneWorker(seed: UInt64, workers: ClosedRange<Int>, rules: Int, paths: Int,
+                                       owner: (_ path: Int, _ workers: Int, inout SeededGenerator) -> Int) {
+        var generator = SeededGenerator(seed: seed)
+        for _ in 0..<300 {
+            let workers = Int.random(in: workers, using: &generator)
+            var parts = Array(repeating: [Finding](), count: workers)
+            for tag in 0..<Int.random(in: 0...60, using: &generator) {
+                let path = Int.random(in: 0..<paths, using: &generator)
+                let finding = finding(rule: .random(in: 0..<rules, using: &generator), offset: .random(in: 0..<20, using: &generator),
+                                      path: path, tag: tag)
+                parts[owner(path, workers, &generator)].append(finding)
+            }
+            #expect(merged(parts) == Scanner.finalize(parts.flatMap { $0 }))
+        }
+    }
+
+    /// Few rules, offsets and paths: identities repeat and exact duplicates occur, within a
+    /// worker and across workers.
+    @Test func mergingEqualsFinalizingAllAtOnce() {
+        Self.expectMergeAsOneWorker(seed: 23, workers: 1...4, rules: 3, paths: 4) { _, workers, generator in
+            .random(in: 0..<workers, using: &generator)
+        }
+    }
+
+    /// Where each identity is one worker's (the path of a finding in a HAR entry names the
+    /// entry), the merge keeps the fingerprints the workers counted.
+    @Test func workersWithIdentitiesOfTheirOwnKeepTheirCounts() {
+        Self.expectMergeAsOneWorker(seed: 24, workers: 2...4, rules: 2, paths: 8) { path, workers, _ in path % workers }
+    }
+}
