@@ -22,8 +22,8 @@ public final class PatternEngine: @unchecked Sendable {
     /// `prefilter`, for the search of every value and name: not retained for each (`prefilter`
     /// holds it).
     private let unretainedPrefilter: Unretained<LiteralPrefilter>?
-    /// Rule indices per prefilter literal.
-    private let literalRules: [[Int]]
+    /// Rule indices per prefilter literal; freed by `deinit`.
+    private let literalRules: RuleLists
     /// Rules without keywords: they run on every value long enough.
     private let unfilteredRules: [Int]
     /// Values shorter than this cannot match any rule.
@@ -67,16 +67,21 @@ public final class PatternEngine: @unchecked Sendable {
         }
         prefilter = literals.isEmpty ? nil : LiteralPrefilter(literals: literals)
         unretainedPrefilter = prefilter.map(Unretained.init)
-        literalRules = literals.map { owners[$0]! }
+        let rulesOfLiterals = literals.map { owners[$0]! }
+        literalRules = RuleLists(rulesOfLiterals)
         unfilteredRules = unfiltered
         contextRules = Array(rules.indices.filter { rules[$0].keywordWindow != nil }.prefix(ContextMask.bitWidth))
         var bits = [ContextMask](repeating: 0, count: rules.count)
         for (bit, rule) in contextRules.enumerated() { bits[rule] = 1 << bit }
         contextBits = bits
-        literalContextBits = literalRules.map { owners in owners.reduce(0) { $0 | bits[$1] } }
+        literalContextBits = rulesOfLiterals.map { owners in owners.reduce(0) { $0 | bits[$1] } }
         minimumValueLength = rules.map { rule in
             max(rule.minLength, rule.keywords.map { $0.utf8.count }.min() ?? 0)
         }.min() ?? Int.max
+    }
+
+    deinit {
+        literalRules.deallocate()
     }
 
     /// Scans one value and calls `emit` for each hit, in rule order then position order. `kind`
@@ -94,6 +99,8 @@ public final class PatternEngine: @unchecked Sendable {
         // Optional chaining and a guarded loop: a binding of the prefilter, or an iterator over an
         // empty array, retains and releases for every value.
         // Two closures rather than one asking `windowed` at every keyword: most values are short.
+        // They capture the rule lists, not `self`, which they would retain and release.
+        let literalRules = literalRules
         if windowed {
             // Keywords denser than this would leave little between the windows: the value is
             // then searched whole, and the list of keywords stays small beside the value.
@@ -104,11 +111,11 @@ public final class PatternEngine: @unchecked Sendable {
                 } else {
                     windowed = false
                 }
-                for rule in literalRules[literal] { scratch.mark(rule) }
+                for rule in literalRules[literal] { scratch.mark(Int(rule)) }
             } }
         } else {
             unretainedPrefilter?.call { $0.scan(value) { literal, _ in
-                for rule in literalRules[literal] { scratch.mark(rule) }
+                for rule in literalRules[literal] { scratch.mark(Int(rule)) }
             } }
         }
         if !unfilteredRules.isEmpty {
@@ -127,7 +134,7 @@ public final class PatternEngine: @unchecked Sendable {
             do {
                 if windowed, context & contextBits[ruleIndex] == 0, let search = keywordSearch(ruleIndex) {
                     scratch.anchors.removeAll(keepingCapacity: true)
-                    for keyword in scratch.keywords where literalRules[Int(keyword.literal)].contains(ruleIndex) {
+                    for keyword in scratch.keywords where literalRules[Int(keyword.literal)].contains(Int32(ruleIndex)) {
                         scratch.anchors.append(keyword.offset)
                     }
                     matches = try matcher.allMatches(search.regex, in: value, near: scratch.anchors, reach: search.reach)

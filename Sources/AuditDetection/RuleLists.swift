@@ -1,0 +1,28 @@
+/// Lists of rule indices, one per prefilter literal, in raw memory: read for every keyword
+/// found in a value, where each list of an array of arrays was retained and released (some
+/// eleven times a line of the NDJSON bench input). The owner frees it (`deallocate`).
+struct RuleLists {
+    /// List `i` is `members[start[i]..<start[i + 1]]`.
+    private let start: UnsafeMutablePointer<Int32>
+    private let members: UnsafeMutablePointer<Int32>
+
+    init(_ lists: [[Int]]) {
+        let starts = lists.reduce(into: [Int32(0)]) { starts, list in starts.append(starts.last! + Int32(list.count)) }
+        start = .allocate(capacity: starts.count)
+        start.initialize(from: starts, count: starts.count)
+        let flat = lists.flatMap { $0.map(Int32.init) }
+        members = .allocate(capacity: max(1, flat.count))
+        members.initialize(from: flat, count: flat.count)
+    }
+
+    func deallocate() {
+        start.deallocate()
+        members.deallocate()
+    }
+
+    /// The rule indices of list `index`.
+    @inline(__always)
+    subscript(index: Int) -> UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(start: members + Int(start[index]), count: Int(start[index + 1] - start[index]))
+    }
+}
