@@ -42,7 +42,12 @@ public enum EntityId: Equatable {
     /// they are: such a part is canonical and ASCII, and is taken in one pass (decoding it and
     /// encoding it again cost some 2,000 instructions for a UUID). Any other goes the plain way.
     static func part(_ part: UnsafeBufferPointer<UInt8>) -> Result<String, EntityIdProblem> {
-        if !part.isEmpty && part.allSatisfy(isUnreserved) { return .success(String(decoding: part, as: UTF8.self)) }
+        // Every byte's bit, and-ed: no branch per byte (a UUID's digits and letters come in no
+        // order a branch predictor learns; by a switch, `part` took 2 % of an NDJSON scan's
+        // samples for 0.3 % of its instructions).
+        var all: UInt64 = 1
+        for b in part { all &= unreservedBit(b) }
+        if !part.isEmpty && all == 1 { return .success(String(decoding: part, as: UTF8.self)) }
         return partByReencoding(part)
     }
 
@@ -79,17 +84,24 @@ public enum EntityId: Equatable {
 
     private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
 
-    /// The characters `encodeURIComponent` leaves as they are.
-    private static func isUnreserved(_ b: UInt8) -> Bool {
-        switch b {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "~"),
-             UInt8(ascii: "*"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"):
-            true
-        default: false
-        }
+    /// The characters `encodeURIComponent` leaves as they are (letters, digits and
+    /// `-_.!~*'()`), a bit per ASCII byte: bytes 0 to 63, then 64 to 127.
+    private static let unreservedLow: UInt64 = 0x03FF_6782_0000_0000
+    private static let unreservedHigh: UInt64 = 0x47FF_FFFE_87FF_FFFE
+
+    /// 1 when `encodeURIComponent` leaves `b` as it is, else 0; computed without a branch (the
+    /// compiler made a branch of `b < 64 ? low : high`).
+    @inline(__always)
+    static func unreservedBit(_ b: UInt8) -> UInt64 {
+        // All ones for bytes 64 to 127 (and 192 to 255), else zero: picks the word.
+        let high = 0 &- UInt64(b &>> 6 & 1)
+        let word = unreservedLow ^ ((unreservedLow ^ unreservedHigh) & high)
+        // 0 for bytes 128 to 255.
+        let ascii = UInt64(1 &- (b &>> 7))
+        return (word &>> UInt64(b & 63)) & ascii
     }
+
+    static func isUnreserved(_ b: UInt8) -> Bool { unreservedBit(b) == 1 }
 
     /// Percent-decoding that refuses malformed escapes and raw characters an encoder escapes.
     static func percentDecoded(_ text: UnsafeBufferPointer<UInt8>) -> String? {
