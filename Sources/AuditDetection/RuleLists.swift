@@ -1,5 +1,6 @@
-/// Lists of rule indices, one per prefilter literal, in raw memory: read for every keyword
-/// found in a value, where each list of an array of arrays was retained and released (some
+/// Lists of rule indices, one per prefilter literal, in raw memory: a closure that reads them
+/// for every keyword found in a value captures two pointers, where capturing an array of arrays,
+/// or the pattern engine that holds one, retains and releases it for every value searched (some
 /// eleven times a line of the NDJSON bench input). The owner frees it (`deallocate`).
 struct RuleLists {
     /// List `i` is `members[start[i]..<start[i + 1]]`.

@@ -7,11 +7,12 @@ import AuditCore
 ///
 /// The workers that share one input (`ScanShare`) each finalize their own findings, side by
 /// side, and hand them over last first; the merge (`merging`) only interleaves them, unless
-/// two workers found the same identity, whose occurrences it must then count again.
+/// two workers found the same identity, whose occurrences it must then count again. Where that
+/// is the rule (`sortedOnly`), a worker only sorts its findings.
 struct FinalizedFindings {
     private(set) var findings: [Finding]
-    /// How many of the findings have each identity.
-    let identities: [FingerprintIdentity: Int]
+    /// How many of the findings have each identity; nil when they were only sorted.
+    let identities: [FingerprintIdentity: Int]?
 
     init(_ findings: consuming [Finding]) {
         // In place: an array of millions of findings is neither copied nor retained anew.
@@ -40,6 +41,16 @@ struct FinalizedFindings {
         identities = occurrences
     }
 
+    /// The findings in report order, duplicates and fingerprints left to the merge: for a
+    /// worker whose findings' identities recur in the other workers' (the paths of an NDJSON
+    /// line's findings do not name the line).
+    init(sortedOnly findings: consuming [Finding]) {
+        var findings = findings
+        findings.sort(by: Self.inReportOrder)
+        self.findings = findings
+        identities = nil
+    }
+
     /// Puts the findings last first, as the merge takes them: from the end of each worker's.
     mutating func putLastFirst() {
         // In place: the array's own `reverse` copies each finding it swaps.
@@ -52,12 +63,13 @@ struct FinalizedFindings {
     /// finding is moved, where a copy would retain all it holds, and freeing the runs release
     /// it again.
     ///
-    /// A fingerprint counts the findings of its identity before it. Where no two workers found
-    /// the same identity, each worker counted all of them, and no exact duplicate lies in two
-    /// workers' findings; otherwise they are counted again.
-    static func merging(_ runs: inout [[Finding]], identities: [[FingerprintIdentity: Int]]) -> [Finding] {
+    /// A fingerprint counts the findings of its identity before it. Where every worker counted
+    /// its own and no two found the same identity, each counted all of them, and no exact
+    /// duplicate lies in two workers' findings; otherwise they are counted again.
+    static func merging(_ runs: inout [[Finding]], identities: [[FingerprintIdentity: Int]?]) -> [Finding] {
         let merged = mergeLastFirstRuns(&runs)
-        return shareAnIdentity(identities) ? FinalizedFindings(merged).findings : merged
+        let counted = identities.compactMap { $0 }
+        return counted.count < identities.count || shareAnIdentity(counted) ? FinalizedFindings(merged).findings : merged
     }
 
     /// The findings of runs each in reverse report order, in report order; of equal ones, those

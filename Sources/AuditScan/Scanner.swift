@@ -240,8 +240,10 @@ public final class Scanner: @unchecked Sendable {
                                    sightings: scan.inventorySightings)
         }
         // A worker's share is finalized here, beside the others, and handed to the merge
-        // (`SharedOutcomes.merged`) last first.
-        var finalized = FinalizedFindings(scan.takeFindings())
+        // (`SharedOutcomes.merged`) last first. The paths of a HAR entry's findings name the
+        // entry, so that their fingerprints stand; those of an NDJSON line's do not, and the
+        // merge counts them all again.
+        var finalized = formatRead == .har ? FinalizedFindings(scan.takeFindings()) : FinalizedFindings(sortedOnly: scan.takeFindings())
         finalized.putLastFirst()
         return ArtifactOutcome(findings: finalized.findings, errors: scan.errors, summary: summary, sightings: scan.inventorySightings,
                                shared: ShareFacts(unpairedChallenges: scan.unpairedChallenges, pkce: scan.pkce, unlistedKeys: scan.unlistedKeys,

@@ -10,8 +10,8 @@ struct ShareFacts: Sendable {
     var pkce: PKCEPairing
     /// Keys without a store it counted instead of listing them.
     var unlistedKeys: Int
-    /// The identities of its findings (`FinalizedFindings`), which hold fingerprints already.
-    var fingerprintIdentities: [FingerprintIdentity: Int] = [:]
+    /// The identities of its findings (`FinalizedFindings`) when they hold fingerprints already.
+    var fingerprintIdentities: [FingerprintIdentity: Int]? = nil
 }
 
 /// The outcomes of the workers that share one input, collected by worker and merged into the
@@ -31,8 +31,8 @@ final class SharedOutcomes: @unchecked Sendable {
     }
 
     /// The merged outcome; call once, after every worker has finished: it takes their findings.
-    /// Nil when it would not be
-    /// the outcome of one worker, so that the input must be scanned again by one:
+    /// Nil when it would not be the outcome of one worker, so that the input must be scanned
+    /// again by one:
     /// - a worker failed to start or reported an input error (a reader stops at the first
     ///   syntax error, and a worker that skips what another reads does not see it);
     /// - a PKCE verifier went unpaired while another worker saw its challenge (one scan pairs

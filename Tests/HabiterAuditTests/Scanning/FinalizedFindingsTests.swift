@@ -14,12 +14,13 @@ import Testing
                 path: LayeredPath(), pathText: "/p\(path)", confidence: .high, preview: "", fingerprint: "")
     }
 
-    /// The workers' findings, each part finalized as its worker does, merged.
-    static func merged(_ parts: [[Finding]]) -> [Finding] {
+    /// The workers' findings, each part finalized as its worker does (only sorted where
+    /// `sortedOnly` says so), merged.
+    static func merged(_ parts: [[Finding]], sortedOnly: [Bool]) -> [Finding] {
         var runs: [[Finding]] = []
-        var identities: [[FingerprintIdentity: Int]] = []
-        for part in parts {
-            var finalized = FinalizedFindings(part)
+        var identities: [[FingerprintIdentity: Int]?] = []
+        for (part, sortedOnly) in zip(parts, sortedOnly) {
+            var finalized = sortedOnly ? FinalizedFindings(sortedOnly: part) : FinalizedFindings(part)
             finalized.putLastFirst()
             runs.append(finalized.findings)
             identities.append(finalized.identities)
@@ -31,8 +32,8 @@ import Testing
 
     /// Findings of `rules` rules at 20 offsets under `paths` paths, `owner` giving each to a
     /// worker, in 300 random trials: merged as the workers hand them, they must be what
-    /// finalizing them all at once gives.
-    static func expectMergeAsOneWorker(seed: UInt64, workers: ClosedRange<Int>, rules: Int, paths: Int,
+    /// finalizing them all at once gives. With `sortingWorkers`, some workers only sort theirs.
+    static func expectMergeAsOneWorker(seed: UInt64, workers: ClosedRange<Int>, rules: Int, paths: Int, sortingWorkers: Bool = false,
                                        owner: (_ path: Int, _ workers: Int, inout SeededGenerator) -> Int) {
         var generator = SeededGenerator(seed: seed)
         for _ in 0..<300 {
@@ -44,7 +45,8 @@ import Testing
                                       path: path, tag: tag)
                 parts[owner(path, workers, &generator)].append(finding)
             }
-            #expect(merged(parts) == Scanner.finalize(parts.flatMap { $0 }))
+            let sortedOnly = parts.indices.map { _ in sortingWorkers && Bool.random(using: &generator) }
+            #expect(merged(parts, sortedOnly: sortedOnly) == Scanner.finalize(parts.flatMap { $0 }))
         }
     }
 
@@ -54,6 +56,12 @@ import Testing
         Self.expectMergeAsOneWorker(seed: 23, workers: 1...4, rules: 3, paths: 4) { _, workers, generator in
             .random(in: 0..<workers, using: &generator)
         }
+    }
+
+    /// Workers that only sorted their findings (an NDJSON file's) beside workers that
+    /// finalized theirs: the merge finalizes them all.
+    @Test func workersThatOnlySortedLeaveTheCountToTheMerge() {
+        Self.expectMergeAsOneWorker(seed: 25, workers: 1...4, rules: 2, paths: 8, sortingWorkers: true) { path, workers, _ in path % workers }
     }
 
     /// Where each identity is one worker's (the path of a finding in a HAR entry names the
