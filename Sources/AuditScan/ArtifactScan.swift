@@ -215,7 +215,6 @@ final class ArtifactScan {
     /// the key occurs then reports it).
     private func keyMatchesPattern(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
         patterns.call { patterns in
-            guard key.count >= patterns.minimumValueLength else { return false }
             var found = false
             do {
                 try patterns.scan(UnsafeRawBufferPointer(key), matcher: matcher, scratch: &patternScratch) { _ in found = true }
@@ -287,10 +286,8 @@ final class ArtifactScan {
     /// (`PatternEngine.contextMask(of:)`).
     func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, kind: TextKind? = nil, context: ContextMask = 0,
                       locate: () -> HitLocation) -> Int {
-        // Most values of a document are too short for any rule: decided before the search.
         var hits: [PatternHit] = []
         let limit: PatternLimitError? = patterns.call { patterns in
-            if value.count < patterns.minimumValueLength { return nil }
             do throws(PatternLimitError) {
                 try patterns.scan(value, kind: kind, context: context, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
             } catch {

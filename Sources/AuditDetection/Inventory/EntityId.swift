@@ -101,7 +101,7 @@ public enum EntityId: Equatable {
         return (word &>> UInt64(b & 63)) & ascii
     }
 
-    static func isUnreserved(_ b: UInt8) -> Bool { unreservedBit(b) == 1 }
+    private static func isUnreserved(_ b: UInt8) -> Bool { unreservedBit(b) == 1 }
 
     /// Percent-decoding that refuses malformed escapes and raw characters an encoder escapes.
     static func percentDecoded(_ text: UnsafeBufferPointer<UInt8>) -> String? {
