@@ -62,6 +62,7 @@ enum ScanCommand {
                      baselineSource: parsed.value("baseline") ?? "", today: Triage.today(environment.variables),
                      currentDirectory: FileManager.default.currentDirectoryPath)
         let exitCode = Triage.exitStatus(result, failOn: failOn)
+        environment.keepUntilExit((result, setup))
         let pack = setup.pack
         var input = ReportInput(result: result, rules: pack.rules, exitCode: exitCode, failOn: failOn)
         input.sarifOmitSuppressed = parsed.flags.contains("sarif-omit-suppressed")
