@@ -6,7 +6,7 @@ that the machine's noise hits both alike; prints the median wall time of each an
 
 With --jobs, each scan runs with that many workers (one large file is then shared by them).
 
-To compare with an earlier commit: git worktree add /tmp/old <commit>, swift build -c release
+To compare with an earlier commit: git worktree add /tmp/old <commit>, scripts/build-release
 there, and pass /tmp/old/.build/release/habiter-audit as --baseline.
 """
 import argparse

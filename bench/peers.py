@@ -459,7 +459,7 @@ def main():
                 rows[-1]["rules"][(f, l)].add(r)
         else:
             problems.append(f"habiter-audit: no binary at {os.path.relpath(args.binary, ROOT)} "
-                            "(run `swift build -c release --product habiter-audit`)")
+                            "(run scripts/build-release)")
 
         for peer in PEERS:
             pypi = f"PyPI {peer.name} {peer.version}" if peer.label != peer.name else None

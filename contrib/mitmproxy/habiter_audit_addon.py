@@ -467,7 +467,7 @@ class HabiterAudit:
                 where = ctx.options.habiter_audit_binary or "habiter-audit on PATH or in .build/release/"
                 raise exceptions.OptionsError(
                     f"habiter-audit addon: no scanner binary ({where}). Build it with "
-                    "'swift build -c release --product habiter-audit' or set habiter_audit_binary=PATH.")
+                    "'scripts/build-release' or set habiter_audit_binary=PATH.")
         if "habiter_audit_args" in updated:
             try:
                 self.args = split_args(ctx.options.habiter_audit_args)
