@@ -130,7 +130,11 @@ public enum JSONReport {
         writer.key("fingerprint"); writer.string(f.fingerprint)
         writer.key("baselineState"); writer.string(f.baselineState?.rawValue)
         writer.key("suppression")
-        writer.value(f.suppression.map { .object([("source", .string($0.source.rawValue)), ("justification", .string($0.justification))]) } ?? .null)
+        if let suppression = f.suppression {
+            writer.value(.object([("source", .string(suppression.source.rawValue)), ("justification", .string(suppression.justification))]))
+        } else {
+            writer.null()
+        }
         if !f.relatedLocations.isEmpty {
             // The other places of the same secret in the same request.
             writer.key("relatedLocations")

@@ -6,21 +6,36 @@ struct JSONStreamWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
-    /// The number of elements written so far in each open container, outermost first.
-    private var counts: [Int] = []
+    /// The number of elements written so far in each open container, outermost first: a stack
+    /// in raw memory, `depth` deep, since every key and element reads and counts in it (as an
+    /// array, each count was a uniqueness check; a key took 174 instructions).
+    private let counts: UnsafeMutablePointer<Int>
+    private var depth = 0
+    private static let maxDepth = 32
+    /// Bytes kept free past what `reserve` is asked for: indentation is stored eight spaces at a
+    /// time and may run past its end.
+    private static let slack = 8
 
     init() {
         capacity = 4096
-        base = .allocate(capacity: capacity)
+        base = .allocate(capacity: capacity + JSONStreamWriter.slack)
+        counts = .allocate(capacity: JSONStreamWriter.maxDepth)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        counts.deallocate()
+    }
 
     /// Room for `more` bytes after those written, made at once rather than by growing.
+    @inline(__always)
     mutating func reserve(_ more: Int) {
-        guard count + more > capacity else { return }
+        if count + more > capacity { grow(more) }
+    }
+
+    private mutating func grow(_ more: Int) {
         capacity = max(2 * capacity, count + more)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + JSONStreamWriter.slack)
         grown.moveInitialize(from: base, count: count)
         base.deallocate()
         base = grown
@@ -28,30 +43,34 @@ struct JSONStreamWriter: ~Copyable {
 
     /// Opens an object (`{`) or an array (`[`) where a value is due.
     mutating func open(_ bracket: Unicode.Scalar) {
+        precondition(depth < JSONStreamWriter.maxDepth, "JSONStreamWriter nests at most \(JSONStreamWriter.maxDepth) containers")
         reserve(1)
         put(UInt8(ascii: bracket))
-        counts.append(0)
+        counts[depth] = 0
+        depth += 1
     }
 
     /// Closes the innermost container with `bracket` (`}` or `]`).
     mutating func close(_ bracket: Unicode.Scalar) {
-        let hadElements = counts.removeLast() > 0
-        reserve(2 + 2 * counts.count)
-        if hadElements { putNewLine(depth: counts.count) }
+        depth -= 1
+        reserve(2 + 2 * depth)
+        if counts[depth] > 0 { putNewLine(depth: depth) }
         put(UInt8(ascii: bracket))
     }
 
     /// Begins the next element of the innermost container (as `JSONOutput.beginElement` does).
     mutating func element() {
-        reserve(2 + 2 * counts.count)
+        reserve(2 + 2 * depth)
         putSeparator()
     }
 
     /// Begins the member `key` of the innermost object; its value comes next. The key is one
-    /// of the report's own, which need no escaping.
+    /// of the report's own, which need no escaping. Inlined, so that each key's bytes are
+    /// stored as constants.
+    @inline(__always)
     mutating func key(_ key: StaticString) {
         let length = key.utf8CodeUnitCount
-        reserve(2 + 2 * counts.count + length + 4)
+        reserve(2 + 2 * depth + length + 4)
         putSeparator()
         put(UInt8(ascii: "\""))
         (base + count).initialize(from: key.utf8Start, count: length)
@@ -62,13 +81,17 @@ struct JSONStreamWriter: ~Copyable {
     }
 
     mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { bytes in
-            reserve(2 + JSONOutput.maxEscapedLength(bytes.count))
-            put(UInt8(ascii: "\""))
-            count += JSONOutput.writeEscaped(bytes, into: base + count)
-            put(UInt8(ascii: "\""))
+        if value.utf8.withContiguousStorageIfAvailable({ string($0) }) == nil {
+            var copy = value
+            copy.withUTF8 { string($0) }
         }
+    }
+
+    private mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(2 + JSONOutput.maxEscapedLength(bytes.count))
+        put(UInt8(ascii: "\""))
+        count += JSONOutput.writeEscaped(bytes, into: base + count)
+        put(UInt8(ascii: "\""))
     }
 
     /// A string, or `null` when there is none.
@@ -95,10 +118,14 @@ struct JSONStreamWriter: ~Copyable {
         count += digits
     }
 
+    mutating func null() {
+        append("null")
+    }
+
     /// A value built as a tree, at the current depth.
     mutating func value(_ value: JSONOutput) {
         var bytes: [UInt8] = []
-        value.write(to: &bytes, indent: counts.count * 2)
+        value.write(to: &bytes, indent: depth * 2)
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
@@ -135,18 +162,24 @@ struct JSONStreamWriter: ~Copyable {
 
     /// What comes before the next element of the innermost container: a comma after the first,
     /// a new line, the indentation (at most 2 + 2 × depth bytes). Counts the element.
+    @inline(__always)
     private mutating func putSeparator() {
-        let depth = counts.count
         if counts[depth - 1] > 0 { put(UInt8(ascii: ",")) }
         counts[depth - 1] += 1
         putNewLine(depth: depth)
     }
 
-    /// A new line indented to `depth` (1 + 2 × depth bytes).
+    /// A new line indented to `depth` (1 + 2 × depth bytes; up to `slack` more are overwritten).
+    @inline(__always)
     private mutating func putNewLine(depth: Int) {
         put(0x0A)
-        (base + count).initialize(repeating: 0x20, count: 2 * depth)
-        count += 2 * depth
+        let spaces = 2 * depth
+        var i = 0
+        while i < spaces {
+            UnsafeMutableRawPointer(base + count + i).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+            i &+= 8
+        }
+        count += spaces
     }
 
     private mutating func append(_ text: StaticString) {

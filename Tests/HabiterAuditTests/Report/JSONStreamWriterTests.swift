@@ -1,0 +1,72 @@
+@testable import AuditReport
+import Testing
+
+/// The streaming writer lays out what it writes exactly as `JSONOutput.rendered()` lays out the
+/// same value: random trees, some written member by member, some as subtrees (`value`).
+@Suite struct JSONStreamWriterTests {
+    static let keys: [StaticString] = ["a", "ruleId", "aKeyLongerThanSixteenBytes", "k2"]
+
+    struct Generator {
+        var state: UInt64
+
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+
+        mutating func string() -> String {
+            let pieces = ["plain", "\"", "\\", "\n", "\u{01}", "é", "🔑", "\u{7F}", " ", "0123456789abcdef"]
+            return (0..<next(6)).map { _ in pieces[next(pieces.count)] }.joined()
+        }
+
+        /// A tree, and the same written into `writer` (a subtree through `value` where `whole`).
+        mutating func write(into writer: inout JSONStreamWriter, depth: Int) -> JSONOutput {
+            switch depth > 4 ? 2 + next(3) : next(5) {
+            case 0:
+                writer.open("{")
+                var members: [(String, JSONOutput)] = []
+                for _ in 0..<next(4) {
+                    let key = JSONStreamWriterTests.keys[next(JSONStreamWriterTests.keys.count)]
+                    writer.key(key)
+                    members.append((key.description, write(into: &writer, depth: depth + 1)))
+                }
+                writer.close("}")
+                return .object(members)
+            case 1:
+                writer.open("[")
+                var elements: [JSONOutput] = []
+                for _ in 0..<next(4) {
+                    writer.element()
+                    elements.append(write(into: &writer, depth: depth + 1))
+                }
+                writer.close("]")
+                return .array(elements)
+            case 2:
+                let text = string()
+                writer.string(text)
+                return .string(text)
+            case 3:
+                let number = next(3) == 0 ? -next(1000) : next(Int.max)
+                writer.int(number)
+                return .int(number)
+            default:
+                if next(2) == 0 {
+                    writer.null()
+                    return .null
+                }
+                let tree: JSONOutput = .object([("source", .string(string())), ("list", .array([.int(next(9)), .null]))])
+                writer.value(tree)
+                return tree
+            }
+        }
+    }
+
+    @Test func writesWhatTheTreeRenders() {
+        var generator = Generator(state: 0x5EED)
+        for _ in 0..<2000 {
+            var writer = JSONStreamWriter()
+            let tree = generator.write(into: &writer, depth: 0)
+            #expect(writer.rendered() == tree.rendered())
+        }
+    }
+}
