@@ -96,7 +96,7 @@ struct JSONStreamWriter: ~Copyable {
 
     /// A string, or `null` when there is none.
     mutating func string(_ value: String?) {
-        if let value { string(value) } else { append("null") }
+        if let value { string(value) } else { null() }
     }
 
     mutating func int(_ value: Int) {
