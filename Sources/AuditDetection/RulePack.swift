@@ -118,6 +118,12 @@ public final class RulePack: @unchecked Sendable {
             throw fail("keyword '\(keyword)' is shorter than two bytes")
         }
         if rule.kind == .pattern, let pattern = rule.pattern {
+            // The built-in patterns compile, have a capture group and pass the probe in tests
+            // (`BuiltinPatternTests`), so they are compiled when first matched; user patterns
+            // are checked here.
+            if rule.source.hasPrefix("builtin:") {
+                return Regex(deferring: pattern)
+            }
             let regex: Regex
             do {
                 regex = try Regex(pattern)
@@ -125,9 +131,7 @@ public final class RulePack: @unchecked Sendable {
                 throw fail(error.message)
             }
             if regex.captureCount == 0 { throw fail("the pattern needs a capture group (named 'secret', or group 1) for the secret") }
-            // The built-in patterns pass the probe in a test; user patterns are probed here.
-            if !rule.source.hasPrefix("builtin:"),
-               let input = BacktrackingProbe.firstLimit(regex, pattern: pattern, examples: rule.examples, keywords: rule.keywords, matcher: matcher) {
+            if let input = BacktrackingProbe.firstLimit(regex, pattern: pattern, examples: rule.examples, keywords: rule.keywords, matcher: matcher) {
                 throw fail("the pattern backtracks catastrophically: on \(input) it reached the match limit")
             }
             return regex
