@@ -118,9 +118,9 @@ public final class RulePack: @unchecked Sendable {
             throw fail("keyword '\(keyword)' is shorter than two bytes")
         }
         if rule.kind == .pattern, let pattern = rule.pattern {
-            // The built-in patterns compile, have a capture group and pass the probe in tests
-            // (`BuiltinPatternTests`), so they are compiled when first matched; user patterns
-            // are checked here.
+            // The built-in patterns compile, have a capture group (`BuiltinPatternTests`) and
+            // pass the probe (`InvalidRuleFileTests`) in tests, so they are compiled when first
+            // matched; user patterns are checked here.
             if rule.source.hasPrefix("builtin:") {
                 return Regex(deferring: pattern)
             }
