@@ -19,7 +19,7 @@ import Testing
             return (0..<next(6)).map { _ in pieces[next(pieces.count)] }.joined()
         }
 
-        /// A tree, and the same written into `writer` (a subtree through `value` where `whole`).
+        /// A tree, and the same written into `writer` (some subtrees whole, through `value`).
         mutating func write(into writer: inout JSONStreamWriter, depth: Int) -> JSONOutput {
             switch depth > 4 ? 2 + next(3) : next(5) {
             case 0:
