@@ -18,27 +18,26 @@ public enum Base64 {
         var symbols = 0
         var bits = BitAccumulator()
         var valid = true
-        let output = values(in: alphabet).withUnsafeBufferPointer { values in
-            [UInt8](unsafeUninitializedCapacity: text.count * 3 / 4 + 1) { out, count in
-                // Whole groups of four symbols, three bytes each, while nothing else comes.
-                var i = 0
-                decodeGroups(text, values, from: &i, into: out, count: &count)
-                symbols = i
-                for c in UnsafeRawBufferPointer(rebasing: text[i...]) {
-                    let v = values[Int(c)]
-                    if v < 64 {
-                        if padding > 0 { valid = false; break }
-                        symbols += 1
-                        if let byte = bits.add(v) {
-                            out[count] = byte
-                            count += 1
-                        }
-                    } else if c == UInt8(ascii: "=") {
-                        padding += 1
-                    } else if !(ignoringLineBreaks && (c == 0x0A || c == 0x0D)) {
-                        valid = false
-                        break
+        let values = values(in: alphabet)
+        let output = [UInt8](unsafeUninitializedCapacity: text.count * 3 / 4 + 1) { out, count in
+            // Whole groups of four symbols, three bytes each, while nothing else comes.
+            var i = 0
+            decodeGroups(text, values, from: &i, into: out, count: &count)
+            symbols = i
+            for c in UnsafeRawBufferPointer(rebasing: text[i...]) {
+                let v = values[Int(c)]
+                if v < 64 {
+                    if padding > 0 { valid = false; break }
+                    symbols += 1
+                    if let byte = bits.add(v) {
+                        out[count] = byte
+                        count += 1
                     }
+                } else if c == UInt8(ascii: "=") {
+                    padding += 1
+                } else if !(ignoringLineBreaks && (c == 0x0A || c == 0x0D)) {
+                    valid = false
+                    break
                 }
             }
         }
@@ -50,20 +49,19 @@ public enum Base64 {
     /// every other byte (padding, line breaks); returns the number of bytes written. For text
     /// already checked: it validates nothing.
     public static func decodePrefix(_ text: UnsafeRawBufferPointer, alphabet: Alphabet, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        values(in: alphabet).withUnsafeBufferPointer { values in
-            var count = 0
-            var i = 0
-            decodeGroups(text, values, from: &i, into: out, count: &count)
-            var bits = BitAccumulator()
-            while i < text.count && count < out.count {
-                let v = values[Int(text[i])]
-                i &+= 1
-                guard v < 64, let byte = bits.add(v) else { continue }
-                out[count] = byte
-                count += 1
-            }
-            return count
+        let values = values(in: alphabet)
+        var count = 0
+        var i = 0
+        decodeGroups(text, values, from: &i, into: out, count: &count)
+        var bits = BitAccumulator()
+        while i < text.count && count < out.count {
+            let v = values[Int(text[i])]
+            i &+= 1
+            guard v < 64, let byte = bits.add(v) else { continue }
+            out[count] = byte
+            count += 1
         }
+        return count
     }
 
     /// Symbols' six bits gathered into bytes, one symbol at a time (where whole groups of four
@@ -111,17 +109,17 @@ public enum Base64 {
 
     /// Each byte's value in `alphabet` (in either alphabet when it is nil), or 0xFF.
     @inline(__always)
-    public static func values(in alphabet: Alphabet?) -> [UInt8] {
+    public static func values(in alphabet: Alphabet?) -> UnsafeBufferPointer<UInt8> {
         switch alphabet {
-        case .standard?: standardValues
-        case .url?: urlValues
-        case nil: eitherValues
+        case .standard?: standardValues.bytes
+        case .url?: urlValues.bytes
+        case nil: eitherValues.bytes
         }
     }
 
-    private static let standardValues: [UInt8] = (0...255).map { value(UInt8($0), .standard) ?? 0xFF }
-    private static let urlValues: [UInt8] = (0...255).map { value(UInt8($0), .url) ?? 0xFF }
-    private static let eitherValues: [UInt8] = (0...255).map { value(UInt8($0), .standard) ?? value(UInt8($0), .url) ?? 0xFF }
+    private static let standardValues = ConstantByteTable((0...255).map { value(UInt8($0), .standard) ?? 0xFF })
+    private static let urlValues = ConstantByteTable((0...255).map { value(UInt8($0), .url) ?? 0xFF })
+    private static let eitherValues = ConstantByteTable((0...255).map { value(UInt8($0), .standard) ?? value(UInt8($0), .url) ?? 0xFF })
 
     @inline(__always)
     public static func value(_ c: UInt8, _ alphabet: Alphabet) -> UInt8? {
