@@ -176,6 +176,9 @@ public final class Scanner: @unchecked Sendable {
     /// ones when nil).
     func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher, caches: WorkerCaches? = nil,
               share: ScanShare? = nil) -> ArtifactOutcome {
+        // Every finding holds the name: the workers after the first of a shared input each
+        // hold a copy of their own.
+        let name = (share?.worker ?? 0) > 0 ? String(unsharedCopyOf: name) : name
         let caches = caches ?? WorkerCaches(rules: rules)
         var scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, caches: caches, options: options, share: share)
         var detected = FormatDetector.detect(window, name: name)

@@ -26,5 +26,12 @@ import Testing
             Scanner(rules: copy).scan(bytes: $0, name: "copy.json")
         }
         #expect(outcome.findings.map(\.ruleId) == ["secret.copy-check"])
+
+        // Nor any string: a rule's strings (its file's name among them) are copied on every hit.
+        let originals = Set(pack.rules.flatMap { StringStorage.strings(in: $0) }.compactMap(StringStorage.address(of:)))
+        let copies = copy.rules.flatMap { StringStorage.strings(in: $0) }.compactMap(StringStorage.address(of:))
+        #expect(copies.count > copy.rules.count)
+        let shared = copies.filter(originals.contains).count
+        #expect(shared == 0, "strings the copy shares with the original")
     }
 }

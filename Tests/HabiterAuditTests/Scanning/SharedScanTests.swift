@@ -157,6 +157,25 @@ import Testing
         }
     }
 
+    /// Every finding holds the artifact's name, and copying a finding retains it: the workers
+    /// after the first hold a copy of their own, which two threads never retain at once.
+    @Test func theWorkersAfterTheFirstHoldTheNameInAStringOfTheirOwn() throws {
+        let item = Self.file("a-capture-shared-by-two-workers.har", Self.capture(repeats: 8))
+        let size = try FileManager.default.attributesOfItem(atPath: Self.path(of: item))[.size] as! Int
+        let chunk = 4_096
+        let shares = ScanShare.shares(workers: 2, size: size, chunkSize: chunk)
+        for index in 0...size / chunk { _ = shares[index % 2].owns(documentAt: index * chunk, ordinal: 1) }
+        let nameStorage = try #require(StringStorage.address(of: item.name))
+        for share in shares {
+            guard case .success(let window) = InputLoader.open(item) else { Issue.record("cannot open"); return }
+            let outcome = Self.scanner(sharing: true).scan(window, name: item.name, rules: TestSupport.builtinPack, matcher: RegexMatcher(),
+                                                           share: share)
+            let storages = Set(outcome.findings.compactMap { StringStorage.address(of: $0.artifact) })
+            #expect(!storages.isEmpty, "worker \(share.worker) finds something")
+            #expect(storages.contains(nameStorage) == (share.worker == 0), "worker \(share.worker)")
+        }
+    }
+
     /// A syntax error: one worker stops there and another skips past it, so the input is
     /// scanned again by one worker, and the report is the same.
     @Test func brokenInputsAreScannedAgainByOneWorker() {
