@@ -36,6 +36,9 @@ import Testing
         case lastWorkerFirst
         /// The chunks (4 KiB) go to the workers in turn.
         case inTurn
+        /// The first half of the chunks (but the first) goes to the last worker, the rest to
+        /// worker 0, and the last worker runs first: worker 0 skips half the input in one run.
+        case halves
     }
 
     /// The outcome of `workers` workers merged, or nil when the merge refuses (no rescan), and
@@ -50,8 +53,16 @@ import Testing
         if claims == .inTurn {
             for index in 0...size / chunk { _ = shares[index % workers].owns(documentAt: index * chunk, ordinal: 1) }
         }
-        for share in claims == .lastWorkerFirst ? shares.reversed() : shares {
-            guard case .success(let window) = InputLoader.open(item) else { Issue.record("cannot open"); return (nil, 0) }
+        if claims == .halves {
+            for index in 0...size / chunk {
+                _ = shares[index > 0 && index <= size / chunk / 2 ? workers - 1 : 0].owns(documentAt: index * chunk, ordinal: 1)
+            }
+        }
+        for share in claims == .lastWorkerFirst || claims == .halves ? shares.reversed() : shares {
+            // A window of 4 KiB chunks: bytes a worker passes are dropped before it reads on.
+            let descriptor = open(path(of: item), O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { Issue.record("cannot open"); return (nil, 0) }
+            let window = ByteWindow(descriptor: descriptor, expectedSize: size, chunkSize: 4_096)
             let outcome = scanner.scan(window, name: item.name, rules: TestSupport.builtinPack, matcher: RegexMatcher(), share: share)
             reported += AuditScan.Scanner.finalize(outcome.findings).count
             outcomes.store(outcome, at: share.worker)
