@@ -41,6 +41,11 @@ import Testing
         case halves
     }
 
+    /// Gives the chunks of `chunk` bytes to the workers in turn.
+    static func claimInTurn(_ shares: [ScanShare], size: Int, chunk: Int) {
+        for index in 0...size / chunk { _ = shares[index % shares.count].owns(documentAt: index * chunk, ordinal: 1) }
+    }
+
     /// The outcome of `workers` workers merged, or nil when the merge refuses (no rescan), and
     /// the number of findings the workers reported in all.
     static func merged(_ item: InputItem, workers: Int, claims: Claims) -> (outcome: ArtifactOutcome?, reported: Int) {
@@ -50,9 +55,7 @@ import Testing
         var reported = 0
         let chunk = 4_096
         let shares = ScanShare.shares(workers: workers, size: size, chunkSize: chunk)
-        if claims == .inTurn {
-            for index in 0...size / chunk { _ = shares[index % workers].owns(documentAt: index * chunk, ordinal: 1) }
-        }
+        if claims == .inTurn { claimInTurn(shares, size: size, chunk: chunk) }
         if claims == .halves {
             for index in 0...size / chunk {
                 _ = shares[index > 0 && index <= size / chunk / 2 ? workers - 1 : 0].owns(documentAt: index * chunk, ordinal: 1)
@@ -175,7 +178,7 @@ import Testing
         let size = try FileManager.default.attributesOfItem(atPath: Self.path(of: item))[.size] as! Int
         let chunk = 4_096
         let shares = ScanShare.shares(workers: 2, size: size, chunkSize: chunk)
-        for index in 0...size / chunk { _ = shares[index % 2].owns(documentAt: index * chunk, ordinal: 1) }
+        Self.claimInTurn(shares, size: size, chunk: chunk)
         let nameStorage = try #require(StringStorage.address(of: item.name))
         for share in shares {
             guard case .success(let window) = InputLoader.open(item) else { Issue.record("cannot open"); return }
