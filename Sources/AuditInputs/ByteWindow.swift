@@ -194,6 +194,23 @@ public final class ByteWindow {
     /// Whether a pin keeps bytes that readers are done with.
     public var isPinned: Bool { pinned != nil }
 
+    /// The line cursor moved to `offset` (visible now), for another window over the same input
+    /// to take (`adoptCursor`); nil when positions past `offset` were resolved already.
+    public func cursor(at offset: Int) -> LineCursor? {
+        guard offset >= cursor.offset else { return nil }
+        cursor.advance(to: offset, in: self)
+        return cursor
+    }
+
+    /// Takes the cursor another window over the same input had at a later offset, for a reader
+    /// about to move there without reading what lies between (a worker of a shared input
+    /// passing documents another worker visits): the bytes up to it are then dropped without
+    /// their lines counted again. Not while pinned.
+    public func adoptCursor(_ other: LineCursor) {
+        precondition(pinned == nil && other.offset >= cursor.offset, "a cursor ahead of this one, on an unpinned window")
+        cursor = other
+    }
+
     public func unpin() {
         pinned = nil
     }
@@ -290,9 +307,10 @@ final class DescriptorSource: ByteSource {
 ///
 /// Line breaks are LF, CRLF and a lone CR. A UTF-8 byte-order mark at the start of the input
 /// takes no column. The cursor only moves forward, so resolving offsets in increasing order costs
-/// one pass over the input in total.
-struct LineCursor {
-    private(set) var offset = 0
+/// one pass over the input in total. Its state is absolute: windows over the same input can
+/// hand it to each other (`ByteWindow.cursor(at:)`, `adoptCursor`).
+public struct LineCursor: Sendable {
+    public private(set) var offset = 0
     private var line = 1
     private var column = 1
     /// The previous byte was a CR, so an LF at `offset` ends no second line.

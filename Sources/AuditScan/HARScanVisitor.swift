@@ -168,13 +168,15 @@ struct HARScanVisitor: JSONVisitor {
 
     /// When workers share the capture: the entries of others, and for all but worker 0
     /// everything outside `log.entries`, are skipped (`ScanShare`).
-    mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Bool {
-        guard let share = scan.share else { return false }
+    mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Int? {
+        guard let share = scan.share else { return nil }
+        var skipped = offset
         let skips: Bool
         switch structure.current {
         case .entries?:
-            skips = !share.owns(documentAt: offset, ordinal: entryOrdinal)
-            entryOrdinal += 1
+            guard let start = skippedEntries(at: offset, share: share) else { return nil }
+            skipped = start
+            skips = true
         case nil:
             skips = !share.ownsTheRest && firstByte != UInt8(ascii: "{")
         case .root?:
@@ -182,16 +184,37 @@ struct HARScanVisitor: JSONVisitor {
         case .log?:
             skips = !share.ownsTheRest && (keyWithheld || firstByte != UInt8(ascii: "["))
         default:
-            return false
+            return nil
         }
-        guard skips else { return false }
+        guard skips else { return nil }
         structure.scalarRead()
         if keyWithheld {
             keyWithheld = false
         } else {
             plain.skippedValue()
         }
-        return true
+        return skipped
+    }
+
+    /// An entry begins at `offset`. Nil when this worker visits it: it is published where it
+    /// begins. Else where the entries this worker skips begin: at `offset`, or at the last entry
+    /// the holder of its chunk has begun, when this worker may jump there (`ScanShare`). Out of
+    /// line: the reader asks `skipsValue` at every value, and an entry is one value in many.
+    @inline(never)
+    private mutating func skippedEntries(at offset: Int, share: ScanShare) -> Int? {
+        defer { entryOrdinal += 1 }
+        if share.owns(documentAt: offset, ordinal: entryOrdinal) {
+            if let cursor = scan.window.cursor(at: offset) {
+                share.began(ScanShare.ResumePoint(offset: offset, ordinal: entryOrdinal, cursor: cursor))
+            }
+            return nil
+        }
+        guard !scan.window.isPinned, let point = share.resumePoint(after: offset) else { return offset }
+        // The entries before it are passed unread, their lines counted by the holder.
+        scan.window.adoptCursor(point.cursor)
+        plain.skippedElements(point.ordinal - entryOrdinal)
+        entryOrdinal = point.ordinal
+        return point.offset
     }
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {

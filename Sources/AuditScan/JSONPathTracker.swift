@@ -92,6 +92,12 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
         if !containers.top.isObject { containers.top.nextIndex += 1 }
     }
 
+    /// The innermost array's next `count` elements are passed without a value begun.
+    func passElements(_ count: Int) {
+        precondition(!containers.top.isObject, "elements of an array")
+        containers.top.nextIndex += count
+    }
+
     /// The value ends: an object's key leaves the path.
     @inline(__always)
     func endValue() {

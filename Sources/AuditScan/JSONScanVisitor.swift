@@ -249,6 +249,11 @@ struct JSONScanVisitor: JSONVisitor {
         endValue()
     }
 
+    /// The innermost array's next `count` elements were passed unread, not even skipped.
+    mutating func skippedElements(_ count: Int) {
+        path.passElements(count)
+    }
+
     // MARK: Values and locations
 
     @inline(__always)

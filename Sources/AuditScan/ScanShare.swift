@@ -1,3 +1,4 @@
+import AuditInputs
 import Foundation
 
 /// One worker's part of an input several workers scan at once (`--jobs` on one large NDJSON or
@@ -13,16 +14,26 @@ import Foundation
 /// (`SharedOutcomes`). The first document and everything outside the documents (a HAR's
 /// `log.creator`, `pages`, what follows `entries`) belong to worker 0, so that hits before the
 /// first entry end with it, as they do in one scan.
+///
+/// A worker publishes each document it begins to visit (`began`). Another worker that meets a
+/// document it does not own jumps to the last one the chunk's holder has begun, if that lies
+/// further on and every chunk up to it is held by another worker (`resumePoint`), and skips only
+/// from there. Two workers taking chunks in turn then each skip what the other has not yet
+/// visited of its chunk, not all of it.
 public final class ScanShare: @unchecked Sendable {
     public let worker: Int
     private let claims: ChunkClaims
+    private let published: [PublishedDocument]
     /// The chunk asked about last, and whether this worker holds it.
     private var chunk = -1
     private var holdsChunk = false
+    /// How many times this worker jumped (tests check that it did).
+    private(set) var jumps = 0
 
-    private init(worker: Int, claims: ChunkClaims) {
+    private init(worker: Int, claims: ChunkClaims, published: [PublishedDocument]) {
         self.worker = worker
         self.claims = claims
+        self.published = published
     }
 
     /// The shares of `workers` workers in an input of `size` bytes, cut into some 256 chunks a
@@ -35,7 +46,8 @@ public final class ScanShare: @unchecked Sendable {
 
     static func shares(workers: Int, size: Int, chunkSize: Int) -> [ScanShare] {
         let claims = ChunkClaims(size: size, chunkSize: chunkSize)
-        return (0..<workers).map { ScanShare(worker: $0, claims: claims) }
+        let published = (0..<workers).map { _ in PublishedDocument() }
+        return (0..<workers).map { ScanShare(worker: $0, claims: claims, published: published) }
     }
 
     /// Whether this worker visits the document that starts at `offset`, the `ordinal`-th of its
@@ -52,6 +64,50 @@ public final class ScanShare: @unchecked Sendable {
 
     /// Whether this worker visits what lies outside the documents.
     public var ownsTheRest: Bool { worker == 0 }
+
+    /// Where a document begins: its offset, its ordinal and the line cursor there.
+    public struct ResumePoint: Sendable {
+        public var offset: Int
+        public var ordinal: Int
+        public var cursor: LineCursor
+    }
+
+    /// This worker begins to visit the document `point` describes (one it owns).
+    public func began(_ point: ResumePoint) {
+        published[worker].set(point)
+    }
+
+    /// For a document at `offset` that this worker does not own: the last document the holder
+    /// of its chunk has begun, when that lies further on and every chunk from `offset`'s to its
+    /// own is held by a worker other than this one, so that every document passed is another's.
+    /// (A worker claims a chunk where it reaches it, so the chunks a worker ahead has passed are
+    /// held; one holding no document's start is never claimed, and no jump crosses it.)
+    public func resumePoint(after offset: Int) -> ResumePoint? {
+        let first = claims.chunk(of: offset)
+        guard let holder = claims.holder(of: first), holder != worker,
+              let point = published[holder].get(), point.offset > offset,
+              claims.areHeld(first...claims.chunk(of: point.offset), byOtherThan: worker) else { return nil }
+        jumps += 1
+        return point
+    }
+}
+
+/// The document a worker began last, read by the others.
+private final class PublishedDocument: @unchecked Sendable {
+    private let lock = NSLock()
+    private var point: ScanShare.ResumePoint?
+
+    func set(_ point: ScanShare.ResumePoint) {
+        lock.lock()
+        self.point = point
+        lock.unlock()
+    }
+
+    func get() -> ScanShare.ResumePoint? {
+        lock.lock()
+        defer { lock.unlock() }
+        return point
+    }
 }
 
 /// Which worker holds each chunk of a shared input.
@@ -68,6 +124,20 @@ private final class ChunkClaims: @unchecked Sendable {
     /// The chunk of `offset`; an offset past the size a file had when opened is in the last.
     func chunk(of offset: Int) -> Int {
         min(max(offset, 0) / chunkSize, holders.count - 1)
+    }
+
+    /// The worker holding `chunk`, if any has claimed it.
+    func holder(of chunk: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return holders[chunk] < 0 ? nil : holders[chunk]
+    }
+
+    /// Whether every chunk of `chunks` is held, and by a worker other than `worker`.
+    func areHeld(_ chunks: ClosedRange<Int>, byOtherThan worker: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return chunks.allSatisfy { holders[$0] >= 0 && holders[$0] != worker }
     }
 
     /// Gives `chunk` to `worker` unless another holds it; whether `worker` holds it.

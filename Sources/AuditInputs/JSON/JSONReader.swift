@@ -18,15 +18,17 @@ public protocol JSONVisitor {
     mutating func literal(_ value: JSONLiteral, at offset: Int) throws
     /// Whether the value about to be read, whose first byte `firstByte` is at `offset`, is to be
     /// skipped: read past with no event (a part of the input another worker of a parallel scan
-    /// visits). A visitor that says yes accounts for the value itself. Never asked for an
-    /// array's closing bracket.
-    mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Bool
+    /// visits). Nil: it is read. Else the absolute offset of the value to skip: `offset`, or the
+    /// start of a later value of the same array, when the values before it are passed unread
+    /// (another worker has begun that one: `ScanShare`). A visitor that skips accounts for the
+    /// values itself. Never asked for an array's closing bracket.
+    mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Int?
 }
 
 extension JSONVisitor {
     /// Visitors visit every value.
     @inline(__always)
-    public mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Bool { false }
+    public mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Int? { nil }
 }
 
 public enum JSONLiteral: Sendable {
@@ -184,7 +186,8 @@ public struct JSONReader {
 
             switch expect {
             case .value, .valueOrArrayEnd:
-                if (expect == .value || b != UInt8(ascii: "]")) && visitor.skipsValue(at: position, firstByte: b) {
+                if expect == .value || b != UInt8(ascii: "]"), let skipped = visitor.skipsValue(at: position, firstByte: b) {
+                    if skipped != position { try moveForward(to: skipped) }
                     try skipValue()
                 } else {
                     switch b {
@@ -302,6 +305,17 @@ public struct JSONReader {
         default:
             throw JSONSyntaxError(.expectedValue, at: position)
         }
+    }
+
+    /// Moves to absolute `offset`, ahead of the next byte, without reading what lies between:
+    /// a part of the input another reader reads (`JSONVisitor.skipsValue`). The window drops
+    /// those bytes; their lines are the visitor's to account for (`ByteWindow.adoptCursor`).
+    private mutating func moveForward(to offset: Int) throws {
+        precondition(offset > windowStart + next, "forward only")
+        while offset >= windowStart + end {
+            if !refill(keeping: end) { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + end) }
+        }
+        next = offset - windowStart
     }
 
     /// `skipValue` for an object or array: 64 bytes at a time through the structural index

@@ -18,10 +18,10 @@ import Testing
         mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { after.append(offset) }
         mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) { after.append(offset) }
         mutating func literal(_ value: JSONLiteral, at offset: Int) { after.append(offset) }
-        mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Bool {
-            guard depth == 1, !skipped else { return false }
+        mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Int? {
+            guard depth == 1, !skipped else { return nil }
             skipped = true
-            return true
+            return offset
         }
     }
 
@@ -66,6 +66,38 @@ import Testing
                 #expect(try Self.eventsAfterSkipping(bytes, chunkSize: chunkSize) == Self.expected(bytes), "\(name)")
             }
         }
+    }
+
+    /// A visitor that passes elements unread: at the first element of the top-level array it
+    /// names the start of the third, and the reader goes on from there (the two before unread,
+    /// however the window is cut, garbage included: another reader reads them).
+    @Test(arguments: [nil, 1, 3, 8, 64])
+    func movesToALaterElementUnread(_ chunkSize: Int?) throws {
+        struct PassTwo: JSONVisitor {
+            var target: Int
+            var depth = 0
+            var events: [Int] = []
+            mutating func objectStart(at offset: Int) { depth += 1; events.append(offset) }
+            mutating func objectEnd(at offset: Int) { depth -= 1; events.append(offset) }
+            mutating func arrayStart(at offset: Int) { depth += 1; events.append(offset) }
+            mutating func arrayEnd(at offset: Int) { depth -= 1; events.append(offset) }
+            mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { events.append(offset) }
+            mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { events.append(offset) }
+            mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) { events.append(offset) }
+            mutating func literal(_ value: JSONLiteral, at offset: Int) { events.append(offset) }
+            mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Int? {
+                depth == 1 && offset < target ? target : nil
+            }
+        }
+        let third = #"{"k":[1]}"#
+        let text = Array(#"[{"a":1}, ]] "not json" , "#.utf8) + Array(third.utf8) + Array(#" ,"after"]"#.utf8)
+        let thirdStart = text.count - third.utf8.count - 10
+        let window = chunkSize.map { ByteWindow(source: ArraySource(text), chunkSize: $0) } ?? text.withUnsafeBytes { ByteWindow(whole: $0) }
+        var visitor = PassTwo(target: thirdStart)
+        var reader = JSONReader(window: window, start: 0)
+        try reader.readText(&visitor)
+        // `[`, then (the third element skipped from its start) `"after"` and `]`.
+        #expect(visitor.events == [0, text.count - 8, text.count - 1])
     }
 
     @Test func refusesWhatIsNoValue() {
