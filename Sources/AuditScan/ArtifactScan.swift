@@ -286,10 +286,14 @@ final class ArtifactScan {
     /// (`PatternEngine.contextMask(of:)`).
     func scanPatterns(_ value: UnsafeRawBufferPointer, offset: Int, kind: TextKind? = nil, context: ContextMask = 0,
                       locate: () -> HitLocation) -> Int {
-        var hits: [PatternHit] = []
+        // Made at the first hit: an empty array retains and releases its shared storage, for
+        // every value scanned.
+        var hits: [PatternHit]?
         let limit: PatternLimitError? = patterns.call { patterns in
             do throws(PatternLimitError) {
-                try patterns.scan(value, kind: kind, context: context, matcher: matcher, scratch: &patternScratch) { hits.append($0) }
+                try patterns.scan(value, kind: kind, context: context, matcher: matcher, scratch: &patternScratch) {
+                    if hits == nil { hits = [$0] } else { hits!.append($0) }
+                }
             } catch {
                 return error
             }
@@ -299,7 +303,7 @@ final class ArtifactScan {
             let rule = rules.patterns.rules[limit.ruleIndex]
             fail(.limit, at: offset, "rule '\(rule.id)': \(limit.error.message)")
         }
-        guard !hits.isEmpty else { return 0 }
+        guard let hits else { return 0 }
         let location = locate()
         let position = position(of: offset)
         for hit in hits {
