@@ -11,7 +11,7 @@ has ended: one after the other, no contention). Objects inside the
 binary are statically initialised ones (empty collections, constant arrays): the runtime makes
 them immortal, so their counts are read but never written, and they are listed apart.
 
-    bench/shared-objects [--binary B] [--jobs 2] [--top 20] [FILE]
+    bench/shared-objects [--binary B] [--jobs 2] [--top 20] [--callers 3] [FILE]
 
 FILE defaults to a 17 MB HAR, generated once into bench-data/ (a file is shared from 16 MiB).
 """
@@ -49,6 +49,7 @@ def main():
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "habiter-audit"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--top", type=int, default=20)
+    parser.add_argument("--callers", type=int, default=3)
     parser.add_argument("file", nargs="?")
     args = parser.parse_args()
     path = args.file or os.path.join(ROOT, "bench-data", "har-17mb.har")
@@ -114,7 +115,7 @@ def main():
         print(f"\n{title}:")
         print(f"{'second thread':>14}  {'all':>9}  {'at once':>7}  callers")
         for second, obj in rows[:args.top]:
-            top = ", ".join(f"{name} ({count:,})" for name, count in callers[obj].most_common(3))
+            top = ", ".join(f"{name} ({count:,})" for name, count in callers[obj].most_common(args.callers))
             print(f"{second:>14,}  {sum(threads[obj].values()):>9,}  {'yes' if at_once(obj) else 'no':>7}  {top}")
 
 
