@@ -5,23 +5,30 @@ import Testing
 /// `JSONReader.skipValue` ends where `readValue` ends, on every valid value, however the window
 /// cuts the input: a worker that skips another's share must land on the next value exactly.
 @Suite struct JSONSkipValueTests {
-    /// Skips the first element of the top-level array, and notes the offsets of what follows.
-    private struct SkipFirst: JSONVisitor {
+    /// Notes the offset of every event; `skipFrom` answers `skipsValue` for a value at an offset
+    /// and a depth (the top-level array's elements are at depth 1).
+    private struct Recorder: JSONVisitor {
+        var skipFrom: (_ offset: Int, _ depth: Int) -> Int?
         var depth = 0
-        var skipped = false
-        var after: [Int] = []
-        mutating func objectStart(at offset: Int) { depth += 1; after.append(offset) }
-        mutating func objectEnd(at offset: Int) { depth -= 1; after.append(offset) }
-        mutating func arrayStart(at offset: Int) { depth += 1; after.append(offset) }
-        mutating func arrayEnd(at offset: Int) { depth -= 1; after.append(offset) }
-        mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { after.append(offset) }
-        mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { after.append(offset) }
-        mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) { after.append(offset) }
-        mutating func literal(_ value: JSONLiteral, at offset: Int) { after.append(offset) }
-        mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Int? {
-            guard depth == 1, !skipped else { return nil }
-            skipped = true
-            return offset
+        var events: [Int] = []
+        mutating func objectStart(at offset: Int) { depth += 1; events.append(offset) }
+        mutating func objectEnd(at offset: Int) { depth -= 1; events.append(offset) }
+        mutating func arrayStart(at offset: Int) { depth += 1; events.append(offset) }
+        mutating func arrayEnd(at offset: Int) { depth -= 1; events.append(offset) }
+        mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { events.append(offset) }
+        mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { events.append(offset) }
+        mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) { events.append(offset) }
+        mutating func literal(_ value: JSONLiteral, at offset: Int) { events.append(offset) }
+        mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Int? { skipFrom(offset, depth) }
+
+        /// Skips the first element of the top-level array.
+        static func skippingFirst() -> Recorder {
+            var skipped = false
+            return Recorder { offset, depth in
+                guard depth == 1, !skipped else { return nil }
+                skipped = true
+                return offset
+            }
         }
     }
 
@@ -29,10 +36,10 @@ import Testing
     private static func eventsAfterSkipping(_ value: [UInt8], chunkSize: Int?) throws -> [Int] {
         let text = Array("[".utf8) + value + Array(" ,\"after\",{\"k\":[1]}]".utf8)
         let window = chunkSize.map { ByteWindow(source: ArraySource(text), chunkSize: $0) } ?? text.withUnsafeBytes { ByteWindow(whole: $0) }
-        var visitor = SkipFirst()
+        var visitor = Recorder.skippingFirst()
         var reader = JSONReader(window: window, start: 0)
         try reader.readText(&visitor)
-        return visitor.after
+        return visitor.events
     }
 
     private static func expected(_ value: [UInt8]) -> [Int] {
@@ -73,27 +80,11 @@ import Testing
     /// however the window is cut, garbage included: another reader reads them).
     @Test(arguments: [nil, 1, 3, 8, 64])
     func movesToALaterElementUnread(_ chunkSize: Int?) throws {
-        struct PassTwo: JSONVisitor {
-            var target: Int
-            var depth = 0
-            var events: [Int] = []
-            mutating func objectStart(at offset: Int) { depth += 1; events.append(offset) }
-            mutating func objectEnd(at offset: Int) { depth -= 1; events.append(offset) }
-            mutating func arrayStart(at offset: Int) { depth += 1; events.append(offset) }
-            mutating func arrayEnd(at offset: Int) { depth -= 1; events.append(offset) }
-            mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { events.append(offset) }
-            mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) { events.append(offset) }
-            mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) { events.append(offset) }
-            mutating func literal(_ value: JSONLiteral, at offset: Int) { events.append(offset) }
-            mutating func skipsValue(at offset: Int, firstByte: UInt8) -> Int? {
-                depth == 1 && offset < target ? target : nil
-            }
-        }
         let third = #"{"k":[1]}"#
         let text = Array(#"[{"a":1}, ]] "not json" , "#.utf8) + Array(third.utf8) + Array(#" ,"after"]"#.utf8)
         let thirdStart = text.count - third.utf8.count - 10
         let window = chunkSize.map { ByteWindow(source: ArraySource(text), chunkSize: $0) } ?? text.withUnsafeBytes { ByteWindow(whole: $0) }
-        var visitor = PassTwo(target: thirdStart)
+        var visitor = Recorder { offset, depth in depth == 1 && offset < thirdStart ? thirdStart : nil }
         var reader = JSONReader(window: window, start: 0)
         try reader.readText(&visitor)
         // `[`, then (the third element skipped from its start) `"after"` and `]`.
@@ -102,12 +93,12 @@ import Testing
 
     @Test func refusesWhatIsNoValue() {
         for text in ["[]]", "[ }]"] {
-            var visitor = SkipFirst()
+            var visitor = Recorder.skippingFirst()
             var reader = JSONReader(Array(text.utf8).withUnsafeBytes { UnsafeRawBufferPointer($0) })
             #expect(throws: JSONSyntaxError.self) { try reader.readText(&visitor) }
         }
         for text in ["[\"open", "[{\"a\":1"] {
-            var visitor = SkipFirst()
+            var visitor = Recorder.skippingFirst()
             let bytes = Array(text.utf8)
             #expect(throws: JSONSyntaxError.self, "\(text)") {
                 try bytes.withUnsafeBytes { buffer in
