@@ -115,6 +115,12 @@ public final class ByteWindow {
         storage?.deallocate()
     }
 
+    /// How much the first read asks for: enough to tell the input's format
+    /// (`FormatDetector.sniffLength`), not a whole chunk. The format decides whether a second
+    /// worker may share the input, and that worker waits for it: a first read of 4 MiB took
+    /// about 2 ms. The reads after it fill the rest of the chunk.
+    static let firstReadLength = 128 << 10
+
     /// Reads more bytes, keeping those from absolute offset `keep` on (bytes before it, and before
     /// a pin, may be dropped). Returns false when nothing more can be read: the end of the input,
     /// or a failure.
@@ -140,7 +146,8 @@ public final class ByteWindow {
         bounds.value.base = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
         bounds.value.start = keepFrom
         bounds.value.count = kept
-        let result = source.read(into: UnsafeMutableRawBufferPointer(start: buffer + kept, count: capacity - kept))
+        let room = end == 0 ? min(capacity - kept, ByteWindow.firstReadLength) : capacity - kept
+        let result = source.read(into: UnsafeMutableRawBufferPointer(start: buffer + kept, count: room))
         self.source = source
         switch result {
         case .bytes(let n):

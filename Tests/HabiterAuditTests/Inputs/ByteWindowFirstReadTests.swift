@@ -1,0 +1,72 @@
+@testable import AuditInputs
+import Foundation
+import Testing
+
+/// The window's first read is short (`ByteWindow.firstReadLength`): enough to tell the format,
+/// so that a second worker need not wait for a whole chunk.
+struct ByteWindowFirstReadTests {
+    /// A source that gives what it is asked for and records how much that was.
+    final class RecordingSource: ByteSource {
+        let bytes: [UInt8]
+        var offset = 0
+        var asked: [Int] = []
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+            asked.append(buffer.count)
+            guard offset < bytes.count else { return .end }
+            let n = min(buffer.count, bytes.count - offset)
+            bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+            offset += n
+            return .bytes(n)
+        }
+    }
+
+    /// A HAR larger than a chunk: its first key is past nothing but whitespace.
+    static let har: [UInt8] = {
+        var text = "{\"log\": {\"version\": \"1.2\", \"entries\": ["
+        text += Array(repeating: "{\"startedDateTime\": \"2026-12-04T10:00:00.000Z\"}", count: 200_000).joined(separator: ",")
+        text += "]}}"
+        return Array(text.utf8)
+    }()
+
+    @Test func theFormatIsToldFromOneShortRead() throws {
+        let source = RecordingSource(Self.har)
+        let window = ByteWindow(source: source, chunkSize: 4 << 20)
+        guard case .success(.format(.har)) = FormatDetector.detect(window) else {
+            Issue.record("not detected as HAR")
+            return
+        }
+        #expect(source.asked == [ByteWindow.firstReadLength])
+        #expect(ByteWindow.firstReadLength > FormatDetector.sniffLength)
+    }
+
+    @Test func theReadsAfterTheFirstFillTheChunkAndLoseNoByte() throws {
+        let source = RecordingSource(Self.har)
+        let chunkSize = 4 << 20
+        let window = ByteWindow(source: source, chunkSize: chunkSize)
+        _ = FormatDetector.detect(window)
+        // A reader that starts at the first byte needs the one after the first read.
+        #expect(window.ensure(ByteWindow.firstReadLength, keeping: 0))
+        var seen: [UInt8] = []
+        var keep = 0
+        while window.ensure(keep, keeping: keep) || keep < window.end {
+            seen.append(contentsOf: UnsafeBufferPointer(start: window.base + (keep - window.start), count: window.end - keep))
+            keep = window.end
+        }
+        #expect(seen == Self.har)
+        #expect(source.asked.count >= 3)
+        #expect(source.asked[0] == ByteWindow.firstReadLength)
+        // The second read fills the rest of the first chunk's buffer, not a buffer of its own.
+        #expect(source.asked[1] == chunkSize - ByteWindow.firstReadLength)
+        #expect(source.asked.dropFirst(2).allSatisfy { $0 <= chunkSize })
+    }
+
+    @Test func aSmallChunkReadsNoMoreThanItHolds() throws {
+        let source = RecordingSource(Self.har)
+        let window = ByteWindow(source: source, chunkSize: 4096)
+        #expect(window.ensure(0, keeping: 0))
+        #expect(source.asked == [4096])
+    }
+}
