@@ -128,8 +128,9 @@ public final class PatternEngine: @unchecked Sendable {
         scratch.marked.sort()
         var kind = declared
         for ruleIndex in scratch.marked {
-            let rule = rules[ruleIndex]
-            if n < rule.minLength { continue }
+            // Read in place until a match: a copy of the rule retains and releases its strings
+            // and arrays, and most marked rules match nothing.
+            if n < rules[ruleIndex].minLength { continue }
             let matches: [RegexMatch]
             do {
                 if windowed, context & contextBits[ruleIndex] == 0, let search = keywordSearch(ruleIndex) {
@@ -144,6 +145,8 @@ public final class PatternEngine: @unchecked Sendable {
             } catch {
                 throw PatternLimitError(ruleIndex: ruleIndex, error: error)
             }
+            if matches.isEmpty { continue }
+            let rule = rules[ruleIndex]
             for m in matches {
                 guard var secret = m.secret, !secret.isEmpty else { continue }
                 let bytes = UnsafeRawBufferPointer(rebasing: value[secret])
