@@ -11,10 +11,11 @@ import AuditCore
 /// is the rule (`sortedOnly`), a worker only sorts its findings.
 struct FinalizedFindings {
     private(set) var findings: [Finding]
-    /// How many of the findings have each identity; nil when they were only sorted.
-    let identities: [FingerprintIdentity: Int]?
+    /// The identities of the findings, as the merge compares them: for a worker of a shared
+    /// input (`digestingIdentities`); nil otherwise, and when they were only sorted.
+    let identities: IdentityDigests?
 
-    init(_ findings: consuming [Finding]) {
+    init(_ findings: consuming [Finding], digestingIdentities: Bool = false) {
         // In place: an array of millions of findings is neither copied nor retained anew.
         var findings = findings
         findings.sort(by: Self.inReportOrder)
@@ -38,7 +39,7 @@ struct FinalizedFindings {
         }
         findings.removeLast(findings.count - kept)
         self.findings = findings
-        identities = occurrences
+        identities = digestingIdentities ? IdentityDigests(occurrences.keys) : nil
     }
 
     /// The findings in report order, duplicates and fingerprints left to the merge: for a
@@ -66,10 +67,10 @@ struct FinalizedFindings {
     /// A fingerprint counts the findings of its identity before it. Where every worker counted
     /// its own and no two found the same identity, each counted all of them, and no exact
     /// duplicate lies in two workers' findings; otherwise they are counted again.
-    static func merging(_ runs: inout [[Finding]], identities: [[FingerprintIdentity: Int]?]) -> [Finding] {
+    static func merging(_ runs: inout [[Finding]], identities: [IdentityDigests?]) -> [Finding] {
         let merged = mergeLastFirstRuns(&runs)
         let counted = identities.compactMap { $0 }
-        return counted.count < identities.count || shareAnIdentity(counted) ? FinalizedFindings(merged).findings : merged
+        return counted.count < identities.count || IdentityDigests.anyTwoShare(counted) ? FinalizedFindings(merged).findings : merged
     }
 
     /// The findings of runs each in reverse report order, in report order; of equal ones, those
@@ -91,17 +92,6 @@ struct FinalizedFindings {
     /// place.
     private static func lastComesFirst(_ a: [Finding], before b: [Finding]) -> Bool {
         a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in inReportOrder(a[a.count - 1], b[b.count - 1]) } }
-    }
-
-    /// Whether two of the workers found the same identity.
-    private static func shareAnIdentity(_ identities: [[FingerprintIdentity: Int]]) -> Bool {
-        for (index, own) in identities.enumerated() {
-            for other in identities[(index + 1)...] {
-                let (fewer, more) = own.count <= other.count ? (own, other) : (other, own)
-                if fewer.keys.contains(where: { more[$0] != nil }) { return true }
-            }
-        }
-        return false
     }
 
     /// Report order: by artifact, position, path, then rule.

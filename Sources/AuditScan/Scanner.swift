@@ -246,7 +246,7 @@ public final class Scanner: @unchecked Sendable {
         // (`SharedOutcomes.merged`) last first. The paths of a HAR entry's findings name the
         // entry, so that their fingerprints stand; those of an NDJSON line's do not, and the
         // merge counts them all again.
-        var finalized = formatRead == .har ? FinalizedFindings(scan.takeFindings()) : FinalizedFindings(sortedOnly: scan.takeFindings())
+        var finalized = formatRead == .har ? FinalizedFindings(scan.takeFindings(), digestingIdentities: true) : FinalizedFindings(sortedOnly: scan.takeFindings())
         finalized.putLastFirst()
         return ArtifactOutcome(findings: finalized.findings, errors: scan.errors, summary: summary, sightings: scan.inventorySightings,
                                shared: ShareFacts(unpairedChallenges: scan.unpairedChallenges, pkce: scan.pkce, unlistedKeys: scan.unlistedKeys,

@@ -11,7 +11,7 @@ struct ShareFacts: Sendable {
     /// Keys without a store it counted instead of listing them.
     var unlistedKeys: Int
     /// The identities of its findings (`FinalizedFindings`) when they hold fingerprints already.
-    var fingerprintIdentities: [FingerprintIdentity: Int]? = nil
+    var fingerprintIdentities: IdentityDigests? = nil
 }
 
 /// The outcomes of the workers that share one input, collected by worker and merged into the

@@ -18,9 +18,9 @@ import Testing
     /// `sortedOnly` says so), merged.
     static func merged(_ parts: [[Finding]], sortedOnly: [Bool]) -> [Finding] {
         var runs: [[Finding]] = []
-        var identities: [[FingerprintIdentity: Int]?] = []
+        var identities: [IdentityDigests?] = []
         for (part, sortedOnly) in zip(parts, sortedOnly) {
-            var finalized = sortedOnly ? FinalizedFindings(sortedOnly: part) : FinalizedFindings(part)
+            var finalized = sortedOnly ? FinalizedFindings(sortedOnly: part) : FinalizedFindings(part, digestingIdentities: true)
             finalized.putLastFirst()
             runs.append(finalized.findings)
             identities.append(finalized.identities)
