@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""When each phase of a habiter-audit scan begins and ends, from perf's uprobes on the release
+binary: what stays serial when `--jobs` workers share one input (start-up before the workers,
+the merge, the report and the exit after them), without an instrumented build.
+
+    bench/serial-phases [--binary B] [--jobs 2] [--runs 7] [FILE]
+
+FILE defaults to the 100 MB bench HAR (bench-data/har-100mb.har, generated when missing). Each
+run writes its JSON report to a new file, as `bench/run` does. Times are milliseconds from the
+process's exec (sched_process_exec), medians of the runs:
+
+  main            habiter_audit_main entered: the loader and the runtime are done
+  rules loaded    RulePack.load returned
+  workers         when the workers of the shared input began and ended (Scanner.scanShared's
+                  closure), earliest first
+  merged          SharedOutcomes.merged entered and returned
+  scan returned   Scanner.scan(_:jobs:progress:) returned (the merge's leftovers freed)
+  exit status     Triage.exitStatus entered and returned
+  report          JSONReport.write entered and returned
+  exit            the last thread's sched_process_exit (the kernel's teardown comes after)
+"""
+import argparse
+import collections
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GROUP = "habiter_phases"
+# Event name: (symbol pattern, at return).
+POINTS = {
+    "main_in": (r"^habiter_audit_main$", False),
+    "rules_out": (r"RulePackC4load7builtin", True),
+    "worker_in": (r"ScannerC10scanShared.*XEfU_$", False),
+    "worker_out": (r"ScannerC10scanShared.*XEfU_$", True),
+    "merge_in": (r"SharedOutcomesC6merged", False),
+    "merge_out": (r"SharedOutcomesC6merged", True),
+    "scan_out": (r"ScannerC4scan_4jobs8progress[^F]*F$", True),
+    "status_in": (r"0B0O10exitStatus_6failOn", False),
+    "status_out": (r"0B0O10exitStatus_6failOn", True),
+    "report_in": (r"JSONReportO5write_5chunk2to", False),
+    "report_out": (r"JSONReportO5write_5chunk2to", True),
+}
+
+
+def symbol(names, pattern):
+    found = [n for n in names if re.search(pattern, n) and not n.endswith(("TA", "Tm"))]
+    if not found:
+        sys.exit(f"bench/serial-phases: no symbol matches {pattern} in the binary")
+    return min(found, key=len)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "habiter-audit"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("file", nargs="?")
+    args = parser.parse_args()
+    path = args.file or os.path.join(ROOT, "bench-data", "har-100mb.har")
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "generate.py"), "har", "100", path], check=True,
+                       stdout=subprocess.DEVNULL)
+    names = [line.split()[2] for line in subprocess.run(["nm", args.binary], capture_output=True, text=True, check=True).stdout.splitlines()
+             if len(line.split()) == 3]
+    subprocess.run(["perf", "probe", "-q", "-d", f"{GROUP}:*"], stderr=subprocess.DEVNULL)
+    for event, (pattern, at_return) in POINTS.items():
+        added = subprocess.run(["perf", "probe", "-q", "-x", args.binary, "-a",
+                                f"{GROUP}:{event}={symbol(names, pattern)}" + ("%return" if at_return else "")],
+                               capture_output=True, text=True)
+        if added.returncode != 0:
+            sys.exit(f"bench/serial-phases: cannot probe {event} (root and a kernel with uprobes are needed): {added.stderr.strip()}")
+    phases = collections.defaultdict(list)
+    try:
+        with tempfile.TemporaryDirectory() as directory:
+            for run in range(args.runs):
+                data = os.path.join(directory, "perf.data")
+                # The scan's exit status is its gate's (findings exit non-zero): not checked.
+                subprocess.run(["perf", "record", "-q", "-o", data, "-e", f"{GROUP}:*", "-e", "sched:sched_process_exec",
+                                "-e", "sched:sched_process_exit", "--", args.binary, "scan", "--quiet", "--no-config",
+                                "--jobs", str(args.jobs), "--format", "json", "--output", os.path.join(directory, f"{run}.json"), path],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                script = subprocess.run(["perf", "script", "-i", data, "-F", "time,event"], capture_output=True, text=True).stdout
+                times = collections.defaultdict(list)
+                for line in script.splitlines():
+                    fields = line.split()
+                    if len(fields) >= 2:
+                        times[fields[1].rstrip(":").split(":")[-1].replace("__return", "")].append(float(fields[0].rstrip(":")))
+                start = min(times["sched_process_exec"])
+                for event, values in times.items():
+                    if event != "sched_process_exec":
+                        for order, value in enumerate(sorted(values)):
+                            phases[(event, order)].append((value - start) * 1e3)
+    finally:
+        subprocess.run(["perf", "probe", "-q", "-d", f"{GROUP}:*"], stderr=subprocess.DEVNULL)
+
+    def at(event, order=0):
+        values = phases.get((event, order))
+        return f"{statistics.median(values):9.2f}" if values else "        -"
+
+    workers = max((order + 1 for event, order in phases if event == "worker_in"), default=0)
+    print(f"{os.path.basename(path)}, --jobs {args.jobs}, medians of {args.runs} runs, ms from exec")
+    rows = [("main", at("main_in")), ("rules loaded", at("rules_out"))]
+    rows += [("workers began", " ".join(at("worker_in", w) for w in range(workers))),
+             ("workers ended", " ".join(at("worker_out", w) for w in range(workers)))]
+    rows += [("merged", f"{at('merge_in')} {at('merge_out')}"), ("scan returned", at("scan_out")),
+             ("exit status", f"{at('status_in')} {at('status_out')}"), ("report", f"{at('report_in')} {at('report_out')}"),
+             ("exit", at("sched_process_exit", 0))]
+    for name, value in rows:
+        print(f"  {name:<34}{value}")
+
+
+if __name__ == "__main__":
+    main()
