@@ -11,8 +11,9 @@ process's exec (sched_process_exec), medians of the runs:
 
   main            habiter_audit_main entered: the loader and the runtime are done
   rules loaded    RulePack.load returned
-  workers         when the workers of the shared input began and ended (Scanner.scanShared's
-                  closure), earliest first
+  workers         when the workers of the shared input began (Scanner.scanShared's closure),
+                  began scanning (a worker after the first makes its copy of the rule pack
+                  first) and ended, earliest first
   merged          SharedOutcomes.merged entered and returned
   scan returned   Scanner.scan(_:jobs:progress:) returned (the merge's leftovers freed)
   exit status     Triage.exitStatus entered and returned
@@ -36,6 +37,7 @@ POINTS = {
     "rules_out": (r"RulePackC4load7builtin", True),
     "worker_in": (r"ScannerC10scanShared.*XEfU_$", False),
     "worker_out": (r"ScannerC10scanShared.*XEfU_$", True),
+    "scanning": (r"ScannerC4scan_4name5rules7matcher6caches5share", False),
     "merge_in": (r"SharedOutcomesC6merged", False),
     "merge_out": (r"SharedOutcomesC6merged", True),
     "scan_out": (r"ScannerC4scan_4jobs8progress[^F]*F$", True),
@@ -105,6 +107,7 @@ def main():
     print(f"{os.path.basename(path)}, --jobs {args.jobs}, medians of {args.runs} runs, ms from exec")
     rows = [("main", at("main_in")), ("rules loaded", at("rules_out"))]
     rows += [("workers began", " ".join(at("worker_in", w) for w in range(workers))),
+             ("workers began scanning", " ".join(at("scanning", w) for w in range(workers))),
              ("workers ended", " ".join(at("worker_out", w) for w in range(workers)))]
     rows += [("merged", f"{at('merge_in')} {at('merge_out')}"), ("scan returned", at("scan_out")),
              ("exit status", f"{at('status_in')} {at('status_out')}"), ("report", f"{at('report_in')} {at('report_out')}"),
