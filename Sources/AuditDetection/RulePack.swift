@@ -31,7 +31,6 @@ public final class RulePack: @unchecked Sendable {
 
     /// Builds a pack from rule-file texts, in order, without the rules in `disabled`.
     public init(files: [(name: String, text: [UInt8])], disabled: Set<String> = []) throws(FileFormatError) {
-        sources = (files, disabled)
         var rules: [Rule] = []
         var indexById: [String: Int] = [:]
         var fileById: [String: String] = [:]
@@ -76,18 +75,29 @@ public final class RulePack: @unchecked Sendable {
     }
 
     private let indexById: [String: Int]
-    /// What the pack was built from, to build it again (`independentCopy`).
-    private let sources: (files: [(name: String, text: [UInt8])], disabled: Set<String>)
 
-    /// The same rules, built again from their sources: no object, array or string shared with
-    /// this pack. Each scan thread works on its own copy, because threads that retain and release
-    /// the same objects (every value touches the pattern engine and its rules) contend for their
-    /// reference counts (with two threads on one pack, retain and release took 9 % of the samples
-    /// instead of 4 %).
+    /// The same rules, made again: no object, array or string shared with this pack. Each scan
+    /// thread works on its own copy, because threads that retain and release the same objects
+    /// (every value touches the pattern engine and its rules) contend for their reference counts
+    /// (with two threads on one pack, retain and release took 9 % of the samples instead of 4 %).
     public func independentCopy() -> RulePack {
-        // A file's name is its rules' `source`: without a copy of it, both packs' rules would hold it.
-        let files = sources.files.map { (name: String(unsharedCopyOf: $0.name), text: $0.text) }
-        return (try? RulePack(files: files, disabled: sources.disabled)) ?? self
+        (try? RulePack(copying: self)) ?? self
+    }
+
+    /// A copy of `other` made from its rules, checked already, rather than from their files:
+    /// each rule's strings, arrays and sets copied (`Rule.independentCopy`), the name matcher and
+    /// the pattern engine built again (the patterns compiled when first matched, as the built-in
+    /// ones always are), the inventory read again. Parsing the files again was 59 M
+    /// instructions, which the second worker of a shared input spent before it could scan.
+    private init(copying other: RulePack) throws(FileFormatError) {
+        rules = other.rules.map { $0.independentCopy() }
+        indexById = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+        nameRules = rules.filter { $0.kind == .name }
+        names = NameMatcher(rules: nameRules)
+        let patternRules = rules.filter { $0.kind == .pattern }
+        // A pattern rule has a pattern (`RuleFileParser`).
+        patterns = PatternEngine(rules: patternRules, regexes: patternRules.map { Regex(deferring: $0.pattern!) })
+        inventory = try InventoryLoader.builtin()
     }
 
     /// The rule with `id`, if loaded.

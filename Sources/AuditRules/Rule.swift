@@ -148,3 +148,27 @@ public struct Rule: Sendable {
         self.sourceColumn = sourceColumn
     }
 }
+
+extension Rule {
+    /// The same rule with none of its strings, arrays or sets shared with this one: for a scan
+    /// thread's own copy of the rule pack (`RulePack.independentCopy`), whose rules are copied
+    /// on every hit, so that two threads do not write one reference count.
+    public func independentCopy() -> Rule {
+        func copy(_ strings: [String]) -> [String] { strings.map(String.init(unsharedCopyOf:)) }
+        var rule = self
+        rule.id = String(unsharedCopyOf: id)
+        rule.title = String(unsharedCopyOf: title)
+        rule.description = String(unsharedCopyOf: description)
+        rule.help = String(unsharedCopyOf: help)
+        rule.tags = copy(tags)
+        rule.names = copy(names)
+        rule.pattern = pattern.map(String.init(unsharedCopyOf:))
+        rule.keywords = copy(keywords)
+        rule.validator = validator.map(String.init(unsharedCopyOf:))
+        rule.publishedExamples = Set(copy(Array(publishedExamples)))
+        rule.examples = copy(examples)
+        rule.counterExamples = copy(counterExamples)
+        rule.source = String(unsharedCopyOf: source)
+        return rule
+    }
+}

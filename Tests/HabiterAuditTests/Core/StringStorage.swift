@@ -9,6 +9,15 @@ enum StringStorage {
         return copy.withUTF8 { UnsafeRawPointer($0.baseAddress) }
     }
 
+    /// The addresses of the elements of every non-empty array of strings among `value`'s stored
+    /// properties (an empty one is the runtime's shared empty array).
+    static func arrayAddresses(in value: Any) -> [UnsafeRawPointer] {
+        Mirror(reflecting: value).children.compactMap { child in
+            guard let strings = child.value as? [String], !strings.isEmpty else { return nil }
+            return strings.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+    }
+
     /// Every string in `value`, in its stored properties, optionals and collections at any depth.
     static func strings(in value: Any) -> [String] {
         if let string = value as? String { return [string] }

@@ -4,7 +4,7 @@
 import Testing
 
 /// Each scan thread gets its own copy of the rules: the same rules in the same order, user
-/// files and disabled ids included, built again so that no object is shared with the original.
+/// files and disabled ids included, made again so that no object is shared with the original.
 @Suite struct RulePackCopyTests {
     @Test func independentCopyHasTheSameRulesAndSharesNoObject() throws {
         let userRule = """
@@ -33,5 +33,10 @@ import Testing
         #expect(copies.count > copy.rules.count)
         let shared = copies.filter(originals.contains).count
         #expect(shared == 0, "strings the copy shares with the original")
+        // Nor any array of strings, which a copy of the rule retains too.
+        let originalArrays = Set(pack.rules.flatMap { StringStorage.arrayAddresses(in: $0) })
+        let copyArrays = copy.rules.flatMap { StringStorage.arrayAddresses(in: $0) }
+        #expect(copyArrays.count > copy.rules.count)
+        #expect(copyArrays.filter(originalArrays.contains).isEmpty, "arrays the copy shares with the original")
     }
 }
