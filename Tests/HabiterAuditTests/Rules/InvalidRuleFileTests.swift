@@ -13,6 +13,7 @@ import Testing
     @Test(arguments: [
         ("not-json.json", "not-json.json:3:1: not valid JSON: unexpected end of input"),
         ("unknown-field.json", "unknown-field.json:4:4: rule 'secret.x': unknown field 'severity'"),
+        ("duplicate-field.json", "duplicate-field.json:4:4: rule 'secret.x': duplicate field 'title'"),
         ("bad-id.json", "bad-id.json:2:3: rule 'Secret X': id must be lowercase dotted words, e.g. secret.github-token"),
         ("missing-examples.json", "missing-examples.json:2:3: rule 'secret.x': a rule needs at least one example"),
         ("invalid-regex.json", "invalid-regex.json:2:3: rule 'secret.x': pattern does not compile at offset 19: missing terminating ] for character class"),
