@@ -31,20 +31,17 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GROUP = "habiter_phases"
-# Event name: (symbol pattern, at return).
-POINTS = {
-    "main_in": (r"^habiter_audit_main$", False),
-    "rules_out": (r"RulePackC4load7builtin", True),
-    "worker_in": (r"ScannerC10scanShared.*XEfU_$", False),
-    "worker_out": (r"ScannerC10scanShared.*XEfU_$", True),
-    "scanning": (r"ScannerC4scan_4name5rules7matcher6caches5share", False),
-    "merge_in": (r"SharedOutcomesC6merged", False),
-    "merge_out": (r"SharedOutcomesC6merged", True),
-    "scan_out": (r"ScannerC4scan_4jobs8progress[^F]*F$", True),
-    "status_in": (r"0B0O10exitStatus_6failOn", False),
-    "status_out": (r"0B0O10exitStatus_6failOn", True),
-    "report_in": (r"JSONReportO5write_5chunk2to", False),
-    "report_out": (r"JSONReportO5write_5chunk2to", True),
+# Probe: (symbol pattern, the ends probed: "in" its entry, "out" its return); each end is an
+# event named probe_end (`worker_in`).
+PROBES = {
+    "main": (r"^habiter_audit_main$", ["in"]),
+    "rules": (r"RulePackC4load7builtin", ["out"]),
+    "worker": (r"ScannerC10scanShared.*XEfU_$", ["in", "out"]),
+    "scanning": (r"ScannerC4scan_4name5rules7matcher6caches5share", ["in"]),
+    "merge": (r"SharedOutcomesC6merged", ["in", "out"]),
+    "scan": (r"ScannerC4scan_4jobs8progress[^F]*F$", ["out"]),
+    "status": (r"0B0O10exitStatus_6failOn", ["in", "out"]),
+    "report": (r"JSONReportO5write_5chunk2to", ["in", "out"]),
 }
 
 
@@ -69,12 +66,13 @@ def main():
     names = [line.split()[2] for line in subprocess.run(["nm", args.binary], capture_output=True, text=True, check=True).stdout.splitlines()
              if len(line.split()) == 3]
     subprocess.run(["perf", "probe", "-q", "-d", f"{GROUP}:*"], stderr=subprocess.DEVNULL)
-    for event, (pattern, at_return) in POINTS.items():
-        added = subprocess.run(["perf", "probe", "-q", "-x", args.binary, "-a",
-                                f"{GROUP}:{event}={symbol(names, pattern)}" + ("%return" if at_return else "")],
-                               capture_output=True, text=True)
-        if added.returncode != 0:
-            sys.exit(f"bench/serial-phases: cannot probe {event} (root and a kernel with uprobes are needed): {added.stderr.strip()}")
+    for probe, (pattern, ends) in PROBES.items():
+        for end in ends:
+            added = subprocess.run(["perf", "probe", "-q", "-x", args.binary, "-a",
+                                    f"{GROUP}:{probe}_{end}={symbol(names, pattern)}" + ("%return" if end == "out" else "")],
+                                   capture_output=True, text=True)
+            if added.returncode != 0:
+                sys.exit(f"bench/serial-phases: cannot probe {probe} (root and a kernel with uprobes are needed): {added.stderr.strip()}")
     phases = collections.defaultdict(list)
     try:
         with tempfile.TemporaryDirectory() as directory:
@@ -107,7 +105,7 @@ def main():
     print(f"{os.path.basename(path)}, --jobs {args.jobs}, medians of {args.runs} runs, ms from exec")
     rows = [("main", at("main_in")), ("rules loaded", at("rules_out"))]
     rows += [("workers began", " ".join(at("worker_in", w) for w in range(workers))),
-             ("workers began scanning", " ".join(at("scanning", w) for w in range(workers))),
+             ("workers began scanning", " ".join(at("scanning_in", w) for w in range(workers))),
              ("workers ended", " ".join(at("worker_out", w) for w in range(workers)))]
     rows += [("merged", f"{at('merge_in')} {at('merge_out')}"), ("scan returned", at("scan_out")),
              ("exit status", f"{at('status_in')} {at('status_out')}"), ("report", f"{at('report_in')} {at('report_out')}"),
