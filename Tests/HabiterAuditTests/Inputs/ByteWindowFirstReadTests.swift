@@ -5,21 +5,16 @@ import Testing
 /// The window's first read is short (`ByteWindow.firstReadLength`): enough to tell the format,
 /// so that a second worker need not wait for a whole chunk.
 struct ByteWindowFirstReadTests {
-    /// A source that gives what it is asked for and records how much that was.
+    /// An `ArraySource` that records how much each read asked for.
     final class RecordingSource: ByteSource {
-        let bytes: [UInt8]
-        var offset = 0
+        let source: ArraySource
         var asked: [Int] = []
 
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        init(_ bytes: [UInt8]) { source = ArraySource(bytes) }
 
         func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
             asked.append(buffer.count)
-            guard offset < bytes.count else { return .end }
-            let n = min(buffer.count, bytes.count - offset)
-            bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
-            offset += n
-            return .bytes(n)
+            return source.read(into: buffer)
         }
     }
 
