@@ -148,7 +148,7 @@ public final class Inventory: Sendable {
             guard words.count >= 2, words.allSatisfy({ $0.allSatisfy(isLetterOrDigit) }) else { continue }
             var camel = Array(words[0])
             for word in words.dropFirst() {
-                camel.append(word.first! &- 0x61 < 26 ? word.first! & ~0x20 : word.first!)
+                camel.append(ASCIICase.upper(word.first!))
                 camel += word.dropFirst()
             }
             for alias in [base, String(decoding: camel, as: UTF8.self)] where alias != key && !aliases.contains(alias) { aliases.append(alias) }
