@@ -20,7 +20,6 @@ process's exec (sched_process_exec), medians of the runs:
   report          JSONReport.write entered and returned
   exit            the last thread's sched_process_exit (the kernel's teardown comes after)
 """
-import argparse
 import collections
 import os
 import re
@@ -29,7 +28,8 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import uprobes
+
 GROUP = "habiter_phases"
 # Probe: (symbol pattern, the ends probed: "in" its entry, "out" its return); each end is an
 # event named probe_end (`worker_in`).
@@ -53,28 +53,16 @@ def symbol(names, pattern):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "habiter-audit"))
-    parser.add_argument("--jobs", type=int, default=2)
+    parser = uprobes.parser()
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("file", nargs="?")
     args = parser.parse_args()
-    path = args.file or os.path.join(ROOT, "bench-data", "har-100mb.har")
-    if not os.path.exists(path):
-        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "generate.py"), "har", "100", path], check=True,
-                       stdout=subprocess.DEVNULL)
+    path = uprobes.har_input(args.file, 100)
     names = [line.split()[2] for line in subprocess.run(["nm", args.binary], capture_output=True, text=True, check=True).stdout.splitlines()
              if len(line.split()) == 3]
-    subprocess.run(["perf", "probe", "-q", "-d", f"{GROUP}:*"], stderr=subprocess.DEVNULL)
-    for probe, (pattern, ends) in PROBES.items():
-        for end in ends:
-            added = subprocess.run(["perf", "probe", "-q", "-x", args.binary, "-a",
-                                    f"{GROUP}:{probe}_{end}={symbol(names, pattern)}" + ("%return" if end == "out" else "")],
-                                   capture_output=True, text=True)
-            if added.returncode != 0:
-                sys.exit(f"bench/serial-phases: cannot probe {probe} (root and a kernel with uprobes are needed): {added.stderr.strip()}")
+    points = {f"{probe}_{end}": symbol(names, pattern) + ("%return" if end == "out" else "")
+              for probe, (pattern, ends) in PROBES.items() for end in ends}
     phases = collections.defaultdict(list)
-    try:
+    with uprobes.probes("bench/serial-phases", GROUP, args.binary, points):
         with tempfile.TemporaryDirectory() as directory:
             for run in range(args.runs):
                 data = os.path.join(directory, "perf.data")
@@ -94,8 +82,6 @@ def main():
                     if event != "sched_process_exec":
                         for order, value in enumerate(sorted(values)):
                             phases[(event, order)].append((value - start) * 1e3)
-    finally:
-        subprocess.run(["perf", "probe", "-q", "-d", f"{GROUP}:*"], stderr=subprocess.DEVNULL)
 
     def at(event, order=0):
         values = phases.get((event, order))

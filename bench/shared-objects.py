@@ -15,15 +15,14 @@ them immortal, so their counts are read but never written, and they are listed a
 
 FILE defaults to a 17 MB HAR, generated once into bench-data/ (a file is shared from 16 MiB).
 """
-import argparse
 import collections
 import os
 import re
 import subprocess
-import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import uprobes
+
 GROUP = "habiter_shared"
 
 
@@ -45,25 +44,15 @@ def image_span(binary):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "habiter-audit"))
-    parser.add_argument("--jobs", type=int, default=2)
+    parser = uprobes.parser()
     parser.add_argument("--top", type=int, default=20)
     parser.add_argument("--callers", type=int, default=3)
-    parser.add_argument("file", nargs="?")
     args = parser.parse_args()
-    path = args.file or os.path.join(ROOT, "bench-data", "har-17mb.har")
-    if not os.path.exists(path):
-        sh(sys.executable, os.path.join(ROOT, "bench", "generate.py"), "har", "17", path, stdout=subprocess.DEVNULL)
+    path = uprobes.har_input(args.file, 17)
     release_offset, image_end = image_span(args.binary)
 
-    subprocess.run(["perf", "probe", "-q", "-d", f"{GROUP}:*"], stderr=subprocess.DEVNULL)
-    for name in ("swift_retain", "swift_release"):
-        added = subprocess.run(["perf", "probe", "-q", "-x", args.binary, "-a", f"{GROUP}:{name}={name} obj=%di"],
-                               capture_output=True, text=True)
-        if added.returncode != 0:
-            sys.exit(f"cannot probe {name} (root and a kernel with uprobes are needed): {added.stderr.strip()}")
-    try:
+    points = {name: f"{name} obj=%di" for name in ("swift_retain", "swift_release")}
+    with uprobes.probes("bench/shared-objects", GROUP, args.binary, points):
         with tempfile.TemporaryDirectory() as directory:
             data = os.path.join(directory, "perf.data")
             # The scan's exit status is its gate's (findings exit non-zero): not checked.
@@ -98,8 +87,6 @@ def main():
                     if frames == 2:
                         callers[current][line.split(None, 1)[1].strip()[:90] if len(line.split(None, 1)) > 1 else "?"] += 1
             script.wait()
-    finally:
-        subprocess.run(["perf", "probe", "-q", "-d", f"{GROUP}:*"], stderr=subprocess.DEVNULL)
 
     shared = sorted(((sorted(c.values())[-2], obj) for obj, c in threads.items() if len(c) > 1), reverse=True)
     in_image = (lambda obj: base is not None and base <= obj < base + image_end)

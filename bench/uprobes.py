@@ -1,0 +1,46 @@
+"""What the scripts that probe the release binary with perf's uprobes share (bench/shared-objects,
+bench/serial-phases): their common options, their HAR input, and the probes, removed however the
+run ends. Root, perf and a kernel with uprobes are needed; each script's wrapper checks for perf."""
+import argparse
+import contextlib
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def parser():
+    """Options every probing script takes: the binary, the workers, the input."""
+    options = argparse.ArgumentParser()
+    options.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "habiter-audit"))
+    options.add_argument("--jobs", type=int, default=2)
+    options.add_argument("file", nargs="?")
+    return options
+
+
+def har_input(path, megabytes):
+    """`path`, or the bench HAR of `megabytes` MB in bench-data/, generated when missing."""
+    path = path or os.path.join(ROOT, "bench-data", f"har-{megabytes}mb.har")
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "generate.py"), "har", str(megabytes), path], check=True,
+                       stdout=subprocess.DEVNULL)
+    return path
+
+
+@contextlib.contextmanager
+def probes(program, group, binary, points):
+    """Probes `binary` at `points` (event name: perf probe spec, `symbol` or `symbol%return`)
+    in `group` for the body; the group is removed before and after, also when a probe fails."""
+    def remove():
+        subprocess.run(["perf", "probe", "-q", "-d", f"{group}:*"], stderr=subprocess.DEVNULL)
+
+    remove()
+    try:
+        for event, spec in points.items():
+            added = subprocess.run(["perf", "probe", "-q", "-x", binary, "-a", f"{group}:{event}={spec}"], capture_output=True, text=True)
+            if added.returncode != 0:
+                sys.exit(f"{program}: cannot probe {event} (root and a kernel with uprobes are needed): {added.stderr.strip()}")
+        yield
+    finally:
+        remove()
