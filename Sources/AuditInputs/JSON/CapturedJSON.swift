@@ -8,7 +8,10 @@ import Synchronization
 /// their release per value (BENCHMARKS.md, "The contract checks on flat captures"). The checks read it by
 /// entry index and compare bytes; a value is made a `String` or a `JSONValue` only where one is
 /// reported, or checked by a schema that reads `JSONValue`s.
-public struct CapturedJSON: Sendable {
+///
+/// Unchecked: `ManagedBuffer`, which holds a tree's memory, is not `Sendable`, but a tree never
+/// changes once built, and a large tree's blocks go back to their scratch under its lock.
+public struct CapturedJSON: @unchecked Sendable {
     public enum Kind: UInt8, Sendable {
         case object, array, string, number, `true`, `false`, null
     }
@@ -35,30 +38,62 @@ public struct CapturedJSON: Sendable {
         }
     }
 
-    /// The tree's memory, freed with its last copy; never changed once built.
-    @usableFromInline final class Storage: @unchecked Sendable {
-        @usableFromInline let entries: UnsafeMutablePointer<Entry>
-        @usableFromInline let entryCount: Int
-        @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+    /// The tree's memory, freed with its last copy; never changed once built. A tree copied out
+    /// of its builder holds its entries and bytes in the object's own allocation (one `malloc`
+    /// a tree, where an object and two blocks took three); a large tree points at the blocks it
+    /// was built in (`Loan`).
+    @usableFromInline final class Storage: ManagedBuffer<StorageHeader, Entry> {
+        // Read through the header's pointer: `header`, a class's stored property, is checked for
+        // overlapping access at every read.
+        @inlinable var entries: UnsafeMutablePointer<Entry> { withUnsafeMutablePointerToHeader { $0.pointee.entries } }
+        @inlinable var entryCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.entryCount } }
+        @inlinable var bytes: UnsafeMutablePointer<UInt8> { withUnsafeMutablePointerToHeader { $0.pointee.bytes } }
         /// The root's offset.
-        @usableFromInline let baseOffset: Int
-        /// The scratch whose blocks a large tree was built in: they go back to it when the tree
-        /// is dropped. A reference alone, so that every tree's object stays in its allocation size.
-        private let loan: Loan?
+        @inlinable var baseOffset: Int { withUnsafeMutablePointerToHeader { $0.pointee.baseOffset } }
 
-        init(entries: UnsafeMutablePointer<Entry>, entryCount: Int, bytes: UnsafeMutablePointer<UInt8>, baseOffset: Int, loan: Loan? = nil) {
-            (self.entries, self.entryCount, self.bytes, self.baseOffset, self.loan) = (entries, entryCount, bytes, baseOffset, loan)
+        /// A copy of `entryCount` entries and `byteCount` bytes, in one allocation: the entries,
+        /// then the bytes in the elements after them.
+        static func copying(entries: UnsafePointer<Entry>, entryCount: Int, bytes: UnsafePointer<UInt8>, byteCount: Int,
+                            baseOffset: Int) -> Storage {
+            let byteElements = (byteCount + MemoryLayout<Entry>.stride - 1) / MemoryLayout<Entry>.stride
+            let buffer = create(minimumCapacity: entryCount + byteElements) { buffer in
+                buffer.withUnsafeMutablePointerToElements { tail in
+                    tail.initialize(from: entries, count: entryCount)
+                    let tailBytes = UnsafeMutableRawPointer(tail + entryCount).bindMemory(to: UInt8.self, capacity: byteCount)
+                    tailBytes.initialize(from: bytes, count: byteCount)
+                    return StorageHeader(entries: tail, entryCount: entryCount, bytes: tailBytes, baseOffset: baseOffset, loan: nil)
+                }
+            }
+            return unsafeDowncast(buffer, to: Storage.self)
+        }
+
+        /// The blocks a large tree was built in, lent by `loan`'s scratch.
+        static func lent(entries: UnsafeMutablePointer<Entry>, entryCount: Int, bytes: UnsafeMutablePointer<UInt8>, baseOffset: Int,
+                         loan: Loan) -> Storage {
+            let buffer = create(minimumCapacity: 0) { _ in
+                StorageHeader(entries: entries, entryCount: entryCount, bytes: bytes, baseOffset: baseOffset, loan: loan)
+            }
+            return unsafeDowncast(buffer, to: Storage.self)
         }
 
         deinit {
-            if let loan {
+            // The entries and bytes are trivial values: a copy's need no deinitialising.
+            if let loan = withUnsafeMutablePointerToHeader({ $0.pointee.loan }) {
                 loan.scratch.takeBack(entries: entries, capacity: loan.entryCapacity)
                 loan.scratch.takeBack(bytes: bytes, capacity: loan.byteCapacity)
-            } else {
-                entries.deallocate()
-                bytes.deallocate()
             }
         }
+    }
+
+    /// Where a tree's entries and bytes are, and the root's offset.
+    @usableFromInline struct StorageHeader {
+        @usableFromInline let entries: UnsafeMutablePointer<Entry>
+        @usableFromInline let entryCount: Int
+        @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+        @usableFromInline let baseOffset: Int
+        /// The scratch whose blocks a large tree was built in: they go back to it when the tree
+        /// is dropped.
+        let loan: Loan?
     }
 
     /// A scratch's blocks lent to a large tree, and their capacities.
@@ -463,16 +498,13 @@ public struct CapturedJSON: Sendable {
             state.pointee.entryCount = 0
             state.pointee.byteCount = 0
             guard s.entryCount > Scratch.entryRoom * Scratch.handOver || s.byteCount > Scratch.byteRoom * Scratch.handOver else {
-                let entries = UnsafeMutablePointer<Entry>.allocate(capacity: s.entryCount)
-                entries.initialize(from: s.entries, count: s.entryCount)
-                let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(s.byteCount, 1))
-                bytes.initialize(from: s.bytes, count: s.byteCount)
-                return Storage(entries: entries, entryCount: s.entryCount, bytes: bytes, baseOffset: s.baseOffset)
+                return Storage.copying(entries: s.entries, entryCount: s.entryCount, bytes: s.bytes, byteCount: s.byteCount,
+                                       baseOffset: s.baseOffset)
             }
             (state.pointee.entries, state.pointee.entryCapacity) = (.allocate(capacity: Scratch.entryRoom), Scratch.entryRoom)
             (state.pointee.bytes, state.pointee.byteCapacity) = (.allocate(capacity: Scratch.byteRoom), Scratch.byteRoom)
-            return Storage(entries: s.entries, entryCount: s.entryCount, bytes: s.bytes, baseOffset: s.baseOffset,
-                           loan: Loan(scratch: self, entryCapacity: s.entryCapacity, byteCapacity: s.byteCapacity))
+            return Storage.lent(entries: s.entries, entryCount: s.entryCount, bytes: s.bytes, baseOffset: s.baseOffset,
+                                loan: Loan(scratch: self, entryCapacity: s.entryCapacity, byteCapacity: s.byteCapacity))
         }
     }
 }
