@@ -327,32 +327,53 @@ final class ArtifactScan {
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
                          kind: TextKind? = nil, context: ContextMask = 0, carriedByProtocol: Bool = false, locate: () -> HitLocation) {
         pkce.observe(value)
-        var known: HitLocation?
-        let hitsBefore = hitCount
-        var replaced = false
-        let quiet = options.remembersQuietValues
-            ? quietValues.lookUp(value, QuietValues.Settings(context: context, excluded: excluded, depth: depth, kind: kind)) : nil
-        if quiet?.isRemembered != true {
-            let errorsBefore = errorCount
-            var opened = false
-            replaced = openLayers(value, at: offset, depth: depth, excluding: excluded) {
-                opened = true
-                if known == nil { known = locate() }
-                return known!
+        // The location, made at most once and only when something is found. In a local
+        // `HitLocation?` it was destroyed at every value, found or not, through the type's
+        // value witness: some 60 instructions a string value.
+        withUnsafeTemporaryAllocation(of: HitLocation.self, capacity: 1) { slot in
+            let slot = slot.baseAddress!
+            var located = false
+            defer { if located { slot.deinitialize(count: 1) } }
+            let hitsBefore = hitCount
+            var replaced = false
+            let quiet = options.remembersQuietValues
+                ? quietValues.lookUp(value, QuietValues.Settings(context: context, excluded: excluded, depth: depth, kind: kind)) : nil
+            if quiet?.isRemembered != true {
+                let errorsBefore = errorCount
+                var opened = false
+                replaced = openLayers(value, at: offset, depth: depth, excluding: excluded) {
+                    opened = true
+                    return Self.location(in: slot, located: &located, locate)
+                }
+                if !replaced {
+                    _ = scanPatterns(value, offset: offset, kind: kind, context: context) { Self.location(in: slot, located: &located, locate) }
+                }
+                if let quiet, !opened && hitCount == hitsBefore && errorCount == errorsBefore { quietValues.remember(value, quiet) }
             }
-            if !replaced { _ = scanPatterns(value, offset: offset, kind: kind, context: context) { known ?? locate() } }
-            if let quiet, !opened && hitCount == hitsBefore && errorCount == errorsBefore { quietValues.remember(value, quiet) }
+            // A hit in the value (a pattern on it, anything in a layer of it) says more than the
+            // name, whose hit `finishDocument` would drop: it is not made.
+            guard let name, hitCount == hitsBefore else { return }
+            // JSON text under the name is judged like an object: by what it holds.
+            let shape = rules.nameRules[name.ruleIndex].valueShape.carried(byProtocol: carriedByProtocol)
+            // Fewer bytes than the shortest credible value: decided without a look at them.
+            let credible = !replaced && value.count >= ValueCredibility.minimumLength
+                && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
+            let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
+            recordNameHit(name, credible: credible, valueDescription: description, at: offset,
+                          location: Self.location(in: slot, located: &located, locate), value: value)
         }
-        // A hit in the value (a pattern on it, anything in a layer of it) says more than the
-        // name, whose hit `finishDocument` would drop: it is not made.
-        guard let name, hitCount == hitsBefore else { return }
-        // JSON text under the name is judged like an object: by what it holds.
-        let shape = rules.nameRules[name.ruleIndex].valueShape.carried(byProtocol: carriedByProtocol)
-        // Fewer bytes than the shortest credible value: decided without a look at them.
-        let credible = !replaced && value.count >= ValueCredibility.minimumLength
-            && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
-        let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
-        recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: known ?? locate(), value: value)
+    }
+
+    /// The location in `slot`, made by `locate` the first time it is asked for. A function of
+    /// its own, not one local to the caller: a local function capturing `located` would have it
+    /// checked for overlapping access at every call.
+    @inline(__always)
+    private static func location(in slot: UnsafeMutablePointer<HitLocation>, located: inout Bool, _ locate: () -> HitLocation) -> HitLocation {
+        if !located {
+            slot.initialize(to: locate())
+            located = true
+        }
+        return slot.pointee
     }
 
     /// Records that a key or prefs entry belongs to an inventory store; returns the hit's handle,
