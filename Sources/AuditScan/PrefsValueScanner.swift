@@ -83,12 +83,14 @@ struct PrefsValueScanner {
     /// A value scanned as it is, with no Flutter encoding to undo (a decoded list element, a
     /// DataStore `bytes` value): its layers and pattern rules, then the key's name rule.
     func scanValue(_ bytes: [UInt8], path: LayeredPath, offset: Int) {
-        let location = HitLocation(key: key, path: path, ancestry: [])
         bytes.withUnsafeBytes { value in
             // The key's name rule and context rules, from its judgement (a value too short for
             // any pattern rule needs no context): the prefilter is not run over the key again.
             let context = value.count < scan.rules.patterns.minimumValueLength ? 0 : judgement.facts.contextRules
-            scan.scanNamedString(value, name: judgement.name, at: offset, depth: 0, context: context) { location }
+            // The location made only when something is found.
+            scan.scanNamedString(value, name: judgement.name, at: offset, depth: 0, context: context) {
+                HitLocation(key: key, path: path, ancestry: [])
+            }
         }
     }
 }
