@@ -361,6 +361,25 @@ public struct LineCursor: Sendable {
                     }
                     i += 64
                 }
+                // Fewer than 64 bytes before `target`, and 64 visible: one block, its LFs from
+                // `target` on masked off. The contract checks ask for positions a few dozen bytes
+                // apart, where the words and bytes below cost some 300 instructions a call.
+                let remaining = target &- i
+                if remaining > 0 && remaining < 64 && i &+ 64 <= window.end {
+                    let block = LineBreakClassifier.classify(UnsafeRawPointer(base + i))
+                    if !block.needsBytewise {
+                        let lineFeeds = block.lineFeeds & ((1 &<< UInt64(remaining)) &- 1)
+                        if lineFeeds == 0 {
+                            column += remaining
+                        } else {
+                            line += lineFeeds.nonzeroBitCount
+                            // The bytes after the last LF, at bit 63 - leadingZeroBitCount, and one.
+                            column = remaining - (63 - lineFeeds.leadingZeroBitCount)
+                        }
+                        i = target
+                        break
+                    }
+                }
                 // Eight bytes at a time up to a CR or non-ASCII byte, or in the last 64 before
                 // `target`.
                 while i + 8 <= target {

@@ -172,16 +172,23 @@ private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntax
         return (line, column)
     }
 
-    @Test func agreesWithByteByByteCounting() {
-        let pieces: [[UInt8]] = [Array("abc".utf8), [0x0A], [0x0D], [0x0D, 0x0A], Array("é".utf8), Array("😀".utf8),
-                                 Array("0123456789abcdef".utf8), [0x0A, 0x0A], Array("  ".utf8),
-                                 // Long plain runs and indented lines, for the 64-byte blocks.
-                                 Array(String(repeating: "{\"k\":\"v\"}", count: 7).utf8), Array(String(repeating: "x", count: 65).utf8),
-                                 Array("\n    \"name\": \"Read\",\n    \"deleted\": false,".utf8)]
+    static let pieces: [[UInt8]] = [Array("abc".utf8), [0x0A], [0x0D], [0x0D, 0x0A], Array("é".utf8), Array("😀".utf8),
+                                    Array("0123456789abcdef".utf8), [0x0A, 0x0A], Array("  ".utf8),
+                                    // Long plain runs and indented lines, for the 64-byte blocks.
+                                    Array(String(repeating: "{\"k\":\"v\"}", count: 7).utf8), Array(String(repeating: "x", count: 65).utf8),
+                                    Array("\n    \"name\": \"Read\",\n    \"deleted\": false,".utf8)]
+
+    /// Every kind of piece, and then ASCII without CRs alone, where the blocks are counted whole
+    /// and a target less than a block ahead is counted in one block, its bytes past the target
+    /// masked off.
+    @Test(arguments: [false, true])
+    func agreesWithByteByByteCounting(plainASCII: Bool) {
+        let pieces = plainASCII ? Self.pieces.filter { $0.allSatisfy { $0 < 0x80 && $0 != 0x0D } } : Self.pieces
         for _ in 0..<200 {
             var bytes: [UInt8] = []
             for _ in 0..<Int.random(in: 0..<60) { bytes += pieces.randomElement()! }
-            let targets = (0..<8).map { _ in Int.random(in: 0...bytes.count) }.sorted()
+            // Many, so that most lie within a block of the one before.
+            let targets = (0..<24).map { _ in Int.random(in: 0...bytes.count) }.sorted()
             bytes.withUnsafeBytes { buffer in
                 let window = ByteWindow(whole: buffer)
                 for target in targets {
