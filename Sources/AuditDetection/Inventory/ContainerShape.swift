@@ -55,20 +55,24 @@ public struct ShapeKeys: OptionSet, BitwiseCopyable, Sendable {
     static let salt = ShapeKeys(rawValue: 1 << 27)
     static let iterations = ShapeKeys(rawValue: 1 << 28)
 
+    // The sets below are computed, not stored: a stored `static let` made of an array literal
+    // is initialised lazily, and every read from another module went through `swift_once`
+    // (every JSON key read two of them). Computed, they fold to constants.
+
     /// Keys whose values the contract checks record.
-    public static let documentKeys: ShapeKeys = [
+    public static var documentKeys: ShapeKeys { [
         .entityId, .schemaVersion, .deleted, .payload, .protocolVersion, .migratedAt, .quarantine, .operations,
         .operationId, .kind, .revision, .document, .changedFields, .changedMetadataFields, .payloadFields,
         .metadataFields, .lifecycleRevision,
-    ]
+    ] }
     /// Document keys whose values the contract checks read whole (as a tree).
-    public static let capturedMembers: ShapeKeys = [
+    public static var capturedMembers: ShapeKeys { [
         .payload, .revision, .changedFields, .changedMetadataFields, .payloadFields, .metadataFields, .lifecycleRevision,
-    ]
+    ] }
     /// The members of an entity document; any other is an additional field (metadata).
-    public static let entityDocumentMembers: ShapeKeys = [.schemaVersion, .entityId, .deleted, .payload]
+    public static var entityDocumentMembers: ShapeKeys { [.schemaVersion, .entityId, .deleted, .payload] }
     /// Keys only a pull page has.
-    private static let pullPageKeys: ShapeKeys = [.cursor, .headOffset, .compactionFloor, .requiresSnapshot]
+    private static var pullPageKeys: ShapeKeys { [.cursor, .headOffset, .compactionFloor, .requiresSnapshot] }
 
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
