@@ -28,7 +28,7 @@ struct ContractDrafts {
     static let maxCapturedValues = 1 << 19
 
     private let scan: ArtifactScan
-    private let layer: LayerFrame
+    private var layer: LayerFrame
     /// Drafts of the open objects that have one, innermost last.
     private var drafts: [DocumentDraft] = []
     /// The document key (`entityId`, `payload`, …) whose value comes next.
@@ -54,6 +54,12 @@ struct ContractDrafts {
 
     init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
+        self.layer = layer
+    }
+
+    /// The drafts of another text, `layer`'s: those of the one before are all checked.
+    mutating func retarget(to layer: LayerFrame) {
+        precondition(drafts.isEmpty && captures.isEmpty, "drafts done with their text")
         self.layer = layer
     }
 

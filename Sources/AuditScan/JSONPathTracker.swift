@@ -26,7 +26,7 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
     }
 
     private let scan: ArtifactScan
-    private let layer: LayerFrame
+    private var layer: LayerFrame
     /// The keys on the current path (and the pending key), unescaped, back to back. The input's
     /// bytes do not outlive the token, so keys are copied here.
     private let keyArena = ValueStack<UInt8>(capacity: 256)
@@ -34,6 +34,12 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
 
     init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
+        self.layer = layer
+    }
+
+    /// Tracks the path in another text, `layer`'s: the tracker is done with the one before.
+    func retarget(to layer: LayerFrame) {
+        precondition(containers.isEmpty, "a tracker done with its text")
         self.layer = layer
     }
 

@@ -9,7 +9,7 @@ import AuditInputs
 /// (`ContractDrafts`).
 struct JSONScanVisitor: JSONVisitor {
     private let scan: ArtifactScan
-    private let layer: LayerFrame
+    private var layer: LayerFrame
     /// Shared by copies of the visitor, which is used in place.
     private let path: JSONPathTracker<ContainerNotes>
     private var stores = StoreValueTracker()
@@ -36,6 +36,14 @@ struct JSONScanVisitor: JSONVisitor {
         self.layer = layer
         path = JSONPathTracker(scan: scan, layer: layer)
         drafts = ContractDrafts(scan: scan, layer: layer)
+    }
+
+    /// The visitor, done with a text it read in full, made ready for another: `layer`'s
+    /// (`ArtifactScan.readJSONLayer`). It is as it began, its stacks' room kept.
+    mutating func retarget(to layer: LayerFrame) {
+        self.layer = layer
+        path.retarget(to: layer)
+        drafts.retarget(to: layer)
     }
 
     /// The id of the innermost open container.

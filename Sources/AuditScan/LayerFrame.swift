@@ -140,9 +140,10 @@ extension ArtifactScan {
     func readJSONLayer(_ reader: inout JSONReader, frame: LayerFrame) -> Bool {
         let mark = hitMark
         let errorMark = errorCount
-        var visitor = JSONScanVisitor(scan: self, layer: frame)
+        var visitor = takeLayerVisitor(for: frame)
         do {
             try reader.readText(&visitor)
+            keepLayerVisitor(visitor)
             return true
         } catch let limit as DocumentLimit {
             // JSON all the same, too large to check in full: the input fails closed.

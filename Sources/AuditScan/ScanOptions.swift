@@ -35,6 +35,9 @@ public struct ScanOptions: Sendable {
     /// where it recurs with the same settings (`QuietValues`). Off only to show that the answers
     /// do not depend on it.
     public var remembersQuietValues = true
+    /// Whether a layer's JSON text is read with a visitor that read one before in full
+    /// (`ArtifactScan.takeLayerVisitor`). Off only to show that the answers do not depend on it.
+    public var reusesLayerVisitors = true
 
     public init(context: ScanContext? = nil, inputFormat: InputFormat = .auto,
                 maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8,

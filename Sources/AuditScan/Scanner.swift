@@ -181,6 +181,8 @@ public final class Scanner: @unchecked Sendable {
         let name = (share?.worker ?? 0) > 0 ? String(unsharedCopyOf: name) : name
         let caches = caches ?? WorkerCaches(rules: rules)
         var scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, caches: caches, options: options, share: share)
+        // The spare layer visitors hold the scan (`ArtifactScan.takeLayerVisitor`).
+        defer { scan.dropLayerVisitors() }
         var detected = FormatDetector.detect(window, name: name)
         if case .success(.gzip) = detected {
             window.decompressGzip()

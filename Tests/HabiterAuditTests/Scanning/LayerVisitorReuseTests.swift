@@ -1,0 +1,87 @@
+@testable import AuditCore
+@testable import AuditInputs
+@testable import AuditRules
+@testable import AuditScan
+import Foundation
+import Testing
+
+/// A layer's JSON text is read with a visitor that read one before in full
+/// (`ArtifactScan.takeLayerVisitor`): the answers are the same as with a new visitor for every
+/// layer, and the visitors are reused.
+@Suite struct LayerVisitorReuseTests {
+    static let withoutReuse: ScanOptions = {
+        var options = ScanOptions()
+        options.reusesLayerVisitors = false
+        return options
+    }()
+
+    /// A string holding `text` as JSON writes it.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    static let key = "AKIA" + "Z7XK2M4QW6RT3PLN"
+
+    /// Layers of every shape one after another: an object with a sensitive name, an array, a
+    /// string (not read as a layer), one that breaks off (scanned as text), one with a layer
+    /// inside, an entity document that breaks the contract, and the first shape again.
+    static let layers = [
+        #"{"password": "\#(key)", "n": [1, 2]}"#,
+        #"["\#(key)", {"k": "v"}]"#,
+        quoted(key),
+        #"{"broken": "#,
+        #"{"inner": \#(quoted(#"{"api_key": "\#(key)"}"#))}"#,
+        #"{"schemaVersion": 1, "entityId": "habit/x", "deleted": false, "payload": {"id": "y"}}"#,
+        #"{"token": "\#(key)"}"#,
+    ]
+    static let document = "{" + layers.enumerated().map { "\"l\($0.offset)\": \(quoted($0.element))" }.joined(separator: ", ") + "}"
+
+    @Test func layersOfEveryShapeGiveTheSameAnswers() {
+        let reusing = TestSupport.scan(Self.document)
+        let plain = TestSupport.scan(Self.document, options: Self.withoutReuse)
+        let sameFindings = reusing.findings == plain.findings, sameErrors = reusing.errors == plain.errors
+        #expect(sameFindings)
+        #expect(sameErrors)
+        #expect(Set(plain.findings.flatMap { [$0.pathText] + $0.relatedLocations.map(\.pathText) })
+            .isSuperset(of: ["/l0!json/password", "/l1!json/0", "/l4!json/inner!json/api_key", "/l5!json", "/l6!json/token"]))
+    }
+
+    /// Six layers read as JSON and one inside another: with a new visitor for each, seven; reused,
+    /// three (the first, the one made after the layer that broke off, and the one for the
+    /// layer inside a layer).
+    @Test func theVisitorsAreReused() {
+        func visitorsMade(_ options: ScanOptions) -> Int {
+            var bytes = Array(Self.document.utf8)
+            return bytes.withUnsafeMutableBytes { buffer in
+                let scan = ArtifactScan(artifact: "layers.json", window: ByteWindow(whole: UnsafeRawBufferPointer(buffer)),
+                                        rules: TestSupport.builtinPack, matcher: RegexMatcher(),
+                                        caches: WorkerCaches(rules: TestSupport.builtinPack), options: options)
+                defer { scan.dropLayerVisitors() }
+                _ = JSONInputScanner(scan: scan, format: .json, start: 0, defaultContext: .payload, closesJSONP: false).run()
+                return scan.layerVisitorsMade
+            }
+        }
+        #expect(visitorsMade(ScanOptions()) == 3)
+        #expect(visitorsMade(Self.withoutReuse) == 7)
+    }
+
+    /// Every file of the corpus (captures, prefs and backups hold JSON in strings) gives the
+    /// same findings and errors, in the same order, with reused visitors and without.
+    @Test func theCorpusGivesTheSameAnswers() throws {
+        let root = TestSupport.repoRoot.appendingPathComponent("corpus")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted().filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        #expect(files.count > 50)
+        for file in files {
+            let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
+            let reusing = TestSupport.scan(bytes: bytes, name: file)
+            let plain = TestSupport.scan(bytes: bytes, name: file, options: Self.withoutReuse)
+            // Compared before the expectation, which would print every finding of both.
+            let sameFindings = reusing.findings == plain.findings, sameErrors = reusing.errors == plain.errors
+            #expect(sameFindings, "\(file)")
+            #expect(sameErrors, "\(file)")
+        }
+    }
+}
