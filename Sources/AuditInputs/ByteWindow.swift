@@ -15,7 +15,7 @@ import Darwin
 /// past them, so positions can be resolved for any offset not yet passed, and for any offset
 /// after a pin (see `pin(at:)`).
 public final class ByteWindow {
-    /// What readers ask for on every token, in a box (see `UncheckedBox`).
+    /// What readers ask for on every token, read and changed through a pointer (`state`).
     private struct Bounds {
         var base: UnsafePointer<UInt8>
         var start = 0
@@ -28,39 +28,56 @@ public final class ByteWindow {
         var held: SourcePosition?
     }
 
-    private let bounds: UncheckedBox<Bounds>
+    /// The bounds and the line cursor, in one block of memory the window owns, each read and
+    /// changed through a pointer of its own: not checked for overlapping access, as a class's
+    /// stored `var` would be at every token (see `UncheckedBox`), and the cursor reads the
+    /// bounds while it moves. A block, not two `UncheckedBox`es: a window over each JSON layer
+    /// took five allocations and two generic deinitialisers, some 1,400 instructions.
+    private let state: (bounds: UnsafeMutablePointer<Bounds>, cursor: UnsafeMutablePointer<LineCursor>)
+    private var bounds: UnsafeMutablePointer<Bounds> { state.bounds }
+
+    /// The block for `bounds` and a cursor at the start.
+    private static func makeState(_ bounds: Bounds) -> (bounds: UnsafeMutablePointer<Bounds>, cursor: UnsafeMutablePointer<LineCursor>) {
+        let cursorOffset = (MemoryLayout<Bounds>.stride + MemoryLayout<LineCursor>.alignment - 1)
+            / MemoryLayout<LineCursor>.alignment * MemoryLayout<LineCursor>.alignment
+        let block = UnsafeMutableRawPointer.allocate(byteCount: cursorOffset + MemoryLayout<LineCursor>.stride,
+                                                     alignment: max(MemoryLayout<Bounds>.alignment, MemoryLayout<LineCursor>.alignment))
+        let cursor = (block + cursorOffset).bindMemory(to: LineCursor.self, capacity: 1)
+        cursor.initialize(to: LineCursor())
+        let boundsPointer = block.bindMemory(to: Bounds.self, capacity: 1)
+        boundsPointer.initialize(to: bounds)
+        return (boundsPointer, cursor)
+    }
     /// The first visible byte; valid until the next `extend`.
-    public var base: UnsafePointer<UInt8> { bounds.value.base }
+    public var base: UnsafePointer<UInt8> { bounds.pointee.base }
     /// Absolute offset of `base[0]`.
-    public var start: Int { bounds.value.start }
+    public var start: Int { bounds.pointee.start }
     /// Number of visible bytes.
-    public var count: Int { bounds.value.count }
+    public var count: Int { bounds.pointee.count }
     /// Absolute offset just past the last visible byte.
-    public var end: Int { bounds.value.start + bounds.value.count }
+    public var end: Int { bounds.pointee.start + bounds.pointee.count }
     /// True when no byte beyond `end` exists.
-    public var isComplete: Bool { bounds.value.isComplete }
+    public var isComplete: Bool { bounds.pointee.isComplete }
     /// Why reading stopped early, when it did.
     public private(set) var failure: String?
     /// A binary input (a DataStore file) has no lines: every position is on line 1, its column
     /// the byte offset + 1 (the bytes of a length or a tag would count as line breaks).
     public var isBinary: Bool {
-        get { bounds.value.isBinary }
-        set { bounds.value.isBinary = newValue }
+        get { bounds.pointee.isBinary }
+        set { bounds.pointee.isBinary = newValue }
     }
 
-    /// In a box of its own: it reads the bounds while it moves.
-    private let cursorBox = UncheckedBox(LineCursor())
     private var cursor: LineCursor {
-        _read { yield cursorBox.value }
-        _modify { yield &cursorBox.value }
+        _read { yield state.cursor.pointee }
+        _modify { yield &state.cursor.pointee }
     }
     private var pinned: (offset: Int, cursor: LineCursor)? {
-        _read { yield bounds.value.pinned }
-        _modify { yield &bounds.value.pinned }
+        _read { yield bounds.pointee.pinned }
+        _modify { yield &bounds.pointee.pinned }
     }
     private var held: SourcePosition? {
-        _read { yield bounds.value.held }
-        _modify { yield &bounds.value.held }
+        _read { yield bounds.pointee.held }
+        _modify { yield &bounds.pointee.held }
     }
     private var storage: UnsafeMutableRawPointer?
     private var capacity = 0
@@ -71,8 +88,8 @@ public final class ByteWindow {
 
     /// A window that shows all of `bytes` at once.
     public init(whole bytes: UnsafeRawBufferPointer, owner: AnyObject? = nil) {
-        bounds = UncheckedBox(Bounds(base: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase,
-                                     count: bytes.count, isComplete: true))
+        state = ByteWindow.makeState(Bounds(base: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyByteBase,
+                                            count: bytes.count, isComplete: true))
         chunkSize = 0
         self.owner = owner
     }
@@ -94,7 +111,7 @@ public final class ByteWindow {
 
     /// A window over `source`, read `chunkSize` bytes at a time.
     init(source: any ByteSource, chunkSize: Int = 4 << 20) {
-        bounds = UncheckedBox(Bounds(base: emptyByteBase, count: 0, isComplete: false))
+        state = ByteWindow.makeState(Bounds(base: emptyByteBase, count: 0, isComplete: false))
         self.source = source
         self.chunkSize = chunkSize
         owner = nil
@@ -113,6 +130,9 @@ public final class ByteWindow {
 
     deinit {
         storage?.deallocate()
+        state.cursor.deinitialize(count: 1)
+        state.bounds.deinitialize(count: 1)
+        UnsafeMutableRawPointer(state.bounds).deallocate()
     }
 
     /// How much the first read asks for: enough to tell the input's format
@@ -143,22 +163,22 @@ public final class ByteWindow {
             memmove(storage!, UnsafeRawPointer(base + (keepFrom - start)), kept)
         }
         let buffer = storage!
-        bounds.value.base = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
-        bounds.value.start = keepFrom
-        bounds.value.count = kept
+        bounds.pointee.base = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
+        bounds.pointee.start = keepFrom
+        bounds.pointee.count = kept
         let room = end == 0 ? min(capacity - kept, ByteWindow.firstReadLength) : capacity - kept
         let result = source.read(into: UnsafeMutableRawBufferPointer(start: buffer + kept, count: room))
         self.source = source
         switch result {
         case .bytes(let n):
-            bounds.value.count += n
+            bounds.pointee.count += n
             return true
         case .end:
-            bounds.value.isComplete = true
+            bounds.pointee.isComplete = true
             return false
         case .failure(let reason):
             failure = reason
-            bounds.value.isComplete = true
+            bounds.pointee.isComplete = true
             return false
         }
     }
@@ -178,8 +198,8 @@ public final class ByteWindow {
         guard let source else { return }
         let prefix = Array(UnsafeBufferPointer(start: base, count: count))
         self.source = GzipSource(inner: PrefixedSource(prefix: prefix, rest: source))
-        bounds.value.count = 0
-        bounds.value.isComplete = false
+        bounds.pointee.count = 0
+        bounds.pointee.isComplete = false
         cursor = LineCursor()
     }
 
