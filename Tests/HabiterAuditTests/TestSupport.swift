@@ -30,6 +30,31 @@ enum TestSupport {
         return hits
     }
 
+    /// Expects every file of the bundled corpus (sync logs, captures, backups, prefs) to give the
+    /// same findings and errors, in the same order, with `options` as with the default ones, for
+    /// an option that must not change the answers. Returns how many findings there were.
+    @discardableResult
+    static func expectSameAnswersOnTheCorpus(with options: ScanOptions, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let root = repoRoot.appendingPathComponent("corpus")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted().filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        #expect(files.count > 50, sourceLocation: sourceLocation)
+        var findings = 0
+        for file in files {
+            let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
+            let usual = scan(bytes: bytes, name: file)
+            let other = scan(bytes: bytes, name: file, options: options)
+            // Compared before the expectation, which would print every finding of both.
+            let sameFindings = usual.findings == other.findings, sameErrors = usual.errors == other.errors
+            #expect(sameFindings, "\(file)", sourceLocation: sourceLocation)
+            #expect(sameErrors, "\(file)", sourceLocation: sourceLocation)
+            findings += other.findings.count
+        }
+        return findings
+    }
+
     /// Scans `text` as an input named `name` with the built-in pack.
     static func scan(_ text: String, name: String = "input.json", options: ScanOptions = ScanOptions())
         -> (findings: [Finding], errors: [InputError], inventory: [InventoryEntry]) {

@@ -17,24 +17,7 @@ import Testing
     /// Every file of the corpus (sync logs, captures, backups, prefs: their values recur) gives
     /// the same findings and errors, in the same order, with remembered values and without.
     @Test func theAnswersDoNotDependOnRememberedValues() throws {
-        let root = TestSupport.repoRoot.appendingPathComponent("corpus")
-        let files = try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted().filter {
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        }
-        #expect(files.count > 50)
-        var findings = 0
-        for file in files {
-            let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
-            let remembering = TestSupport.scan(bytes: bytes, name: file)
-            let plain = TestSupport.scan(bytes: bytes, name: file, options: Self.withoutQuietValues)
-            // Compared before the expectation, which would print every finding of both.
-            let sameFindings = remembering.findings == plain.findings, sameErrors = remembering.errors == plain.errors
-            #expect(sameFindings, "\(file)")
-            #expect(sameErrors, "\(file)")
-            findings += plain.findings.count
-        }
-        #expect(findings > 100)
+        #expect(try TestSupport.expectSameAnswersOnTheCorpus(with: Self.withoutQuietValues) > 100)
     }
 
     static let token = ContextRuleTests.token
