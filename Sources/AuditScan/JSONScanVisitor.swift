@@ -39,7 +39,7 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     /// The visitor, done with a text it read in full, made ready for another: `layer`'s
-    /// (`ArtifactScan.readJSONLayer`). It is as it began, its stacks' room kept.
+    /// (`ArtifactScan.takeLayerVisitor`). It is as it began, its stacks' room kept.
     mutating func retarget(to layer: LayerFrame) {
         self.layer = layer
         path.retarget(to: layer)
