@@ -49,6 +49,9 @@ struct ContractDrafts {
     /// The additional fields of the open operation documents, innermost last: an operation's
     /// `changedMetadataFields` list them.
     private var metadataKeys: [String] = []
+    /// The texts of the open drafts' `entityId` and `operationId` values, back to back
+    /// (`DraftValue.text`), cut back when an object closes.
+    private var texts: [UInt8] = []
     /// Builders whose captures ended, for the next captures to take with their room.
     private var spareBuilders: [CapturedJSON.Builder] = []
 
@@ -71,7 +74,7 @@ struct ContractDrafts {
     /// operation's `document` is tied to the operation's draft.
     func objectNotes(parent: ContainerNotes?) -> ContainerNotes {
         var notes = ContainerNotes(hitsAtOpen: scan.hitCount, appSensitiveKeysStart: appSensitiveKeys.count,
-                                   metadataKeysStart: metadataKeys.count)
+                                   metadataKeysStart: metadataKeys.count, textsStart: texts.count)
         if pendingKey == .document, let draft = parent?.draft { notes.documentOf = draft }
         return notes
     }
@@ -109,6 +112,18 @@ struct ContractDrafts {
     /// The current value ended.
     mutating func valueEnded() {
         pendingKey = []
+    }
+
+    /// A string value of a document key (`notes`: of the object it is in): the values of
+    /// `entityId` and `operationId` kept in the texts, any other made a `String`.
+    mutating func string(_ value: UnsafeBufferPointer<UInt8>, at offset: Int, matchedPattern: Bool, notes: ContainerNotes) {
+        guard notes.draft != nil else { return }
+        guard pendingKey == .entityId || pendingKey == .operationId else {
+            return scalar(.string(String(decoding: value, as: UTF8.self)), at: offset, matchedPattern: matchedPattern, notes: notes)
+        }
+        let start = texts.count
+        texts.append(contentsOf: value)
+        scalar(.text(start..<texts.count), at: offset, matchedPattern: matchedPattern, notes: notes)
     }
 
     /// A scalar value of a document key (`notes`: of the object it is in).
@@ -175,12 +190,13 @@ struct ContractDrafts {
             if let parent = notes.documentOf {
                 drafts[parent].document = DocumentSummary(draft, metadataKeys: Array(metadataKeys[notes.metadataKeysStart...]))
             }
-            check(draft, location: location)
+            check(&draft, location: location)
         } else if let parent = notes.documentOf {
             drafts[parent].document = DocumentSummary(isEntityDocument: false)
         }
         appSensitiveKeys.truncate(to: notes.appSensitiveKeysStart)
         metadataKeys.truncate(to: notes.metadataKeysStart)
+        texts.truncate(to: notes.textsStart)
     }
 
     /// An array closes: the `operations` array of a draft gives its element count.
@@ -241,13 +257,20 @@ struct ContractDrafts {
 
     /// Checks a closing object against the contract and records its violations, on its
     /// `entityId` (the key of a whole-document violation is the entity id).
-    private func check(_ draft: DocumentDraft, location: () -> HitLocation) {
-        let violations = ContractValidator.check(draft, inventory: scan.rules.inventory)
+    private func check(_ draft: inout DocumentDraft, location: () -> HitLocation) {
+        // The checks read the texts in place (the draft is not copied: a copy retained all its
+        // members); the entity id is made a `String` only for a violation's key.
+        let (violations, id): ([ContractViolation], String?) = texts.withUnsafeBufferPointer { texts in
+            draft.texts = texts
+            defer { draft.texts = UnsafeBufferPointer(start: nil, count: 0) }
+            let violations = ContractValidator.check(draft, inventory: scan.rules.inventory)
+            return (violations, violations.isEmpty ? nil : draft.withText(draft.entityId) { String(decoding: $0, as: UTF8.self) })
+        }
         guard !violations.isEmpty else { return }
         // The key of a whole-document violation is the entity id; without one, the name of the
         // object (`document`), as for any value.
         var location = location()
-        if case .string(let id)? = draft.entityId {
+        if let id {
             location.key = draft.entityIdIsSecret ? Redaction.maskedKey : id
         }
         for violation in violations {

@@ -214,8 +214,9 @@ struct JSONScanVisitor: JSONVisitor {
                 drafts.capture { $0.scalar(.string, bytes, at: offset) }
             }
             if !drafts.pendingKey.isEmpty {
-                drafts.scalar(.string(String(decoding: value, as: UTF8.self)), at: offset, matchedPattern: scan.hitCount > hitsBefore,
-                              notes: path.top.notes)
+                value.withMemoryRebound(to: UInt8.self) { bytes in
+                    drafts.string(bytes, at: offset, matchedPattern: scan.hitCount > hitsBefore, notes: path.top.notes)
+                }
             }
         }
     }
@@ -317,6 +318,8 @@ struct ContainerNotes {
     /// drafts' screened names, and (an operation's document) its additional fields.
     var appSensitiveKeysStart = 0
     var metadataKeysStart = 0
+    /// Where this object's drafts' texts begin (`ContractDrafts.string`).
+    var textsStart = 0
     /// The `settings` object of an input's root object: a backup's settings snapshot.
     var isSettingsSnapshot = false
 }

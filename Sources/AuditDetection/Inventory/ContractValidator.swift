@@ -5,6 +5,10 @@ import AuditInputs
 /// only (the members the checks read whole are captured as trees, see `DocumentDraft`).
 public enum DraftValue: Equatable {
     case string(String)
+    /// A string held in the drafts' texts (`DocumentDraft.texts`), as the values of `entityId`
+    /// and `operationId` are: the checks read their bytes, and a `String` each cost an
+    /// allocation and its release for every operation.
+    case text(Range<Int>)
     case number(String)
     case bool(Bool)
     case null
@@ -13,22 +17,30 @@ public enum DraftValue: Equatable {
 
     var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    var isString: Bool {
+        switch self {
+        case .string, .text: true
+        default: false
+        }
+    }
 
     var kindName: String {
         switch self {
         case .object: "an object"
         case .array: "an array"
-        case .string: "a string"
+        case .string, .text: "a string"
         case .number: "a number"
         case .bool: "a boolean"
         case .null: "null"
         }
     }
 
-    /// The scalar as a JSON value (a container has no members here: callers capture those).
+    /// The scalar as a JSON value (a container has no members here: callers capture those). Not
+    /// of a `text`, which only the values of `entityId` and `operationId` are.
     public var jsonValue: JSONValue {
         switch self {
         case .string(let s): .string(s)
+        case .text: preconditionFailure("a text is read through its draft")
         case .number(let n): .number(n)
         case .bool(let b): .bool(b)
         case .null: .null
@@ -110,7 +122,19 @@ public struct DocumentDraft {
     /// matches: the checks need not walk them for one.
     public var membersWithoutSensitiveNames: ShapeKeys = []
 
+    /// The drafts' texts (`DraftValue.text`), while the checks run; empty otherwise.
+    public var texts = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
     public init(startOffset: Int) { self.startOffset = startOffset }
+
+    /// `body` on the UTF-8 of `value` when it is a string, else nil.
+    public func withText<R>(_ value: DraftValue?, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        switch value {
+        case .string(var text)?: text.withUTF8(body)
+        case .text(let range)?: body(UnsafeBufferPointer(rebasing: texts[range]))
+        default: nil
+        }
+    }
 
     /// Whether a captured member may hold a name the app's sensitive-name rule matches.
     func mayHoldSensitiveName(_ member: ShapeKeys) -> Bool {
@@ -249,11 +273,11 @@ public enum ContractValidator {
 
     /// Parses the entity id, or reports why it is not one.
     static func entityId(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) -> EntityId? {
-        guard case .string(let idText)? = d.entityId else {
+        guard let parsed = d.withText(d.entityId, EntityId.parse) else {
             violations.append(ContractViolation(check: .entityId, message: "entityId is \(d.entityId?.kindName ?? "missing"), not a string (\(entityIdClause))."))
             return nil
         }
-        switch EntityId.parse(idText) {
+        switch parsed {
         case .success(let parsed): return parsed
         case .failure(let problem):
             violations.append(ContractViolation(check: .entityId, message: "The entityId does not follow the contract's grammar: \(problem.message) (\(entityIdClause))."))

@@ -11,31 +11,34 @@ public enum EntityId: Equatable {
     /// UTF-8 bytes: it runs once per entity document.
     static func parse(_ text: String) -> Result<EntityId, EntityIdProblem> {
         var text = text
-        return text.withUTF8 { bytes in
-            // At most three parts: find the first two slashes, and whether there is a third.
-            var slashes = (first: -1, second: -1)
-            for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "/") {
-                if slashes.first < 0 { slashes.first = i } else if slashes.second < 0 { slashes.second = i } else { return .failure(.grammar) }
-            }
-            guard slashes.first >= 0 else { return .failure(.grammar) }
-            let type = UnsafeBufferPointer(rebasing: bytes[..<slashes.first])
-            let rest = UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)...])
-            if type.equals("entry") {
-                guard slashes.second >= 0 else { return .failure(.grammar) }
-                let habitId: String
-                switch part(UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)..<slashes.second])) {
-                case .success(let text): habitId = text
-                case .failure(let problem): return .failure(problem)
-                }
-                let date = bytes[(slashes.second + 1)...]
-                guard isCalendarDate(date) else { return .failure(.date) }
-                return .success(.entry(habitId: habitId, date: String(decoding: date, as: UTF8.self)))
-            }
-            let isHabit = type.equals("habit")
-            guard isHabit || type.equals("setting") else { return .failure(.type) }
-            guard slashes.second < 0 else { return .failure(.grammar) }
-            return part(rest).map { isHabit ? .habit(id: $0) : .setting(key: $0) }
+        return text.withUTF8(parse)
+    }
+
+    /// Parses the UTF-8 `bytes` of an entity id.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<EntityId, EntityIdProblem> {
+        // At most three parts: find the first two slashes, and whether there is a third.
+        var slashes = (first: -1, second: -1)
+        for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "/") {
+            if slashes.first < 0 { slashes.first = i } else if slashes.second < 0 { slashes.second = i } else { return .failure(.grammar) }
         }
+        guard slashes.first >= 0 else { return .failure(.grammar) }
+        let type = UnsafeBufferPointer(rebasing: bytes[..<slashes.first])
+        let rest = UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)...])
+        if type.equals("entry") {
+            guard slashes.second >= 0 else { return .failure(.grammar) }
+            let habitId: String
+            switch part(UnsafeBufferPointer(rebasing: bytes[(slashes.first + 1)..<slashes.second])) {
+            case .success(let text): habitId = text
+            case .failure(let problem): return .failure(problem)
+            }
+            let date = bytes[(slashes.second + 1)...]
+            guard isCalendarDate(date) else { return .failure(.date) }
+            return .success(.entry(habitId: habitId, date: String(decoding: date, as: UTF8.self)))
+        }
+        let isHabit = type.equals("habit")
+        guard isHabit || type.equals("setting") else { return .failure(.type) }
+        guard slashes.second < 0 else { return .failure(.grammar) }
+        return part(rest).map { isHabit ? .habit(id: $0) : .setting(key: $0) }
     }
 
     /// An id part, decoded. Most parts are made only of bytes that `encodeURIComponent` leaves as

@@ -30,8 +30,8 @@ enum OperationChecks {
         let revision = d.revision.map { Revision.parse($0, at: $0.root) }
         switch revision {
         case .success(let r)?:
-            if !(d.operationId?.stringValue.map(r.isOperationId) ?? false) {
-                add("The operationId is \(d.operationId.map { $0.stringValue == nil ? $0.kindName : "another string" } ?? "missing"), not operation/<encoded deviceId>/<sequence> of its revision (the operationId is the idempotency key).",
+            if !(d.withText(d.operationId, r.isOperationId) ?? false) {
+                add("The operationId is \(d.operationId.map { $0.isString ? "another string" : $0.kindName } ?? "missing"), not operation/<encoded deviceId>/<sequence> of its revision (the operationId is the idempotency key).",
                     key: "operationId", offset: d.operationIdOffset)
             }
         case .failure(let problem)?:
@@ -138,27 +138,31 @@ struct Revision {
     /// compared in place: the interpolated string took an allocation and some 1,500
     /// instructions an operation, generic comparisons of the pieces 1,300.
     func isOperationId(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8(isOperationId)
+    }
+
+    /// `isOperationId` of the UTF-8 `id`.
+    func isOperationId(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
         // `parse` makes no other; the digit loop below needs one at least.
-        guard sequence >= 1 else { return id == "operation/\(deviceId)/\(sequence)" }
-        var id = id, deviceId = deviceId
-        return id.withUTF8 { id in
-            deviceId.withUTF8 { deviceId in
-                let prefix: StaticString = "operation/"
-                let deviceIdStart = prefix.utf8CodeUnitCount
-                let sequenceStart = deviceIdStart + deviceId.count + 1
-                guard id.count > sequenceStart, id.hasPrefix(prefix), id.hasBytes(deviceId, at: deviceIdStart),
-                      id[sequenceStart - 1] == UInt8(ascii: "/") else { return false }
-                // The decimal digits of the sequence (at least 1), most significant first, without
-                // a leading zero.
-                var rest = sequence
-                var end = id.count
-                while rest > 0 {
-                    end -= 1
-                    guard end >= sequenceStart, id[end] == UInt8(ascii: "0") + UInt8(rest % 10) else { return false }
-                    rest /= 10
-                }
-                return end == sequenceStart
+        guard sequence >= 1 else { return id.elementsEqual("operation/\(deviceId)/\(sequence)".utf8) }
+        var deviceId = deviceId
+        return deviceId.withUTF8 { deviceId in
+            let prefix: StaticString = "operation/"
+            let deviceIdStart = prefix.utf8CodeUnitCount
+            let sequenceStart = deviceIdStart + deviceId.count + 1
+            guard id.count > sequenceStart, id.hasPrefix(prefix), id.hasBytes(deviceId, at: deviceIdStart),
+                  id[sequenceStart - 1] == UInt8(ascii: "/") else { return false }
+            // The decimal digits of the sequence (at least 1), most significant first, without
+            // a leading zero.
+            var rest = sequence
+            var end = id.count
+            while rest > 0 {
+                end -= 1
+                guard end >= sequenceStart, id[end] == UInt8(ascii: "0") + UInt8(rest % 10) else { return false }
+                rest /= 10
             }
+            return end == sequenceStart
         }
     }
 
