@@ -62,7 +62,7 @@ struct ContractDrafts {
 
     /// The drafts of another text, `layer`'s: those of the one before are all checked.
     mutating func retarget(to layer: LayerFrame) {
-        precondition(drafts.isEmpty && captures.isEmpty, "drafts done with their text")
+        precondition(drafts.isEmpty && captures.isEmpty && texts.isEmpty, "drafts done with their text")
         self.layer = layer
     }
 

@@ -25,6 +25,10 @@ enum ContractSamples {
 
     static let deviceId = "Qm9vdHN0cmFwRGV2aWNlMDEy"
 
+    /// The habit payload's keys as a create's `changedFields` lists them.
+    static let habitFieldList = ["category", "color", "createdAt", "customDays", "description", "frequency", "icon", "id",
+                                 "isActive", "name", "notificationEnabled", "notificationTime", "targetCount"].map { "\"\($0)\"" }.joined(separator: ", ")
+
     /// An operation carrying `document`: a delete for a tombstone, else a create listing every
     /// payload key (a document that is not JSON, or whose payload is not an object, lists none).
     static func operation(_ document: String, sequence: Int = 1) -> String {
@@ -64,6 +68,28 @@ enum ContractSamples {
             S.document("habit/h2", payload: nil, deleted: true),
         ])
         #expect(Self.contractFindings(text) == [])
+    }
+
+    /// An operation's `operationId` and its document's `entityId` are kept as bytes while the
+    /// operation is open (`ContractDrafts.texts`, cut back as objects close): read right whether
+    /// the operation names its id before its document or after it, and when both are wrong.
+    @Test func operationAndEntityIdsAreReadInEitherOrder() {
+        let document = S.document("habit/h1", payload: S.habitPayload(id: "h1"))
+        let badDocument = document.replacingOccurrences(of: #""schemaVersion": 1"#, with: #""schemaVersion": 2"#)
+        func findings(_ document: String, operationId: String, idFirst: Bool) -> [String] {
+            let id = #""operationId": "\#(operationId)""#
+            let rest = #""protocolVersion": 1, "kind": "create", "revision": {"deviceId": "\#(S.deviceId)", "sequence": 1}, "#
+                + #""document": \#(document), "changedFields": [\#(S.habitFieldList)], "changedMetadataFields": []"#
+            let operation = idFirst ? "{\(id), \(rest)}" : "{\(rest), \(id)}"
+            return Self.contractFindings(#"{"operations": [\#(operation)]}"#)
+        }
+        let good = "operation/\(S.deviceId)/1", wrong = "operation/\(S.deviceId)/2"
+        for idFirst in [true, false] {
+            #expect(findings(document, operationId: good, idFirst: idFirst) == [], "id first: \(idFirst)")
+            #expect(findings(document, operationId: wrong, idFirst: idFirst) == ["contract.operation key=operationId"], "id first: \(idFirst)")
+            #expect(findings(badDocument, operationId: wrong, idFirst: idFirst).sorted()
+                    == ["contract.operation key=operationId", "contract.schema-version key=habit/h1"], "id first: \(idFirst)")
+        }
     }
 
     /// Payload fields are found in any order: the app's order is only the one tried first.
