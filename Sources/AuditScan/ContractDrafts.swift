@@ -190,7 +190,7 @@ struct ContractDrafts {
             if let parent = notes.documentOf {
                 drafts[parent].document = DocumentSummary(draft, metadataKeys: Array(metadataKeys[notes.metadataKeysStart...]))
             }
-            check(&draft, location: location)
+            check(draft, location: location)
         } else if let parent = notes.documentOf {
             drafts[parent].document = DocumentSummary(isEntityDocument: false)
         }
@@ -257,14 +257,12 @@ struct ContractDrafts {
 
     /// Checks a closing object against the contract and records its violations, on its
     /// `entityId` (the key of a whole-document violation is the entity id).
-    private func check(_ draft: inout DocumentDraft, location: () -> HitLocation) {
-        // The checks read the texts in place (the draft is not copied: a copy retained all its
-        // members); the entity id is made a `String` only for a violation's key.
+    private func check(_ draft: borrowing DocumentDraft, location: () -> HitLocation) {
+        // The checks read the texts in place; the entity id is made a `String` only for a
+        // violation's key.
         let (violations, id): ([ContractViolation], String?) = texts.withUnsafeBufferPointer { texts in
-            draft.texts = texts
-            defer { draft.texts = UnsafeBufferPointer(start: nil, count: 0) }
-            let violations = ContractValidator.check(draft, inventory: scan.rules.inventory)
-            return (violations, violations.isEmpty ? nil : draft.withText(draft.entityId) { String(decoding: $0, as: UTF8.self) })
+            let violations = ContractValidator.check(draft, texts: texts, inventory: scan.rules.inventory)
+            return (violations, violations.isEmpty ? nil : draft.entityId?.withText(in: texts) { String(decoding: $0, as: UTF8.self) })
         }
         guard !violations.isEmpty else { return }
         // The key of a whole-document violation is the entity id; without one, the name of the

@@ -5,9 +5,9 @@ import AuditInputs
 /// only (the members the checks read whole are captured as trees, see `DocumentDraft`).
 public enum DraftValue: Equatable {
     case string(String)
-    /// A string held in the drafts' texts (`DocumentDraft.texts`), as the values of `entityId`
-    /// and `operationId` are: the checks read their bytes, and a `String` each cost an
-    /// allocation and its release for every operation.
+    /// A string held in the drafts' texts (`ContractValidator.check`'s `texts`), as the values of
+    /// `entityId` and `operationId` are: the checks read their bytes, and a `String` each cost
+    /// an allocation and its release for every operation.
     case text(Range<Int>)
     case number(String)
     case bool(Bool)
@@ -21,6 +21,15 @@ public enum DraftValue: Equatable {
         switch self {
         case .string, .text: true
         default: false
+        }
+    }
+
+    /// `body` on the UTF-8 of the value when it is a string (a `text` in `texts`), else nil.
+    public func withText<R>(in texts: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        switch self {
+        case .string(var text): text.withUTF8(body)
+        case .text(let range): body(UnsafeBufferPointer(rebasing: texts[range]))
+        default: nil
         }
     }
 
@@ -122,19 +131,7 @@ public struct DocumentDraft {
     /// matches: the checks need not walk them for one.
     public var membersWithoutSensitiveNames: ShapeKeys = []
 
-    /// The drafts' texts (`DraftValue.text`), while the checks run; empty otherwise.
-    public var texts = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-
     public init(startOffset: Int) { self.startOffset = startOffset }
-
-    /// `body` on the UTF-8 of `value` when it is a string, else nil.
-    public func withText<R>(_ value: DraftValue?, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        switch value {
-        case .string(var text)?: text.withUTF8(body)
-        case .text(let range)?: body(UnsafeBufferPointer(rebasing: texts[range]))
-        default: nil
-        }
-    }
 
     /// Whether a captured member may hold a name the app's sensitive-name rule matches.
     func mayHoldSensitiveName(_ member: ShapeKeys) -> Bool {
@@ -233,13 +230,14 @@ public enum ContractValidator {
         d.hasDocument && (d.operationId != nil || d.revision != nil || d.changedFields != nil)
     }
 
-    public static func check(_ d: borrowing DocumentDraft, inventory: Inventory) -> [ContractViolation] {
+    /// `texts`: the bytes the draft's `text` values are in.
+    public static func check(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, inventory: Inventory) -> [ContractViolation] {
         var violations: [ContractViolation] = []
         if isStorageEnvelope(d) {
             violations.append(ContractViolation(check: .storageEnvelope, message: "A raw storage envelope (schemaVersion, migratedAt, data, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\"."))
         }
         if isOperation(d) {
-            OperationChecks.check(d, into: &violations)
+            OperationChecks.check(d, texts: texts, into: &violations)
         } else if let version = d.protocolVersion {
             // A protocol version outside an operation (instance info, capabilities).
             if let problem = protocolVersionProblem(version) {
@@ -250,9 +248,9 @@ public enum ContractValidator {
             OperationChecks.checkPushBody(d, operations: count, into: &violations)
         }
         if isEntityState(d) {
-            EntityStateChecks.check(d, into: &violations)
+            EntityStateChecks.check(d, texts: texts, into: &violations)
         } else if isEntityDocument(d) {
-            checkDocument(d, inventory: inventory, into: &violations)
+            checkDocument(d, texts: texts, inventory: inventory, into: &violations)
         }
         return violations
     }
@@ -272,8 +270,8 @@ public enum ContractValidator {
     }
 
     /// Parses the entity id, or reports why it is not one.
-    static func entityId(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) -> EntityId? {
-        guard let parsed = d.withText(d.entityId, EntityId.parse) else {
+    static func entityId(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, into violations: inout [ContractViolation]) -> EntityId? {
+        guard let parsed = d.entityId?.withText(in: texts, EntityId.parse) else {
             violations.append(ContractViolation(check: .entityId, message: "entityId is \(d.entityId?.kindName ?? "missing"), not a string (\(entityIdClause))."))
             return nil
         }
@@ -298,7 +296,8 @@ public enum ContractValidator {
                           key: name, offset: offset, memberPath: path)
     }
 
-    private static func checkDocument(_ d: borrowing DocumentDraft, inventory: Inventory, into violations: inout [ContractViolation]) {
+    private static func checkDocument(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, inventory: Inventory,
+                                      into violations: inout [ContractViolation]) {
         func add(_ check: BuiltinCheck, _ message: String) {
             violations.append(ContractViolation(check: check, message: message))
         }
@@ -321,7 +320,7 @@ public enum ContractValidator {
             let found = other.map { v -> String in if case .number(let t) = v { return Int(t) == nil ? "a version that is not an integer" : "version \(t)" } else { return v.kindName } } ?? "no schemaVersion"
             add(.schemaVersion, "Unsupported entity schema (\(found)); schema version 1 is supported: \"unsupported entity schemas are rejected before mutation\".")
         }
-        guard let entity = entityId(d, into: &violations) else { return }
+        guard let entity = entityId(d, texts: texts, into: &violations) else { return }
         checkSensitiveMembers(d, what: "an entity document's additional fields", into: &violations)
 
         // The registry permits no unknown key, live or deleted.

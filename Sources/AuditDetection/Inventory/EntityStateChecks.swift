@@ -6,12 +6,12 @@ import AuditInputs
 /// `deleted`, and `payloadFields` and `metadataFields`, whose members are registers
 /// `{value, revision}`. Register names are screened with the app's sensitive-name rule.
 enum EntityStateChecks {
-    static func check(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) {
+    static func check(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, into violations: inout [ContractViolation]) {
         func add(_ message: String, key: String? = nil, offset: Int? = nil) {
             violations.append(ContractViolation(check: .entityState, message: message, key: key, offset: offset,
                                                 memberPath: key.map { [.key($0)] } ?? []))
         }
-        guard let entity = ContractValidator.entityId(d, into: &violations) else { return }
+        guard let entity = ContractValidator.entityId(d, texts: texts, into: &violations) else { return }
         ContractValidator.checkSensitiveMembers(d, what: "an entity state", into: &violations)
         if d.deleted?.boolValue == nil {
             add("An entity state needs \"deleted\": true or false (here \(d.deleted?.kindName ?? "missing")).")

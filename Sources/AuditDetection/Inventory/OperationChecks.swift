@@ -7,7 +7,7 @@ enum OperationChecks {
     static let kinds = ["create", "patch", "delete", "restore"]
     static let maximumPushOperations = 100
 
-    static func check(_ d: borrowing DocumentDraft, into violations: inout [ContractViolation]) {
+    static func check(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, into violations: inout [ContractViolation]) {
         func add(_ message: String, key: String? = nil, offset: Int? = nil) {
             violations.append(ContractViolation(check: .operation, message: message, key: key, offset: offset,
                                                 memberPath: key.map { [.key($0)] } ?? []))
@@ -30,7 +30,7 @@ enum OperationChecks {
         let revision = d.revision.map { Revision.parse($0, at: $0.root) }
         switch revision {
         case .success(let r)?:
-            if !(d.withText(d.operationId, r.isOperationId) ?? false) {
+            if !(d.operationId?.withText(in: texts, r.isOperationId) ?? false) {
                 add("The operationId is \(d.operationId.map { $0.isString ? "another string" : $0.kindName } ?? "missing"), not operation/<encoded deviceId>/<sequence> of its revision (the operationId is the idempotency key).",
                     key: "operationId", offset: d.operationIdOffset)
             }
