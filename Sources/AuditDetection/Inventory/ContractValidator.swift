@@ -17,6 +17,7 @@ public enum DraftValue: Equatable {
 
     var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    /// Whether the value is a string, held as a `String` or as a `text`.
     var isString: Bool {
         switch self {
         case .string, .text: true
