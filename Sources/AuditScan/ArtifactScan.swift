@@ -281,7 +281,9 @@ final class ArtifactScan {
     var errorCount: Int { errors.count }
 
     /// Stops an input-level reader when the hits waiting for the end of the document exceed
-    /// `options.maxDocumentHits`.
+    /// `options.maxDocumentHits`. Inlined: the readers ask at every key and value, and the call
+    /// cost about 1 % of an NDJSON scan's instructions.
+    @inline(__always)
     func checkDocumentHits(at offset: Int) throws(DocumentLimit) {
         if hitCount > options.maxDocumentHits { throw DocumentLimit.hits(offset: offset, limit: options.maxDocumentHits) }
     }
