@@ -30,6 +30,13 @@ enum TestSupport {
         return hits
     }
 
+    /// The default options with `option`, one that must not change the answers, turned off.
+    static func options(without option: WritableKeyPath<ScanOptions, Bool>) -> ScanOptions {
+        var options = ScanOptions()
+        options[keyPath: option] = false
+        return options
+    }
+
     /// Expects every file of the bundled corpus (sync logs, captures, backups, prefs) to give the
     /// same findings and errors, in the same order, with `options` as with the default ones, for
     /// an option that must not change the answers. Returns how many findings there were.

@@ -9,11 +9,7 @@ import Testing
 /// (`ArtifactScan.takeLayerVisitor`): the answers are the same as with a new visitor for every
 /// layer, and the visitors are reused.
 @Suite struct LayerVisitorReuseTests {
-    static let withoutReuse: ScanOptions = {
-        var options = ScanOptions()
-        options.reusesLayerVisitors = false
-        return options
-    }()
+    static let withoutReuse = TestSupport.options(without: \.reusesLayerVisitors)
 
     /// A string holding `text` as JSON writes it.
     static func quoted(_ text: String) -> String {

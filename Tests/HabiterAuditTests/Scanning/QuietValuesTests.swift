@@ -8,11 +8,7 @@ import Testing
 /// with them and without, and a value is skipped only where everything its outcome depends on
 /// is the same.
 @Suite struct QuietValuesTests {
-    static let withoutQuietValues: ScanOptions = {
-        var options = ScanOptions()
-        options.remembersQuietValues = false
-        return options
-    }()
+    static let withoutQuietValues = TestSupport.options(without: \.remembersQuietValues)
 
     /// Every file of the corpus (sync logs, captures, backups, prefs: their values recur) gives
     /// the same findings and errors, in the same order, with remembered values and without.
