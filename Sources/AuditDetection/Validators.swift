@@ -298,12 +298,11 @@ public enum Validators {
     static func checkSlackStructure(_ token: UnsafeRawBufferPointer) -> ValidatorVerdict {
         let parts = token.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         func isID(_ part: ArraySlice<UInt8>) -> Bool { (8...13).contains(part.count) && part.allSatisfy { $0 &- 0x30 < 10 } }
-        func isAlphanumeric(_ b: UInt8) -> Bool { b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 26 }
         func isHex(_ b: UInt8) -> Bool { b &- 0x30 < 10 || b &- 0x61 < 6 }
         guard let kind = parts.first else { return .notThisFormat }
         if kind.elementsEqual("xoxb".utf8) {
             guard parts.count == 4 else { return .invalid }
-            return isID(Array(parts[1])[...]) && isID(Array(parts[2])[...]) && parts[3].count == 24 && parts[3].allSatisfy(isAlphanumeric)
+            return isID(Array(parts[1])[...]) && isID(Array(parts[2])[...]) && parts[3].count == 24 && parts[3].allSatisfy(ASCIICase.isLetterOrDigit)
                 ? .valid : .invalid
         }
         if kind.elementsEqual("xoxp".utf8) {

@@ -142,10 +142,9 @@ public final class Inventory: Sendable {
         var aliases: [String] = []
         // By bytes, as the words are ASCII letters and digits: Character's letter test and
         // `uppercased()` were 2.6 M of the 65 M instructions of a scan's start-up.
-        func isLetterOrDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 || ASCIICase.lower(b) &- 0x61 < 26 }
         for base in bases {
             let words = base.utf8.split(whereSeparator: { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") })
-            guard words.count >= 2, words.allSatisfy({ $0.allSatisfy(isLetterOrDigit) }) else { continue }
+            guard words.count >= 2, words.allSatisfy({ $0.allSatisfy(ASCIICase.isLetterOrDigit) }) else { continue }
             var camel = Array(words[0])
             for word in words.dropFirst() {
                 camel.append(ASCIICase.upper(word.first!))

@@ -171,7 +171,7 @@ struct Revision {
         // The bytes read in place (a walk of `String.UTF8View` cost some 40 instructions a byte).
         return text.withUTF8 { bytes in
             (1...128).contains(bytes.count) && bytes.allSatisfy { b in
-                b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 26 || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") || b == UInt8(ascii: "-")
+                ASCIICase.isLetterOrDigit(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") || b == UInt8(ascii: "-")
             }
         }
     }
