@@ -7,14 +7,8 @@ public enum EntityId: Equatable {
     case entry(habitId: String, date: String)
     case setting(key: String)
 
-    /// Parses `text`, or says what is wrong with it (by kind, never echoing it). Works on the
-    /// UTF-8 bytes: it runs once per entity document.
-    static func parse(_ text: String) -> Result<EntityId, EntityIdProblem> {
-        var text = text
-        return text.withUTF8(parse)
-    }
-
-    /// Parses the UTF-8 `bytes` of an entity id.
+    /// Parses the UTF-8 `bytes` of an entity id, or says what is wrong with them (by kind, never
+    /// echoing them). On bytes, as the drafts keep the id: it runs once per entity document.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<EntityId, EntityIdProblem> {
         // At most three parts: find the first two slashes, and whether there is a third.
         var slashes = (first: -1, second: -1)

@@ -133,16 +133,10 @@ struct Revision {
         return .success(Revision(deviceId: deviceId, sequence: sequence))
     }
 
-    /// Whether `id` is `operation/<deviceId>/<sequence>`, the operation id the app makes of this
-    /// revision (a device id's characters are all ones encodeURIComponent leaves as they are),
-    /// compared in place: the interpolated string took an allocation and some 1,500
+    /// Whether the UTF-8 `id` is `operation/<deviceId>/<sequence>`, the operation id the app
+    /// makes of this revision (a device id's characters are all ones encodeURIComponent leaves as
+    /// they are), compared in place: the interpolated string took an allocation and some 1,500
     /// instructions an operation, generic comparisons of the pieces 1,300.
-    func isOperationId(_ id: String) -> Bool {
-        var id = id
-        return id.withUTF8(isOperationId)
-    }
-
-    /// `isOperationId` of the UTF-8 `id`.
     func isOperationId(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
         // `parse` makes no other; the digit loop below needs one at least.
         guard sequence >= 1 else { return id.elementsEqual("operation/\(deviceId)/\(sequence)".utf8) }

@@ -1,6 +1,14 @@
 @testable import AuditDetection
 import Testing
 
+extension EntityId {
+    /// `parse` of a string's UTF-8, as the tests write entity ids.
+    static func parse(_ text: String) -> Result<EntityId, EntityIdProblem> {
+        var text = text
+        return text.withUTF8(parse)
+    }
+}
+
 /// An entity id's parts are checked byte by byte against what `encodeURIComponent` leaves as it
 /// is, by a bit table computed without branches.
 @Suite struct EntityIdTests {

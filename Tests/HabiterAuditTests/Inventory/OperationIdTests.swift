@@ -1,6 +1,14 @@
 @testable import AuditDetection
 import Testing
 
+extension Revision {
+    /// `isOperationId` of a string's UTF-8, as the tests write ids.
+    func isOperationId(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8(isOperationId)
+    }
+}
+
 /// `Revision.isOperationId`, compared in place, answers as the interpolated id it replaced.
 @Suite struct OperationIdTests {
     @Test func agreesWithTheInterpolatedId() {
