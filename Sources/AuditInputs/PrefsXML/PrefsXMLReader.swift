@@ -777,38 +777,47 @@ public struct PrefsXMLReader {
     private func decode(from: Int, to: Int, mode: CharMode, writingTo destination: UnsafeMutablePointer<UInt8>?) throws -> Int {
         let p = origin
         var i = from
-        var run = from  // The first source byte not yet accounted for in the output.
+        // The decoded length so far. Until a reference or a CR LF first shortens the output, the
+        // copy already holds every byte passed; from then on (`moved`) each is written down at
+        // `length` as it is passed, a word at a time, where copying each run between two
+        // references took a call (JSON held in a value has `&quot;` every few bytes).
         var length = 0
-        /// Accounts for the source bytes up to `end`, copying them when earlier ones shrank.
-        @inline(__always) func keep(upTo end: Int) {
-            if let destination, length != run - from { (destination + length).update(from: p + run, count: end - run) }
-            length += end - run
-        }
+        var moved = false
         @inline(__always) func put(_ byte: UInt8) {
             destination?[length] = byte
             length += 1
         }
+        /// Passes the `n` source bytes at `i`, unchanged.
+        @inline(__always) func pass(_ n: Int) {
+            if moved { (destination! + length).update(from: p + i, count: n) }
+            i += n
+            length += n
+        }
         while i < to {
-            // Eight bytes at a time while none is '&', '<', ']', a control or a non-ASCII byte.
+            // Eight bytes at a time while none is '&', '<', ']', a control or a non-ASCII byte. A
+            // word written down may reach past the run: what it wrote there is written again or
+            // cut off (the copy has room for every source byte, and `length` never passes `i`).
             while i &+ 8 <= to {
                 let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                if moved { UnsafeMutableRawPointer(destination! + length).storeBytes(of: w, as: UInt64.self) }
                 if let first = PrefsXMLReader.firstSpecialByte(w) {
                     i &+= first
+                    length &+= first
                     break
                 }
                 i &+= 8
+                length &+= 8
             }
             guard i < to else { break }
             let b = p[i]
             if b >= 0x80 {
                 let n = utf8SequenceLength(p, at: i, end: to)
                 if n == 0 { throw PrefsXMLError(.invalidUTF8, at: i) }
-                i += n
+                pass(n)
                 continue
             }
             switch b {
             case UInt8(ascii: "&") where mode == .text || mode == .attribute:
-                keep(upTo: i)
                 if let (replacement, count) = predefinedEntity(at: i + 1, to: to) {
                     put(replacement)
                     i += 1 + count
@@ -821,36 +830,37 @@ public struct PrefsXMLReader {
                     }
                     i = next
                 }
-                run = i
+                // A reference is longer than what it stands for.
+                moved = destination != nil
             case UInt8(ascii: "<") where mode == .attribute:
                 throw PrefsXMLError(.lessThanInAttributeValue, at: i)
             case UInt8(ascii: "]") where mode == .text:
                 if i + 2 < to && p[i + 1] == UInt8(ascii: "]") && p[i + 2] == UInt8(ascii: ">") {
                     throw PrefsXMLError(.cdataEndInText, at: i)
                 }
-                i += 1
+                pass(1)
             case 0x0D:
-                keep(upTo: i)
                 put(mode == .attribute ? 0x20 : 0x0A)
                 i += 1
-                if i < to && p[i] == 0x0A { i += 1 }
-                run = i
+                if i < to && p[i] == 0x0A {
+                    i += 1
+                    moved = destination != nil
+                }
             case 0x09, 0x0A:
                 if mode == .attribute {
-                    keep(upTo: i)
                     put(0x20)
-                    run = i + 1
+                    i += 1
+                } else {
+                    pass(1)
                 }
-                i += 1
             case 0:
                 throw PrefsXMLError(.nulByte, at: i)
             case 0x01..<0x20:
                 throw PrefsXMLError(.controlCharacter, at: i)
             default:
-                i += 1
+                pass(1)
             }
         }
-        keep(upTo: to)
         return length
     }
 

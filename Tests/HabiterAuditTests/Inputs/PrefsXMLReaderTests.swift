@@ -189,6 +189,33 @@ private let androidPrefsSample = """
 
 private let forbiddenReference = "character reference to a character XML does not allow (a surrogate, U+FFFE, U+FFFF, beyond U+10FFFF, or a control character not written as Android writes it: &#0; to &#31;)"
 
+/// XML's decoding of character data, written plainly: the five entities and character
+/// references resolved, a CR LF or a lone CR made an LF, and in an attribute every line end and
+/// tab a space (a reference is not normalised).
+private func plainlyDecoded(_ text: String, inAttribute: Bool) -> [UInt8] {
+    let raw = Array(text.utf8)
+    var out: [UInt8] = []
+    var i = 0
+    while i < raw.count {
+        let b = raw[i]
+        if b == UInt8(ascii: "&") {
+            let end = raw[i...].firstIndex(of: UInt8(ascii: ";"))!
+            let name = String(decoding: raw[(i + 1)..<end], as: UTF8.self)
+            let entities: [String: UInt32] = ["lt": 0x3C, "gt": 0x3E, "amp": 0x26, "quot": 0x22, "apos": 0x27]
+            let scalar = entities[name] ?? (name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16)! : UInt32(name.dropFirst())!)
+            out += Array(String(Unicode.Scalar(scalar)!).utf8)
+            i = end + 1
+        } else if b == 0x0D {
+            out.append(inAttribute ? 0x20 : 0x0A)
+            i += i + 1 < raw.count && raw[i + 1] == 0x0A ? 2 : 1
+        } else {
+            out.append(inAttribute && (b == 0x0A || b == 0x09) ? 0x20 : b)
+            i += 1
+        }
+    }
+    return out
+}
+
 @Suite struct PrefsXMLReaderTests {
     @Test func androidExportNamesValuesAndPositions() {
         #expect(outcome(androidPrefsSample) == [
@@ -236,6 +263,22 @@ private let forbiddenReference = "character reference to a character XML does no
                 let decoded = try? entries(text)
                 #expect(decoded?.first?.text?.bytes == Array("\(lead)\(character)\(lead)\(character)".utf8), "\(entity) after \(padding)")
             }
+        }
+    }
+
+    @Test func decodedTextAndAttributesMatchAPlainDecoder() throws {
+        // References, line ends and multi-byte characters in random order and number: the reader
+        // writes a run down a word at a time once a reference has shortened the output, so
+        // every alignment of every piece after a reference matters.
+        let pieces = ["a", "a run longer than one word", "é", "😀", "&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#10;", "&#x1F600;",
+                      "&#233;", "\r\n", "\r", "\n", "\t", "]"]
+        var random = SeededGenerator(seed: 23)
+        for _ in 0..<2_000 {
+            func content() -> String { (0..<Int.random(in: 0..<24, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined() }
+            let (name, text) = (content(), content())
+            let read = try #require(try entries("<map><string name=\"\(name)\">\(text)</string></map>").first)
+            #expect(Array(read.entry.name.utf8) == plainlyDecoded(name, inAttribute: true), "\(name.debugDescription)")
+            #expect(read.text?.bytes ?? [] == plainlyDecoded(text, inAttribute: false), "\(text.debugDescription)")
         }
     }
 
