@@ -321,12 +321,17 @@ public enum ContractValidator {
             let found = other.map { v -> String in if case .number(let t) = v { return Int(t) == nil ? "a version that is not an integer" : "version \(t)" } else { return v.kindName } } ?? "no schemaVersion"
             add(.schemaVersion, "Unsupported entity schema (\(found)); schema version 1 is supported: \"unsupported entity schemas are rejected before mutation\".")
         }
-        guard let entity = entityId(d, texts: texts, into: &violations) else { return }
+        guard let entity = entityId(d, texts: texts, into: &violations), let id = d.entityId else { return }
+        /// `body` on the UTF-8 of one of the id's parts.
+        func withPart<R>(_ part: EntityId.Part, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            id.withText(in: texts) { part.withText(in: $0, body) }!
+        }
         checkSensitiveMembers(d, what: "an entity document's additional fields", into: &violations)
 
         // The registry permits no unknown key, live or deleted.
-        if case .setting(let key) = entity, inventory.setting(key) == nil {
-            let sensitive = AppSensitiveName.matches(key) ? " It is also a sensitive-looking key, which the app rejects (sensitive_setting)." : ""
+        let settingKey: String? = if case .setting(let key) = entity { id.withText(in: texts, key.text) } else { nil }
+        if let settingKey, inventory.setting(settingKey) == nil {
+            let sensitive = AppSensitiveName.matches(settingKey) ? " It is also a sensitive-looking key, which the app rejects (sensitive_setting)." : ""
             add(.settingUnknown, "The setting key is not in the approved setting registry: \"the registry does not permit unknown keys\".\(sensitive)")
             return
         }
@@ -351,23 +356,23 @@ public enum ContractValidator {
                 payloadMember: prefsKey, payload: payload)
         }
         switch entity {
-        case .habit(let id):
+        case .habit(let habitId):
             let idMember = payload.member("id", of: root)
-            if !(idMember.map { payload.isString($0, id) } ?? false) {
+            if !(idMember.map { member in withPart(habitId) { payload.isString(member, $0) } } ?? false) {
                 add(.identityMismatch, "The habit payload's id \(idMember == nil ? "is missing" : "differs from the id in entityId"): \"their stable entity ID must match payload id\".",
                     payloadMember: idMember, payload: payload)
             }
             PortableFields.checkHabit(payload, screensNames: d.mayHoldSensitiveName(.payload), into: &violations)
         case .entry(let habitId, let date):
             let habitIdMember = payload.member("habitId", of: root), dateMember = payload.member("date", of: root)
-            let habitIdDiffers = !(habitIdMember.map { payload.isString($0, habitId) } ?? false)
-            if habitIdDiffers || !(dateMember.map { payload.isString($0, date) } ?? false) {
+            let habitIdDiffers = !(habitIdMember.map { member in withPart(habitId) { payload.isString(member, $0) } } ?? false)
+            if habitIdDiffers || !(dateMember.map { member in withPart(date) { payload.isString(member, $0) } } ?? false) {
                 add(.identityMismatch, "The entry payload's habitId or date differs from entityId: \"their entity ID must match payload habitId and date\".",
                     payloadMember: habitIdDiffers ? habitIdMember : dateMember, payload: payload)
             }
             PortableFields.checkEntry(payload, screensNames: d.mayHoldSensitiveName(.payload), into: &violations)
-        case .setting(let key):
-            guard let setting = inventory.setting(key) else { return }
+        case .setting:
+            guard let settingKey, let setting = inventory.setting(settingKey) else { return }
             var members = payload.children(root)
             if payload.count(root) != 1 || !payload.keyIs(members.next()!, "value") {
                 add(.settingPayload, "A setting payload holds only \"value\": \"setting payloads contain only value; the entity ID supplies the stable allow-listed key\".",

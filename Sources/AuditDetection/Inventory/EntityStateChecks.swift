@@ -116,6 +116,6 @@ extension Revision {
     /// Lamport order: sequence first, then device id by UTF-16 code units (the server's
     /// `compareRevisions`; for the ASCII device ids, byte order).
     func precedes(_ other: Revision) -> Bool {
-        sequence != other.sequence ? sequence < other.sequence : Array(deviceId.utf8).lexicographicallyPrecedes(Array(other.deviceId.utf8))
+        sequence != other.sequence ? sequence < other.sequence : withDeviceId { mine in other.withDeviceId { mine.lexicographicallyPrecedes($0) } }
     }
 }

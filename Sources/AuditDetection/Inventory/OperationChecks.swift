@@ -109,7 +109,11 @@ enum OperationChecks {
 
 /// An operation's or entity state's `revision` {deviceId, sequence}: a Lamport clock.
 struct Revision {
-    var deviceId: String
+    /// The tree the revision was read from, and the entry of its `deviceId` string there: the
+    /// id is read in place, where a `String` took an allocation and its release for every
+    /// operation.
+    let tree: CapturedJSON
+    let deviceIdEntry: Int
     var sequence: Int
 
     enum Problem: Error {
@@ -128,9 +132,16 @@ struct Revision {
     static func parse(_ tree: CapturedJSON, at i: Int) -> Result<Revision, Problem> {
         // Other members are let through, by the server and the app alike.
         guard tree.kind(i) == .object else { return .failure(.shape) }
-        guard let deviceId = tree.member("deviceId", of: i).flatMap(tree.string), isDeviceId(deviceId) else { return .failure(.deviceId) }
+        guard let deviceId = tree.member("deviceId", of: i), tree.kind(deviceId) == .string, tree.withText(deviceId, isDeviceId) else {
+            return .failure(.deviceId)
+        }
         guard let sequence = tree.member("sequence", of: i).flatMap({ PortableFields.integer(tree, $0) }), sequence >= 1 else { return .failure(.sequence) }
-        return .success(Revision(deviceId: deviceId, sequence: sequence))
+        return .success(Revision(tree: tree, deviceIdEntry: deviceId, sequence: sequence))
+    }
+
+    /// `body` on the UTF-8 of the device id.
+    func withDeviceId<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        tree.withText(deviceIdEntry, body)
     }
 
     /// Whether the UTF-8 `id` is `operation/<deviceId>/<sequence>`, the operation id the app
@@ -139,9 +150,8 @@ struct Revision {
     /// instructions an operation, generic comparisons of the pieces 1,300.
     func isOperationId(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
         // `parse` makes no other; the digit loop below needs one at least.
-        guard sequence >= 1 else { return id.elementsEqual("operation/\(deviceId)/\(sequence)".utf8) }
-        var deviceId = deviceId
-        return deviceId.withUTF8 { deviceId in
+        guard sequence >= 1 else { return id.elementsEqual("operation/\(tree.string(deviceIdEntry) ?? "")/\(sequence)".utf8) }
+        return withDeviceId { deviceId in
             let prefix: StaticString = "operation/"
             let deviceIdStart = prefix.utf8CodeUnitCount
             let sequenceStart = deviceIdStart + deviceId.count + 1
@@ -160,13 +170,10 @@ struct Revision {
         }
     }
 
-    static func isDeviceId(_ text: String) -> Bool {
-        var text = text
-        // The bytes read in place (a walk of `String.UTF8View` cost some 40 instructions a byte).
-        return text.withUTF8 { bytes in
-            (1...128).contains(bytes.count) && bytes.allSatisfy { b in
-                ASCIICase.isLetterOrDigit(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") || b == UInt8(ascii: "-")
-            }
+    /// Whether the UTF-8 `bytes` are a device id: 1 to 128 of `[A-Za-z0-9._~-]`.
+    static func isDeviceId(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        (1...128).contains(bytes.count) && bytes.allSatisfy { b in
+            ASCIICase.isLetterOrDigit(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~") || b == UInt8(ascii: "-")
         }
     }
 }

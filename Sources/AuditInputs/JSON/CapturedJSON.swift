@@ -212,9 +212,13 @@ public struct CapturedJSON: @unchecked Sendable {
 
     /// Whether the value at `i` is the string `text`, byte for byte.
     @inlinable public func isString(_ i: Int, _ text: String) -> Bool {
-        guard kind(i) == .string else { return false }
         var text = text
-        return text.withUTF8 { expected in withText(i) { $0.equals(expected) } }
+        return text.withUTF8 { isString(i, $0) }
+    }
+
+    /// Whether the value at `i` is a string of the UTF-8 `text`, byte for byte.
+    @inlinable public func isString(_ i: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        kind(i) == .string && withText(i) { $0.equals(text) }
     }
 
     /// The boolean at `i`, or nil.

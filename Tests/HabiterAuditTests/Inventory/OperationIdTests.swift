@@ -1,7 +1,17 @@
 @testable import AuditDetection
+import AuditInputs
 import Testing
 
 extension Revision {
+    /// A revision of `deviceId` and `sequence`, the id held in a tree of its own, as the tests
+    /// write revisions (`parse` takes no sequence below 1; this does).
+    init(deviceId: String, sequence: Int) {
+        let tree = CapturedJSON(JSONValue.Node(value: .string(deviceId), offset: 0))
+        self.init(tree: tree, deviceIdEntry: tree.root, sequence: sequence)
+    }
+
+    var deviceId: String { tree.string(deviceIdEntry)! }
+
     /// `isOperationId` of a string's UTF-8, as the tests write ids.
     func isOperationId(_ id: String) -> Bool {
         var id = id
