@@ -51,6 +51,17 @@ import Testing
                 #expect(bytes.hasBytePrefix(piece) == text.starts(with: piece))
             }
             #expect(bytes.hasPrefix("operation/") && !bytes.hasPrefix("operation/x") && bytes.hasPrefix(""))
+            // Literals of every length up to the text's and beyond, a single scalar among them
+            // (a `StaticString` without a pointer), against the text's prefixes by value.
+            let literals: [StaticString] = ["", "o", "p", "op", "operation", "operation/", "operation/dev-1/4", "operation/dev-1/42",
+                                            "operation/dev-1/43", "operation/dev-1/42!", "\u{E9}", "x"]
+            for literal in literals {
+                let expected = literal.withUTF8Buffer { Array($0) }
+                #expect(bytes.hasPrefix(literal) == text.starts(with: expected), "\(literal)")
+                #expect(bytes.equals(literal) == (text == expected), "\(literal)")
+                let cut = UnsafeBufferPointer(rebasing: bytes[..<min(expected.count, bytes.count)])
+                #expect(cut.hasPrefix(literal) == (Array(cut) == expected), "\(literal) on the text's first \(cut.count) bytes")
+            }
             #expect(UnsafeBufferPointer<UInt8>(start: nil, count: 0).hasBytes(UnsafeBufferPointer(start: nil, count: 0), at: 0))
         }
     }
