@@ -15,18 +15,24 @@ public enum WordHash {
                 h ^= h &>> 29
                 i &+= 8
             }
-            var tail: UInt64 = 0
-            if i < key.count && key.count >= 8 {
-                // The last eight bytes, overlapping the words before.
-                tail = UnsafeRawPointer(base + key.count - 8).loadUnaligned(as: UInt64.self)
-            } else {
-                var shift: UInt64 = 0
-                while i < key.count {
-                    tail |= UInt64(base[i]) &<< shift
-                    shift &+= 8
-                    i &+= 1
+            let n = key.count
+            let raw = UnsafeRawPointer(base)
+            // What the words left: the last eight bytes, overlapping the words before; below
+            // eight, two four-byte loads that overlap, or (below four) the first, middle and
+            // last bytes. Either way every byte is in the tail once the length is known (which
+            // `h` holds), without a loop a byte (most field names are shorter than eight bytes).
+            let tail: UInt64 =
+                if i < n && n >= 8 {
+                    raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+                } else if n >= 8 {
+                    0
+                } else if n >= 4 {
+                    UInt64(raw.loadUnaligned(as: UInt32.self)) | UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)) &<< 32
+                } else if n > 0 {
+                    UInt64(base[0]) | UInt64(base[n &>> 1]) &<< 8 | UInt64(base[n &- 1]) &<< 16
+                } else {
+                    0
                 }
-            }
             h ^= tail
         }
         h = (h ^ (h &>> 33)) &* 0xFF51_AFD7_ED55_8CCD

@@ -21,6 +21,23 @@ import Testing
         }
     }
 
+    /// Every byte of a key enters its hash: keys of one length that differ in one byte, at any
+    /// place, never share a hash (below eight bytes the tail is gathered from overlapping loads,
+    /// or three bytes, and the finaliser is a bijection).
+    @Test func everyByteOfAKeyEntersItsHash() {
+        for length in 1...24 {
+            for position in 0..<length {
+                var hashes = Set<UInt64>()
+                for byte in 0...255 {
+                    var key = [UInt8](repeating: 0x6B, count: length)
+                    key[position] = UInt8(byte)
+                    hashes.insert(key.withUnsafeBufferPointer { WordHash.hash($0) })
+                }
+                #expect(hashes.count == 256, "length \(length), byte \(position)")
+            }
+        }
+    }
+
     /// The seed changes the hash, so that a perfect-hash bucket can try another.
     @Test func theSeedChangesTheHash() {
         let key: [UInt8] = Array("habiter_habits".utf8)
