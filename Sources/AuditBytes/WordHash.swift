@@ -6,7 +6,18 @@
 public enum WordHash {
     @inline(__always)
     public static func hash(_ key: UnsafeBufferPointer<UInt8>, seed: UInt64 = 0) -> UInt64 {
-        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var h = fold(key, seed: seed)
+        h = (h ^ (h &>> 33)) &* 0xFF51_AFD7_ED55_8CCD
+        h = (h ^ (h &>> 33)) &* 0xC4CE_B9FE_1A85_EC53
+        return h ^ (h &>> 33)
+    }
+
+    /// The hash before MurmurHash3's finaliser: every byte of the key is in it (keys of one
+    /// length that differ fold differently below eight bytes), but its low bits see only the
+    /// last bytes. For a small table that takes its index from the high bits of one more
+    /// multiplication (`FieldNameSet`), where the finaliser was most of the cost of a name.
+    @inline(__always)
+    public static func fold(_ key: UnsafeBufferPointer<UInt8>, seed: UInt64 = 0) -> UInt64 {
         var h = (UInt64(truncatingIfNeeded: key.count) ^ seed) &* multiplier
         if let base = key.baseAddress {
             var i = 0
@@ -35,8 +46,9 @@ public enum WordHash {
                 }
             h ^= tail
         }
-        h = (h ^ (h &>> 33)) &* 0xFF51_AFD7_ED55_8CCD
-        h = (h ^ (h &>> 33)) &* 0xC4CE_B9FE_1A85_EC53
-        return h ^ (h &>> 33)
+        return h
     }
+
+    /// Fibonacci hashing's multiplier (2^64 divided by the golden ratio, made odd).
+    public static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
 }

@@ -40,7 +40,9 @@ struct FieldNameSet {
                 found.initialize(repeating: true)
                 return withExtendedLifetime(list) {
                     func slot(of name: UnsafeBufferPointer<UInt8>) -> Int {
-                        var slot = Int(truncatingIfNeeded: WordHash.hash(name)) & mask
+                        // The high bits of the fold multiplied once more: the table holds a few
+                        // dozen names at most, each compared in full on a hit.
+                        var slot = Int(truncatingIfNeeded: (WordHash.fold(name) &* WordHash.multiplier) &>> 32) & mask
                         while slots[slot] >= 0 && !list.textBytes(slots[slot]).equals(name) { slot = (slot + 1) & mask }
                         return slot
                     }

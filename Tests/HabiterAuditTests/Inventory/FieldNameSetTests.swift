@@ -58,6 +58,19 @@ import Testing
         }
     }
 
+    /// Long lists of names alike but for a byte or two (one first word, one last word), so that
+    /// the table's slots collide and its probing is what finds a name.
+    @Test func agreesWithTheAppsSetsOnLongListsOfLikeNames() {
+        let vocabulary = (0..<48).map { "notification\($0)" } + (0..<16).map { "n\($0)" } + (0..<16).map { "\($0)tificationEnabled" }
+        var generator = SeededGenerator(seed: 0xF1E1D)
+        for _ in 0..<500 {
+            let list = (0..<Int.random(in: 0...40, using: &generator)).map { _ in vocabulary.randomElement(using: &generator)! }
+            let available = (0..<Int.random(in: 0...40, using: &generator)).map { _ in vocabulary.randomElement(using: &generator)! }
+            #expect(Self.compare(Self.set(list), available) == Self.expected(list, available), "\(list) against \(available)")
+            #expect(Self.compare(Self.set(list), list.shuffled(using: &generator)) == (true, true))
+        }
+    }
+
     /// Dart compares strings by code units: `café` precomposed and decomposed are two names.
     @Test func canonicallyEquivalentSpellingsAreTwoNames() {
         #expect(Self.set(["caf\u{e9}", "cafe\u{301}"]).strings.count == 2)
