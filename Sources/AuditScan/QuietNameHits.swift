@@ -189,6 +189,10 @@ struct QuietNameHits {
 
     /// Forgets everything, at the end of a document.
     mutating func removeAll() {
+        // Most documents end without a quiet hit, place or label (a layer's rollback can leave
+        // places and labels without hits): nothing to free, and the label table stays as it is
+        // (a new one at the end of every document took an allocation and its release).
+        guard count > 0 || !places.isEmpty || !labels.isEmpty else { return }
         chunks.removeAll()
         outsized.removeAll()
         count = 0

@@ -85,6 +85,16 @@ import Testing
         store.append(ruleIndex: last.ruleIndex, describesMetadata: last.describesMetadata, valueDescription: last.valueDescription,
                      location: last.location, position: last.position)
         #expect(summary(store[0]) == expected(last))
+        // Truncated to nothing (a rolled-back layer), the places remain until the document ends.
+        store.truncate(to: 0)
+        #expect(store.isEmpty && !store.places.isEmpty)
+        store.removeAll()
+        #expect(store.places.isEmpty)
+        // Ended without a hit, it stays empty and takes the next document's hits.
+        store.removeAll()
+        store.append(ruleIndex: last.ruleIndex, describesMetadata: last.describesMetadata, valueDescription: last.valueDescription,
+                     location: last.location, position: last.position)
+        #expect(store.count == 1 && store.places.count == 1 && summary(store[0]) == expected(last))
     }
 
     /// A line or column past 32 bits is kept whole beside the compact hits, and goes with them.
