@@ -43,7 +43,8 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     /// The entry's values, judged by the key findings name the entry by (masked when the name
     /// is a secret).
     private var values: PrefsValueScanner
-    private var path = LayeredPath()
+    /// The entry's path, made only for what is found (see `PrefsValueScanner`).
+    private var path: LayeredPath { scan.rootPath.appending(.key(nameIsSecret ? Redaction.maskedKey : entry.name)) }
 
     init(scan: ArtifactScan) {
         self.scan = scan
@@ -61,7 +62,6 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         nameIsSecret = !isKeyset && judgement.facts.matchesPattern
         values = nameIsSecret ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey)
             : PrefsValueScanner(scan: scan, key: nameKey, judgement: judgement)
-        path = scan.rootPath.appending(.key(nameIsSecret ? Redaction.maskedKey : name))
     }
 
     /// The name (a secret's hits; the store of an entry whose value has no text of its own), a
@@ -118,16 +118,16 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
 
     /// Markup of an entry (`key` is the entry's) or of the input: names with the pattern rules,
     /// attribute values and comments as text (layers opened, then the pattern rules).
-    func scanMarkup(_ markup: PrefsMarkup, in entryPath: LayeredPath, key: String?) {
+    func scanMarkup(_ markup: PrefsMarkup, in entryPath: @autoclosure () -> LayeredPath, key: String?) {
         switch markup.kind {
         case .attribute:
-            let found = scanPatterns(markup.name, path: markup.path(in: entryPath, nameIsSecret: true))
+            let found = scanPatterns(markup.name, path: markup.path(in: entryPath(), nameIsSecret: true))
             scanText(markup.text, key: found ? Redaction.maskedKey : String(decoding: markup.name.bytes, as: UTF8.self),
-                     path: markup.path(in: entryPath, nameIsSecret: found))
+                     path: markup.path(in: entryPath(), nameIsSecret: found))
         case .element:
-            _ = scanPatterns(markup.name, path: markup.path(in: entryPath, nameIsSecret: false))
+            _ = scanPatterns(markup.name, path: markup.path(in: entryPath(), nameIsSecret: false))
         case .comment:
-            scanText(markup.text, key: key, path: markup.path(in: entryPath, nameIsSecret: false))
+            scanText(markup.text, key: key, path: markup.path(in: entryPath(), nameIsSecret: false))
         }
     }
 

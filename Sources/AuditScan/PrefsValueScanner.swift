@@ -25,11 +25,12 @@ struct PrefsValueScanner {
     }
 
     /// Records the store the key belongs to (or that it is unknown: unsupported, listed in the
-    /// inventory section; an encrypted name by its length alone).
-    func classify(secure: Bool, path: LayeredPath, offset: Int) {
+    /// inventory section; an encrypted name by its length alone). The paths here and below are
+    /// made only for what is found: a path per entry took two allocations and their release.
+    func classify(secure: Bool, path: @autoclosure () -> LayeredPath, offset: Int) {
         let inventory = scan.rules.inventory
         if let store = secure ? inventory.store(secureStorageKey: key) : inventory.store(prefsKey: key) {
-            var location = HitLocation(key: key, path: path, ancestry: [])
+            var location = HitLocation(key: key, path: path(), ancestry: [])
             location.isSecureStorage = secure
             scan.recordStore(store, location: location, position: scan.position(of: offset))
         } else if !secure && FlutterPrefsEncoding.isEncryptedEntryName(key) {
@@ -48,48 +49,48 @@ struct PrefsValueScanner {
 
     /// A boolean or a number (`description` says which): not secret material, but in sync
     /// context a sensitive name still fails closed.
-    func scanScalar(description: String, path: LayeredPath, offset: Int) {
+    func scanScalar(description: String, path: @autoclosure () -> LayeredPath, offset: Int) {
         guard let match = judgement.name else { return }
         scan.recordNameHit(match, credible: false, valueDescription: description, at: offset,
-                           location: HitLocation(key: key, path: path, ancestry: []))
+                           location: HitLocation(key: key, path: path(), ancestry: []))
     }
 
     /// A string value, with Flutter's encodings undone.
-    func scanString(_ text: PrefsText, path: LayeredPath) {
+    func scanString(_ text: PrefsText, path: @autoclosure () -> LayeredPath) {
         switch FlutterPrefsEncoding.decode(text.bytes) {
         case .plain:
-            scanValue(text.bytes, path: path, offset: text.offset)
+            scanValue(text.bytes, path: path(), offset: text.offset)
         case .jsonStringList(let json):
             // A valid JSON array of strings (the decoder checked): judge each like an element.
             guard let elements = try? JSONValue.parse(json).value.arrayElements else { return }
             for (i, element) in elements.enumerated() {
                 if let string = element.value.stringValue {
-                    scanValue(Array(string.utf8), path: path.entering("list").appending(.index(i)), offset: text.offset)
+                    scanValue(Array(string.utf8), path: path().entering("list").appending(.index(i)), offset: text.offset)
                 }
             }
         case .legacyStringList(let strings):
             for (i, string) in strings.enumerated() {
-                scanValue(string, path: path.entering("legacy-list").appending(.index(i)), offset: text.offset)
+                scanValue(string, path: path().entering("legacy-list").appending(.index(i)), offset: text.offset)
             }
         case .double, .bigInteger:
             break
         case .malformed(let problem):
             // A value that claims a Flutter encoding it does not hold: reported, and scanned as text.
             scan.fail(.parse, at: text.offset, "a value with a Flutter list or number prefix is malformed: \(problem.message); it was scanned as text")
-            scanValue(text.bytes, path: path, offset: text.offset)
+            scanValue(text.bytes, path: path(), offset: text.offset)
         }
     }
 
     /// A value scanned as it is, with no Flutter encoding to undo (a decoded list element, a
     /// DataStore `bytes` value): its layers and pattern rules, then the key's name rule.
-    func scanValue(_ bytes: [UInt8], path: LayeredPath, offset: Int) {
+    func scanValue(_ bytes: [UInt8], path: @autoclosure () -> LayeredPath, offset: Int) {
         bytes.withUnsafeBytes { value in
             // The key's name rule and context rules, from its judgement (a value too short for
             // any pattern rule needs no context): the prefilter is not run over the key again.
             let context = value.count < scan.rules.patterns.minimumValueLength ? 0 : judgement.facts.contextRules
             // The location made only when something is found.
             scan.scanNamedString(value, name: judgement.name, at: offset, depth: 0, context: context) {
-                HitLocation(key: key, path: path, ancestry: [])
+                HitLocation(key: key, path: path(), ancestry: [])
             }
         }
     }
