@@ -107,6 +107,11 @@ final class ArtifactScan {
     private(set) var unlistedKeys = 0
     private var unlistedContext = ScanContext.payload
     static let listedKeysLimit = 256
+    /// The names of the sightings without a store that `sightings` holds, hashed: a key past
+    /// the limit whose hash is not here is not there either, found without hashing whole
+    /// sightings and comparing them along the set's probes (some 1,200 instructions a key, for
+    /// each of the thousands of unknown keys a prefs export can hold).
+    private var unstoredNameHashes = Set<UInt64>()
 
     /// Forgets the quiet name hits of a document that has ended.
     func clearQuietNameHits() {
@@ -145,12 +150,20 @@ final class ArtifactScan {
 
     /// Records a sighting for the inventory section.
     func recordSighting(_ sighting: InventorySighting) {
-        if sighting.storeId == nil && sightings.count >= ArtifactScan.listedKeysLimit && !sightings.contains(sighting) {
+        let nameHash = sighting.storeId == nil ? ArtifactScan.nameHash(sighting) : nil
+        if let nameHash, sightings.count >= ArtifactScan.listedKeysLimit
+            && !(unstoredNameHashes.contains(nameHash) && sightings.contains(sighting)) {
             unlistedKeys += 1
             unlistedContext = sighting.context
         } else {
+            if let nameHash { unstoredNameHashes.insert(nameHash) }
             sightings.insert(sighting)
         }
+    }
+
+    private static func nameHash(_ sighting: InventorySighting) -> UInt64 {
+        var name = sighting.name
+        return name.withUTF8 { WordHash.hash($0) }
     }
 
     /// Counts keys without a store that were not even collected (see `unlistedKeys`).

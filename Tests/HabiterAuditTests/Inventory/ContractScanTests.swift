@@ -361,6 +361,11 @@ extension ContractScanTests {
         let inventory = TestSupport.scan(prefs, name: "p.xml").inventory
         #expect(inventory.count == ArtifactScan.listedKeysLimit + 1)
         #expect(inventory.contains { $0.name == "\(300 - ArtifactScan.listedKeysLimit) further keys without a store" && $0.contexts == [.prefs] })
+        // A listed key met again is listed already; an unlisted one is counted each time.
+        let repeats = (Array(0..<10) + Array(290..<300)).map { #"<boolean name="flutter.experiment_\#($0)" value="true" />"# }.joined(separator: "\n")
+        let repeated = TestSupport.scan(prefs.replacingOccurrences(of: "</map>", with: repeats + "\n</map>"), name: "p.xml").inventory
+        #expect(repeated.count == ArtifactScan.listedKeysLimit + 1)
+        #expect(repeated.contains { $0.name == "\(300 - ArtifactScan.listedKeysLimit + 10) further keys without a store" })
         let settings = (0..<300).map { #""legacy_\#($0)": 1"# }.joined(separator: ", ")
         let backup = TestSupport.scan(#"{"format": "habiter.backup", "schemaVersion": 1, "settings": {\#(settings)}}"#).inventory
         #expect(backup.count == ArtifactScan.listedKeysLimit + 1)
