@@ -40,6 +40,36 @@ import Testing
         #expect(TextKind(mediaType: "text/plain") == nil)
     }
 
+    /// The essence compared in place agrees with a lowercased `String` compared with each, as it
+    /// was: every declaring type in several letter cases, with parameters and blanks around it,
+    /// a byte short, a byte long, and with non-ASCII letters that lowercase to other ones.
+    @Test func mediaTypesAgreeWithLowercasedStrings() {
+        func plain(_ mediaType: String) -> TextKind? {
+            let bytes = Array(mediaType.utf8)
+            var start = 0, end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+            while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+            guard end - start >= 6, end - start <= 24 else { return nil }
+            switch String(decoding: bytes[start..<end], as: UTF8.self).lowercased() {
+            case "text/javascript", "application/javascript", "application/x-javascript", "text/ecmascript",
+                 "application/ecmascript", "text/jsx", "text/typescript", "application/typescript", "module": return .code
+            case "text/css": return .stylesheet
+            case "text/html", "application/xhtml+xml", "image/svg+xml", "text/xml", "application/xml": return .markup
+            default: return nil
+            }
+        }
+        let essences = ["text/javascript", "application/javascript", "application/x-javascript", "text/ecmascript", "application/ecmascript",
+                        "text/jsx", "text/typescript", "application/typescript", "module", "text/css", "text/html", "application/xhtml+xml",
+                        "image/svg+xml", "text/xml", "application/xml", "application/json", "text/plain", "text/csv"]
+        for essence in essences {
+            let mixed = String(essence.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.uppercased()) : $0.element })
+            for variant in [essence, essence.uppercased(), mixed, essence + "; charset=utf-8", " \t" + mixed + " ;q=1", String(essence.dropLast()),
+                            essence + "s", essence.replacingOccurrences(of: "t", with: "\u{0130}"), essence.replacingOccurrences(of: "s", with: "\u{17F}")] {
+                #expect(TextKind(mediaType: variant) == plain(variant), "\(variant.debugDescription)")
+            }
+        }
+    }
+
     @Test(arguments: [
         (minifiedJS, TextKind.code),
         (fontAwesomeCSS, .stylesheet),
