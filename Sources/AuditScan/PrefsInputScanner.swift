@@ -43,8 +43,12 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     /// The entry's values, judged by the key findings name the entry by (masked when the name
     /// is a secret).
     private var values: PrefsValueScanner
-    /// The entry's path, made only for what is found (see `PrefsValueScanner`).
-    private var path: LayeredPath { scan.rootPath.appending(.key(nameIsSecret ? Redaction.maskedKey : entry.name)) }
+    /// The last token of the entry's path. The path is made from it and the input's root path
+    /// only for what is found, as most entries find nothing (a path per entry took two
+    /// allocations and their release), but kept once made for markup, which can come a million
+    /// times in one entry.
+    private var pathName = ""
+    private var markupPath: LayeredPath?
 
     init(scan: ArtifactScan) {
         self.scan = scan
@@ -62,33 +66,42 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         nameIsSecret = !isKeyset && judgement.facts.matchesPattern
         values = nameIsSecret ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey)
             : PrefsValueScanner(scan: scan, key: nameKey, judgement: judgement)
+        pathName = nameIsSecret ? Redaction.maskedKey : name
+        markupPath = nil
     }
 
     /// The name (a secret's hits; the store of an entry whose value has no text of its own), a
     /// value's text (the store, then the value, Flutter's encodings undone), or markup.
     mutating func part(_ part: PrefsEntryPart) throws {
+        // The path's parts as locals: a path argument made of the visitor's properties would
+        // copy the whole visitor into its closure. (Not for markup, whose path is kept.)
         switch part {
         case .name:
+            let (root, name) = (scan.rootPath, pathName)
             try scanName()
             if !isKeyset && !entry.kind.isScalar && entry.kind != .string {
-                values.classify(secure: secure, path: path, offset: entry.nameOffset)
+                values.classify(secure: secure, path: root.appending(.key(name)), offset: entry.nameOffset)
             }
         case .value(let text, let index?):
             guard !isKeyset else { return }
-            values.scanString(text, path: path.appending(.index(index)))
+            let (root, name) = (scan.rootPath, pathName)
+            values.scanString(text, path: root.appending(.key(name)).appending(.index(index)))
             try scan.checkDocumentHits(at: text.offset)
         case .value(let text, nil):
             guard !isKeyset else { return }
-            values.classify(secure: secure, path: path, offset: text.offset)
+            let (root, name) = (scan.rootPath, pathName)
+            values.classify(secure: secure, path: root.appending(.key(name)), offset: text.offset)
             if entry.kind.isScalar {
-                values.scanScalar(description: entry.kind == .boolean ? "a boolean" : "a number", path: path, offset: text.offset)
+                values.scanScalar(description: entry.kind == .boolean ? "a boolean" : "a number", path: root.appending(.key(name)),
+                                  offset: text.offset)
                 return
             }
             if secure && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
-            values.scanString(text, path: path)
+            values.scanString(text, path: root.appending(.key(name)))
             try scan.checkDocumentHits(at: text.offset)
         case .markup(let markup):
-            scanMarkup(markup, in: path, key: values.key)
+            if markupPath == nil { markupPath = scan.rootPath.appending(.key(pathName)) }
+            scanMarkup(markup, in: markupPath!, key: values.key)
             try scan.checkDocumentHits(at: markup.offset)
         }
     }
@@ -108,9 +121,10 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         guard nameIsSecret else { return }
         var nameKey = nameKey
         let offset = entry.nameOffset
+        let (root, name) = (scan.rootPath, pathName)
         _ = nameKey.withUTF8 { bytes in
             scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: offset) {
-                HitLocation(key: nil, path: PrefsEntry.namePath(in: path), ancestry: [])
+                HitLocation(key: nil, path: PrefsEntry.namePath(in: root.appending(.key(name))), ancestry: [])
             }
         }
         try scan.checkDocumentHits(at: offset)
@@ -118,16 +132,16 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
 
     /// Markup of an entry (`key` is the entry's) or of the input: names with the pattern rules,
     /// attribute values and comments as text (layers opened, then the pattern rules).
-    func scanMarkup(_ markup: PrefsMarkup, in entryPath: @autoclosure () -> LayeredPath, key: String?) {
+    func scanMarkup(_ markup: PrefsMarkup, in entryPath: LayeredPath, key: String?) {
         switch markup.kind {
         case .attribute:
-            let found = scanPatterns(markup.name, path: markup.path(in: entryPath(), nameIsSecret: true))
+            let found = scanPatterns(markup.name, path: markup.path(in: entryPath, nameIsSecret: true))
             scanText(markup.text, key: found ? Redaction.maskedKey : String(decoding: markup.name.bytes, as: UTF8.self),
-                     path: markup.path(in: entryPath(), nameIsSecret: found))
+                     path: markup.path(in: entryPath, nameIsSecret: found))
         case .element:
-            _ = scanPatterns(markup.name, path: markup.path(in: entryPath(), nameIsSecret: false))
+            _ = scanPatterns(markup.name, path: markup.path(in: entryPath, nameIsSecret: false))
         case .comment:
-            scanText(markup.text, key: key, path: markup.path(in: entryPath(), nameIsSecret: false))
+            scanText(markup.text, key: key, path: markup.path(in: entryPath, nameIsSecret: false))
         }
     }
 
