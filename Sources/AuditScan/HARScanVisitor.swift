@@ -262,9 +262,7 @@ struct HARScanVisitor: JSONVisitor {
             }
         case (.field(let list), .name):
             var name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
-            // The name's context rules as the key cache keeps them (the same names come in every
-            // request): one prefilter pass over each distinct name, not over every header.
-            field.context = name.withUTF8 { scan.keyFacts($0).contextRules }
+            field.context = name.withUTF8 { scan.rules.patterns.contextMask(of: UnsafeRawBufferPointer($0)) }
             field.name = name
             let fromRequest = list == .requestHeaders || list == .queryString || list == .requestCookies
             if fromRequest { field.context |= entry?.hostContext ?? 0 }
