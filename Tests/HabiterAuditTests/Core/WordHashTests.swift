@@ -4,20 +4,26 @@ import Testing
 /// The hash behind the key-facts cache and the perfect-hash tables spreads keys over the low
 /// bits a table index takes, whichever byte they differ in.
 @Suite struct WordHashTests {
-    /// 256 keys alike but for one byte, for every position of keys of 1 to 24 bytes: their low
-    /// 9 bits take at least 150 distinct values (about 200 for a random function; a hash whose
-    /// low bits never see that byte gives one).
-    @Test func keysThatDifferInOneByteSpreadOverTheLowBits() {
+    /// Calls `body` with the hashes of the 256 keys alike but for one byte, for every position
+    /// of keys of 1 to 24 bytes.
+    private func forEachByteVariant(_ body: (_ length: Int, _ position: Int, _ hashes: [UInt64]) -> Void) {
         for length in 1...24 {
             for position in 0..<length {
-                var lowBits = Set<UInt64>()
-                for byte in 0...255 {
+                body(length, position, (0...255).map { byte in
                     var key = [UInt8](repeating: 0x6B, count: length)
                     key[position] = UInt8(byte)
-                    lowBits.insert(key.withUnsafeBufferPointer { WordHash.hash($0) } & 511)
-                }
-                #expect(lowBits.count >= 150, "length \(length), byte \(position): \(lowBits.count)")
+                    return key.withUnsafeBufferPointer { WordHash.hash($0) }
+                })
             }
+        }
+    }
+
+    /// Keys alike but for one byte: their low 9 bits take at least 150 distinct values (about
+    /// 200 for a random function; a hash whose low bits never see that byte gives one).
+    @Test func keysThatDifferInOneByteSpreadOverTheLowBits() {
+        forEachByteVariant { length, position, hashes in
+            let lowBits = Set(hashes.map { $0 & 511 })
+            #expect(lowBits.count >= 150, "length \(length), byte \(position): \(lowBits.count)")
         }
     }
 
@@ -25,16 +31,8 @@ import Testing
     /// place, never share a hash (below eight bytes the tail is gathered from overlapping loads,
     /// or three bytes, and the finaliser is a bijection).
     @Test func everyByteOfAKeyEntersItsHash() {
-        for length in 1...24 {
-            for position in 0..<length {
-                var hashes = Set<UInt64>()
-                for byte in 0...255 {
-                    var key = [UInt8](repeating: 0x6B, count: length)
-                    key[position] = UInt8(byte)
-                    hashes.insert(key.withUnsafeBufferPointer { WordHash.hash($0) })
-                }
-                #expect(hashes.count == 256, "length \(length), byte \(position)")
-            }
+        forEachByteVariant { length, position, hashes in
+            #expect(Set(hashes).count == 256, "length \(length), byte \(position)")
         }
     }
 
