@@ -43,12 +43,18 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     /// The entry's values, judged by the key findings name the entry by (masked when the name
     /// is a secret).
     private var values: PrefsValueScanner
-    /// The last token of the entry's path. The path is made from it and the input's root path
-    /// only for what is found, as most entries find nothing (a path per entry took two
-    /// allocations and their release), but kept once made for markup, which can come a million
-    /// times in one entry.
-    private var pathName = ""
+    /// What the entry's path is made of. The path is made only for what is found, as most
+    /// entries find nothing (a path per entry took two allocations and their release), but kept
+    /// once made for markup, which can come a million times in one entry.
+    private var pathParts = EntryPath(root: LayeredPath(), name: "")
     private var markupPath: LayeredPath?
+
+    /// The input's root path and the entry's name (masked when it is a secret).
+    private struct EntryPath {
+        let root: LayeredPath
+        let name: String
+        var path: LayeredPath { root.appending(.key(name)) }
+    }
 
     init(scan: ArtifactScan) {
         self.scan = scan
@@ -66,41 +72,40 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         nameIsSecret = !isKeyset && judgement.facts.matchesPattern
         values = nameIsSecret ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey)
             : PrefsValueScanner(scan: scan, key: nameKey, judgement: judgement)
-        pathName = nameIsSecret ? Redaction.maskedKey : name
+        pathParts = EntryPath(root: scan.rootPath, name: nameIsSecret ? Redaction.maskedKey : name)
         markupPath = nil
     }
 
     /// The name (a secret's hits; the store of an entry whose value has no text of its own), a
     /// value's text (the store, then the value, Flutter's encodings undone), or markup.
     mutating func part(_ part: PrefsEntryPart) throws {
-        // The path's parts as locals: a path argument made of the visitor's properties would
-        // copy the whole visitor into its closure. (Not for markup, whose path is kept.)
+        // The path's parts taken as a local: a path argument made of the visitor's properties
+        // would copy the whole visitor into its closure. (Not for markup, whose path is kept.)
         switch part {
         case .name:
-            let (root, name) = (scan.rootPath, pathName)
+            let parts = pathParts
             try scanName()
             if !isKeyset && !entry.kind.isScalar && entry.kind != .string {
-                values.classify(secure: secure, path: root.appending(.key(name)), offset: entry.nameOffset)
+                values.classify(secure: secure, path: parts.path, offset: entry.nameOffset)
             }
         case .value(let text, let index?):
             guard !isKeyset else { return }
-            let (root, name) = (scan.rootPath, pathName)
-            values.scanString(text, path: root.appending(.key(name)).appending(.index(index)))
+            let parts = pathParts
+            values.scanString(text, path: parts.path.appending(.index(index)))
             try scan.checkDocumentHits(at: text.offset)
         case .value(let text, nil):
             guard !isKeyset else { return }
-            let (root, name) = (scan.rootPath, pathName)
-            values.classify(secure: secure, path: root.appending(.key(name)), offset: text.offset)
+            let parts = pathParts
+            values.classify(secure: secure, path: parts.path, offset: text.offset)
             if entry.kind.isScalar {
-                values.scanScalar(description: entry.kind == .boolean ? "a boolean" : "a number", path: root.appending(.key(name)),
-                                  offset: text.offset)
+                values.scanScalar(description: entry.kind == .boolean ? "a boolean" : "a number", path: parts.path, offset: text.offset)
                 return
             }
             if secure && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
-            values.scanString(text, path: root.appending(.key(name)))
+            values.scanString(text, path: parts.path)
             try scan.checkDocumentHits(at: text.offset)
         case .markup(let markup):
-            if markupPath == nil { markupPath = scan.rootPath.appending(.key(pathName)) }
+            if markupPath == nil { markupPath = pathParts.path }
             scanMarkup(markup, in: markupPath!, key: values.key)
             try scan.checkDocumentHits(at: markup.offset)
         }
@@ -121,10 +126,10 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         guard nameIsSecret else { return }
         var nameKey = nameKey
         let offset = entry.nameOffset
-        let (root, name) = (scan.rootPath, pathName)
+        let parts = pathParts
         _ = nameKey.withUTF8 { bytes in
             scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: offset) {
-                HitLocation(key: nil, path: PrefsEntry.namePath(in: root.appending(.key(name))), ancestry: [])
+                HitLocation(key: nil, path: PrefsEntry.namePath(in: parts.path), ancestry: [])
             }
         }
         try scan.checkDocumentHits(at: offset)
