@@ -54,6 +54,12 @@ public struct PrefsXMLReader {
     private var keep: Int
     /// Attribute names of the tag being read, for the duplicate check.
     private var attributeNames = AttributeNameSet()
+    /// The buffers a markup attribute's name and decoded value are made in, lent to the markup
+    /// handed to the visitor and taken back: two arrays allocated and freed an attribute were a
+    /// fifth of the instructions of a tag of a million attributes. (A visitor that keeps a text
+    /// keeps its copy; the next attribute is then made in a new buffer.)
+    private var attributeNameBuffer: [UInt8] = []
+    private var attributeTextBuffer: [UInt8] = []
     /// The names of the open elements inside an `.other` entry, end to end, and where each ends:
     /// copied, so that the window need not keep their start tags.
     private var openNames: [UInt8] = []
@@ -697,8 +703,18 @@ public struct PrefsXMLReader {
             } else if let value = tag.value, isEntry && nameIs(attributeStart, attributeEnd, "value") {
                 try visitor.part(.value(value, index: nil))
             } else {
-                let text = try attributeValue(from: valueStart, to: valueEnd)
-                try hand(PrefsMarkup(.attribute, owner: role.owner, name: slice(attributeStart, attributeEnd), text: text), role: role, &visitor)
+                // The name and the decoded value made in the reader's buffers, lent to the markup
+                // and taken back once the visitor is done with it.
+                var name: [UInt8] = [], text: [UInt8] = []
+                swap(&name, &attributeNameBuffer)
+                swap(&text, &attributeTextBuffer)
+                name.removeAll(keepingCapacity: true)
+                name.append(contentsOf: UnsafeBufferPointer(start: origin + attributeStart, count: attributeEnd - attributeStart))
+                text.removeAll(keepingCapacity: true)
+                try decode(from: valueStart, to: valueEnd, mode: .attribute, collect: true, into: &text)
+                try hand(PrefsMarkup(.attribute, owner: role.owner, name: PrefsText(name, at: attributeStart), text: PrefsText(text, at: valueStart)),
+                         role: role, &visitor)
+                (attributeNameBuffer, attributeTextBuffer) = (name, text)
             }
             i = valueEnd + 1
         }

@@ -282,6 +282,20 @@ private func plainlyDecoded(_ text: String, inAttribute: Bool) -> [UInt8] {
         }
     }
 
+    /// A tag's markup attributes are made in buffers the reader takes back: a visitor that keeps
+    /// every part still holds each attribute's own name and value, whatever came after it.
+    @Test func keptMarkupAttributesKeepTheirOwnTexts() throws {
+        let attributes = (0..<40).map { i in (name: "a\(i)", value: String(repeating: "v", count: i) + "&amp;\(i)") }
+        let tag = attributes.map { #"\#($0.name)="\#($0.value)""# }.joined(separator: " ")
+        let read = try #require(try entries("<map><string name=\"k\" \(tag)>x</string></map>").first)
+        let kept = read.parts.compactMap { part -> (String, String)? in
+            guard case .markup(let markup) = part, markup.kind == .attribute else { return nil }
+            return (String(decoding: markup.name.bytes, as: UTF8.self), String(decoding: markup.text.bytes, as: UTF8.self))
+        }
+        #expect(kept.map(\.0) == attributes.map(\.name))
+        #expect(kept.map(\.1) == attributes.map { $0.value.replacingOccurrences(of: "&amp;", with: "&") })
+    }
+
     @Test func specialByteDetectionFindsTheFirst() {
         TestSupport.expectFirstSpecialByte(PrefsXMLReader.firstSpecialByte, later: [0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF]) {
             $0 == 0x26 || $0 == 0x3C || $0 == 0x5D || $0 < 0x20 || $0 >= 0x80
