@@ -18,12 +18,6 @@ final class ArtifactScan {
     let options: ScanOptions
     let window: ByteWindow
     let layerDecoders: LayerDecoderSet
-    /// The base64 decoder's bit in `layerDecoders`' masks.
-    let base64Decoder: UInt16
-    /// How many of the input's own values (layer depth 0) the base64 decoder opened or refused:
-    /// a capture's body marked base64 that it did is not recognised again when its encoding is
-    /// read (`HARScanVisitor.scanDeclaredBase64`).
-    var base64Recognitions = 0
     /// The JSON visitors' cache of the innermost container's path (see `ContainerPlace`).
     let containerPlace = ContainerPlace()
     // What readers and visitors read and change on every value: each in a box of its own (see
@@ -148,7 +142,6 @@ final class ArtifactScan {
         keyCache = caches.keyFacts
         quietValues = caches.quietValues
         layerDecoders = caches.layerDecoders
-        base64Decoder = caches.layerDecoders.mask(named: "base64")
         self.options = options
         self.share = share
         passwordVerifierRule = rules.nameRules.firstIndex { $0.id == SpecialRule.passwordVerifier.rawValue }

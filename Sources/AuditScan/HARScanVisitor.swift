@@ -84,8 +84,6 @@ struct HARScanVisitor: JSONVisitor {
         /// bytes that are no text layer, those bytes are scanned when `content` closes.
         var base64: Base64Text?
         var location: HitLocation?
-        /// The scan of the text itself had the base64 decoder open or refuse it: it is a layer.
-        var isBase64Layer = false
     }
 
     /// A base64 `content.text`: where it stands in the window (which `content`'s pin keeps
@@ -225,10 +223,8 @@ struct HARScanVisitor: JSONVisitor {
         }
         let isFieldValue = structure.pendingKey == .value && structure.current?.isField == true
         let isBody = structure.pendingKey == .text && (structure.current == .content || structure.current == .postData)
-        let isContentText = isBody && structure.current == .content
         structure.scalarRead()
         let hitsBefore = scan.hitCount
-        let base64RecognitionsBefore = scan.base64Recognitions
         // A body is declared what its `mimeType` says, for this value only.
         let declares = isBody && bodyKind != nil
         if declares { plain.declaredKind = bodyKind }
@@ -237,7 +233,6 @@ struct HARScanVisitor: JSONVisitor {
         defer { if isFieldValue { plain.carrierContext = 0 } }
         try plain.string(raw, escaped: escaped, at: offset)
         if isFieldValue { field.valueHasHits = scan.hitCount > hitsBefore }
-        if isContentText && scan.base64Recognitions > base64RecognitionsBefore { contentText?.isBase64Layer = true }
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
@@ -390,14 +385,8 @@ struct HARScanVisitor: JSONVisitor {
     /// A body declared base64 that no decoder opens as text or gzip: its bytes, decoded, with
     /// the pattern rules.
     private func scanDeclaredBase64(_ body: UnsafeRawBufferPointer, _ text: ContentText, _ location: HitLocation) {
-        // A layer the text's own scan opened or refused is not recognised again (a whole pass
-        // over the body); one it did not try (a value it remembered as quiet) is.
         let isLayer: Bool
-        if text.isBase64Layer {
-            isLayer = true
-        } else {
-            do { isLayer = try Base64LayerDecoder().recognises(body) } catch { isLayer = true }
-        }
+        do { isLayer = try Base64LayerDecoder().recognises(body) } catch { isLayer = true }
         if isLayer { return }
         switch Base64LayerDecoder.decodeForced(body, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
         case .success(let decoded):

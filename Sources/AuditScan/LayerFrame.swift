@@ -48,7 +48,7 @@ extension ArtifactScan {
                     locate: () -> HitLocation) -> Bool {
         var candidates = layerDecoders.candidates(value) & ~excluded
         // Most values open no layer: they are done without a location kept in waiting.
-        guard let first = nextLayer(of: value, at: offset, depth: depth, candidates: &candidates) else { return false }
+        guard let first = nextLayer(of: value, at: offset, candidates: &candidates) else { return false }
         let location = locate()
         var replaced = false
         var next: (layer: DecodedLayer, decoder: Int)? = first
@@ -62,27 +62,21 @@ extension ArtifactScan {
                                    depth: depth + 1, readerContext: location.readerContext, carrier: location.carrier,
                                    isProtocolField: location.isProtocolField)
             if scanLayer(layer, of: value, frame: frame) && layer.replacesValue { replaced = true }
-            next = nextLayer(of: value, at: offset, depth: depth, candidates: &candidates)
+            next = nextLayer(of: value, at: offset, candidates: &candidates)
         }
         return replaced
     }
 
     /// The next layer that a decoder of `candidates` opens, and the decoder's index; the decoders
     /// tried are taken off `candidates`. A layer a decoder recognises and refuses is an input
-    /// error at `offset`, and the next decoder is tried. (`depth`: the value's layer depth, for
-    /// `base64Recognitions`.)
-    private func nextLayer(of value: UnsafeRawBufferPointer, at offset: Int, depth: Int,
-                           candidates: inout UInt16) -> (layer: DecodedLayer, decoder: Int)? {
+    /// error at `offset`, and the next decoder is tried.
+    private func nextLayer(of value: UnsafeRawBufferPointer, at offset: Int, candidates: inout UInt16) -> (layer: DecodedLayer, decoder: Int)? {
         while candidates != 0 {
             let index = candidates.trailingZeroBitCount
             candidates &= candidates - 1
             do {
-                if let layer = try layerDecoders.decoders[index].decode(value) {
-                    if depth == 0 && 1 << index == base64Decoder { base64Recognitions += 1 }
-                    return (layer, index)
-                }
+                if let layer = try layerDecoders.decoders[index].decode(value) { return (layer, index) }
             } catch {
-                if depth == 0 && 1 << index == base64Decoder { base64Recognitions += 1 }
                 fail(error.kind == .limit ? .limit : .parse, at: offset, error.reason)
             }
         }
