@@ -12,6 +12,13 @@ public enum WordHash {
         return h ^ (h &>> 33)
     }
 
+    /// The hash of a string's UTF-8 (read in place).
+    @inline(__always)
+    public static func hash(_ text: String, seed: UInt64 = 0) -> UInt64 {
+        var text = text
+        return text.withUTF8 { hash($0, seed: seed) }
+    }
+
     /// The hash before MurmurHash3's finaliser: every byte of the key is in it (keys of one
     /// length that differ fold differently below eight bytes), but its low bits see only the
     /// last bytes. For a small table that takes its index from the high bits of one more

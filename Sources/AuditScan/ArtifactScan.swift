@@ -150,7 +150,7 @@ final class ArtifactScan {
 
     /// Records a sighting for the inventory section.
     func recordSighting(_ sighting: InventorySighting) {
-        let nameHash = sighting.storeId == nil ? ArtifactScan.nameHash(sighting) : nil
+        let nameHash = sighting.storeId == nil ? WordHash.hash(sighting.name) : nil
         if let nameHash, sightings.count >= ArtifactScan.listedKeysLimit
             && !(unstoredNameHashes.contains(nameHash) && sightings.contains(sighting)) {
             unlistedKeys += 1
@@ -159,11 +159,6 @@ final class ArtifactScan {
             if let nameHash { unstoredNameHashes.insert(nameHash) }
             sightings.insert(sighting)
         }
-    }
-
-    private static func nameHash(_ sighting: InventorySighting) -> UInt64 {
-        var name = sighting.name
-        return name.withUTF8 { WordHash.hash($0) }
     }
 
     /// Counts keys without a store that were not even collected (see `unlistedKeys`).

@@ -43,14 +43,14 @@ struct QuietNameHits {
                                 valueDescription: String) -> UInt64 {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             @inline(__always) func mix(_ value: UInt64) { h = (h ^ value) &* 0x0000_0100_0000_01B3 }
-            mix(key.map(Label.hash) ?? 1)
+            mix(key.map { WordHash.hash($0) } ?? 1)
             switch token {
-            case .key(let name)?: mix(name == key ? 2 : Label.hash(name))
+            case .key(let name)?: mix(name == key ? 2 : WordHash.hash(name))
             case .index(let index)?: mix(UInt64(bitPattern: Int64(index)))
             case nil: mix(3)
             }
             mix(UInt64(ruleIndex) << 1 | (describesMetadata ? 1 : 0))
-            mix(Label.hash(valueDescription))
+            mix(WordHash.hash(valueDescription))
             return h
         }
 
@@ -58,11 +58,6 @@ struct QuietNameHits {
         func matches(key: String?, token: PathToken?, ruleIndex: Int, describesMetadata: Bool, valueDescription: String) -> Bool {
             self.ruleIndex == ruleIndex && self.describesMetadata == describesMetadata && self.key == key && self.token == token
                 && self.valueDescription == valueDescription
-        }
-
-        private static func hash(_ text: String) -> UInt64 {
-            var text = text
-            return text.withUTF8 { WordHash.hash($0) }
         }
     }
 
