@@ -4,18 +4,19 @@ import AuditBytes
 /// with one bitmap probe per byte pair. It gates the regexes: a rule whose keywords do not
 /// occur in a value never runs on it.
 ///
-/// When every literal has three bytes or more, only every other pair is probed: a literal that
-/// starts at an odd offset has its second and third bytes at the even offset after it, so the
-/// bitmap also holds each literal's second pair, and a hit there is verified one byte back.
-/// A pair that passes is probed again with three bytes: a literal starting at it has its bytes
-/// 0 to 2 there, one starting a byte before its bytes 1 to 3 or, with three bytes, its last two
-/// (`probes`, `shortLiteralEnds`). On the guard's JSON input 41 % of the probed pairs pass the
-/// bitmap, and 9 % the second probe (counted without its hash collisions).
+/// When every literal has three bytes or more, only every other offset is probed, with its three
+/// bytes: a literal starting there has its bytes 0 to 2 there, one starting a byte before its
+/// bytes 1 to 3 or, with three bytes, its last two (`probes`, `shortLiteralEnds`), and a hit is
+/// verified at both offsets. The probe is one branch, which passes about one offset in ten on
+/// real values: a bitmap of byte pairs before it passed a third of them, a branch the processor
+/// could not foretell.
+///
+/// A candidate literal is compared with the value eight bytes at a time (`prefixWords`).
 public final class LiteralPrefilter: @unchecked Sendable {
     /// Lowercased literals.
     public let literals: [[UInt8]]
     /// Bit `b1 << 8 | b0` (two bytes as a little-endian word) is set when some literal starts
-    /// with the pair `b0 b1` in any letter case (or, with `probeStep` 2, has it as its second pair).
+    /// with the pair `b0 b1` in any letter case. Probed at every offset with `probeStep` 1.
     private let bitmap: UnsafeMutablePointer<UInt64>
     /// Literal indices grouped by first (lowercased) byte pair: the literals starting with pair
     /// `p` are `pairMembers[pairStart[p]..<pairStart[p + 1]]`.
@@ -29,14 +30,22 @@ public final class LiteralPrefilter: @unchecked Sendable {
     /// so that probing a value takes no reference counting.
     private let literalBytes: UnsafeMutablePointer<UInt8>
     private let literalStart: UnsafeMutablePointer<Int32>
+    /// Each literal's first eight bytes (fewer when it is shorter) as a little-endian word, the
+    /// bytes past its end zero; `prefixLetters` has 0x20 in the bytes that are letters and
+    /// `prefixMasks` 0xFF in the bytes it has. Eight bytes of a value `w` start with the
+    /// literal's first bytes in any case when `(w | letters) & mask == word`: a value byte `b`
+    /// has `b | 0x20` equal to a lowercase letter only when `b` is that letter in either case.
+    private let prefixWords: UnsafeMutablePointer<UInt64>
+    private let prefixLetters: UnsafeMutablePointer<UInt64>
+    private let prefixMasks: UnsafeMutablePointer<UInt64>
     /// 2 when every literal has three bytes or more, else 1.
     private let probeStep: Int
     /// With `probeStep` 2, a bit per hash (`trigramHash`) of each literal's first three bytes:
     /// checked before the literals of a pair are, at the offset they would start at.
     private let trigrams: UnsafeMutablePointer<UInt64>
-    /// With `probeStep` 2, the second probe of a pair that passed the bitmap: a bit per hash of
-    /// each literal's bytes 0 to 2 and (four bytes or more) 1 to 3, and the pairs that the
-    /// three-byte literals end with, in every letter case.
+    /// With `probeStep` 2, the probe of an offset: a bit per hash of each literal's bytes 0 to 2
+    /// and (four bytes or more) 1 to 3, and the pairs that the three-byte literals end with, in
+    /// every letter case.
     private let probes: UnsafeMutablePointer<UInt64>
     private let shortLiteralEnds: UnsafeMutablePointer<UInt64>
 
@@ -84,10 +93,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
             }
             return (start, members)
         }
-        for literal in lowered {
-            setBits(literal[0], literal[1], in: bitmap)
-            if probeStep == 2 { setBits(literal[1], literal[2], in: bitmap) }
-        }
+        for literal in lowered { setBits(literal[0], literal[1], in: bitmap) }
         /// A copy of `values` in raw memory, freed by `deinit`.
         func raw<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
             let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(1, values.count))
@@ -98,6 +104,15 @@ public final class LiteralPrefilter: @unchecked Sendable {
         (secondPairStart, secondPairMembers) = grouped { probeStep == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
         literalBytes = raw(lowered.flatMap { $0 })
         literalStart = raw(lowered.reduce(into: [Int32(0)]) { starts, literal in starts.append(starts.last! + Int32(literal.count)) })
+        /// The first eight bytes of each literal, shifted to their places, where `byte` maps them.
+        func prefixes(_ byte: (UInt8) -> UInt8) -> UnsafeMutablePointer<UInt64> {
+            raw(lowered.map { literal in
+                literal.prefix(8).enumerated().reduce(UInt64(0)) { word, byte_ in word | UInt64(byte(byte_.element)) << (8 * UInt64(byte_.offset)) }
+            })
+        }
+        prefixWords = prefixes { $0 }
+        prefixLetters = prefixes { $0 &- 0x61 < 26 ? 0x20 : 0 }
+        prefixMasks = prefixes { _ in 0xFF }
         self.bitmap = bitmap
         self.probeStep = probeStep
         (trigrams, probes, shortLiteralEnds) = (bits(), bits(), bits())
@@ -118,6 +133,9 @@ public final class LiteralPrefilter: @unchecked Sendable {
         secondPairMembers.deallocate()
         literalBytes.deallocate()
         literalStart.deallocate()
+        prefixWords.deallocate()
+        prefixLetters.deallocate()
+        prefixMasks.deallocate()
         trigrams.deallocate()
         probes.deallocate()
         shortLiteralEnds.deallocate()
@@ -133,6 +151,12 @@ public final class LiteralPrefilter: @unchecked Sendable {
     @inline(__always)
     private static func has(_ bit: Int, in bitmap: UnsafeMutablePointer<UInt64>) -> Bool {
         bitmap[bit &>> 6] & (1 &<< UInt64(bit & 63)) != 0
+    }
+
+    /// Bit `bit` of `bitmap` as 0 or 1, to be combined with another without a branch.
+    @inline(__always)
+    private static func bit(_ bit: Int, in bitmap: UnsafeMutablePointer<UInt64>) -> UInt64 {
+        bitmap[bit &>> 6] &>> UInt64(bit & 63) & 1
     }
 
     /// Calls `found` with the index and offset of each literal that occurs in `bytes` (once per
@@ -154,25 +178,42 @@ public final class LiteralPrefilter: @unchecked Sendable {
             }
             return
         }
+        // Four bytes at a time while there are four; then the last offset with three bytes.
         var i = 0
-        while i &+ 1 < n {
-            let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
-            if LiteralPrefilter.has(word, in: bitmap) {
-                // The three bytes here, hashed once for both of their bitmaps (-1: fewer are left).
-                let here = i &+ 2 < n ? trigramHash(at: i, in: start, count: n) : -1
-                if (here >= 0 && LiteralPrefilter.has(here, in: probes)) || LiteralPrefilter.has(word, in: shortLiteralEnds) {
-                    // A literal starting one byte back, then one starting here: the first three
-                    // bytes are checked before any literal.
-                    let pair = Int(ASCIICase.lower(start[i])) << 8 | Int(ASCIICase.lower(start[i &+ 1]))
-                    if i > 0 && LiteralPrefilter.has(trigramHash(at: i &- 1, in: start, count: n), in: trigrams) {
-                        verify(secondPairMembers, Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1]), at: i - 1, in: start, count: n, found)
-                    }
-                    if here >= 0 && LiteralPrefilter.has(here, in: trigrams) {
-                        verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
-                    }
-                }
+        while i &+ 4 <= n {
+            let bytes = UnsafeRawPointer(start + i).loadUnaligned(as: UInt32.self).littleEndian
+            let here = LiteralPrefilter.trigramHash(bytes & 0xFF_FFFF)
+            if LiteralPrefilter.bit(here, in: probes) | LiteralPrefilter.bit(Int(bytes & 0xFFFF), in: shortLiteralEnds) != 0 {
+                verifyCandidates(at: i, here: here, in: start, count: n, found)
             }
             i &+= 2
+        }
+        if i &+ 2 < n {
+            let here = trigramHash(at: i, in: start, count: n)
+            let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
+            if LiteralPrefilter.has(here, in: probes) || LiteralPrefilter.has(word, in: shortLiteralEnds) {
+                verifyCandidates(at: i, here: here, in: start, count: n, found)
+            }
+            i &+= 2
+        }
+        // The last pair, when the count is even: only a three-byte literal one byte back ends in it.
+        if i &+ 1 < n {
+            let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
+            if LiteralPrefilter.has(word, in: shortLiteralEnds) { verifyCandidates(at: i, here: -1, in: start, count: n, found) }
+        }
+    }
+
+    /// Reports the literals that start one byte before `i`, then those that start at `i`, once
+    /// the three bytes at each pass the filter of first trigrams. `here` is the hash of the three
+    /// bytes at `i` (-1: fewer are left).
+    @inline(__always)
+    private func verifyCandidates(at i: Int, here: Int, in start: UnsafePointer<UInt8>, count n: Int, _ found: (Int, Int) -> Void) {
+        let pair = Int(ASCIICase.lower(start[i])) << 8 | Int(ASCIICase.lower(start[i &+ 1]))
+        if i > 0 && LiteralPrefilter.has(trigramHash(at: i &- 1, in: start, count: n), in: trigrams) {
+            verify(secondPairMembers, Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1]), at: i - 1, in: start, count: n, found)
+        }
+        if here >= 0 && LiteralPrefilter.has(here, in: trigrams) {
+            verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
         }
     }
 
@@ -194,16 +235,23 @@ public final class LiteralPrefilter: @unchecked Sendable {
         return LiteralPrefilter.trigramHash(bytes)
     }
 
-    /// Reports each literal of `members[range]` that occurs at `position`.
+    /// Reports each literal of `members[range]` that occurs at `position`: by its first eight
+    /// bytes in one comparison where the value has eight bytes there, then byte by byte.
     @inline(__always)
     private func verify(_ members: UnsafeMutablePointer<Int32>, _ range: Range<Int>, at position: Int, in start: UnsafePointer<UInt8>,
                         count n: Int, _ found: (Int, Int) -> Void) {
+        let wordFits = position &+ 8 <= n
+        let word = wordFits ? UnsafeRawPointer(start + position).loadUnaligned(as: UInt64.self).littleEndian : 0
         for m in range {
             let index = Int(members[m])
             let literal = Int(literalStart[index])
             let length = Int(literalStart[index + 1]) - literal
             if position + length > n { continue }
             var k = 0
+            if wordFits {
+                if (word | prefixLetters[index]) & prefixMasks[index] != prefixWords[index] { continue }
+                k = min(length, 8)
+            }
             while k < length && ASCIICase.lower(start[position + k]) == literalBytes[literal + k] { k += 1 }
             if k == length { found(index, position) }
         }

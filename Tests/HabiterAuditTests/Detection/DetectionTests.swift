@@ -203,20 +203,22 @@ import Testing
         #expect(found.isEmpty)
     }
 
-    /// With a two-byte literal every byte pair is probed; without one, every other pair (the
-    /// literals' second pairs are in the bitmap too, a pair that passes is probed again with
-    /// three bytes, and a pair's literals are looked at only after their first three bytes pass
-    /// a filter), three-byte literals among them or not: each against a naive search, which
-    /// literals and where (windowed pattern searches start from where the keywords are).
+    /// With a two-byte literal every byte pair is probed; without one, every other offset (with
+    /// the three bytes there, for literals starting there or a byte before), three-byte literals
+    /// among them or not; a candidate is compared eight bytes at a time where the value has them,
+    /// case folded only where the literal has a letter (`[` is not `{`, `@` not `` ` ``): each
+    /// against a naive search, which literals and where (windowed pattern searches start from
+    /// where the keywords are).
     @Test(arguments: [["xy"], ["xyz", "x_y"]])
     func prefilterAgreesWithANaiveSearch(_ short: [String]) {
-        let literals = ["ghp_", "Bearer", "AKIA", "-----begin", "sk_live_", "\u{E9}t\u{E9}"] + short
+        let literals = ["ghp_", "Bearer", "AKIA", "-----begin", "sk_live_", "\u{E9}t\u{E9}", "{{x", "a`b`c"] + short
         let filter = LiteralPrefilter(literals: literals)
         let lowered = literals.map { Array($0.utf8).map(ASCIICase.lower) }
         var generator = SeededGenerator(seed: 131)
-        let pieces = literals + ["GHP_", "bEaReR", "XY", "XyZ", "akia", "-----BEGIN", "SK_LIVE_", "x", "y", "z", "_", " ", "\u{C9}T\u{C9}", "\u{FF}", "\0"]
+        let pieces = literals + ["GHP_", "bEaReR", "XY", "XyZ", "akia", "-----BEGIN", "SK_LIVE_", "x", "y", "z", "_", " ", "\u{C9}T\u{C9}", "\u{FF}", "\0",
+                                 "[[X", "{{X", "A@B@C", "A`B`C", "sk_live"]
         for _ in 0..<4000 {
-            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let bytes = Array(text.utf8)
             var found: [[Int]] = []
             bytes.withUnsafeBytes { filter.scan($0) { found.append([$0, $1]) } }
