@@ -22,7 +22,7 @@ public final class PatternEngine: @unchecked Sendable {
     /// `prefilter`, for the search of every value and name: not retained for each (`prefilter`
     /// holds it).
     private let unretainedPrefilter: Unretained<LiteralPrefilter>?
-    /// Rule indices per prefilter literal; freed by `deinit`.
+    /// Rule indices per prefilter literal, and the context rules among them; freed by `deinit`.
     private let literalRules: RuleLists
     /// Rules without keywords: they run on every value long enough.
     private let unfilteredRules: [Int]
@@ -33,9 +33,6 @@ public final class PatternEngine: @unchecked Sendable {
     let contextRules: [Int]
     /// Per rule index, its bit in a `ContextMask` (0 for a rule that is not a context rule).
     private let contextBits: [ContextMask]
-    /// Per prefilter literal, the context rules it is a keyword of: a name's context rules are
-    /// found by the one pass of the prefilter over it.
-    private let literalContextBits: [ContextMask]
     /// Per rule index, its windowed search, or nil for a rule that may match without a keyword:
     /// worked out when a long value first needs it, since for the whole pack the analysis and a
     /// second JIT compilation cost a pack load as much again, and most scans hold no long value.
@@ -67,14 +64,13 @@ public final class PatternEngine: @unchecked Sendable {
         }
         prefilter = literals.isEmpty ? nil : LiteralPrefilter(literals: literals)
         unretainedPrefilter = prefilter.map(Unretained.init)
-        let rulesOfLiterals = literals.map { owners[$0]! }
-        literalRules = RuleLists(rulesOfLiterals)
         unfilteredRules = unfiltered
         contextRules = Array(rules.indices.filter { rules[$0].keywordWindow != nil }.prefix(ContextMask.bitWidth))
         var bits = [ContextMask](repeating: 0, count: rules.count)
         for (bit, rule) in contextRules.enumerated() { bits[rule] = 1 << bit }
         contextBits = bits
-        literalContextBits = rulesOfLiterals.map { owners in owners.reduce(0) { $0 | bits[$1] } }
+        // A name's context rules are found by the one pass of the prefilter over it.
+        literalRules = RuleLists(literals.map { owners[$0]! }, ruleContextBits: bits)
         minimumValueLength = rules.map { rule in
             max(rule.minLength, rule.keywords.map { $0.utf8.count }.min() ?? 0)
         }.min() ?? Int.max
@@ -112,10 +108,12 @@ public final class PatternEngine: @unchecked Sendable {
                     windowed = false
                 }
                 for rule in literalRules[literal] { scratch.mark(Int(rule)) }
+                scratch.keywordContext |= literalRules.contextMask(ofList: literal)
             } }
         } else {
             unretainedPrefilter?.call { $0.scan(value) { literal, _ in
                 for rule in literalRules[literal] { scratch.mark(Int(rule)) }
+                scratch.keywordContext |= literalRules.contextMask(ofList: literal)
             } }
         }
         if !unfilteredRules.isEmpty {
@@ -221,8 +219,19 @@ extension PatternEngine {
     public func contextMask(of text: UnsafeRawBufferPointer) -> ContextMask {
         guard !contextRules.isEmpty, !text.isEmpty, let unretainedPrefilter else { return 0 }
         var mask: ContextMask = 0
-        unretainedPrefilter.call { $0.scan(text) { literal, _ in mask |= literalContextBits[literal] } }
+        let literalRules = literalRules
+        unretainedPrefilter.call { $0.scan(text) { literal, _ in mask |= literalRules.contextMask(ofList: literal) } }
         return mask
+    }
+
+    /// `scan` of a key, returning the key's `contextMask(of:)`: a key is asked both when it is
+    /// judged, and the scan's pass of the prefilter finds the keywords of both (a key too short
+    /// for every rule is only searched for the context rules' keywords).
+    public func scanKey(_ key: UnsafeRawBufferPointer, matcher: RegexMatcher, scratch: inout PatternScratch,
+                        _ emit: (PatternHit) -> Void) throws(PatternLimitError) -> ContextMask {
+        guard key.count >= minimumValueLength else { return contextMask(of: key) }
+        try scan(key, matcher: matcher, scratch: &scratch, emit)
+        return scratch.keywordContext
     }
 
     /// Whether one of `keywords` (case-insensitive) stands within `window` bytes before or after
@@ -275,6 +284,8 @@ public struct PatternScratch {
     var keywords: [(literal: Int32, offset: Int)] = []
     /// One rule's anchors.
     var anchors: [Int] = []
+    /// The context rules whose keywords the value has (`PatternEngine.contextMask(of:)`).
+    var keywordContext: ContextMask = 0
     private var stamps: [UInt32] = []
     private var generation: UInt32 = 0
 
@@ -291,6 +302,7 @@ public struct PatternScratch {
         // Most values mark nothing: the array is left alone then (clearing it is not free).
         if !marked.isEmpty { marked.removeAll(keepingCapacity: true) }
         if !keywords.isEmpty { keywords.removeAll() }
+        keywordContext = 0
     }
 
     @inline(__always)

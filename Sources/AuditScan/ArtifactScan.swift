@@ -208,10 +208,11 @@ final class ArtifactScan {
             // not judged by the name rules.
             return (store, store.map { inventory.stores[$0].isSensitive } ?? true)
         }
+        let (matchesPattern, contextRules) = keyPatternFacts(key)
         let facts = KeyFacts(
             storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), isAppSensitive: AppSensitiveName.matches(key),
             isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
-            matchesPattern: keyMatchesPattern(key), contextRules: patterns.call { $0.contextMask(of: UnsafeRawBufferPointer(key)) })
+            matchesPattern: matchesPattern, contextRules: contextRules)
         return KeyJudgement(facts: facts, name: judgedByName ? names.call { $0.match(key, scratch: &keyScratch) } : nil)
     }
 
@@ -225,16 +226,16 @@ final class ArtifactScan {
     private static let secureStoragePrefix = Array(FlutterPrefsEncoding.secureStoragePrefix.utf8)
 
     /// Whether a pattern rule matches `key` (a limit reached counts as a match: the scan where
-    /// the key occurs then reports it).
-    private func keyMatchesPattern(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// the key occurs then reports it), and the context rules with a keyword in it.
+    private func keyPatternFacts(_ key: UnsafeBufferPointer<UInt8>) -> (matchesPattern: Bool, contextRules: ContextMask) {
         patterns.call { patterns in
             var found = false
             do {
-                try patterns.scan(UnsafeRawBufferPointer(key), matcher: matcher, scratch: &patternScratch) { _ in found = true }
+                let context = try patterns.scanKey(UnsafeRawBufferPointer(key), matcher: matcher, scratch: &patternScratch) { _ in found = true }
+                return (found, context)
             } catch {
-                return true
+                return (true, patterns.contextMask(of: UnsafeRawBufferPointer(key)))
             }
-            return found
         }
     }
 
