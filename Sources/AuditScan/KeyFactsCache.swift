@@ -58,6 +58,12 @@ public final class KeyFactsCache {
     }
 
     private let slots: UnsafeMutablePointer<Slot>
+    /// Per slot, the slot of the key found right after its key the last time (-1: none), and in
+    /// `lastFound` the slot of the key found last. Sync data repeats its documents' shapes, so
+    /// the next key is mostly the one that followed last time: compared with the key in that
+    /// slot first, it is found without being hashed or probed for. Raw memory, like `slots`.
+    private let successors: UnsafeMutablePointer<Int16>
+    private let lastFound: UnsafeMutablePointer<Int>
     /// The bytes of the keys learnt, one after another (`arenaCount` of `arenaCapacity` used).
     /// Read on every lookup, so in boxes (see `UncheckedBox`).
     private let arenaBox: UncheckedBox<UnsafeMutablePointer<UInt8>>
@@ -90,11 +96,17 @@ public final class KeyFactsCache {
     init() {
         slots = .allocate(capacity: KeyFactsCache.slotCount)
         slots.initialize(repeating: Slot(), count: KeyFactsCache.slotCount)
+        successors = .allocate(capacity: KeyFactsCache.slotCount)
+        successors.initialize(repeating: -1, count: KeyFactsCache.slotCount)
+        lastFound = .allocate(capacity: 1)
+        lastFound.initialize(to: -1)
         arenaBox = UncheckedBox(.allocate(capacity: KeyFactsCache.initialArenaCapacity))
     }
 
     deinit {
         slots.deallocate()
+        successors.deallocate()
+        lastFound.deallocate()
         arena.deallocate()
     }
 
@@ -130,6 +142,17 @@ public final class KeyFactsCache {
     /// separate `learn`, not one call with a closure to judge a miss: the closure's context
     /// kept the scan retained around every look-up.
     func lookUp(_ key: UnsafeBufferPointer<UInt8>) -> Lookup {
+        let previous = lastFound.pointee
+        if previous >= 0 {
+            let predicted = Int(successors[previous])
+            if predicted >= 0 {
+                let slot = slots[predicted]
+                if Int(slot.length) == key.count && KeyFactsCache.equal(arena + Int(slot.start), key) {
+                    lastFound.pointee = predicted
+                    return .found(results.withUnsafeBufferPointer { $0[Int(slot.result)] })
+                }
+            }
+        }
         var free: Int?
         let hash = WordHash.hash(key)
         if key.count <= KeyFactsCache.maxKeyLength {
@@ -141,11 +164,15 @@ public final class KeyFactsCache {
                     break
                 }
                 if slot.hash == hash && Int(slot.length) == key.count && KeyFactsCache.equal(arena + Int(slot.start), key) {
+                    if previous >= 0 { successors[previous] = Int16(index) }
+                    lastFound.pointee = index
                     return .found(results.withUnsafeBufferPointer { $0[Int(slot.result)] })
                 }
                 index = (index + 1) & (KeyFactsCache.slotCount - 1)
             }
         }
+        // A key the cache does not hold breaks the chain: the next key is probed for.
+        lastFound.pointee = -1
         return .missed(Miss(hash: hash, free: free))
     }
 

@@ -34,6 +34,43 @@ import Testing
         #expect(Self.ruleId(fresh, tokenAgain, token) == tokenRule)
     }
 
+    /// The cache first tries the key that followed the last key found the time before: a stream
+    /// of documents of one shape, broken by keys in another order, keys of the same length that
+    /// differ in one byte and keys never seen, is answered as a dictionary of the keys answers it.
+    @Test func aKeyFoundAfterItsPredecessorIsTheKeyAskedFor() {
+        let cache = KeyFactsCache()
+        let shape = ["entityId", "payload", "title", "titlf", "count", "countX", "id", "ie", "schemaVersion"].map { Array($0.utf8) }
+        var ids: [[UInt8]: Int32] = [:]
+        var generator = SeededGenerator(seed: 99)
+        for round in 0..<6000 {
+            var key: [UInt8]
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0...6: key = shape[round % shape.count]
+            case 7: key = shape.randomElement(using: &generator)!
+            case 8:
+                key = shape.randomElement(using: &generator)!
+                key[Int.random(in: 0..<key.count, using: &generator)] = UInt8.random(in: 0x61...0x7A, using: &generator)
+            default: key = (0..<Int.random(in: 1...12, using: &generator)).map { _ in UInt8.random(in: 0x61...0x66, using: &generator) }
+            }
+            let known = ids[key]
+            let answer: Int32 = key.withUnsafeBufferPointer { bytes in
+                switch cache.lookUp(bytes) {
+                case .found(let facts): return facts.storeIndex
+                case .missed(let miss):
+                    var facts = KeyFacts()
+                    facts.storeIndex = Int32(ids.count)
+                    return cache.learn(bytes, KeyJudgement(facts: facts, name: nil), at: miss).storeIndex
+                }
+            }
+            if let known {
+                #expect(answer == known, "\(String(decoding: key, as: UTF8.self))")
+            } else {
+                #expect(answer == Int32(ids.count))
+                ids[key] = answer
+            }
+        }
+    }
+
     /// A key's text comes from the cache for a key it keeps (also when asked again, and for a key
     /// whose facts are otherwise empty), and is decoded afresh for one too long for it: the same
     /// text either way, as the contract checks' trees had from decoding every occurrence.
