@@ -62,12 +62,12 @@ public final class LiteralPrefilter: @unchecked Sendable {
         }
         let bitmap = bits()
         func set(_ bit: Int, in bitmap: UnsafeMutablePointer<UInt64>) { bitmap[bit >> 6] |= 1 << UInt64(bit & 63) }
-        func cases(_ b: UInt8) -> [UInt8] { b &- 0x61 < 26 ? [b, b & ~0x20] : [b] }
+        func upper(_ b: UInt8) -> UInt8 { b &- 0x61 < 26 ? b & ~0x20 : b }
+        /// The pair in every letter case (a byte that is no letter counts twice, alike).
         func setBits(_ b0: UInt8, _ b1: UInt8, in bitmap: UnsafeMutablePointer<UInt64>) {
-            for first in cases(b0) {
-                for second in cases(b1) {
-                    set(Int(second) << 8 | Int(first), in: bitmap)
-                }
+            for first in [b0, upper(b0)] {
+                set(Int(b1) << 8 | Int(first), in: bitmap)
+                set(Int(upper(b1)) << 8 | Int(first), in: bitmap)
             }
         }
         func setTrigram(_ literal: [UInt8], from start: Int, in bitmap: UnsafeMutablePointer<UInt64>) {
