@@ -110,9 +110,8 @@ extension UnsafeBufferPointer where Element == UInt8 {
     }
 
     /// Whether the bytes start with `prefix`: short literals (field names), compared through the
-    /// two pointers eight bytes at a time, the last word overlapping the one before, or byte by
-    /// byte below eight, where a closure over the literal's buffer took some 45 instructions a
-    /// call. The contract checks compare names that match as a rule, in full.
+    /// two pointers (`sameBytes`), where a closure over the literal's buffer took some 45
+    /// instructions a call. The contract checks compare names that match as a rule, in full.
     @inlinable
     public func hasPrefix(_ prefix: StaticString) -> Bool {
         let n = prefix.utf8CodeUnitCount
@@ -121,22 +120,7 @@ extension UnsafeBufferPointer where Element == UInt8 {
         guard prefix.hasPointerRepresentation else {
             return prefix.withUTF8Buffer { prefix in prefix.indices.allSatisfy { self[$0] == prefix[$0] } }
         }
-        let literal = UnsafeRawPointer(prefix.utf8Start)
-        let base = UnsafeRawPointer(baseAddress.unsafelyUnwrapped)
-        guard n >= 8 else {
-            var i = 0
-            while i < n {
-                if base.load(fromByteOffset: i, as: UInt8.self) != literal.load(fromByteOffset: i, as: UInt8.self) { return false }
-                i &+= 1
-            }
-            return true
-        }
-        var i = 0
-        while i &+ 8 < n {
-            if base.loadUnaligned(fromByteOffset: i, as: UInt64.self) != literal.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-            i &+= 8
-        }
-        return base.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == literal.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        return UnsafeRawPointer(baseAddress.unsafelyUnwrapped).sameBytes(as: UnsafeRawPointer(prefix.utf8Start), count: n)
     }
 
     /// Whether the bytes are exactly `text`.
@@ -156,5 +140,28 @@ extension UnsafeBufferPointer where Element == UInt8 {
     /// Whether the bytes start with `prefix` (one length check and a `memcmp`).
     public func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
         prefix.withUnsafeBufferPointer { hasBytes($0, at: 0) }
+    }
+}
+
+extension UnsafeRawPointer {
+    /// Whether the `count` bytes here are the `count` bytes at `other`: eight at a time, the last
+    /// word overlapping the one before, or byte by byte below eight. For short names (field
+    /// names, cached keys), where a call to `memcmp` costs more than the bytes.
+    @inlinable @inline(__always)
+    public func sameBytes(as other: UnsafeRawPointer, count: Int) -> Bool {
+        guard count >= 8 else {
+            var i = 0
+            while i < count {
+                if load(fromByteOffset: i, as: UInt8.self) != other.load(fromByteOffset: i, as: UInt8.self) { return false }
+                i &+= 1
+            }
+            return true
+        }
+        var i = 0
+        while i &+ 8 < count {
+            if loadUnaligned(fromByteOffset: i, as: UInt64.self) != other.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i &+= 8
+        }
+        return loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == other.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     }
 }

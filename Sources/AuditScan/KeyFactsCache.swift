@@ -207,22 +207,11 @@ public final class KeyFactsCache {
         return facts
     }
 
-    /// Whether the `key.count` bytes at `stored` are `key`'s: eight bytes at a time, the last
-    /// eight overlapping the words before.
+    /// Whether the `key.count` bytes at `stored` are `key`'s.
     @inline(__always)
     private static func equal(_ stored: UnsafePointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = key.baseAddress else { return true }
-        let count = key.count
-        guard count >= 8 else {
-            for i in 0..<count where stored[i] != base[i] { return false }
-            return true
-        }
-        var i = 0
-        while i &+ 8 < count {
-            if UnsafeRawPointer(stored + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) { return false }
-            i &+= 8
-        }
-        return UnsafeRawPointer(stored + count - 8).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+        return UnsafeRawPointer(stored).sameBytes(as: UnsafeRawPointer(base), count: key.count)
     }
 
     /// FNV-1a, 64-bit.
