@@ -70,15 +70,8 @@ public struct JSONStructuralScanner: Sendable {
             escaped = nextIsEscaped
             nextIsEscaped = 0
         } else {
-            // simdjson's escape scanner: a backslash escaped by the previous block starts no
-            // run; in each run the escapes are the backslashes of the run's parity, found by a
-            // subtraction over the odd bits.
-            let potentialEscape = backslashes & ~nextIsEscaped
-            let maybeEscaped = potentialEscape &<< 1
-            let oddBits: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
-            let escapeAndTerminalCode = ((maybeEscaped | oddBits) &- potentialEscape) ^ oddBits
-            escaped = escapeAndTerminalCode ^ (backslashes | nextIsEscaped)
-            let escape = escapeAndTerminalCode & backslashes
+            let escape: UInt64
+            (escaped, escape) = Self.escapes(backslashes: backslashes, carry: nextIsEscaped)
             nextIsEscaped = (escape &>> last) & 1
         }
         let quotes = classes.quotes & ~escaped
@@ -91,6 +84,20 @@ public struct JSONStructuralScanner: Sendable {
             lineFeedsOutsideStrings: classes.lineFeeds & ~inString,
             escaped: escaped
         )
+    }
+
+    /// simdjson's escape scanner, for a block whose backslashes are `backslashes` and whose
+    /// first byte is escaped when `carry` is 1: the bytes an escape's backslash stands before
+    /// (`escaped`), and the backslashes that escape (`escapes`). A backslash escaped by the
+    /// previous block starts no run; in each run the escapes are the backslashes of the run's
+    /// parity, found by a subtraction over the odd bits.
+    @inlinable @inline(__always)
+    public static func escapes(backslashes: UInt64, carry: UInt64) -> (escaped: UInt64, escapes: UInt64) {
+        let potentialEscape = backslashes & ~carry
+        let maybeEscaped = potentialEscape &<< 1
+        let oddBits: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
+        let escapeAndTerminalCode = ((maybeEscaped | oddBits) &- potentialEscape) ^ oddBits
+        return (escapeAndTerminalCode ^ (backslashes | carry), escapeAndTerminalCode & backslashes)
     }
 
     /// Bit i of the result is the XOR of bits 0 through i of `x`: with unescaped quotes, the

@@ -427,7 +427,8 @@ public struct JSONReader {
     /// content or a string the input ends inside.
     @inline(__always)
     private func scanString(_ i: inout Int, escaped: inout Bool) throws -> Bool {
-        let final = isFinal
+        // Blocks before this offset hold a byte the block step leaves to the loop below.
+        var bytewiseUntil = 0
         while true {
             // Eight bytes at a time while none is a quote, backslash, control or non-ASCII byte.
             while i &+ 8 <= end {
@@ -439,7 +440,7 @@ public struct JSONReader {
                 i &+= 8
             }
             guard i < end else {
-                if final { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + end) }
+                if isFinal { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + end) }
                 return false
             }
             let b = base[i]
@@ -451,10 +452,16 @@ public struct JSONReader {
                 // `scanEscape`.
                 if i &+ 1 < end, base[i &+ 1] == UInt8(ascii: "\"") || base[i &+ 1] == UInt8(ascii: "\\") {
                     i &+= 2
-                    continue
+                } else {
+                    guard let after = try scanEscape(at: i, final: isFinal) else { return false }
+                    i = after
                 }
-                guard let after = try scanEscape(at: i, final: final) else { return false }
-                i = after
+                // After an escape, 64 bytes at a time (`JSONStringBlock`).
+                guard i >= bytewiseUntil else { continue }
+                let blocks = JSONStringBlock.scan(base, from: i, end: end)
+                i = blocks.offset
+                if blocks.closed { return true }
+                if blocks.bytewise { bytewiseUntil = i &+ JSONStringBlock.size }
             } else if b < 0x20 {
                 throw JSONSyntaxError(.controlCharacterInString, at: windowStart + i)
             } else if b < 0x80 {
@@ -463,7 +470,7 @@ public struct JSONReader {
                 let length = utf8SequenceLength(base, at: i, end: end)
                 if length == 0 {
                     // A sequence the window cuts off is not (yet) invalid.
-                    if !final && end - i < expectedUTF8Length(b) { return false }
+                    if !isFinal && end - i < expectedUTF8Length(b) { return false }
                     throw JSONSyntaxError(.invalidUTF8, at: windowStart + i)
                 }
                 i += length
