@@ -58,11 +58,22 @@ public final class KeyFactsCache {
     }
 
     private let slots: UnsafeMutablePointer<Slot>
-    /// Per slot, the slot of the key found right after its key the last time (-1: none), and in
-    /// `lastFound` the slot of the key found last. Sync data repeats its documents' shapes, so
-    /// the next key is mostly the one that followed last time: compared with the key in that
-    /// slot first, it is found without being hashed or probed for. Raw memory, like `slots`.
-    private let successors: UnsafeMutablePointer<Int16>
+
+    /// A key learnt, by its index in `results` (the order it was learnt in): where its bytes
+    /// are, and the key found right after it the last time (-1: none).
+    private struct Learnt {
+        var start: Int32
+        var length: Int16
+        var successor: Int16 = -1
+    }
+
+    /// The keys learnt, and in `lastFound` the one found last (-1: none). Sync data repeats its
+    /// documents' shapes, so the next key is mostly the one that followed last time: compared
+    /// with that key first, it is found without being hashed or probed for. Dense, so that the
+    /// few keys of a real input share a few cache lines, where the slots they hash to lie
+    /// anywhere in 64 KB: a prediction through the slots waited on two loads from the second-level
+    /// cache. Raw memory, like `slots`.
+    private let learnt: UnsafeMutablePointer<Learnt>
     private let lastFound: UnsafeMutablePointer<Int>
     /// The bytes of the keys learnt, one after another (`arenaCount` of `arenaCapacity` used).
     /// Read on every lookup, so in boxes (see `UncheckedBox`).
@@ -96,8 +107,7 @@ public final class KeyFactsCache {
     init() {
         slots = .allocate(capacity: KeyFactsCache.slotCount)
         slots.initialize(repeating: Slot(), count: KeyFactsCache.slotCount)
-        successors = .allocate(capacity: KeyFactsCache.slotCount)
-        successors.initialize(repeating: -1, count: KeyFactsCache.slotCount)
+        learnt = .allocate(capacity: KeyFactsCache.slotCount)
         lastFound = .allocate(capacity: 1)
         lastFound.initialize(to: -1)
         arenaBox = UncheckedBox(.allocate(capacity: KeyFactsCache.initialArenaCapacity))
@@ -105,7 +115,7 @@ public final class KeyFactsCache {
 
     deinit {
         slots.deallocate()
-        successors.deallocate()
+        learnt.deallocate()
         lastFound.deallocate()
         arena.deallocate()
     }
@@ -144,12 +154,12 @@ public final class KeyFactsCache {
     func lookUp(_ key: UnsafeBufferPointer<UInt8>) -> Lookup {
         let previous = lastFound.pointee
         if previous >= 0 {
-            let predicted = Int(successors[previous])
+            let predicted = Int(learnt[previous].successor)
             if predicted >= 0 {
-                let slot = slots[predicted]
-                if Int(slot.length) == key.count && KeyFactsCache.equal(arena + Int(slot.start), key) {
+                let candidate = learnt[predicted]
+                if Int(candidate.length) == key.count && KeyFactsCache.equal(arena + Int(candidate.start), key) {
                     lastFound.pointee = predicted
-                    return .found(results.withUnsafeBufferPointer { $0[Int(slot.result)] })
+                    return .found(results.withUnsafeBufferPointer { $0[predicted] })
                 }
             }
         }
@@ -164,8 +174,8 @@ public final class KeyFactsCache {
                     break
                 }
                 if slot.hash == hash && Int(slot.length) == key.count && KeyFactsCache.equal(arena + Int(slot.start), key) {
-                    if previous >= 0 { successors[previous] = Int16(index) }
-                    lastFound.pointee = index
+                    if previous >= 0 { learnt[previous].successor = slot.result }
+                    lastFound.pointee = Int(slot.result)
                     return .found(results.withUnsafeBufferPointer { $0[Int(slot.result)] })
                 }
                 index = (index + 1) & (KeyFactsCache.slotCount - 1)
@@ -195,6 +205,7 @@ public final class KeyFactsCache {
         let resultIndex = results.count
         results.append(facts)
         slots[free] = Slot(hash: hash, start: Int32(arenaCount), length: Int16(key.count), result: Int16(resultIndex))
+        (learnt + resultIndex).initialize(to: Learnt(start: Int32(arenaCount), length: Int16(key.count)))
         if arenaCount + key.count > arenaCapacity {
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: min(KeyFactsCache.arenaLimit, 2 * (arenaCount + key.count)))
             grown.update(from: arena, count: arenaCount)
