@@ -60,7 +60,8 @@ public final class KeyFactsCache {
     private let slots: UnsafeMutablePointer<Slot>
 
     /// A key learnt, by its index in `results` (the order it was learnt in): where its bytes
-    /// are, and the key found right after it the last time (-1: none).
+    /// are, and the key found right after it the last time (-1: none). Its slot keeps where its
+    /// bytes are too, so that a probe compares within the slot it reads.
     private struct Learnt {
         var start: Int32
         var length: Int16

@@ -5,8 +5,9 @@ import Testing
 /// A long escaped string value unescaped as it is read (`JSONReader.longStringBytes`), against
 /// the plain reading of the whole text, and what that buys: the window keeps a few chunks.
 @Suite struct JSONLongStringTests {
-    /// What a reader hands: each string (decoded) with its offset and whether it came escaped.
-    private struct Strings: JSONVisitor {
+    /// What a reader hands: each string (decoded) with its offset and whether it came escaped
+    /// (`JSONStringBlockTests` reads with it too).
+    struct Strings: JSONVisitor {
         var strings: [(text: [UInt8], offset: Int, escaped: Bool)] = []
         mutating func objectStart(at offset: Int) {}
         mutating func objectEnd(at offset: Int) {}

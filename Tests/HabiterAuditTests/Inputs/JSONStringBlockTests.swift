@@ -69,29 +69,13 @@ import Testing
         return pieces
     }()
 
-    /// What a reader hands for the text's one string value, or the error it throws.
-    private struct Strings: JSONVisitor {
-        var strings: [[UInt8]] = []
-        mutating func objectStart(at offset: Int) {}
-        mutating func objectEnd(at offset: Int) {}
-        mutating func arrayStart(at offset: Int) {}
-        mutating func arrayEnd(at offset: Int) {}
-        mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {}
-        mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
-            strings.append(escaped ? JSONString.unescaped(raw) : Array(raw))
-        }
-        mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {}
-        mutating func literal(_ value: JSONLiteral, at offset: Int) {}
-    }
-
     private static func read(_ bytes: [UInt8], chunkSize: Int?) -> Result<[[UInt8]], JSONSyntaxError> {
-        let window = chunkSize.map { ByteWindow(source: ArraySource(bytes), chunkSize: $0) }
-            ?? bytes.withUnsafeBytes { ByteWindow(copying: Array($0)) }
-        var visitor = Strings()
+        let window = chunkSize.map { ByteWindow(source: ArraySource(bytes), chunkSize: $0) } ?? ByteWindow(copying: bytes)
+        var visitor = JSONLongStringTests.Strings()
         var reader = JSONReader(window: window, start: 0)
         do {
             try reader.readText(&visitor)
-            return .success(visitor.strings)
+            return .success(visitor.strings.map(\.text))
         } catch let error as JSONSyntaxError {
             return .failure(error)
         } catch {
@@ -105,8 +89,7 @@ import Testing
         var generator = SeededGenerator(seed: 20261205 &+ UInt64(chunkSize ?? 0))
         var outcomes: Set<String> = []
         for _ in 0..<1_500 {
-            let prefix = Array(#"["x", ""#.utf8)
-            var written = prefix, text: [UInt8] = []
+            var written = Array(#"["x", ""#.utf8), text: [UInt8] = []
             var error: JSONSyntaxError?
             for _ in 0..<Int.random(in: 0..<60, using: &generator) {
                 // Errors are rare, so that most strings are long and valid.
