@@ -107,7 +107,7 @@ public final class LiteralPrefilter: @unchecked Sendable {
         /// The first eight bytes of each literal, shifted to their places, where `byte` maps them.
         func prefixes(_ byte: (UInt8) -> UInt8) -> UnsafeMutablePointer<UInt64> {
             raw(lowered.map { literal in
-                literal.prefix(8).enumerated().reduce(UInt64(0)) { word, byte_ in word | UInt64(byte(byte_.element)) << (8 * UInt64(byte_.offset)) }
+                literal.prefix(8).enumerated().reduce(UInt64(0)) { word, place in word | UInt64(byte(place.element)) << (8 * UInt64(place.offset)) }
             })
         }
         prefixWords = prefixes { $0 }
