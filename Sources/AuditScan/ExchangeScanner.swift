@@ -263,28 +263,28 @@ struct ExchangeScanner: HTTPMessageVisitor {
                                readerContext: context, carrier: carrier, isProtocolField: isProtocolField)
         let mime = body.mimeType?.lowercased() ?? ""
         if let inflated {
-            inflated.withUnsafeBytes { scanContent($0, decoded: inflated, inPlace: nil, mime: mime, frame: frame) }
+            inflated.withUnsafeBytes { scanContent($0, inPlace: nil, mime: mime, frame: frame) }
             return
         }
         switch body.bytes {
         case .input(let range):
-            scanContent(scan.window.bytes(range), decoded: nil, inPlace: range, mime: mime, frame: frame, excluding: excluded)
+            scanContent(scan.window.bytes(range), inPlace: range, mime: mime, frame: frame, excluding: excluded)
         case .decoded(let bytes):
-            bytes.withUnsafeBytes { scanContent($0, decoded: bytes, inPlace: nil, mime: mime, frame: frame, excluding: excluded) }
+            bytes.withUnsafeBytes { scanContent($0, inPlace: nil, mime: mime, frame: frame, excluding: excluded) }
         }
     }
 
-    /// A body's content; `decoded` holds it when it is not the input's own bytes, `inPlace` says
-    /// where it stands when it is. `excluded` are decoders not to offer it (gzip, when the body
-    /// failed to inflate: its error is reported once).
-    private func scanContent(_ bytes: UnsafeRawBufferPointer, decoded: [UInt8]?, inPlace: Range<Int>?, mime: String, frame: LayerFrame,
+    /// A body's content; `inPlace` says where it stands when it is the input's own bytes.
+    /// `excluded` are decoders not to offer it (gzip, when the body failed to inflate: its error
+    /// is reported once).
+    private func scanContent(_ bytes: UnsafeRawBufferPointer, inPlace: Range<Int>?, mime: String, frame: LayerFrame,
                              excluding excluded: UInt16 = 0) {
         if mime.containsText("json") || JSONLayerDecoder().decode(bytes) != nil {
             var jsonFrame = frame
             jsonFrame.path = frame.path.entering("json")
             if let inPlace, scanJSONInPlace(inPlace, frame: jsonFrame) { return }
             // Not one JSON text in place: NDJSON, or JSON after all decoding.
-            if scan.scanJSONLayer(decoded ?? Array(bytes), frame: jsonFrame) { return }
+            if scan.scanJSONLayer(bytes, frame: jsonFrame) { return }
         }
         let location = frame.location
         if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: excluded, locate: { location }) {

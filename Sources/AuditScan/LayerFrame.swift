@@ -87,18 +87,17 @@ extension ArtifactScan {
     /// (text that starts like JSON but is not), in which case nothing was recorded.
     private func scanLayer(_ layer: DecodedLayer, of value: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
         switch layer.content {
-        case .json: return scanJSONLayer(layer.bytes, frame: frame)
+        case .json: return layer.bytes.withUnsafeBytes { scanJSONLayer($0, frame: frame) }
+        case .valueIsJSON: return scanJSONLayer(value, frame: frame)
         case .text: return scanTextLayer(layer.bytes, frame: frame)
         case .pairs(let list): return scanPairs(list.pairs(in: value), frame: frame)
         }
     }
 
     /// JSON text, or else NDJSON text (an operation log as a request body).
-    func scanJSONLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
-        text.withUnsafeBytes { bytes in
-            var reader = JSONReader(bytes, maxDepth: options.maxDepth)
-            return readJSONLayer(&reader, frame: frame) || scanNDJSONLayer(bytes, frame: frame)
-        }
+    func scanJSONLayer(_ text: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
+        var reader = JSONReader(text, maxDepth: options.maxDepth)
+        return readJSONLayer(&reader, frame: frame) || scanNDJSONLayer(text, frame: frame)
     }
 
     /// NDJSON held in a string: two or more lines, each one JSON text (blank lines allowed), read

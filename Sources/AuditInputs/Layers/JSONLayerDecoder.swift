@@ -17,7 +17,7 @@ public struct JSONLayerDecoder: LayerDecoder {
         guard let next = nextNonBlank(value, from: open + 1) else { return nil }
         let continues = value[open] == UInt8(ascii: "{") ? JSONLayerDecoder.objectContinuations : JSONLayerDecoder.arrayContinuations
         guard continues.utf8.contains(value[next]) else { return nil }
-        return DecodedLayer(bytes: Array(value), content: .json, replacesValue: true)
+        return DecodedLayer(bytes: [], content: .valueIsJSON, replacesValue: true)
     }
 
     private static let objectContinuations = "\"}"

@@ -4,8 +4,12 @@ import AuditCore
 public struct DecodedLayer: Sendable {
     /// How to read the decoded bytes.
     public enum Content: Sendable {
-        /// A JSON text: read with the JSON reader (keys, values, further layers).
+        /// A JSON text decoded from the value (a JWT's claims): read with the JSON reader (keys,
+        /// values, further layers).
         case json
+        /// The value itself is a JSON text: read where it stands, as `json` is. Not copied: the
+        /// value (a capture's body, a payload in a log) is often kilobytes, already unescaped.
+        case valueIsJSON
         /// Plain text (or bytes): offered to the decoders again, else scanned with the pattern
         /// rules as one value.
         case text
@@ -14,7 +18,8 @@ public struct DecodedLayer: Sendable {
         case pairs(PairList)
     }
 
-    /// The decoded bytes of a `json` or `text` layer; empty for `pairs`, which say where they are.
+    /// The decoded bytes of a `json` or `text` layer; empty for `valueIsJSON` and `pairs`, which
+    /// are read from the value.
     public var bytes: [UInt8]
     public var content: Content
     /// True when the layer holds everything the value says (JSON text), so the value itself is

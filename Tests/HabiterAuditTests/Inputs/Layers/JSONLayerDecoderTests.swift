@@ -10,7 +10,7 @@ import Testing
     ])
     func offeredToTheReader(_ text: String) {
         // Whether it is JSON is the reader's to say: the decoder only turns away what cannot be.
-        #expect(LayerTesting.isJSON(LayerTesting.decode(decoder, text)))
+        #expect(LayerTesting.isValueJSON(LayerTesting.decode(decoder, text)))
     }
 
     @Test(arguments: [

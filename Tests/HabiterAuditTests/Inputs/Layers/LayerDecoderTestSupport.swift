@@ -47,6 +47,12 @@ enum LayerTesting {
         return true
     }
 
+    /// The layer is the value itself, read as JSON where it stands: nothing was copied.
+    static func isValueJSON(_ layer: DecodedLayer?) -> Bool {
+        guard let layer, case .valueIsJSON = layer.content else { return false }
+        return layer.bytes.isEmpty
+    }
+
     static func isText(_ layer: DecodedLayer?) -> Bool {
         guard let layer, case .text = layer.content else { return false }
         return true
