@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// The classes of 64 bytes of JSON that a structural index is built from (simdjson's stage 1),
 /// one bit per byte: bit i is byte i of the block. They say nothing of strings yet:
 /// `JSONStructuralScanner` works out which quotes are escaped and which bytes lie in strings.
@@ -27,13 +31,12 @@ public struct JSONByteClasses: Equatable, Sendable {
 /// attribute, so 32-byte AVX2 lanes would take unsafe flags; and some `SIMD32`/`SIMD64`
 /// operations (`&`, `replacing`) still become byte loops where `SIMD16` ones do not.
 ///
-/// Swift has no movemask. From a lane-by-lane gather of the comparison LLVM does emit
-/// `pmovmskb`, then takes its result apart bit by bit again (25 to 60 instructions per 16
-/// bytes, depending on how the gather is written). So a comparison's 0x00/0xFF bytes are
-/// weighted 1, 2, 4 … 128 (`pand`) and each eight summed by a multiplication by 0x0101…01,
-/// whose top byte is their sum (`imul`, or `pmuludq` where LLVM pairs them). `wrappedSum()` of
-/// the eight bytes became `psadbw` in a plain loop but shuffles inside `JSONSplitPoints`, at
-/// half the speed: LLVM recognises a reduction only in some surroundings.
+/// Swift's SIMD types have no movemask, which turns a comparison's 16 bytes into 16 bits. On
+/// x86-64 it is `pmovmskb`, from the intrinsics of the clang that the Swift toolchain ships
+/// (`_Builtin_intrinsics.intel`). Elsewhere a comparison's 0x00/0xFF bytes are weighted 1, 2,
+/// 4 … 128 (`portableBits16`) and each eight summed by a multiplication by 0x0101…01, whose top
+/// byte is their sum: some 40 instructions for 64 bytes where `pmovmskb` takes 10. (From a
+/// lane-by-lane gather LLVM emits `pmovmskb` and then takes its result apart bit by bit again.)
 public enum StructuralClassifier {
     public static let blockSize = 64
 
@@ -120,15 +123,25 @@ public enum StructuralClassifier {
         unsafeBitCast(mask, to: SIMD16<UInt8>.self)
     }
 
-    /// Four comparisons of 16 bytes as 64 bits: each eight bytes weighted 1, 2 … 128 and
-    /// summed, the sums then placed a byte apart.
+    /// Four comparisons of 16 bytes as 64 bits, bit i for byte i.
     @inlinable @inline(__always)
     static func bits(_ m0: SIMD16<UInt8>, _ m1: SIMD16<UInt8>, _ m2: SIMD16<UInt8>, _ m3: SIMD16<UInt8>) -> UInt64 {
         bits16(m0) | bits16(m1) &<< 16 | bits16(m2) &<< 32 | bits16(m3) &<< 48
     }
 
+    /// A comparison's 16 bytes, each 0x00 or 0xFF, as 16 bits: `pmovmskb` on x86-64.
     @inlinable @inline(__always)
     static func bits16(_ mask: SIMD16<UInt8>) -> UInt64 {
+        #if arch(x86_64)
+        UInt64(UInt32(bitPattern: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self))))
+        #else
+        portableBits16(mask)
+        #endif
+    }
+
+    /// `bits16` without a movemask: each eight bytes weighted 1, 2 … 128 and summed.
+    @inlinable @inline(__always)
+    static func portableBits16(_ mask: SIMD16<UInt8>) -> UInt64 {
         let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
         let halves = unsafeBitCast(mask & weights, to: SIMD2<UInt64>.self)
         return UInt64(sum8(halves[0])) | UInt64(sum8(halves[1])) &<< 8
