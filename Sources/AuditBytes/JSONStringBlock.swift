@@ -78,6 +78,20 @@ public enum JSONStringBlock {
         return closing != 0 ? .closed(at: count) : .passed(count)
     }
 
+    /// The offset of the first of the 16 bytes at `bytes` (which may be unaligned) that string
+    /// content cannot simply pass: a quote, a backslash, a byte below 0x20 or from 0x80; nil when
+    /// none is. The search for the end of a string, before any escape.
+    @inlinable @inline(__always)
+    public static func firstSpecialByte(in16 bytes: UnsafeRawPointer) -> Int? {
+        let v = bytes.loadUnaligned(as: SIMD16<UInt8>.self)
+        // As signed bytes, those below 0x20 and those from 0x80 are the ones less than 0x20.
+        let special = StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "\"")))
+            | StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "\\")))
+            | StructuralClassifier.bytes(unsafeBitCast(v, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0x20))
+        let mask = StructuralClassifier.bits16(special)
+        return mask == 0 ? nil : mask.trailingZeroBitCount
+    }
+
     @usableFromInline
     struct Classes16 {
         @usableFromInline var quotes, backslashes, irregular: SIMD16<UInt8>

@@ -93,18 +93,19 @@ enum TestSupport {
 
     static func temporaryDirectory() -> URL { ProcessRunner.temporaryDirectory() }
 
-    /// Checks a reader's word-at-a-time search (`firstSpecialByte`) against `isSpecial` byte by
-    /// byte: every byte value at every position of a word, followed by special bytes of any kind
-    /// (`later`) or none, must give the index of the first special byte.
-    static func expectFirstSpecialByte(_ firstSpecialByte: (UInt64) -> Int?, later: [UInt8], isSpecial: (UInt8) -> Bool) {
+    /// Checks a reader's search of `width` bytes at a time (`firstSpecialByte`) against
+    /// `isSpecial` byte by byte: every byte value at every position, followed by special bytes
+    /// of any kind (`later`) or none, must give the index of the first special byte.
+    static func expectFirstSpecialByte(width: Int, _ firstSpecialByte: (UnsafeRawPointer) -> Int?, later: [UInt8],
+                                       isSpecial: (UInt8) -> Bool) {
         for b in 0...255 {
-            for position in 0..<8 {
+            for position in 0..<width {
                 for next in [UInt8(ascii: "a")] + later {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: width)
                     bytes[position] = UInt8(b)
-                    for k in position + 1..<8 where k % 2 == 1 { bytes[k] = next }
-                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                    #expect(firstSpecialByte(word) == bytes.firstIndex(where: isSpecial), "byte \(b) at \(position), then \(next)")
+                    for k in position + 1..<width where k % 2 == 1 { bytes[k] = next }
+                    let found = bytes.withUnsafeBytes { firstSpecialByte($0.baseAddress!) }
+                    #expect(found == bytes.firstIndex(where: isSpecial), "byte \(b) at \(position), then \(next)")
                 }
             }
         }

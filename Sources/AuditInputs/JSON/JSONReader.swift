@@ -430,14 +430,13 @@ public struct JSONReader {
         // Blocks before this offset hold a byte the block step leaves to the loop below.
         var bytewiseUntil = 0
         while true {
-            // Eight bytes at a time while none is a quote, backslash, control or non-ASCII byte.
-            while i &+ 8 <= end {
-                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if let first = JSONReader.firstSpecialByte(w) {
+            // Sixteen bytes at a time while none is a quote, backslash, control or non-ASCII byte.
+            while i &+ 16 <= end {
+                if let first = JSONStringBlock.firstSpecialByte(in16: UnsafeRawPointer(base + i)) {
                     i &+= first
                     break
                 }
-                i &+= 8
+                i &+= 16
             }
             guard i < end else {
                 if isFinal { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + end) }
@@ -486,13 +485,6 @@ public struct JSONReader {
         case 0xF0...0xF4: return 4
         default: return 1
         }
-    }
-
-    /// The index of the first byte of `w` (in memory order) that is '"', '\\', below 0x20 or at
-    /// least 0x80, or nil when there is none.
-    @inline(__always)
-    static func firstSpecialByte(_ w: UInt64) -> Int? {
-        SWAR.firstMarked((SWAR.bytesEqual(w, 0x22) | SWAR.bytesEqual(w, 0x5C) | SWAR.bytesBelow(w, 0x20) | w) & SWAR.highBits)
     }
 
     /// Validates the escape at `i` (a backslash); returns the offset after it, or nil when the

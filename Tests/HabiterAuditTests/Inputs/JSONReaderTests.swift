@@ -142,14 +142,6 @@ private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntax
         #expect(error(Array("[[[1]]]".utf8), maxDepth: 3) == nil)
         #expect(error(Array("[[[[1]]]]".utf8), maxDepth: 3)?.reason == .nestingTooDeep(limit: 3))
     }
-
-    @Test func specialByteDetectionAgreesWithBytewiseCheck() {
-        // The 8-byte fast path must find exactly the first special byte of a word, whatever
-        // follows it (a later special byte of any kind, or none).
-        TestSupport.expectFirstSpecialByte(JSONReader.firstSpecialByte, later: [0x00, 0x22, 0x5C, 0x1F, 0x80, 0xFF]) {
-            $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80
-        }
-    }
 }
 
 /// The line cursor's word-at-a-time counting agrees with a byte-by-byte count on random text.

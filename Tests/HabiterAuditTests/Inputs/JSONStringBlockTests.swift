@@ -25,6 +25,15 @@ import Testing
         return .passed(64)
     }
 
+    /// The search of a string without escapes, 16 bytes at a time, must find exactly the first
+    /// special byte, whatever follows it (a later special byte of any kind, or none).
+    @Test func theSearchFindsTheFirstSpecialByte() {
+        TestSupport.expectFirstSpecialByte(width: 16, { JSONStringBlock.firstSpecialByte(in16: $0) },
+                                           later: [0x00, 0x22, 0x5C, 0x1F, 0x80, 0xFF]) {
+            $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80
+        }
+    }
+
     @Test func aBlockStepsAsTheByteLoopSteps() {
         var generator = SeededGenerator(seed: 20261204)
         // Weighted towards what decides a step: quotes, backslashes and what may follow one.

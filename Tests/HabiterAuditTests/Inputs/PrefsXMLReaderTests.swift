@@ -297,7 +297,7 @@ private func plainlyDecoded(_ text: String, inAttribute: Bool) -> [UInt8] {
     }
 
     @Test func specialByteDetectionFindsTheFirst() {
-        TestSupport.expectFirstSpecialByte(PrefsXMLReader.firstSpecialByte, later: [0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF]) {
+        TestSupport.expectFirstSpecialByte(width: 8, { PrefsXMLReader.firstSpecialByte($0.loadUnaligned(as: UInt64.self)) }, later: [0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF]) {
             $0 == 0x26 || $0 == 0x3C || $0 == 0x5D || $0 < 0x20 || $0 >= 0x80
         }
     }
