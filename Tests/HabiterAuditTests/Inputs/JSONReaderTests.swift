@@ -56,6 +56,92 @@ private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntax
     }
 }
 
+/// Records reader events as "kind@offset text", for reading through windows.
+private struct OffsetRecorder: JSONVisitor {
+    var events: [String] = []
+
+    mutating func objectStart(at offset: Int) { events.append("{@\(offset)") }
+    mutating func objectEnd(at offset: Int) { events.append("}@\(offset)") }
+    mutating func arrayStart(at offset: Int) { events.append("[@\(offset)") }
+    mutating func arrayEnd(at offset: Int) { events.append("]@\(offset)") }
+    mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+        events.append("key@\(offset) \(JSONString.decode(raw, escaped: escaped))")
+    }
+    mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
+        events.append("str@\(offset) \(JSONString.decode(raw, escaped: escaped))")
+    }
+    mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        events.append("num@\(offset) \(String(decoding: raw, as: UTF8.self))")
+    }
+    mutating func literal(_ value: JSONLiteral, at offset: Int) { events.append("lit@\(offset) \(value)") }
+}
+
+/// The events of `bytes` read whole (`chunkSize` nil) or through windows of `chunkSize` bytes.
+private func offsetEvents(_ bytes: [UInt8], chunkSize: Int?) throws -> [String] {
+    let window = chunkSize.map { ByteWindow(source: ArraySource(bytes), chunkSize: $0) } ?? ByteWindow(copying: bytes)
+    var reader = JSONReader(window: window)
+    var recorder = OffsetRecorder()
+    try reader.readText(&recorder)
+    return recorder.events
+}
+
+/// Whitespace between tokens: runs of every length and kind, and a foreign byte inside one.
+@Suite struct JSONWhitespaceTests {
+    /// Runs of 0 to 40 bytes of all four kinds before and after every token: each token is
+    /// reported where it stands, read whole and through windows that cut the runs anywhere.
+    @Test(arguments: [nil, 16, 61] as [Int?])
+    func runsOfEveryLengthBetweenTokens(chunkSize: Int?) throws {
+        var generator = SeededGenerator(seed: 0x0B1A_4C00 &+ UInt64(chunkSize ?? 0))
+        let whitespace: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+        for _ in 0..<300 {
+            var bytes: [UInt8] = [], expected: [String] = []
+            func run() { bytes += (0..<Int.random(in: 0...40, using: &generator)).map { _ in whitespace.randomElement(using: &generator)! } }
+            run()
+            expected.append("{@\(bytes.count)")
+            bytes.append(UInt8(ascii: "{"))
+            for k in 0..<Int.random(in: 0...6, using: &generator) {
+                if k > 0 {
+                    run()
+                    bytes.append(UInt8(ascii: ","))
+                }
+                run()
+                expected.append("key@\(bytes.count) k\(k)")
+                bytes += Array("\"k\(k)\"".utf8)
+                run()
+                bytes.append(UInt8(ascii: ":"))
+                run()
+                expected.append("num@\(bytes.count) \(k)")
+                bytes += Array("\(k)".utf8)
+            }
+            run()
+            expected.append("}@\(bytes.count)")
+            bytes.append(UInt8(ascii: "}"))
+            run()
+            #expect(try offsetEvents(bytes, chunkSize: chunkSize) == expected, "\(bytes)")
+        }
+    }
+
+    /// A byte that is not JSON whitespace, at every place of a long run (a vertical tab, a
+    /// no-break space, a form feed), stops the run there: the reader fails at it.
+    @Test func aForeignByteAnywhereInARunIsAnError() {
+        for foreign: UInt8 in [0x0B, 0xA0, 0x0C, 0x00] {
+            for place in 0..<40 {
+                var run = [UInt8](repeating: 0x20, count: 40)
+                run[place] = foreign
+                let bytes = Array("[".utf8) + run + Array("1]".utf8)
+                do {
+                    _ = try offsetEvents(bytes, chunkSize: nil)
+                    Issue.record("no error with byte \(foreign) at \(place)")
+                } catch let error as JSONSyntaxError {
+                    #expect(error.offset == 1 + place, "byte \(foreign) at \(place)")
+                } catch {
+                    Issue.record("unexpected \(error)")
+                }
+            }
+        }
+    }
+}
+
 @Suite struct JSONReaderTests {
     /// A window over its own copy gives every position the counting from the start gives, in
     /// order and out of it, across CRLF, tabs and characters of two UTF-16 units.
