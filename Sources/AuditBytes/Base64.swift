@@ -107,6 +107,26 @@ public enum Base64 {
         }
     }
 
+    /// The symbols among the 16 bytes at `bytes` (which may be unaligned), one bit a byte (bit i
+    /// for byte i): `symbols` of either alphabet, and of those the ones only `standard` has
+    /// (`+ /`) and only `url` has (`- _`). A first pass over long text, 16 bytes at a time.
+    @inlinable @inline(__always)
+    public static func symbolMasks16(_ bytes: UnsafeRawPointer) -> (symbols: UInt64, standardOnly: UInt64, urlOnly: UInt64) {
+        let v = bytes.loadUnaligned(as: SIMD16<UInt8>.self)
+        // Signed: the bytes from 0x80 are negative, below every range here.
+        let signed = unsafeBitCast(v, to: SIMD16<Int8>.self)
+        let letter = unsafeBitCast(v | SIMD16(repeating: 0x20), to: SIMD16<Int8>.self)
+        // Masks combined as bytes: the logical operators of `SIMDMask` become byte loops.
+        let letters = StructuralClassifier.bytes(letter .> SIMD16(repeating: 0x60)) & StructuralClassifier.bytes(letter .< SIMD16(repeating: 0x7B))
+        let digits = StructuralClassifier.bytes(signed .> SIMD16(repeating: 0x2F)) & StructuralClassifier.bytes(signed .< SIMD16(repeating: 0x3A))
+        let standardOnly = StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "+")))
+            | StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "/")))
+        let urlOnly = StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "-")))
+            | StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "_")))
+        let symbols = letters | digits | standardOnly | urlOnly
+        return (StructuralClassifier.bits16(symbols), StructuralClassifier.bits16(standardOnly), StructuralClassifier.bits16(urlOnly))
+    }
+
     /// Each byte's value in `alphabet` (in either alphabet when it is nil), or 0xFF.
     @inline(__always)
     public static func values(in alphabet: Alphabet?) -> UnsafeBufferPointer<UInt8> {

@@ -109,11 +109,20 @@ public struct Base64LayerDecoder: LayerDecoder {
         var standard = false
         var url = false
         var last: UInt8 = 0
-        // The leading run of symbols, by table; the rest (line breaks, padding) byte by byte.
+        // The leading run of symbols, 16 at a time while all are symbols, then by table; the
+        // rest (line breaks, padding) byte by byte. Symbols of both alphabets end it at once.
         var seen: UInt8 = 0
         var run = 0
+        let mixed = standardOnly | urlOnly
+        while run &+ 16 <= value.count {
+            let masks = Base64.symbolMasks16(value.baseAddress! + run)
+            if masks.symbols != 0xFFFF { break }
+            if masks.standardOnly != 0 { seen |= standardOnly }
+            if masks.urlOnly != 0 { seen |= urlOnly }
+            run &+= 16
+            if seen & mixed == mixed { break }
+        }
         symbolKinds.withUnsafeBufferPointer { kinds in
-            let mixed = standardOnly | urlOnly
             while run < value.count {
                 let kind = kinds[Int(value[run])]
                 if kind == 0 { break }

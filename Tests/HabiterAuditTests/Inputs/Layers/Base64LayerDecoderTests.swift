@@ -5,6 +5,48 @@ import Testing
 @Suite struct Base64LayerDecoderTests {
     let decoder = Base64LayerDecoder()
 
+    /// The first pass's 16-byte masks against each byte's values in the two alphabets: every
+    /// byte value at every place of a block of symbols, and random blocks.
+    @Test func symbolMasksAgreeWithTheAlphabets() {
+        func expectMasks(_ block: [UInt8]) {
+            var symbols: UInt64 = 0, standardOnly: UInt64 = 0, urlOnly: UInt64 = 0
+            for (i, b) in block.enumerated() {
+                let (standard, url) = (Base64.value(b, .standard) != nil, Base64.value(b, .url) != nil)
+                if standard || url { symbols |= 1 << UInt64(i) }
+                if standard && !url { standardOnly |= 1 << UInt64(i) }
+                if url && !standard { urlOnly |= 1 << UInt64(i) }
+            }
+            let masks = block.withUnsafeBytes { Base64.symbolMasks16($0.baseAddress!) }
+            #expect(masks.symbols == symbols && masks.standardOnly == standardOnly && masks.urlOnly == urlOnly, "\(block)")
+        }
+        for b in 0...255 {
+            for place in 0..<16 {
+                var block = Array("AZaz09+/-_Qq5kK=".utf8)
+                block[place] = UInt8(b)
+                expectMasks(block)
+            }
+        }
+        var generator = SeededGenerator(seed: 0xBA5E_6416)
+        for _ in 0..<2_000 { expectMasks((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
+    }
+
+    /// Text of one alphabet opens at any length; a symbol of the other alphabet or a byte of
+    /// neither at any place of its first 64 bytes (the first pass's blocks) turns it away.
+    @Test func eachPlaceOfTheFirstBlocksDecides() {
+        let text = String(repeating: "???", count: 24)  // "Pz8/" in standard base64, "Pz8_" in URL-safe
+        for url in [false, true] {
+            let encoded = Array(LayerTesting.base64(Array(text.utf8), url: url).utf8)
+            #expect(LayerTesting.string(LayerTesting.decode(decoder, encoded)) == text)
+            for place in 0..<64 {
+                for foreign in [url ? UInt8(ascii: "+") : UInt8(ascii: "-"), UInt8(ascii: ".")] {
+                    var changed = encoded
+                    changed[place] = foreign
+                    #expect(LayerTesting.decode(decoder, changed) == nil, "\(foreign) at \(place), url \(url)")
+                }
+            }
+        }
+    }
+
     /// JSON comes back as text; the scan offers it to the JSON decoder next (`!base64!json`).
     @Test func jsonOpensAsText() {
         let json = #"{"apiKey":"fake-key-0123456789"}"#
