@@ -1,6 +1,8 @@
-/// The content of a JSON string 64 bytes at a time, for a string with escapes: JSON held in a
-/// string (a HAR body, a sync payload in a log) has `\"` every few bytes, where a search for the
-/// next special byte stops every few bytes, at places a branch predictor cannot learn.
+/// The content of a JSON string in blocks: its end searched for 16 bytes at a time
+/// (`firstSpecialByte(in16:)`), and once the string has had an escape, its content validated 64
+/// bytes at a time (`step`). JSON held in a string (a HAR body, a sync payload in a log) has `\"`
+/// every few bytes, where a search for the next special byte stops every few bytes, at places a
+/// branch predictor cannot learn.
 ///
 /// A block passes only when it is plainly valid: up to its closing quote (or its end) it holds no
 /// control byte, no byte outside ASCII and no escape but `\" \\ \/ \b \f \n \r \t`. Anything else
@@ -83,12 +85,8 @@ public enum JSONStringBlock {
     /// none is. The search for the end of a string, before any escape.
     @inlinable @inline(__always)
     public static func firstSpecialByte(in16 bytes: UnsafeRawPointer) -> Int? {
-        let v = bytes.loadUnaligned(as: SIMD16<UInt8>.self)
-        // As signed bytes, those below 0x20 and those from 0x80 are the ones less than 0x20.
-        let special = StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "\"")))
-            | StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "\\")))
-            | StructuralClassifier.bytes(unsafeBitCast(v, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0x20))
-        let mask = StructuralClassifier.bits16(special)
+        let classes = classes16(bytes.loadUnaligned(as: SIMD16<UInt8>.self))
+        let mask = StructuralClassifier.bits16(classes.quotes | classes.backslashes | classes.irregular)
         return mask == 0 ? nil : mask.trailingZeroBitCount
     }
 
@@ -104,12 +102,13 @@ public enum JSONStringBlock {
         }
     }
 
-    /// Quotes, backslashes, and bytes below 0x20 or from 0x80 (`b - 0x20` wraps those above 0x5F).
+    /// Quotes, backslashes, and bytes below 0x20 or from 0x80: as signed bytes, the ones less
+    /// than 0x20 (one comparison, where SSE2 has none for unsigned bytes).
     @inlinable @inline(__always)
     static func classes16(_ v: SIMD16<UInt8>) -> Classes16 {
         Classes16(
             quotes: StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "\""))),
             backslashes: StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "\\"))),
-            irregular: StructuralClassifier.bytes((v &- SIMD16(repeating: 0x20)) .> SIMD16(repeating: 0x5F)))
+            irregular: StructuralClassifier.bytes(unsafeBitCast(v, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0x20)))
     }
 }
