@@ -56,33 +56,17 @@ private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> (reason: JSONSyntax
     }
 }
 
-/// Records reader events as "kind@offset text", for reading through windows.
-private struct OffsetRecorder: JSONVisitor {
-    var events: [String] = []
-
-    mutating func objectStart(at offset: Int) { events.append("{@\(offset)") }
-    mutating func objectEnd(at offset: Int) { events.append("}@\(offset)") }
-    mutating func arrayStart(at offset: Int) { events.append("[@\(offset)") }
-    mutating func arrayEnd(at offset: Int) { events.append("]@\(offset)") }
-    mutating func key(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
-        events.append("key@\(offset) \(JSONString.decode(raw, escaped: escaped))")
-    }
-    mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) {
-        events.append("str@\(offset) \(JSONString.decode(raw, escaped: escaped))")
-    }
-    mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) {
-        events.append("num@\(offset) \(String(decoding: raw, as: UTF8.self))")
-    }
-    mutating func literal(_ value: JSONLiteral, at offset: Int) { events.append("lit@\(offset) \(value)") }
-}
-
-/// The events of `bytes` read whole (`chunkSize` nil) or through windows of `chunkSize` bytes.
+/// The events of `bytes` read whole (`chunkSize` nil) or through windows of `chunkSize` bytes,
+/// as "kind@offset text" (`EventRecorder`'s, their line and column left out).
 private func offsetEvents(_ bytes: [UInt8], chunkSize: Int?) throws -> [String] {
     let window = chunkSize.map { ByteWindow(source: ArraySource(bytes), chunkSize: $0) } ?? ByteWindow(copying: bytes)
     var reader = JSONReader(window: window)
-    var recorder = OffsetRecorder()
+    var recorder = EventRecorder(window: window)
     try reader.readText(&recorder)
-    return recorder.events
+    return recorder.events.map { event in
+        let at = event.firstIndex(of: "@")!, slash = event[at...].firstIndex(of: "/")!
+        return String(event[...at] + event[event.index(after: slash)...])
+    }
 }
 
 /// Whitespace between tokens: runs of every length and kind, and a foreign byte inside one.
