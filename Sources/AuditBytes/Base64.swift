@@ -116,15 +116,14 @@ public enum Base64 {
         // Signed: the bytes from 0x80 are negative, below every range here.
         let signed = unsafeBitCast(v, to: SIMD16<Int8>.self)
         let letter = unsafeBitCast(v | SIMD16(repeating: 0x20), to: SIMD16<Int8>.self)
-        // Masks combined as bytes: the logical operators of `SIMDMask` become byte loops.
-        let letters = StructuralClassifier.bytes(letter .> SIMD16(repeating: 0x60)) & StructuralClassifier.bytes(letter .< SIMD16(repeating: 0x7B))
-        let digits = StructuralClassifier.bytes(signed .> SIMD16(repeating: 0x2F)) & StructuralClassifier.bytes(signed .< SIMD16(repeating: 0x3A))
-        let standardOnly = StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "+")))
-            | StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "/")))
-        let urlOnly = StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "-")))
-            | StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "_")))
+        let letters = ByteMasks.bytes(letter .> SIMD16(repeating: 0x60)) & ByteMasks.bytes(letter .< SIMD16(repeating: 0x7B))
+        let digits = ByteMasks.bytes(signed .> SIMD16(repeating: 0x2F)) & ByteMasks.bytes(signed .< SIMD16(repeating: 0x3A))
+        let standardOnly = ByteMasks.bytes(v .== SIMD16(repeating: UInt8(ascii: "+")))
+            | ByteMasks.bytes(v .== SIMD16(repeating: UInt8(ascii: "/")))
+        let urlOnly = ByteMasks.bytes(v .== SIMD16(repeating: UInt8(ascii: "-")))
+            | ByteMasks.bytes(v .== SIMD16(repeating: UInt8(ascii: "_")))
         let symbols = letters | digits | standardOnly | urlOnly
-        return (StructuralClassifier.bits16(symbols), StructuralClassifier.bits16(standardOnly), StructuralClassifier.bits16(urlOnly))
+        return (ByteMasks.bits16(symbols), ByteMasks.bits16(standardOnly), ByteMasks.bits16(urlOnly))
     }
 
     /// Each byte's value in `alphabet` (in either alphabet when it is nil), or 0xFF.

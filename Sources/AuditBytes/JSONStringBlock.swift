@@ -49,12 +49,12 @@ public enum JSONStringBlock {
         let c1 = classes16(block.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self))
         let c2 = classes16(block.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self))
         let c3 = classes16(block.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self))
-        let quotes = StructuralClassifier.bits(c0.quotes, c1.quotes, c2.quotes, c3.quotes)
-        let backslashes = StructuralClassifier.bits(c0.backslashes, c1.backslashes, c2.backslashes, c3.backslashes)
+        let quotes = ByteMasks.bits(c0.quotes, c1.quotes, c2.quotes, c3.quotes)
+        let backslashes = ByteMasks.bits(c0.backslashes, c1.backslashes, c2.backslashes, c3.backslashes)
         // Gathered only when there is one: compact JSON held in a string has none.
         let anyIrregular = unsafeBitCast(c0.irregular | c1.irregular | c2.irregular | c3.irregular, to: SIMD2<UInt64>.self)
         let irregular = anyIrregular[0] | anyIrregular[1] == 0 ? 0
-            : StructuralClassifier.bits(c0.irregular, c1.irregular, c2.irregular, c3.irregular)
+            : ByteMasks.bits(c0.irregular, c1.irregular, c2.irregular, c3.irregular)
         let (escaped, escapes) = JSONStructuralScanner.escapes(backslashes: backslashes, carry: 0)
         let closing = quotes & ~escaped
         let count: Int
@@ -86,7 +86,7 @@ public enum JSONStringBlock {
     @inlinable @inline(__always)
     public static func firstSpecialByte(in16 bytes: UnsafeRawPointer) -> Int? {
         let classes = classes16(bytes.loadUnaligned(as: SIMD16<UInt8>.self))
-        let mask = StructuralClassifier.bits16(classes.quotes | classes.backslashes | classes.irregular)
+        let mask = ByteMasks.bits16(classes.quotes | classes.backslashes | classes.irregular)
         return mask == 0 ? nil : mask.trailingZeroBitCount
     }
 
@@ -107,8 +107,8 @@ public enum JSONStringBlock {
     @inlinable @inline(__always)
     static func classes16(_ v: SIMD16<UInt8>) -> Classes16 {
         Classes16(
-            quotes: StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "\""))),
-            backslashes: StructuralClassifier.bytes(v .== SIMD16(repeating: UInt8(ascii: "\\"))),
-            irregular: StructuralClassifier.bytes(unsafeBitCast(v, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0x20)))
+            quotes: ByteMasks.bytes(v .== SIMD16(repeating: UInt8(ascii: "\""))),
+            backslashes: ByteMasks.bytes(v .== SIMD16(repeating: UInt8(ascii: "\\"))),
+            irregular: ByteMasks.bytes(unsafeBitCast(v, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0x20)))
     }
 }

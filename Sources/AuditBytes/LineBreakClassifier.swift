@@ -24,16 +24,16 @@ public enum LineBreakClassifier {
         // A CR compares to 0xFF, so the high bit of some byte marks either case.
         let carriageReturn = SIMD16<UInt8>(repeating: 0x0D)
         let special = v0 | v1 | v2 | v3
-            | StructuralClassifier.bytes(v0 .== carriageReturn) | StructuralClassifier.bytes(v1 .== carriageReturn)
-            | StructuralClassifier.bytes(v2 .== carriageReturn) | StructuralClassifier.bytes(v3 .== carriageReturn)
+            | ByteMasks.bytes(v0 .== carriageReturn) | ByteMasks.bytes(v1 .== carriageReturn)
+            | ByteMasks.bytes(v2 .== carriageReturn) | ByteMasks.bytes(v3 .== carriageReturn)
         let halves = unsafeBitCast(special, to: SIMD2<UInt64>.self)
         let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
-        let l0 = StructuralClassifier.bytes(v0 .== lineFeed), l1 = StructuralClassifier.bytes(v1 .== lineFeed)
-        let l2 = StructuralClassifier.bytes(v2 .== lineFeed), l3 = StructuralClassifier.bytes(v3 .== lineFeed)
+        let l0 = ByteMasks.bytes(v0 .== lineFeed), l1 = ByteMasks.bytes(v1 .== lineFeed)
+        let l2 = ByteMasks.bytes(v2 .== lineFeed), l3 = ByteMasks.bytes(v3 .== lineFeed)
         // The mask is gathered only when there is an LF: a long line's blocks have none.
         let anyLineFeed = unsafeBitCast(l0 | l1 | l2 | l3, to: SIMD2<UInt64>.self)
         return Block(
-            lineFeeds: anyLineFeed[0] | anyLineFeed[1] == 0 ? 0 : StructuralClassifier.bits(l0, l1, l2, l3),
+            lineFeeds: anyLineFeed[0] | anyLineFeed[1] == 0 ? 0 : ByteMasks.bits(l0, l1, l2, l3),
             needsBytewise: (halves[0] | halves[1]) & 0x8080_8080_8080_8080 != 0)
     }
 

@@ -145,19 +145,6 @@ private enum StructuralTestSupport {
         }
     }
 
-    /// The weighted sums that gather a comparison where there is no movemask agree with the one
-    /// used here, on every single byte set and on random comparisons.
-    @Test func bothGathersAgree() {
-        var generator = SeededGenerator(seed: 0x6A7E_0001)
-        var masks = (0..<16).map { lane in SIMD16<UInt8>((0..<16).map { $0 == lane ? 0xFF : 0 }) }
-        masks += (0..<2_000).map { _ in SIMD16<UInt8>((0..<16).map { _ in Bool.random(using: &generator) ? 0xFF : 0 }) }
-        for mask in masks {
-            let expected = (0..<16).reduce(UInt64(0)) { bits, lane in mask[lane] == 0xFF ? bits | 1 << UInt64(lane) : bits }
-            #expect(StructuralClassifier.bits16(mask) == expected, "\(mask)")
-            #expect(StructuralClassifier.portableBits16(mask) == expected, "\(mask)")
-        }
-    }
-
     /// A partial block is classified as if spaces followed it, whatever lies after it in memory.
     @Test func partialBlocks() {
         let bytes = Array(#"{"k":[1,"\"",{}]}"#.utf8) + [0x0A] + Array(#"\\"::,,[[]]{}"#.utf8) + [UInt8](repeating: 0x22, count: 64)
@@ -192,6 +179,21 @@ private enum StructuralTestSupport {
 
 /// The line cursor's classifier against its byte loop: every byte value at every position among
 /// fillers of every class, and random blocks.
+@Suite struct ByteMasksTests {
+    /// The weighted sums that gather a comparison where there is no movemask agree with the one
+    /// used here, on every single byte set and on random comparisons.
+    @Test func bothGathersAgree() {
+        var generator = SeededGenerator(seed: 0x6A7E_0001)
+        var masks = (0..<16).map { lane in SIMD16<UInt8>((0..<16).map { $0 == lane ? 0xFF : 0 }) }
+        masks += (0..<2_000).map { _ in SIMD16<UInt8>((0..<16).map { _ in Bool.random(using: &generator) ? 0xFF : 0 }) }
+        for mask in masks {
+            let expected = (0..<16).reduce(UInt64(0)) { bits, lane in mask[lane] == 0xFF ? bits | 1 << UInt64(lane) : bits }
+            #expect(ByteMasks.bits16(mask) == expected, "\(mask)")
+            #expect(ByteMasks.portableBits16(mask) == expected, "\(mask)")
+        }
+    }
+}
+
 @Suite struct LineBreakClassifierTests {
     @Test func everyByteAtEveryPosition() {
         StructuralTestSupport.everyByteAtEveryPosition(among: [UInt8(ascii: "a"), 0x0A, 0x0D, 0x80, 0xFF]) { block, place in
