@@ -241,11 +241,10 @@ public struct Base64LayerDecoder: LayerDecoder {
         var offset = 0
         let values = Base64.values(in: nil)  // either alphabet
         while offset < text.count {
-            // Eight symbols at a time while there is no padding.
-            if paddingAt < 0 && offset &+ 8 <= text.count
-                && isAllSymbols(UnsafeRawPointer(text.baseAddress! + offset).loadUnaligned(as: UInt64.self)) {
-                symbols &+= 8
-                offset &+= 8
+            // Sixteen symbols at a time while there is no padding.
+            if paddingAt < 0 && offset &+ 16 <= text.count && Base64.symbolMasks16(text.baseAddress! + offset).symbols == 0xFFFF {
+                symbols &+= 16
+                offset &+= 16
                 continue
             }
             let c = text[offset]
@@ -262,16 +261,6 @@ public struct Base64LayerDecoder: LayerDecoder {
         if symbols % 4 == 1 { return .failure(.truncated) }
         guard symbols / 4 * 3 + max(0, symbols % 4 - 1) <= maxBytes else { return .failure(.tooLarge(limit: maxBytes)) }
         return .success(symbols)
-    }
-
-    /// Whether all eight bytes of `w` are symbols of either alphabet (`A-Z a-z 0-9 + / - _`).
-    @inline(__always)
-    private static func isAllSymbols(_ w: UInt64) -> Bool {
-        guard w & SWAR.highBits == 0 else { return false }
-        let letters = SWAR.exactInRange(w | SWAR.ones &* 0x20, 0x61, 0x7A)
-        let symbols = letters | SWAR.exactInRange(w, 0x30, 0x39) | SWAR.exactBytesEqual(w, UInt8(ascii: "+"))
-            | SWAR.exactBytesEqual(w, UInt8(ascii: "/")) | SWAR.exactBytesEqual(w, UInt8(ascii: "-")) | SWAR.exactBytesEqual(w, UInt8(ascii: "_"))
-        return symbols == SWAR.highBits
     }
 }
 
