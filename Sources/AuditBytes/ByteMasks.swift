@@ -13,6 +13,15 @@ import _Builtin_intrinsics.intel
 /// gather LLVM emits `pmovmskb` and then takes its result apart bit by bit again.) Masks are
 /// combined as bytes: `SIMDMask`'s own `.&` and `.|` become byte loops.
 public enum ByteMasks {
+    /// The four 16-byte quarters of the 64 bytes at `block` (which may be unaligned), each as
+    /// `classes` makes of it: what every classifier of 64 bytes starts with.
+    @inlinable @inline(__always)
+    static func quarters<Classes>(_ block: UnsafeRawPointer, _ classes: (SIMD16<UInt8>) -> Classes)
+        -> (Classes, Classes, Classes, Classes) {
+        (classes(block.loadUnaligned(as: SIMD16<UInt8>.self)), classes(block.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)),
+         classes(block.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)), classes(block.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)))
+    }
+
     /// A comparison's lanes as bytes (a mask is stored as 0x00/0xFF bytes).
     @inlinable @inline(__always)
     static func bytes(_ mask: SIMDMask<SIMD16<Int8>>) -> SIMD16<UInt8> {

@@ -45,10 +45,7 @@ public enum JSONStringBlock {
     /// byte is a character of its own: not the one an escape's backslash stands before.
     @inlinable @inline(__always)
     public static func step(_ block: UnsafeRawPointer) -> Step {
-        let c0 = classes16(block.loadUnaligned(as: SIMD16<UInt8>.self))
-        let c1 = classes16(block.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self))
-        let c2 = classes16(block.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self))
-        let c3 = classes16(block.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self))
+        let (c0, c1, c2, c3) = ByteMasks.quarters(block, classes16)
         let quotes = ByteMasks.bits(c0.quotes, c1.quotes, c2.quotes, c3.quotes)
         let backslashes = ByteMasks.bits(c0.backslashes, c1.backslashes, c2.backslashes, c3.backslashes)
         // Gathered only when there is one: compact JSON held in a string has none.

@@ -17,10 +17,7 @@ public enum LineBreakClassifier {
     /// The 64 bytes at `block` (which may be unaligned).
     @inlinable @inline(__always)
     public static func classify(_ block: UnsafeRawPointer) -> Block {
-        let v0 = block.loadUnaligned(as: SIMD16<UInt8>.self)
-        let v1 = block.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
-        let v2 = block.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
-        let v3 = block.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
+        let (v0, v1, v2, v3) = ByteMasks.quarters(block) { $0 }
         // A CR compares to 0xFF, so the high bit of some byte marks either case.
         let carriageReturn = SIMD16<UInt8>(repeating: 0x0D)
         let special = v0 | v1 | v2 | v3

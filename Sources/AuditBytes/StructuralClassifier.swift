@@ -33,10 +33,7 @@ public enum StructuralClassifier {
     /// The classes of the 64 bytes at `block` (which may be unaligned).
     @inlinable @inline(__always)
     public static func classify(_ block: UnsafeRawPointer) -> JSONByteClasses {
-        let c0 = classes16(block.loadUnaligned(as: SIMD16<UInt8>.self))
-        let c1 = classes16(block.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self))
-        let c2 = classes16(block.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self))
-        let c3 = classes16(block.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self))
+        let (c0, c1, c2, c3) = ByteMasks.quarters(block, classes16)
         return JSONByteClasses(
             quotes: ByteMasks.bits(c0.quotes, c1.quotes, c2.quotes, c3.quotes),
             backslashes: ByteMasks.bits(c0.backslashes, c1.backslashes, c2.backslashes, c3.backslashes),
