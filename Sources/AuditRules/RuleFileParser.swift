@@ -4,17 +4,31 @@ import AuditInputs
 /// Reads rule files: `{"rules": [ {…}, … ]}` with the fields documented in `docs/rules.md`.
 /// Unknown fields, wrong types and missing required fields are errors naming file, line and rule.
 public enum RuleFileParser {
-    static let ruleFields: [String] = [
-        "id", "kind", "title", "description", "help", "level", "family", "securitySeverity", "tags",
-        "names", "valueShape", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength", "generic",
-        "codeAndMarkup", "keywordWindow", "confidence", "publishedExamples", "examples", "counterExamples",
-    ]
     static let fileFields: Set<String> = ["$comment", "rules"]
-    /// Each rule field's position in `ruleFields`: a rule's members are looked up once, into a
-    /// table by field (`RuleFields`). A set of the rule's names, made for every rule to find the
-    /// fields given twice, was 9 % of a scan's start-up (6 of 65 M instructions for the built-in
-    /// pack), and a search of the members for every field read 6 % more.
-    static let ruleFieldIndex: [String: Int] = Dictionary(uniqueKeysWithValues: ruleFields.enumerated().map { ($1, $0) })
+
+    /// The fields of a rule. A rule's members are looked up by name once, into a table by field
+    /// (`RuleFields`), and read from it by case: a set of the rule's names, made for every rule
+    /// to find the fields given twice, was 9 % of a scan's start-up (6 of 65 M instructions for
+    /// the built-in pack), a search of the members for every field read 6 % more, and a lookup
+    /// by name for every field read 7 % of the 54 M that were left.
+    enum Field: Int, CaseIterable {
+        case id, kind, title, description, help, level, family, securitySeverity, tags
+        case names, valueShape, pattern, keywords, minLength, minEntropy, validator, previewPrefixLength, generic
+        case codeAndMarkup, keywordWindow, confidence, publishedExamples, examples, counterExamples
+
+        /// Each field's name in a rule file, by `rawValue`: the case's own name, written out
+        /// (`String(describing:)` took 9 M instructions at start-up; `InvalidRuleFileTests` holds
+        /// the two lists together).
+        static let allNames = [
+            "id", "kind", "title", "description", "help", "level", "family", "securitySeverity", "tags",
+            "names", "valueShape", "pattern", "keywords", "minLength", "minEntropy", "validator", "previewPrefixLength", "generic",
+            "codeAndMarkup", "keywordWindow", "confidence", "publishedExamples", "examples", "counterExamples",
+        ]
+        /// Each field by its name.
+        static let byName = Dictionary(uniqueKeysWithValues: allCases.map { (allNames[$0.rawValue], $0) })
+
+        var name: String { Field.allNames[rawValue] }
+    }
 
     /// Parses the rule file `text`, naming it `file` in errors.
     public static func parse(_ text: [UInt8], file: String) throws(FileFormatError) -> [Rule] {
@@ -52,7 +66,7 @@ public enum RuleFileParser {
             throw locate.error(at: node.offset, rule: nil, "each rule is a JSON object")
         }
         var fields = RuleFields(members: members, node: node, locate: locate)
-        let id = try fields.string("id", required: true)!
+        let id = try fields.string(.id, required: true)!
         fields.ruleId = id
         if let member = fields.firstUnknown {
             throw locate.error(at: member.keyOffset, rule: id, "unknown field '\(member.key)'")
@@ -60,66 +74,66 @@ public enum RuleFileParser {
         if let member = fields.firstRepeated {
             throw locate.error(at: member.keyOffset, rule: id, "duplicate field '\(member.key)'")
         }
-        let kindText = try fields.string("kind", required: true)!
+        let kindText = try fields.string(.kind, required: true)!
         guard let kind = RuleKind(rawValue: kindText) else {
-            throw fields.error("kind", "kind must be \"name\", \"pattern\", \"contract\" or \"inventory\"")
+            throw fields.error(.kind, "kind must be \"name\", \"pattern\", \"contract\" or \"inventory\"")
         }
-        let levelText = try fields.string("level", required: true)!
+        let levelText = try fields.string(.level, required: true)!
         guard let level = Level(rawValue: levelText) else {
-            throw fields.error("level", "level must be note, warning or error")
+            throw fields.error(.level, "level must be note, warning or error")
         }
-        let familyText = try fields.string("family", required: true)!
+        let familyText = try fields.string(.family, required: true)!
         guard let family = Family(rawValue: familyText) else {
-            throw fields.error("family", "family must be secret, policy or transport")
+            throw fields.error(.family, "family must be secret, policy or transport")
         }
-        let shapeText = try fields.string("valueShape", required: false) ?? ValueShape.human.rawValue
+        let shapeText = try fields.string(.valueShape, required: false) ?? ValueShape.human.rawValue
         guard let valueShape = ValueShape(rawValue: shapeText) else {
-            throw fields.error("valueShape", "valueShape must be \"human\", \"generated\" or \"session\"")
+            throw fields.error(.valueShape, "valueShape must be \"human\", \"generated\" or \"session\"")
         }
-        let policyText = try fields.string("codeAndMarkup", required: false) ?? CodePolicy.scan.rawValue
+        let policyText = try fields.string(.codeAndMarkup, required: false) ?? CodePolicy.scan.rawValue
         guard let codePolicy = CodePolicy(rawValue: policyText) else {
-            throw fields.error("codeAndMarkup", "codeAndMarkup must be \"scan\", \"prose\" or \"assignment\"")
+            throw fields.error(.codeAndMarkup, "codeAndMarkup must be \"scan\", \"prose\" or \"assignment\"")
         }
-        let window = try fields.number("keywordWindow", required: false).map(Int.init)
+        let window = try fields.number(.keywordWindow, required: false).map(Int.init)
         if let window, !(1...4096).contains(window) {
-            throw fields.error("keywordWindow", "keywordWindow must be between 1 and 4096 bytes")
+            throw fields.error(.keywordWindow, "keywordWindow must be between 1 and 4096 bytes")
         }
-        let confidenceText = try fields.string("confidence", required: false)
+        let confidenceText = try fields.string(.confidence, required: false)
         let confidence = try confidenceText.map { text throws(FileFormatError) -> Confidence in
-            guard let confidence = Confidence(rawValue: text) else { throw fields.error("confidence", "confidence must be low, medium or high") }
+            guard let confidence = Confidence(rawValue: text) else { throw fields.error(.confidence, "confidence must be low, medium or high") }
             return confidence
         }
-        let published = try fields.strings("publishedExamples") ?? []
+        let published = try fields.strings(.publishedExamples) ?? []
         // The item itself is never quoted: someone may have put the key there, not its digest.
         if let bad = published.firstIndex(where: { $0.utf8.count != 64 || !$0.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) }) {
-            throw fields.error("publishedExamples", "publishedExamples holds SHA-256 digests in lowercase hex (64 characters); item \(bad + 1) is not one")
+            throw fields.error(.publishedExamples, "publishedExamples holds SHA-256 digests in lowercase hex (64 characters); item \(bad + 1) is not one")
         }
-        let severity = try fields.number("securitySeverity", required: true)!
+        let severity = try fields.number(.securitySeverity, required: true)!
         guard severity >= 0 && severity <= 10 else {
-            throw fields.error("securitySeverity", "securitySeverity must be between 0.0 and 10.0")
+            throw fields.error(.securitySeverity, "securitySeverity must be between 0.0 and 10.0")
         }
         var rule = Rule(
             id: id, kind: kind,
-            title: try fields.string("title", required: true)!,
-            description: try fields.string("description", required: true)!,
-            help: try fields.string("help", required: true)!,
+            title: try fields.string(.title, required: true)!,
+            description: try fields.string(.description, required: true)!,
+            help: try fields.string(.help, required: true)!,
             level: level, family: family, securitySeverity: severity,
-            tags: try fields.strings("tags") ?? [],
-            names: try fields.strings("names") ?? [],
+            tags: try fields.strings(.tags) ?? [],
+            names: try fields.strings(.names) ?? [],
             valueShape: valueShape,
-            pattern: try fields.string("pattern", required: false),
-            keywords: try fields.strings("keywords") ?? [],
-            minLength: Int(try fields.number("minLength", required: false) ?? 0),
-            minEntropy: try fields.number("minEntropy", required: false),
-            validator: try fields.string("validator", required: false),
-            previewPrefixLength: Int(try fields.number("previewPrefixLength", required: false) ?? 0),
-            isGeneric: try fields.bool("generic") ?? false,
+            pattern: try fields.string(.pattern, required: false),
+            keywords: try fields.strings(.keywords) ?? [],
+            minLength: Int(try fields.number(.minLength, required: false) ?? 0),
+            minEntropy: try fields.number(.minEntropy, required: false),
+            validator: try fields.string(.validator, required: false),
+            previewPrefixLength: Int(try fields.number(.previewPrefixLength, required: false) ?? 0),
+            isGeneric: try fields.bool(.generic) ?? false,
             codePolicy: codePolicy,
             keywordWindow: window,
             confidence: confidence,
             publishedExamples: Set(published),
-            examples: try fields.strings("examples") ?? [],
-            counterExamples: try fields.strings("counterExamples") ?? [],
+            examples: try fields.strings(.examples) ?? [],
+            counterExamples: try fields.strings(.counterExamples) ?? [],
             source: locate.file)
         let start = locate.position(of: node.offset)
         rule.sourceLine = start.line
@@ -127,21 +141,22 @@ public enum RuleFileParser {
         switch kind {
         case .name:
             if rule.names.isEmpty { throw fields.error(nil, "a name rule needs a non-empty \"names\" array") }
-            if rule.pattern != nil { throw fields.error("pattern", "a name rule has no pattern") }
-            if fields.member("generic") != nil { throw fields.error("generic", "a name rule has no generic flag") }
-            for field in ["codeAndMarkup", "keywordWindow", "confidence", "publishedExamples"] where fields.member(field) != nil {
-                throw fields.error(field, "a name rule has no \(field)")
+            if rule.pattern != nil { throw fields.error(.pattern, "a name rule has no pattern") }
+            if fields.member(.generic) != nil { throw fields.error(.generic, "a name rule has no generic flag") }
+            for field: Field in [.codeAndMarkup, .keywordWindow, .confidence, .publishedExamples] where fields.member(field) != nil {
+                throw fields.error(field, "a name rule has no \(field.name)")
             }
         case .pattern:
             if rule.pattern == nil { throw fields.error(nil, "a pattern rule needs a \"pattern\"") }
-            if !rule.names.isEmpty { throw fields.error("names", "a pattern rule has no names") }
-            if fields.member("valueShape") != nil { throw fields.error("valueShape", "a pattern rule has no valueShape") }
+            if !rule.names.isEmpty { throw fields.error(.names, "a pattern rule has no names") }
+            if fields.member(.valueShape) != nil { throw fields.error(.valueShape, "a pattern rule has no valueShape") }
             if rule.keywordWindow != nil && rule.keywords.isEmpty {
-                throw fields.error("keywordWindow", "a keywordWindow needs the keywords that must stand in it")
+                throw fields.error(.keywordWindow, "a keywordWindow needs the keywords that must stand in it")
             }
         case .contract, .inventory:
-            for field in ["pattern", "names", "keywords", "valueShape", "validator", "generic", "codeAndMarkup", "keywordWindow", "confidence", "publishedExamples"] where fields.member(field) != nil {
-                throw fields.error(field, "a \(kind.rawValue) rule's check is built in; it has no \(field)")
+            for field: Field in [.pattern, .names, .keywords, .valueShape, .validator, .generic, .codeAndMarkup, .keywordWindow, .confidence, .publishedExamples]
+            where fields.member(field) != nil {
+                throw fields.error(field, "a \(kind.rawValue) rule's check is built in; it has no \(field.name)")
             }
         }
         return rule
@@ -173,8 +188,8 @@ public enum RuleFileParser {
         let node: JSONValue.Node
         let locate: Locator
         var ruleId: String?
-        /// The index in `members` of each rule field's last member (by `ruleFieldIndex`), -1
-        /// where the field is absent.
+        /// The index in `members` of each field's last member (by `Field.rawValue`), -1 where
+        /// the field is absent.
         private var lastMember: [Int]
         /// The first member that is no rule field, and the first that repeats one.
         private(set) var firstUnknown: JSONValue.Member?
@@ -182,9 +197,9 @@ public enum RuleFileParser {
 
         init(members: [JSONValue.Member], node: JSONValue.Node, locate: Locator) {
             (self.members, self.node, self.locate) = (members, node, locate)
-            lastMember = Array(repeating: -1, count: ruleFields.count)
+            lastMember = Array(repeating: -1, count: Field.allCases.count)
             for (index, member) in members.enumerated() {
-                guard let field = ruleFieldIndex[member.key] else {
+                guard let field = Field.byName[member.key]?.rawValue else {
                     if firstUnknown == nil { firstUnknown = member }
                     continue
                 }
@@ -193,51 +208,50 @@ public enum RuleFileParser {
             }
         }
 
-        /// The last member named `name`, a rule field.
-        func member(_ name: String) -> JSONValue.Member? {
-            guard let field = ruleFieldIndex[name], lastMember[field] >= 0 else { return nil }
-            return members[lastMember[field]]
+        /// The last member of `field`.
+        func member(_ field: Field) -> JSONValue.Member? {
+            lastMember[field.rawValue] >= 0 ? members[lastMember[field.rawValue]] : nil
         }
 
-        func error(_ field: String?, _ reason: String) -> FileFormatError {
+        func error(_ field: Field?, _ reason: String) -> FileFormatError {
             let offset = field.flatMap { member($0)?.value.offset } ?? node.offset
             return locate.error(at: offset, rule: ruleId, reason)
         }
 
-        func string(_ name: String, required: Bool) throws(FileFormatError) -> String? {
-            guard let m = member(name) else {
-                if required { throw error(nil, "missing required field '\(name)'") }
+        func string(_ field: Field, required: Bool) throws(FileFormatError) -> String? {
+            guard let m = member(field) else {
+                if required { throw error(nil, "missing required field '\(field.name)'") }
                 return nil
             }
             guard let s = m.value.value.stringValue, !s.isEmpty else {
-                throw error(name, "'\(name)' must be a non-empty string")
+                throw error(field, "'\(field.name)' must be a non-empty string")
             }
             return s
         }
 
-        func number(_ name: String, required: Bool) throws(FileFormatError) -> Double? {
-            guard let m = member(name) else {
-                if required { throw error(nil, "missing required field '\(name)'") }
+        func number(_ field: Field, required: Bool) throws(FileFormatError) -> Double? {
+            guard let m = member(field) else {
+                if required { throw error(nil, "missing required field '\(field.name)'") }
                 return nil
             }
-            guard let d = m.value.value.doubleValue else { throw error(name, "'\(name)' must be a number") }
+            guard let d = m.value.value.doubleValue else { throw error(field, "'\(field.name)' must be a number") }
             return d
         }
 
-        func bool(_ name: String) throws(FileFormatError) -> Bool? {
-            guard let m = member(name) else { return nil }
-            guard let b = m.value.value.boolValue else { throw error(name, "'\(name)' must be true or false") }
+        func bool(_ field: Field) throws(FileFormatError) -> Bool? {
+            guard let m = member(field) else { return nil }
+            guard let b = m.value.value.boolValue else { throw error(field, "'\(field.name)' must be true or false") }
             return b
         }
 
-        func strings(_ name: String) throws(FileFormatError) -> [String]? {
-            guard let m = member(name) else { return nil }
+        func strings(_ field: Field) throws(FileFormatError) -> [String]? {
+            guard let m = member(field) else { return nil }
             guard let elements = m.value.value.arrayElements else {
-                throw error(name, "'\(name)' must be an array of strings")
+                throw error(field, "'\(field.name)' must be an array of strings")
             }
             var result: [String] = []
             for e in elements {
-                guard let s = e.value.stringValue else { throw error(name, "'\(name)' must be an array of strings") }
+                guard let s = e.value.stringValue else { throw error(field, "'\(field.name)' must be an array of strings") }
                 result.append(s)
             }
             return result
