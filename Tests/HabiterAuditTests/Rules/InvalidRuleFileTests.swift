@@ -40,7 +40,7 @@ import Testing
     /// The parser names each field after its case, from a list written out beside the cases.
     @Test func eachFieldIsNamedAfterItsCase() {
         #expect(RuleFileParser.Field.allNames == RuleFileParser.Field.allCases.map { String(describing: $0) })
-        #expect(RuleFileParser.Field.allCases.allSatisfy { RuleFileParser.Field.byName[$0.name] == $0 })
+        #expect(Set(RuleFileParser.Field.allNames).count == RuleFileParser.Field.allCases.count)
     }
 
     @Test func noBuiltinPatternBacktracksOnTheLoadProbe() {
