@@ -87,6 +87,15 @@ public enum JSONStringBlock {
         return mask == 0 ? nil : mask.trailingZeroBitCount
     }
 
+    /// The offset of the first backslash of the 16 bytes at `bytes` (which may be unaligned);
+    /// nil when none is. The search for the next escape while unescaping.
+    @inlinable @inline(__always)
+    public static func firstBackslash(in16 bytes: UnsafeRawPointer) -> Int? {
+        let v = bytes.loadUnaligned(as: SIMD16<UInt8>.self)
+        let mask = ByteMasks.bits16(ByteMasks.bytes(v .== SIMD16(repeating: UInt8(ascii: "\\"))))
+        return mask == 0 ? nil : mask.trailingZeroBitCount
+    }
+
     @usableFromInline
     struct Classes16 {
         @usableFromInline var quotes, backslashes, irregular: SIMD16<UInt8>

@@ -39,21 +39,20 @@ public enum JSONString {
                 w += writeUTF8(scalar, to: destination + w)
             default: destination[w] = e; w += 1; i += 2
             }
-            // The run up to the next backslash, moved down over what the escapes saved: eight
-            // bytes at a time, stopping at the first backslash of a word (JSON held in a string has
-            // one every few bytes, where calls to search and copy cost more than the bytes). A word
-            // may write past the run; what it wrote there is written again or cut off.
-            while i &+ 8 <= n {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                UnsafeMutableRawPointer(destination + w).storeBytes(of: word, as: UInt64.self)
-                // The lowest marked byte is exact (a false mark only follows a true one).
-                if let k = SWAR.firstMarked(SWAR.bytesEqual(word, UInt8(ascii: "\\")) & SWAR.highBits) {
+            // The run up to the next backslash, moved down over what the escapes saved: sixteen
+            // bytes at a time, stopping at the first backslash of a block (JSON held in a string
+            // has one every few bytes, where calls to search and copy cost more than the bytes).
+            // A block may write past the run; what it wrote there is written again or cut off.
+            while i &+ 16 <= n {
+                let block = UnsafeRawPointer(base + i)
+                UnsafeMutableRawPointer(destination + w).storeBytes(of: block.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                if let k = JSONStringBlock.firstBackslash(in16: block) {
                     i &+= k
                     w &+= k
                     break
                 }
-                i &+= 8
-                w &+= 8
+                i &+= 16
+                w &+= 16
             }
             while i < n && base[i] != UInt8(ascii: "\\") {
                 destination[w] = base[i]

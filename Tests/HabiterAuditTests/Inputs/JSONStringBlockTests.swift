@@ -34,6 +34,12 @@ import Testing
         }
     }
 
+    @Test func theSearchFindsTheFirstBackslash() {
+        TestSupport.expectFirstSpecialByte(width: 16, { JSONStringBlock.firstBackslash(in16: $0) }, later: [0x22, 0x5C, 0x00, 0xFF]) {
+            $0 == 0x5C
+        }
+    }
+
     @Test func aBlockStepsAsTheByteLoopSteps() {
         var generator = SeededGenerator(seed: 20261204)
         // Weighted towards what decides a step: quotes, backslashes and what may follow one.
