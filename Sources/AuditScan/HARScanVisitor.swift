@@ -23,6 +23,10 @@ struct HARScanVisitor: JSONVisitor {
         /// The field object's container.
         var id = -1
         var name: String?
+        /// The name's facts, as a JSON key's (`ArtifactScan.keyFacts`): its context rules and
+        /// name rule, judged once for each distinct name, where every header of every entry
+        /// searched its name for keywords and matched it with the name rules again.
+        var nameFacts = KeyFacts()
         var value: [UInt8]?
         var valueOffset = 0
         /// Whether scanning the value found something (a pattern on it, anything in a layer of
@@ -262,7 +266,8 @@ struct HARScanVisitor: JSONVisitor {
             }
         case (.field(let list), .name):
             var name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
-            field.context = name.withUTF8 { scan.rules.patterns.contextMask(of: UnsafeRawBufferPointer($0)) }
+            field.nameFacts = name.withUTF8 { scan.keyFacts($0) }
+            field.context = field.nameFacts.contextRules
             field.name = name
             let fromRequest = list == .requestHeaders || list == .queryString || list == .requestCookies
             if fromRequest { field.context |= entry?.hostContext ?? 0 }
@@ -311,11 +316,11 @@ struct HARScanVisitor: JSONVisitor {
 
     /// A header, cookie or parameter: judged by its name, with what its hits need.
     private mutating func closeField(list: HARStructure.FieldList) {
-        guard let name = field.name else { return }
+        guard var name = field.name else { return }
         let lowercased = name.lowercased()
         if list == .params && ExchangeScanner.tokenRequestMarkers.contains(lowercased) { entry?.requestHasTokenMarkers = true }
         let isCookieHeader = field.value != nil && list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie")
-        let match = isCookieHeader || field.value == nil ? nil : scan.nameMatch(name)
+        let match = isCookieHeader || field.value == nil ? nil : name.withUTF8 { scan.nameMatch(of: field.nameFacts, key: $0) }
         // A hit in the value says more than the name: `finishDocument` would drop the name's.
         let judgedByName = isCookieHeader || (match != nil && !field.valueHasHits)
         // The field's facts, for the hits inside it (in its value, its cookie pairs, the name's
