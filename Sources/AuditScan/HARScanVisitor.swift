@@ -22,12 +22,18 @@ struct HARScanVisitor: JSONVisitor {
     private struct Field {
         /// The field object's container.
         var id = -1
-        var name: String?
+        /// The name's and the value's bytes (unescaped), if the object has them. The buffers are
+        /// kept from field to field (`begin`): a header's name was a `String` and its value an
+        /// array, made and freed for every header of every entry.
+        var hasName = false
+        var name: [UInt8] = []
+        var nameIsASCII = true
         /// The name's facts, as a JSON key's (`ArtifactScan.keyFacts`): its context rules and
         /// name rule, judged once for each distinct name, where every header of every entry
         /// searched its name for keywords and matched it with the name rules again.
         var nameFacts = KeyFacts()
-        var value: [UInt8]?
+        var hasValue = false
+        var value: [UInt8] = []
         var valueOffset = 0
         /// Whether scanning the value found something (a pattern on it, anything in a layer of
         /// it), which says more than the field's name.
@@ -36,6 +42,37 @@ struct HARScanVisitor: JSONVisitor {
         var hitsAtOpen = 0
         /// The context rules its name, or its request's host, speaks for.
         var context: ContextMask = 0
+
+        /// Begins the field object `id` in this field's buffers, emptied.
+        mutating func begin(id: Int, hitsAtOpen: Int) {
+            var (name, value) = (self.name, self.value)
+            // Dropped first, so that the buffers are empty in place, not copied.
+            self = Field(id: id, hitsAtOpen: hitsAtOpen)
+            name.truncate(to: 0)
+            value.truncate(to: 0)
+            (self.name, self.value) = (name, value)
+        }
+
+        /// Sets `bytes` to the string `raw` (unescaped as a `String` makes it: a lone surrogate's
+        /// bytes are repaired, as the `String` of the name, or of the value, repaired them).
+        static func read(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, into bytes: inout [UInt8]) {
+            bytes.truncate(to: 0)
+            if escaped { bytes.append(contentsOf: JSONString.decode(raw, escaped: true).utf8) } else { bytes.append(contentsOf: raw) }
+        }
+
+        /// Whether the name, lowercased as `String.lowercased()` lowercases it, is `lowercase`
+        /// (ASCII): an ASCII name compared byte by byte with its case folded, without a `String`.
+        func nameIs(_ lowercase: StaticString) -> Bool {
+            guard nameIsASCII else { return lowercasedName == lowercase.description }
+            return name.withUnsafeBufferPointer { name in
+                name.count == lowercase.utf8CodeUnitCount && lowercase.withUTF8Buffer { lowercase in
+                    lowercase.indices.allSatisfy { ASCIICase.lower(name[$0]) == lowercase[$0] }
+                }
+            }
+        }
+
+        var nameText: String { String(decoding: name, as: UTF8.self) }
+        var lowercasedName: String { nameText.lowercased() }
     }
 
     /// What an entry has shown so far.
@@ -112,7 +149,7 @@ struct HARScanVisitor: JSONVisitor {
         case .request: entry?.requestId = id
         case .response: entry?.responseId = id
         case .field:
-            field = Field(id: id, hitsAtOpen: scan.hitCount)
+            field.begin(id: id, hitsAtOpen: scan.hitCount)
             // Judged when it closes, so its value's position must still resolve then.
             scan.window.pin(at: offset)
         case .postData:
@@ -265,14 +302,16 @@ struct HARScanVisitor: JSONVisitor {
                 entry?.showsSignIn = true
             }
         case (.field(let list), .name):
-            var name = escaped ? JSONString.decode(raw, escaped: true) : String(decoding: raw, as: UTF8.self)
-            field.nameFacts = name.withUTF8 { scan.keyFacts($0) }
+            field.hasName = true
+            Field.read(raw, escaped: escaped, into: &field.name)
+            field.nameIsASCII = !field.name.contains { $0 >= 0x80 }
+            field.nameFacts = field.name.withUnsafeBufferPointer { scan.keyFacts($0) }
             field.context = field.nameFacts.contextRules
-            field.name = name
             let fromRequest = list == .requestHeaders || list == .queryString || list == .requestCookies
             if fromRequest { field.context |= entry?.hostContext ?? 0 }
         case (.field, .value):
-            field.value = bytes()
+            field.hasValue = true
+            Field.read(raw, escaped: escaped, into: &field.value)
             field.valueOffset = offset
         case (.postData, .text):
             // The markers are plain ASCII: an escape inside one would be deliberate.
@@ -316,27 +355,28 @@ struct HARScanVisitor: JSONVisitor {
 
     /// A header, cookie or parameter: judged by its name, with what its hits need.
     private mutating func closeField(list: HARStructure.FieldList) {
-        guard var name = field.name else { return }
-        let lowercased = name.lowercased()
-        if list == .params && ExchangeScanner.tokenRequestMarkers.contains(lowercased) { entry?.requestHasTokenMarkers = true }
-        let isCookieHeader = field.value != nil && list.isHeaders && (lowercased == "cookie" || lowercased == "set-cookie")
-        let match = isCookieHeader || field.value == nil ? nil : name.withUTF8 { scan.nameMatch(of: field.nameFacts, key: $0) }
+        guard field.hasName else { return }
+        if list == .params && ExchangeScanner.tokenRequestMarkers.contains(field.lowercasedName) { entry?.requestHasTokenMarkers = true }
+        let isSetCookie = field.hasValue && list.isHeaders && field.nameIs("set-cookie")
+        let isCookieHeader = isSetCookie || (field.hasValue && list.isHeaders && field.nameIs("cookie"))
+        let match = isCookieHeader || !field.hasValue ? nil : field.name.withUnsafeBufferPointer { scan.nameMatch(of: field.nameFacts, key: $0) }
         // A hit in the value says more than the name: `finishDocument` would drop the name's.
         let judgedByName = isCookieHeader || (match != nil && !field.valueHasHits)
         // The field's facts, for the hits inside it (in its value, its cookie pairs, the name's
         // own): a field without any needs none.
-        if judgedByName || scan.hitCount > field.hitsAtOpen {
-            let credential = list.isCookies || (list.isHeaders && ExchangeScanner.isCredentialHeader(lowercased, scan: scan))
-            scan.facts[field.id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
-        }
-        guard judgedByName, let value = field.value else { return }
+        guard judgedByName || scan.hitCount > field.hitsAtOpen else { return }
+        let name = field.nameText
+        let credential = list.isCookies || (list.isHeaders && ExchangeScanner.isCredentialHeader(field.lowercasedName, scan: scan))
+        scan.facts[field.id] = ContainerFacts(carrier: credential ? .transport : nil, isProtocolField: list != .params, valueName: name)
+        guard judgedByName, field.hasValue else { return }
+        let value = field.value
         var location = plain.location()
         location.path = location.path.appending(.key("value"))
         location.key = name
         if isCookieHeader {
             let frame = LayerFrame(path: location.path.entering("cookie"), outerOffset: field.valueOffset, outerKey: name,
                                    ancestry: location.ancestry, depth: 1, readerContext: nil)
-            value.withUnsafeBytes { ExchangeScanner.scanCookies($0, setCookie: lowercased == "set-cookie", frame: frame, scan: scan, afterBatch: {}) }
+            value.withUnsafeBytes { ExchangeScanner.scanCookies($0, setCookie: isSetCookie, frame: frame, scan: scan, afterBatch: {}) }
             return
         }
         guard let match else { return }

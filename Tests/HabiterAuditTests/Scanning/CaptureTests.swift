@@ -89,6 +89,29 @@ private func summary(_ f: Finding) -> String {
         ])
     }
 
+    /// A cookie header is known by its name lowercased as `String.lowercased()` lowercases it:
+    /// in any letter case, escaped or not, and with the Kelvin sign, whose lowercase is `k`.
+    @Test func aCookieHeaderIsKnownByItsLowercasedName() {
+        // A session id of its own in each, so that each is a finding of its own, after a pair
+        // that keeps the form decoder from finding it too.
+        func cookie(_ i: Int) -> String { "theme=dark; sid=Pq9Lm2Xc7Vb4Nz8Kk1Jh5Gf\(i)" }
+        let names = ["COOKIE", "Co\\u006Fkie", "Coo\u{212A}ie", "Coo\\u212Aie", "Cookies", "cookie2", "Cöokie"]
+        let headers = names.enumerated().map { #"{"name": "\#($1)", "value": "\#(cookie($0))"}"# }.joined(separator: ", ")
+        let har = """
+        {"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "https://app.example.net/me", "headers": [\(headers)]},
+          "response": {"status": 200, "headers": [{"name": "SeT-CoOkIe", "value": "sid=Pq9Lm2Xc7Vb4Nz8Kk1Jh5Gf9; Path=/"}], "content": {"size": 0, "mimeType": "text/plain"}}}]}}
+        """
+        let result = TestSupport.scan(har, name: "cookies.har")
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.map { "\($0.ruleId) \($0.path)" } == [
+            "name.session /log/entries/0/request/headers/0/value!cookie/sid",
+            "name.session /log/entries/0/request/headers/1/value!cookie/sid",
+            "name.session /log/entries/0/request/headers/2/value!cookie/sid",
+            "name.session /log/entries/0/request/headers/3/value!cookie/sid",
+            "name.session /log/entries/0/response/headers/0/value!cookie/sid",
+        ])
+    }
+
     @Test func positionsArePositionsOfTheValuesAsWritten() {
         let findings = TestSupport.scan(Self.har, name: "session.har").findings
         let bearerHit = findings.first { $0.ruleId == "secret.bearer-token" }!
