@@ -27,7 +27,6 @@ struct HARScanVisitor: JSONVisitor {
         /// array, made and freed for every header of every entry.
         var hasName = false
         var name: [UInt8] = []
-        var nameIsASCII = true
         /// The name's facts, as a JSON key's (`ArtifactScan.keyFacts`): its context rules and
         /// name rule, judged once for each distinct name, where every header of every entry
         /// searched its name for keywords and matched it with the name rules again.
@@ -53,17 +52,10 @@ struct HARScanVisitor: JSONVisitor {
             (self.name, self.value) = (name, value)
         }
 
-        /// Sets `bytes` to the string `raw` (unescaped as a `String` makes it: a lone surrogate's
-        /// bytes are repaired, as the `String` of the name, or of the value, repaired them).
-        static func read(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, into bytes: inout [UInt8]) {
-            bytes.truncate(to: 0)
-            if escaped { bytes.append(contentsOf: JSONString.decode(raw, escaped: true).utf8) } else { bytes.append(contentsOf: raw) }
-        }
-
         /// Whether the name, lowercased as `String.lowercased()` lowercases it, is `lowercase`
         /// (ASCII): an ASCII name compared byte by byte with its case folded, without a `String`.
         func nameIs(_ lowercase: StaticString) -> Bool {
-            guard nameIsASCII else { return lowercasedName == lowercase.description }
+            guard !name.contains(where: { $0 >= 0x80 }) else { return lowercasedName == lowercase.description }
             return name.withUnsafeBufferPointer { name in
                 name.count == lowercase.utf8CodeUnitCount && lowercase.withUTF8Buffer { lowercase in
                     lowercase.indices.allSatisfy { ASCIICase.lower(name[$0]) == lowercase[$0] }
@@ -286,9 +278,20 @@ struct HARScanVisitor: JSONVisitor {
         try plain.literal(value, at: offset)
     }
 
+    /// Sets `bytes` to the string `raw`, unescaped as a `String` makes it (a lone surrogate's
+    /// bytes repaired, as the `String`s made of a field's name and value repaired them).
+    private static func read(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, into bytes: inout [UInt8]) {
+        bytes.truncate(to: 0)
+        if escaped { bytes.append(contentsOf: JSONString.decode(raw, escaped: true).utf8) } else { bytes.append(contentsOf: raw) }
+    }
+
     /// Strings the structure needs: the URL, field names and values, bodies and their encoding.
     private mutating func observe(string raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int, key: HARStructure.Key, in role: Role) {
-        func bytes() -> [UInt8] { escaped ? Array(JSONString.decode(raw, escaped: true).utf8) : Array(raw) }
+        func bytes() -> [UInt8] {
+            var bytes: [UInt8] = []
+            Self.read(raw, escaped: escaped, into: &bytes)
+            return bytes
+        }
         switch (role, key) {
         case (.request, .url):
             let url = bytes()
@@ -303,15 +306,14 @@ struct HARScanVisitor: JSONVisitor {
             }
         case (.field(let list), .name):
             field.hasName = true
-            Field.read(raw, escaped: escaped, into: &field.name)
-            field.nameIsASCII = !field.name.contains { $0 >= 0x80 }
+            Self.read(raw, escaped: escaped, into: &field.name)
             field.nameFacts = field.name.withUnsafeBufferPointer { scan.keyFacts($0) }
             field.context = field.nameFacts.contextRules
             let fromRequest = list == .requestHeaders || list == .queryString || list == .requestCookies
             if fromRequest { field.context |= entry?.hostContext ?? 0 }
         case (.field, .value):
             field.hasValue = true
-            Field.read(raw, escaped: escaped, into: &field.value)
+            Self.read(raw, escaped: escaped, into: &field.value)
             field.valueOffset = offset
         case (.postData, .text):
             // The markers are plain ASCII: an escape inside one would be deliberate.
