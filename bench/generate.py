@@ -10,6 +10,11 @@ Realistic kinds:
   har       a browser-style HAR capture of sync calls: request bodies are JSON held in a JSON
             string, every other response body is base64 of JSON (`"encoding": "base64"`), the rest
             JSON in a string; `Authorization: Bearer` headers; a WebSocket frame every 50 entries
+  har-browser
+            the same capture with a browser's headers besides the app's: 16 more request headers
+            (sec-ch-ua, accept-language, a user agent …) and 12 more response headers (alt-svc,
+            cf-ray, strict-transport-security …) an entry, as a Chrome export carries 20 to 40
+            where `har` has 6 (not in the throughput section; `bench/compare.py` takes it)
   prefs     an Android FlutterSharedPreferences.xml export with every Flutter encoding
   http      raw HTTP/1.1 exchanges of the same sync calls as `har` (a proxy's save): push requests
             with Content-Length, JSON responses, every fourth one chunked (the baseline of the raw
@@ -72,13 +77,32 @@ ADVERSARIAL_KINDS = ("huge-string", "many-keys", "deep-nesting", "near-miss", "s
                      "many-headers", "many-cookies", "many-query-parameters", "many-form-fields",
                      "many-headers-har", "many-cookies-har", "many-query-parameters-har", "many-form-fields-har",
                      "many-attributes", "large-payloads")
-EXTENSIONS = {"ndjson": "ndjson", "har": "har", "prefs": "xml", "http": "http"}
+EXTENSIONS = {"ndjson": "ndjson", "har": "har", "har-browser": "har", "prefs": "xml", "http": "http"}
+# A browser's headers, added to every entry of `har-browser`.
+BROWSER_REQUEST_HEADERS = [
+    ("accept", "application/json, text/plain, */*"), ("accept-encoding", "gzip, deflate, br, zstd"),
+    ("accept-language", "en-GB,en-US;q=0.9,en;q=0.8,de;q=0.7"), ("cache-control", "no-cache"),
+    ("origin", "https://app.habiter.app"), ("pragma", "no-cache"), ("priority", "u=1, i"),
+    ("referer", "https://app.habiter.app/habits"), ("sec-ch-ua", '"Chromium";v="131", "Not_A Brand";v="24"'),
+    ("sec-ch-ua-mobile", "?0"), ("sec-ch-ua-platform", '"Linux"'), ("sec-fetch-dest", "empty"),
+    ("sec-fetch-mode", "cors"), ("sec-fetch-site", "same-site"),
+    ("user-agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"),
+    ("x-request-id", "3f1c9a0e-7b2d-4e8f-9a6b-1c2d3e4f5a6b"),
+]
+BROWSER_RESPONSE_HEADERS = [
+    ("access-control-allow-origin", "https://app.habiter.app"), ("alt-svc", 'h3=":443"; ma=86400'),
+    ("cf-cache-status", "DYNAMIC"), ("cf-ray", "8f1e2d3c4b5a6978-FRA"), ("content-encoding", "br"),
+    ("date", "Thu, 04 Dec 2026 10:21:33 GMT"), ("server", "cloudflare"),
+    ("strict-transport-security", "max-age=31536000; includeSubDomains"), ("vary", "Origin, Accept-Encoding"),
+    ("x-content-type-options", "nosniff"), ("x-frame-options", "DENY"),
+    ("nel", '{"success_fraction":0,"report_to":"cf-nel","max_age":604800}'),
+]
 ITEMS_PER_UNIT = 1_000_000
 
 
 def normal_kind(kind):
     """The realistic kind an adversarial kind is compared with: the same format."""
-    if kind.endswith("-har"):
+    if kind.endswith("-har") or kind == "har-browser":
         return "har"
     if kind in ("many-headers", "many-cookies", "many-query-parameters", "many-form-fields"):
         return "http"
@@ -141,7 +165,7 @@ def operation(r, i):
             "changedFields": sorted(document["payload"]), "changedMetadataFields": []}
 
 
-def har_entry(r, i):
+def har_entry(r, i, browser=False):
     ops = [operation(r, i * 4 + k) for k in range(4)]
     body = json.dumps({"operations": ops}, separators=(",", ":"))
     pulled = json.dumps({"operations": ops[:2], "cursor": "eyJ2ZXJzaW9uIjoxLCJnZW5lcmF0aW9uIjoxLCJvZmZzZXQiOjJ9", "headOffset": 100 + i,
@@ -161,6 +185,9 @@ def har_entry(r, i):
                      "redirectURL": "", "headersSize": -1, "bodySize": -1},
         "cache": {}, "timings": {"blocked": 1, "dns": -1, "connect": -1, "send": 0, "wait": 50, "receive": 2},
     }
+    if browser:
+        entry["request"]["headers"] += [{"name": n, "value": v} for n, v in BROWSER_REQUEST_HEADERS]
+        entry["response"]["headers"] += [{"name": n, "value": v} for n, v in BROWSER_RESPONSE_HEADERS]
     if i % 50 == 3:
         entry["_resourceType"] = "websocket"
         entry["_webSocketMessages"] = [{"type": "send", "time": 1764486000.5, "opcode": 1, "data": json.dumps({"type": "ping", "n": i})}]
@@ -182,12 +209,12 @@ def prefs_entries(r, i):
 
 # --- realistic kinds ------------------------------------------------------------------------------
 
-def write_har(f, r, target):
+def write_har(f, r, target, browser=False):
     head = '{\n  "log": {\n    "version": "1.2",\n    "creator": {"name": "WebInspector", "version": "537.36"},\n    "pages": [],\n    "entries": ['
     f.write(head)
     written, i = len(head), 0
     while written < target:
-        chunk = ("," if i else "") + "\n      " + json.dumps(har_entry(r, i), ensure_ascii=False)
+        chunk = ("," if i else "") + "\n      " + json.dumps(har_entry(r, i, browser), ensure_ascii=False)
         f.write(chunk)
         written += len(chunk.encode())
         i += 1
@@ -495,6 +522,7 @@ def generate(kind, size_mb, output, seed=DEFAULT_SEED):
         "compact": lambda f: write_push_body(f, r, target, None),
         "ndjson": lambda f: write_ndjson(f, r, target),
         "har": lambda f: write_har(f, r, target),
+        "har-browser": lambda f: write_har(f, r, target, browser=True),
         "prefs": lambda f: write_prefs(f, r, target),
         "http": lambda f: write_http(f, r, target),
         "huge-string": lambda f: write_huge_string(f, r, target),
