@@ -73,6 +73,13 @@ import Testing
         #expect(tree.isMember(first) && !tree.isMember(root))
         #expect(tree.member("missing", of: root) == nil && tree.member("k", of: k) == nil)
         #expect(tree.descendants(root).count == 4 && tree.keyOffset(first) == 1)
+        // A member's own members are not the object's: the look-up passes over them.
+        let nested = try #require(try Self.capture(#"{"a": {"k": 1, "b": [{"k": 2}]}, "b": 3, "c": {"k": 4}}"#, with: CapturedJSON.Builder()))
+        #expect(nested.member("k", of: nested.root) == nil)
+        let b = try #require(nested.member("b", of: nested.root))
+        #expect(nested.withText(b) { Array($0) } == Array("3".utf8))
+        let c = try #require(nested.member("c", of: nested.root))
+        #expect(nested.member("k", of: c).map { i in nested.withText(i) { Array($0) } } == Array("4".utf8))
     }
 
     /// The size the capture limit's memory is reckoned with (`CapturedJSON.Entry`'s doc).
