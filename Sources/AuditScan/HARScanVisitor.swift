@@ -56,11 +56,7 @@ struct HARScanVisitor: JSONVisitor {
         /// (ASCII): an ASCII name compared byte by byte with its case folded, without a `String`.
         func nameIs(_ lowercase: StaticString) -> Bool {
             guard !name.contains(where: { $0 >= 0x80 }) else { return lowercasedName == lowercase.description }
-            return name.withUnsafeBufferPointer { name in
-                name.count == lowercase.utf8CodeUnitCount && lowercase.withUTF8Buffer { lowercase in
-                    lowercase.indices.allSatisfy { ASCIICase.lower(name[$0]) == lowercase[$0] }
-                }
-            }
+            return name.withUnsafeBufferPointer { $0.count == lowercase.utf8CodeUnitCount && $0.hasPrefixIgnoringASCIICase(lowercase) }
         }
 
         var nameText: String { String(decoding: name, as: UTF8.self) }

@@ -36,6 +36,11 @@ public struct CapturedJSON: @unchecked Sendable {
             self.kind = kind
             self.offset = offset
         }
+
+        /// The member's name among the tree's `bytes` (empty for a value that is not a member).
+        @inlinable func key(in bytes: UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: bytes + Int(max(keyStart, 0)), count: Int(keyCount))
+        }
     }
 
     /// The tree's memory, freed with its last copy; never changed once built. A tree copied out
@@ -181,7 +186,7 @@ public struct CapturedJSON: @unchecked Sendable {
             let end = Int(entries[i].end)
             while child < end {
                 let entry = entries[child]
-                if UnsafeBufferPointer(start: bytes + Int(max(entry.keyStart, 0)), count: Int(entry.keyCount)).equals(key) { found = child }
+                if entry.key(in: bytes).equals(key) { found = child }
                 child = Int(entry.end)
             }
             return found
@@ -205,8 +210,7 @@ public struct CapturedJSON: @unchecked Sendable {
     /// The bytes of the member's name at `i` and of the string's or number's text, in the tree's
     /// memory: valid only while the tree lives (`withKey` and `withText` see to it).
     @inlinable public func keyBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        let entry = entry(i)
-        return UnsafeBufferPointer(start: storage.bytes + Int(max(entry.keyStart, 0)), count: Int(entry.keyCount))
+        entry(i).key(in: storage.bytes)
     }
 
     @inlinable public func textBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
