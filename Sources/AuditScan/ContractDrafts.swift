@@ -54,6 +54,8 @@ struct ContractDrafts {
     private var texts: [UInt8] = []
     /// Builders whose captures ended, for the next captures to take with their room.
     private var spareBuilders: [CapturedJSON.Builder] = []
+    /// The storages of checked drafts' trees, for the next captures' trees.
+    private let spareStorages = CapturedJSON.SpareStorages()
 
     init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
@@ -170,7 +172,7 @@ struct ContractDrafts {
         // Moved off the stack, not copied (a copy retained the builder's stack and tree).
         while !captures.isEmpty && captures[captures.count - 1].depth == 0 {
             var last = captures.removeLast()
-            if let tree = last.builder.takeResult() { drafts[last.draft].setCaptured(last.member, tree) }
+            if let tree = last.builder.takeResult(reusing: spareStorages) { drafts[last.draft].setCaptured(last.member, tree) }
             if !last.holdsSensitiveName { drafts[last.draft].membersWithoutSensitiveNames.insert(last.member) }
             spareBuilders.append(last.builder)
         }
@@ -191,6 +193,7 @@ struct ContractDrafts {
                 drafts[parent].document = DocumentSummary(draft, metadataKeys: Array(metadataKeys[notes.metadataKeysStart...]))
             }
             check(draft, location: location)
+            draft.giveBackTrees(to: spareStorages)
         } else if let parent = notes.documentOf {
             drafts[parent].document = DocumentSummary(isEntityDocument: false)
         }

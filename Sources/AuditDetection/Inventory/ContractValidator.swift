@@ -139,6 +139,20 @@ public struct DocumentDraft {
         !membersWithoutSensitiveNames.contains(member)
     }
 
+    /// Gives the trees of the members read whole, and of the document's payload, back to
+    /// `spares` (`CapturedJSON.giveBack(to:)`), once the checks are done with the draft.
+    /// Most members are absent (a draft is one kind of object): a call is made for a tree only.
+    public mutating func giveBackTrees(to spares: CapturedJSON.SpareStorages) {
+        if payload != nil { CapturedJSON.giveBack(&payload, to: spares) }
+        if revision != nil { CapturedJSON.giveBack(&revision, to: spares) }
+        if changedFields != nil { CapturedJSON.giveBack(&changedFields, to: spares) }
+        if changedMetadataFields != nil { CapturedJSON.giveBack(&changedMetadataFields, to: spares) }
+        if lifecycleRevision != nil { CapturedJSON.giveBack(&lifecycleRevision, to: spares) }
+        if payloadFields != nil { CapturedJSON.giveBack(&payloadFields, to: spares) }
+        if metadataFields != nil { CapturedJSON.giveBack(&metadataFields, to: spares) }
+        if document?.payload != nil { CapturedJSON.giveBack(&document!.payload, to: spares) }
+    }
+
     /// Stores a member read whole (consumed: the tree is taken, not copied).
     public mutating func setCaptured(_ member: ShapeKeys, _ tree: consuming CapturedJSON) {
         switch member {

@@ -56,27 +56,54 @@ public struct CapturedJSON: @unchecked Sendable {
         /// The root's offset.
         @inlinable var baseOffset: Int { withUnsafeMutablePointerToHeader { $0.pointee.baseOffset } }
 
-        /// A copy of `entryCount` entries and `byteCount` bytes, in one allocation: the entries,
-        /// then the bytes in the elements after them.
+        /// A copy of `entryCount` entries and `byteCount` bytes, in one allocation of room for
+        /// `room` elements or more: the entries, then the bytes in the elements after them.
         static func copying(entries: UnsafePointer<Entry>, entryCount: Int, bytes: UnsafePointer<UInt8>, byteCount: Int,
-                            baseOffset: Int) -> Storage {
-            let byteElements = (byteCount + MemoryLayout<Entry>.stride - 1) / MemoryLayout<Entry>.stride
-            let buffer = create(minimumCapacity: entryCount + byteElements) { buffer in
+                            baseOffset: Int, room: Int) -> Storage {
+            let buffer = create(minimumCapacity: max(room, elementCount(entryCount: entryCount, byteCount: byteCount))) { buffer in
                 buffer.withUnsafeMutablePointerToElements { tail in
-                    tail.initialize(from: entries, count: entryCount)
-                    let tailBytes = UnsafeMutableRawPointer(tail + entryCount).bindMemory(to: UInt8.self, capacity: byteCount)
-                    tailBytes.initialize(from: bytes, count: byteCount)
-                    return StorageHeader(entries: tail, entryCount: entryCount, bytes: tailBytes, baseOffset: baseOffset, loan: nil)
+                    header(copying: entries, entryCount: entryCount, bytes: bytes, byteCount: byteCount, baseOffset: baseOffset,
+                           into: tail, capacity: buffer.capacity)
                 }
             }
             return unsafeDowncast(buffer, to: Storage.self)
+        }
+
+        /// The elements `entryCount` entries and `byteCount` bytes take.
+        static func elementCount(entryCount: Int, byteCount: Int) -> Int {
+            entryCount + (byteCount + MemoryLayout<Entry>.stride - 1) / MemoryLayout<Entry>.stride
+        }
+
+        /// The entries and bytes copied into `tail`, and the header that finds them.
+        private static func header(copying entries: UnsafePointer<Entry>, entryCount: Int, bytes: UnsafePointer<UInt8>, byteCount: Int,
+                                   baseOffset: Int, into tail: UnsafeMutablePointer<Entry>, capacity: Int) -> StorageHeader {
+            let tailEntries = UnsafeMutableRawPointer(tail).bindMemory(to: Entry.self, capacity: entryCount)
+            tailEntries.initialize(from: entries, count: entryCount)
+            let tailBytes = UnsafeMutableRawPointer(tail + entryCount).bindMemory(to: UInt8.self, capacity: byteCount)
+            tailBytes.initialize(from: bytes, count: byteCount)
+            return StorageHeader(entries: tailEntries, entryCount: entryCount, bytes: tailBytes, baseOffset: baseOffset, loan: nil,
+                                 capacity: capacity)
+        }
+
+        /// Makes this storage, a copy's given back (`SpareStorages`), hold a copy of another
+        /// tree's entries and bytes when they fit; whether they did. Entries and bytes are
+        /// trivial values: the old ones need no deinitialising.
+        func refill(entries: UnsafePointer<Entry>, entryCount: Int, bytes: UnsafePointer<UInt8>, byteCount: Int,
+                    baseOffset: Int) -> Bool {
+            withUnsafeMutablePointers { header, tail in
+                let capacity = header.pointee.capacity
+                guard Storage.elementCount(entryCount: entryCount, byteCount: byteCount) <= capacity else { return false }
+                header.pointee = Storage.header(copying: entries, entryCount: entryCount, bytes: bytes, byteCount: byteCount,
+                                                baseOffset: baseOffset, into: tail, capacity: capacity)
+                return true
+            }
         }
 
         /// The blocks a large tree was built in, lent by `loan`'s scratch.
         static func lent(entries: UnsafeMutablePointer<Entry>, entryCount: Int, bytes: UnsafeMutablePointer<UInt8>, baseOffset: Int,
                          loan: Loan) -> Storage {
             let buffer = create(minimumCapacity: 0) { _ in
-                StorageHeader(entries: entries, entryCount: entryCount, bytes: bytes, baseOffset: baseOffset, loan: loan)
+                StorageHeader(entries: entries, entryCount: entryCount, bytes: bytes, baseOffset: baseOffset, loan: loan, capacity: 0)
             }
             return unsafeDowncast(buffer, to: Storage.self)
         }
@@ -99,7 +126,66 @@ public struct CapturedJSON: @unchecked Sendable {
         /// The scratch whose blocks a large tree was built in: they go back to it when the tree
         /// is dropped.
         let loan: Loan?
+        /// The elements a copy has room for (0 for a large tree's, which holds none).
+        let capacity: Int
     }
+
+    /// The storages of copied trees that their holders gave back (`giveBack(_:to:)`), for the
+    /// next trees to be copied into. A sync document's captured members are a few small trees
+    /// each, made and dropped for every operation; `malloc`, `free` and the object's set-up
+    /// and release were some 400 instructions a tree. Kept in raw memory, moved in and out:
+    /// an array's uniqueness checks and a retain of each storage cost half of what they spared.
+    public final class SpareStorages {
+        /// The most kept; with the drafts' trees of a few nested documents at once, a few are
+        /// given back at a time.
+        static let limit = 16
+        /// The room a new copy is made with, in elements (32 bytes): a builder's first room,
+        /// which a payload fits, so that the next tree fits the storage too.
+        static let room = Scratch.entryRoom + Scratch.byteRoom / MemoryLayout<Entry>.stride
+
+        /// `limit` slots, the first `kept.pointee` holding a storage.
+        private let slots = UnsafeMutablePointer<Storage>.allocate(capacity: SpareStorages.limit)
+        private let kept = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+        public init() { kept.initialize(to: 0) }
+
+        deinit {
+            slots.deinitialize(count: kept.pointee)
+            slots.deallocate()
+            kept.deallocate()
+        }
+
+        /// How many storages are kept.
+        var count: Int { kept.pointee }
+
+        func keep(_ storage: consuming Storage) {
+            guard kept.pointee < SpareStorages.limit else { return }
+            (slots + kept.pointee).initialize(to: storage)
+            kept.pointee += 1
+        }
+
+        /// The storage given back last, taken out.
+        func take() -> Storage? {
+            guard kept.pointee > 0 else { return nil }
+            kept.pointee -= 1
+            return (slots + kept.pointee).move()
+        }
+    }
+
+    /// Takes `tree`, and gives its storage back to `spares` when it was the storage's last
+    /// holder and the storage is a copy (a large tree's memory goes back to its scratch when it
+    /// is dropped). Checked in place: a copy of the tree would be a second holder.
+    public static func giveBack(_ tree: inout CapturedJSON?, to spares: SpareStorages) {
+        guard tree != nil else { return }
+        guard isKnownUniquelyReferenced(&tree!.storage), tree!.storage.withUnsafeMutablePointerToHeader({ $0.pointee.loan == nil }) else {
+            tree = nil
+            return
+        }
+        spares.keep(tree.take().unsafelyUnwrapped.takeStorage())
+    }
+
+    /// The storage, moved out of the consumed tree.
+    private consuming func takeStorage() -> Storage { storage }
 
     /// A scratch's blocks lent to a large tree, and their capacities.
     final class Loan: Sendable {
@@ -112,7 +198,8 @@ public struct CapturedJSON: @unchecked Sendable {
         }
     }
 
-    @usableFromInline let storage: Storage
+    /// A `var` only so that `giveBack` can tell whether a tree is its storage's last holder.
+    @usableFromInline internal(set) var storage: Storage
 
     /// The root's index.
     @inlinable public var root: Int { 0 }
@@ -155,7 +242,8 @@ public struct CapturedJSON: @unchecked Sendable {
     @inlinable public func children(_ i: Int) -> Children { Children(storage: storage, index: i + 1, end: Int(entry(i).end)) }
 
     public struct Children: Sequence, IteratorProtocol {
-        @usableFromInline let storage: Storage
+        /// A `var` only so that `giveBack` can tell whether a tree is its storage's last holder.
+    @usableFromInline internal(set) var storage: Storage
         @usableFromInline var index: Int
         @usableFromInline let end: Int
 
@@ -293,10 +381,16 @@ public struct CapturedJSON: @unchecked Sendable {
         public var isComplete: Bool { scratch.state.pointee.openCount == 0 && scratch.state.pointee.entryCount > 0 }
 
         /// Takes the finished tree (nil when none was finished) and leaves the builder empty for
-        /// the next.
+        /// the next; a copy goes into a storage of `spares` where one is kept.
+        public mutating func takeResult(reusing spares: SpareStorages) -> CapturedJSON? {
+            guard isComplete else { return nil }
+            return CapturedJSON(storage: scratch.takeTree(reusing: spares, room: SpareStorages.room))
+        }
+
+        /// Takes the finished tree, in storage of its exact size (see `takeResult(reusing:)`).
         public mutating func takeResult() -> CapturedJSON? {
             guard isComplete else { return nil }
-            return CapturedJSON(storage: scratch.takeTree())
+            return CapturedJSON(storage: scratch.takeTree(reusing: nil, room: 0))
         }
 
         @inlinable public mutating func key(_ name: UnsafeBufferPointer<UInt8>, at offset: Int) {
@@ -513,13 +607,20 @@ public struct CapturedJSON: @unchecked Sendable {
         /// a payload, the blocks it was built in (a copy would double its peak), lent until the
         /// tree is dropped, the scratch starting again with its first room. The scratch is left
         /// empty.
-        func takeTree() -> Storage {
+        /// A copy goes into a storage of `spares` where one fits, else into a new one with room
+        /// for `room` elements or more.
+        func takeTree(reusing spares: SpareStorages?, room: Int) -> Storage {
             let s = state.pointee
             state.pointee.entryCount = 0
             state.pointee.byteCount = 0
             guard s.entryCount > Scratch.entryRoom * Scratch.handOver || s.byteCount > Scratch.byteRoom * Scratch.handOver else {
+                // A spare too small for this tree is dropped: the new copy has room for it and more.
+                if let spare = spares?.take(),
+                   spare.refill(entries: s.entries, entryCount: s.entryCount, bytes: s.bytes, byteCount: s.byteCount, baseOffset: s.baseOffset) {
+                    return spare
+                }
                 return Storage.copying(entries: s.entries, entryCount: s.entryCount, bytes: s.bytes, byteCount: s.byteCount,
-                                       baseOffset: s.baseOffset)
+                                       baseOffset: s.baseOffset, room: room)
             }
             (state.pointee.entries, state.pointee.entryCapacity) = (.allocate(capacity: Scratch.entryRoom), Scratch.entryRoom)
             (state.pointee.bytes, state.pointee.byteCapacity) = (.allocate(capacity: Scratch.byteRoom), Scratch.byteRoom)

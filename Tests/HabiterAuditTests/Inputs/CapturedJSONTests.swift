@@ -38,14 +38,14 @@ import Testing
                         "[" + (0..<5000).map(String.init).joined(separator: ",") + "]",
                         #"["# + String(repeating: #""0123456789", "#, count: 7000) + #""end"]"#]
 
-    static func capture(_ text: String, with builder: CapturedJSON.Builder) throws -> CapturedJSON? {
+    static func capture(_ text: String, with builder: CapturedJSON.Builder, reusing spares: CapturedJSON.SpareStorages? = nil) throws -> CapturedJSON? {
         var visitor = Capture(builder: builder)
         var bytes = Array(text.utf8)
         try bytes.withUnsafeMutableBytes { buffer in
             var reader = JSONReader(UnsafeRawBufferPointer(buffer), maxDepth: 100)
             try reader.readText(&visitor)
         }
-        return visitor.builder.takeResult()
+        return spares.map { visitor.builder.takeResult(reusing: $0) } ?? visitor.builder.takeResult()
     }
 
     @Test func holdsWhatTheParsedTreeHolds() throws {
@@ -104,6 +104,38 @@ import Testing
         #expect(second.jsonNode(second.root) == (try JSONValue.parse(Array(large(5500).utf8), maxDepth: 100)))
         #expect(third.jsonNode(third.root) == (try JSONValue.parse(Array(large(5000).utf8), maxDepth: 100)))
         #expect(first.jsonNode(first.root) == (try JSONValue.parse(Array("[1]".utf8), maxDepth: 100)))
+    }
+
+    /// A tree given back once its holder is done with it (`CapturedJSON.giveBack`) takes the
+    /// next tree's copy; a tree held elsewhere too is not given back, and keeps what it holds.
+    @Test func aTreeGivenBackTakesTheNextOnesCopy() throws {
+        let builder = CapturedJSON.Builder()
+        let spares = CapturedJSON.SpareStorages()
+        var given = try Self.capture(#"{"a": [1, "b"]}"#, with: builder, reusing: spares)
+        CapturedJSON.giveBack(&given, to: spares)
+        #expect(given == nil && spares.count == 1)
+        let next = try #require(try Self.capture(#"{"c": "d", "e": {"f": null}}"#, with: builder, reusing: spares))
+        #expect(spares.count == 0, "copied into the storage given back")
+        #expect(next.jsonNode(next.root) == (try JSONValue.parse(Array(#"{"c": "d", "e": {"f": null}}"#.utf8), maxDepth: 100)))
+
+        var shared: CapturedJSON? = next
+        CapturedJSON.giveBack(&shared, to: spares)
+        #expect(shared == nil && spares.count == 0, "a tree still held elsewhere is not given back")
+        let other = try #require(try Self.capture("[true]", with: builder, reusing: spares))
+        #expect(other.storage !== next.storage)
+        #expect(next.jsonNode(next.root) == (try JSONValue.parse(Array(#"{"c": "d", "e": {"f": null}}"#.utf8), maxDepth: 100)))
+
+        // Every text, each tree given back but every third, which is held: all read as parsed,
+        // whatever storage they were copied into (large trees are lent, never given back).
+        var held: [(CapturedJSON, String)] = []
+        for (i, text) in (Self.texts + Self.texts.reversed()).enumerated() {
+            var tree = try Self.capture(text, with: builder, reusing: spares)
+            if i % 3 == 0 { held.append((try #require(tree), text)) }
+            CapturedJSON.giveBack(&tree, to: spares)
+        }
+        for (tree, text) in held {
+            #expect(tree.jsonNode(tree.root) == (try JSONValue.parse(Array(text.utf8), maxDepth: 100)), "\(text.prefix(40))")
+        }
     }
 
     @Test func anUnfinishedTreeIsNotTaken() throws {
