@@ -26,6 +26,21 @@ public final class ByteWindow {
         var pinned: (offset: Int, cursor: LineCursor)?
         /// One position kept after its bytes were dropped (see `holdPosition(at:)`).
         var held: SourcePosition?
+        /// Positions that may be asked for later (`deferPosition(of:)`), by ticket: `deferredCount`
+        /// of `deferredCapacity`, in raw memory (an array's uniqueness checks and retains cost
+        /// a third of what deferring saves). None before `firstUnresolved` is left to count; the
+        /// offsets of those left increase with their tickets, the last being `lastUnresolved`.
+        var deferred: UnsafeMutablePointer<DeferredPosition>?
+        var deferredCount = 0
+        var deferredCapacity = 0
+        var firstUnresolved = 0
+        var lastUnresolved = 0
+    }
+
+    /// A deferred position: its offset, and the position once counted.
+    struct DeferredPosition {
+        var offset: Int
+        var position: SourcePosition?
     }
 
     /// The bounds and the line cursor, in one block of memory the window owns, each read and
@@ -130,6 +145,7 @@ public final class ByteWindow {
 
     deinit {
         storage?.deallocate()
+        bounds.pointee.deferred?.deallocate()
         state.cursor.deinitialize(count: 1)
         state.bounds.deinitialize(count: 1)
         UnsafeMutableRawPointer(state.bounds).deallocate()
@@ -148,7 +164,7 @@ public final class ByteWindow {
         guard !isComplete, var source else { return false }
         var keepFrom = min(max(keep, start), end)
         if let pinned { keepFrom = min(keepFrom, max(pinned.offset, start)) }
-        if keepFrom > start { cursor.advance(to: keepFrom, in: self) }
+        if keepFrom > start { moveCursor(to: keepFrom) }
         let kept = end - keepFrom
         // Keep at least half a chunk free for the read; grow by doubling, so that a token larger
         // than a chunk costs amortised linear time.
@@ -207,7 +223,7 @@ public final class ByteWindow {
     /// keep, and lets positions anywhere from `offset` be resolved in any order. Readers that
     /// collect a unit before judging it (a HAR entry, an HTTP message) pin its start.
     public func pin(at offset: Int) {
-        cursor.advance(to: offset, in: self)
+        moveCursor(to: offset)
         pinned = (offset, cursor)
     }
 
@@ -215,6 +231,7 @@ public final class ByteWindow {
     /// that lets the window slide on inside a value whose findings are reported at its start
     /// (a long string unescaped as it is read). The last one held is kept.
     public func holdPosition(at offset: Int) {
+        moveCursor(to: offset)
         held = cursor.position(of: offset, in: self)
     }
 
@@ -225,7 +242,7 @@ public final class ByteWindow {
     /// to take (`adoptCursor`); nil when positions past `offset` were resolved already.
     public func cursor(at offset: Int) -> LineCursor? {
         guard offset >= cursor.offset else { return nil }
-        cursor.advance(to: offset, in: self)
+        moveCursor(to: offset)
         return cursor
     }
 
@@ -235,6 +252,8 @@ public final class ByteWindow {
     /// their lines counted again. Not while pinned.
     public func adoptCursor(_ other: LineCursor) {
         precondition(pinned == nil && other.offset >= cursor.offset, "a cursor ahead of this one, on an unpinned window")
+        // Deferred positions lie in what was read: counted here, before the cursor moves on.
+        if bounds.pointee.firstUnresolved < bounds.pointee.deferredCount { moveCursor(to: min(bounds.pointee.lastUnresolved, end)) }
         cursor = other
     }
 
@@ -262,7 +281,74 @@ public final class ByteWindow {
                 cursor = LineCursor()
             }
         }
+        moveCursor(to: min(offset, end))
         return cursor.position(of: offset, in: self)
+    }
+
+    /// Asks for the position of `offset` (read already) that may be needed later: a ticket for
+    /// `deferredPosition(_:)`. The position is counted when it is asked for or when the cursor
+    /// passes `offset`, whichever comes first: most documents have no contract violation, whose
+    /// positions these are, and counting each when its value was read cost some 200
+    /// instructions a position. Tickets are given back in the reverse order
+    /// (`releaseDeferred(from:)`), as the objects that take them close.
+    public func deferPosition(of offset: Int) -> Int {
+        let ticket = bounds.pointee.deferredCount
+        // Many values of a layer share its outer offset: one ticket serves them.
+        if ticket > 0 && bounds.pointee.deferred![ticket - 1].offset == offset { return ticket - 1 }
+        if ticket == bounds.pointee.deferredCapacity { growDeferred() }
+        let isPending = bounds.pointee.firstUnresolved < ticket
+        // Counted now where it cannot wait its turn: the cursor is there or past it, or one
+        // waiting lies after it.
+        if isBinary || offset <= cursor.offset || (isPending && offset < bounds.pointee.lastUnresolved) {
+            let position = position(of: offset)
+            (bounds.pointee.deferred! + ticket).initialize(to: DeferredPosition(offset: offset, position: position))
+        } else {
+            (bounds.pointee.deferred! + ticket).initialize(to: DeferredPosition(offset: offset, position: nil))
+            bounds.pointee.lastUnresolved = offset
+        }
+        bounds.pointee.deferredCount = ticket + 1
+        return ticket
+    }
+
+    /// The position of a deferred offset (`deferPosition(of:)`).
+    public func deferredPosition(_ ticket: Int) -> SourcePosition {
+        precondition(ticket < bounds.pointee.deferredCount, "a ticket not given back")
+        if let position = bounds.pointee.deferred![ticket].position { return position }
+        moveCursor(to: bounds.pointee.deferred![ticket].offset)
+        return bounds.pointee.deferred![ticket].position!
+    }
+
+    /// The tickets given so far; the next one's number.
+    public var deferredCount: Int { bounds.pointee.deferredCount }
+
+    /// Gives back the tickets from `ticket` on.
+    public func releaseDeferred(from ticket: Int) {
+        guard ticket < bounds.pointee.deferredCount else { return }
+        bounds.pointee.deferredCount = ticket
+        bounds.pointee.firstUnresolved = min(bounds.pointee.firstUnresolved, ticket)
+    }
+
+    private func growDeferred() {
+        let capacity = max(16, bounds.pointee.deferredCapacity * 2)
+        let grown = UnsafeMutablePointer<DeferredPosition>.allocate(capacity: capacity)
+        if let old = bounds.pointee.deferred {
+            grown.moveInitialize(from: old, count: bounds.pointee.deferredCount)
+            old.deallocate()
+        }
+        (bounds.pointee.deferred, bounds.pointee.deferredCapacity) = (grown, capacity)
+    }
+
+    /// Moves the line cursor to `target`, counting on the way the deferred positions it passes.
+    private func moveCursor(to target: Int) {
+        while bounds.pointee.firstUnresolved < bounds.pointee.deferredCount {
+            let entry = bounds.pointee.deferred! + bounds.pointee.firstUnresolved
+            if entry.pointee.position == nil {
+                guard entry.pointee.offset <= target else { break }
+                entry.pointee.position = cursor.position(of: entry.pointee.offset, in: self)
+            }
+            bounds.pointee.firstUnresolved += 1
+        }
+        cursor.advance(to: target, in: self)
     }
 }
 

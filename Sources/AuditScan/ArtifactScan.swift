@@ -283,6 +283,14 @@ final class ArtifactScan {
         window.position(of: offset)
     }
 
+    /// The window's deferred positions (`ByteWindow.deferPosition(of:)`), through the scan
+    /// that holds the window: a call on `scan.window` from a draft retained the window around
+    /// it, some 2 M instructions of the 4 MB NDJSON input.
+    func deferPosition(of offset: Int) -> Int { window.deferPosition(of: offset) }
+    func deferredPosition(_ ticket: Int) -> SourcePosition { window.deferredPosition(ticket) }
+    var deferredCount: Int { window.deferredCount }
+    func releaseDeferred(from ticket: Int) { window.releaseDeferred(from: ticket) }
+
     func fail(_ kind: InputError.Kind, at offset: Int?, _ reason: String) {
         errorsBox.value.append(InputError(kind: kind, artifact: artifact, position: offset.map { position(of: $0) }, reason: reason))
     }

@@ -106,8 +106,9 @@ struct ContractDrafts {
         pendingKey = flag.intersection(.documentKeys)
         if !pendingKey.isEmpty && notes.draft == nil {
             notes.draft = drafts.count
-            drafts.append(DocumentDraft(startOffset: layer.outerOffset ?? offset))
-            drafts[drafts.count - 1].position = scan.position(of: layer.outerOffset ?? offset)
+            let firstTicket = scan.deferredCount
+            drafts.append(DocumentDraft(startOffset: layer.outerOffset ?? offset, ticket: scan.deferPosition(of: layer.outerOffset ?? offset),
+                                        firstTicket: firstTicket))
         }
     }
 
@@ -194,6 +195,7 @@ struct ContractDrafts {
             }
             check(draft, location: location)
             draft.giveBackTrees(to: spareStorages)
+            scan.releaseDeferred(from: draft.firstTicket)
         } else if let parent = notes.documentOf {
             drafts[parent].document = DocumentSummary(isEntityDocument: false)
         }
@@ -218,16 +220,17 @@ struct ContractDrafts {
             : DocumentLimit.capturedMember(offset: layer.outerOffset ?? offset, limit: ContractDrafts.maxCapturedBytes)
     }
 
-    /// Records a value of a document key; the values a violation may be reported at keep their
-    /// position, taken now, while the window still holds them (a draft can outgrow the window).
+    /// Records a value of a document key; the values a violation may be reported at keep a
+    /// ticket for their position, which the window counts before it drops their bytes (a draft
+    /// can outgrow the window).
     private mutating func recordDocumentValue(_ value: DraftValue, draft: Int, offset: Int) {
-        // Only where it is kept: finding a position counts the line feeds since the last one.
-        var position: SourcePosition { scan.position(of: layer.outerOffset ?? offset) }
+        // Only where it is kept.
+        var ticket: Int { scan.deferPosition(of: layer.outerOffset ?? offset) }
         switch pendingKey {
         case .entityId:
             drafts[draft].entityId = value
             drafts[draft].entityIdOffset = offset
-            drafts[draft].position = position
+            drafts[draft].positionTicket = ticket
         case .schemaVersion: drafts[draft].schemaVersion = value
         case .deleted: drafts[draft].deleted = value
         case .payload:
@@ -236,22 +239,22 @@ struct ContractDrafts {
         case .protocolVersion:
             drafts[draft].protocolVersion = value
             drafts[draft].protocolVersionOffset = offset
-            drafts[draft].protocolVersionPosition = position
+            drafts[draft].protocolVersionTicket = ticket
         case .operationId:
             drafts[draft].operationId = value
             drafts[draft].operationIdOffset = offset
-            drafts[draft].operationIdPosition = position
+            drafts[draft].operationIdTicket = ticket
         case .kind:
             drafts[draft].kind = value
             drafts[draft].kindOffset = offset
-            drafts[draft].kindPosition = position
+            drafts[draft].kindTicket = ticket
         case .document:
             drafts[draft].hasDocument = true
             drafts[draft].documentOffset = offset
-            drafts[draft].documentPosition = position
+            drafts[draft].documentTicket = ticket
         case .operations:
             drafts[draft].operationsOffset = offset
-            drafts[draft].operationsPosition = position
+            drafts[draft].operationsTicket = ticket
         case .migratedAt: drafts[draft].hasMigratedAt = true
         case .quarantine: drafts[draft].hasQuarantine = true
         default: break
@@ -291,7 +294,9 @@ struct ContractDrafts {
             } else if let key = violation.key {
                 located.key = key
             }
-            let position = violation.offset.map { draft.recordedPosition(of: $0) ?? scan.position(of: layer.outerOffset ?? $0) } ?? draft.position
+            let position = violation.offset.map { offset in
+                draft.recordedTicket(of: offset).map(scan.deferredPosition) ?? scan.position(of: layer.outerOffset ?? offset)
+            } ?? scan.deferredPosition(draft.positionTicket)
             scan.recordContractViolation(ruleId: violation.ruleId, message: violation.message, location: located, position: position)
         }
     }

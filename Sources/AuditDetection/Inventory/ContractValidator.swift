@@ -66,8 +66,12 @@ public enum DraftValue: Equatable {
 public struct DocumentDraft {
     var startOffset: Int
     /// Where whole-object violations are reported: the `entityId` value, else the first
-    /// document key.
-    public var position = SourcePosition(line: 1, column: 1, byteOffset: 0)
+    /// document key. This and the other positions are tickets for positions counted only if
+    /// a violation is reported at them (`ByteWindow.deferPosition(of:)`).
+    public var positionTicket: Int
+    /// The tickets given before the draft's: those from here on are given back when it closes
+    /// (its own first one may be an outer draft's, for the same offset).
+    public let firstTicket: Int
     /// The object's keys that `ShapeKeys` names, and how many members it has (set when the
     /// object closes).
     public var keys: ShapeKeys = []
@@ -107,24 +111,24 @@ public struct DocumentDraft {
     public var operationsOffset: Int?
     /// The object's own member names that the app's sensitive-name rule matches, with offsets.
     public var appSensitiveKeys: [(name: String, offset: Int)] = []
-    /// Where the values at the offsets above are, taken as they were read: when a large object
-    /// closes, its first values may have left the input's window, where a position can no
-    /// longer be counted.
-    public var protocolVersionPosition: SourcePosition?
-    public var operationIdPosition: SourcePosition?
-    public var kindPosition: SourcePosition?
-    public var documentPosition: SourcePosition?
-    public var operationsPosition: SourcePosition?
+    /// Tickets for the positions of the values at the offsets above, taken as they were read:
+    /// when a large object closes, its first values may have left the input's window, where a
+    /// position can no longer be counted (the window counts a ticket's before it drops it).
+    public var protocolVersionTicket: Int?
+    public var operationIdTicket: Int?
+    public var kindTicket: Int?
+    public var documentTicket: Int?
+    public var operationsTicket: Int?
 
-    /// The position taken of the value at `offset`, if it is one of the offsets above.
-    public func recordedPosition(of offset: Int) -> SourcePosition? {
+    /// The ticket taken for the value at `offset`, if it is one of the offsets above.
+    public func recordedTicket(of offset: Int) -> Int? {
         switch offset {
-        case entityIdOffset: position
-        case protocolVersionOffset: protocolVersionPosition
-        case operationIdOffset: operationIdPosition
-        case kindOffset: kindPosition
-        case documentOffset: documentPosition
-        case operationsOffset: operationsPosition
+        case entityIdOffset: positionTicket
+        case protocolVersionOffset: protocolVersionTicket
+        case operationIdOffset: operationIdTicket
+        case kindOffset: kindTicket
+        case documentOffset: documentTicket
+        case operationsOffset: operationsTicket
         default: nil
         }
     }
@@ -132,7 +136,11 @@ public struct DocumentDraft {
     /// matches: the checks need not walk them for one.
     public var membersWithoutSensitiveNames: ShapeKeys = []
 
-    public init(startOffset: Int) { self.startOffset = startOffset }
+    /// A draft whose first key's position has `ticket`, made when `firstTicket` tickets were given.
+    public init(startOffset: Int, ticket: Int, firstTicket: Int) {
+        self.startOffset = startOffset
+        (positionTicket, self.firstTicket) = (ticket, firstTicket)
+    }
 
     /// Whether a captured member may hold a name the app's sensitive-name rule matches.
     func mayHoldSensitiveName(_ member: ShapeKeys) -> Bool {
