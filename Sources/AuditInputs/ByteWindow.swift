@@ -27,8 +27,8 @@ public final class ByteWindow {
         /// One position kept after its bytes were dropped (see `holdPosition(at:)`).
         var held: SourcePosition?
         /// Positions that may be asked for later (`deferPosition(of:)`), by ticket: `deferredCount`
-        /// of `deferredCapacity`, in raw memory (an array's uniqueness checks and retains cost
-        /// a third of what deferring saves). None before `firstUnresolved` is left to count; the
+        /// of `deferredCapacity`, in raw memory (an array's uniqueness checks and retains took
+        /// about half of what deferring saves). None before `firstUnresolved` is left to count; the
         /// offsets of those left increase with their tickets, the last being `lastUnresolved`.
         var deferred: UnsafeMutablePointer<DeferredPosition>?
         var deferredCount = 0

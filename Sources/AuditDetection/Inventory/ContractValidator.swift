@@ -148,7 +148,7 @@ public struct DocumentDraft {
     }
 
     /// Gives the trees of the members read whole, and of the document's payload, back to
-    /// `spares` (`CapturedJSON.giveBack(to:)`), once the checks are done with the draft.
+    /// `spares` (`CapturedJSON.giveBack(_:to:)`), once the checks are done with the draft.
     /// Most members are absent (a draft is one kind of object): a call is made for a tree only.
     public mutating func giveBackTrees(to spares: CapturedJSON.SpareStorages) {
         if payload != nil { CapturedJSON.giveBack(&payload, to: spares) }

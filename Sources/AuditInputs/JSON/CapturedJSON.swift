@@ -133,7 +133,7 @@ public struct CapturedJSON: @unchecked Sendable {
     /// The storages of copied trees that their holders gave back (`giveBack(_:to:)`), for the
     /// next trees to be copied into. A sync document's captured members are a few small trees
     /// each, made and dropped for every operation; `malloc`, `free` and the object's set-up
-    /// and release were some 400 instructions a tree. Kept in raw memory, moved in and out:
+    /// and release were some 350 instructions a tree. Kept in raw memory, moved in and out:
     /// an array's uniqueness checks and a retain of each storage cost half of what they spared.
     public final class SpareStorages {
         /// The most kept; with the drafts' trees of a few nested documents at once, a few are
@@ -242,8 +242,7 @@ public struct CapturedJSON: @unchecked Sendable {
     @inlinable public func children(_ i: Int) -> Children { Children(storage: storage, index: i + 1, end: Int(entry(i).end)) }
 
     public struct Children: Sequence, IteratorProtocol {
-        /// A `var` only so that `giveBack` can tell whether a tree is its storage's last holder.
-    @usableFromInline internal(set) var storage: Storage
+        @usableFromInline let storage: Storage
         @usableFromInline var index: Int
         @usableFromInline let end: Int
 
