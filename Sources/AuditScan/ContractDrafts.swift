@@ -106,9 +106,9 @@ struct ContractDrafts {
         pendingKey = flag.intersection(.documentKeys)
         if !pendingKey.isEmpty && notes.draft == nil {
             notes.draft = drafts.count
+            let start = layer.outerOffset ?? offset
             let firstTicket = scan.deferredCount
-            drafts.append(DocumentDraft(startOffset: layer.outerOffset ?? offset, ticket: scan.deferPosition(of: layer.outerOffset ?? offset),
-                                        firstTicket: firstTicket))
+            drafts.append(DocumentDraft(startOffset: start, ticket: scan.deferPosition(of: start), firstTicket: firstTicket))
         }
     }
 

@@ -33,7 +33,7 @@ extension ArtifactScan {
             clearQuietNameHits()
             facts.removeAll(keepingCapacity: true)
             // The document's drafts are closed, or were dropped where it broke off.
-            window.releaseDeferred(from: 0)
+            releaseDeferred(from: 0)
         }
         guard hitCount > 0 else { return }
         let firstFinding = findings.count

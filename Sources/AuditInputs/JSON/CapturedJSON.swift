@@ -380,16 +380,11 @@ public struct CapturedJSON: @unchecked Sendable {
         public var isComplete: Bool { scratch.state.pointee.openCount == 0 && scratch.state.pointee.entryCount > 0 }
 
         /// Takes the finished tree (nil when none was finished) and leaves the builder empty for
-        /// the next; a copy goes into a storage of `spares` where one is kept.
-        public mutating func takeResult(reusing spares: SpareStorages) -> CapturedJSON? {
+        /// the next. With `spares`, a copy goes into a storage kept there, else into a new one
+        /// with a builder's first room (`SpareStorages.room`); without, into storage of its size.
+        public mutating func takeResult(reusing spares: SpareStorages? = nil) -> CapturedJSON? {
             guard isComplete else { return nil }
-            return CapturedJSON(storage: scratch.takeTree(reusing: spares, room: SpareStorages.room))
-        }
-
-        /// Takes the finished tree, in storage of its exact size (see `takeResult(reusing:)`).
-        public mutating func takeResult() -> CapturedJSON? {
-            guard isComplete else { return nil }
-            return CapturedJSON(storage: scratch.takeTree(reusing: nil, room: 0))
+            return CapturedJSON(storage: scratch.takeTree(reusing: spares, room: spares == nil ? 0 : SpareStorages.room))
         }
 
         @inlinable public mutating func key(_ name: UnsafeBufferPointer<UInt8>, at offset: Int) {

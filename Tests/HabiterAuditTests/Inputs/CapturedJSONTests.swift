@@ -45,7 +45,7 @@ import Testing
             var reader = JSONReader(UnsafeRawBufferPointer(buffer), maxDepth: 100)
             try reader.readText(&visitor)
         }
-        return spares.map { visitor.builder.takeResult(reusing: $0) } ?? visitor.builder.takeResult()
+        return visitor.builder.takeResult(reusing: spares)
     }
 
     @Test func holdsWhatTheParsedTreeHolds() throws {
