@@ -80,6 +80,8 @@ def main():
                     if len(fields) >= 2:
                         times[fields[1].rstrip(":").split(":")[-1].replace("__return", "")].append(float(fields[0].rstrip(":")))
                 start = min(times["sched_process_exec"])
+                # A worker's own thread exits when it ends: the process's exit is the last.
+                times["sched_process_exit"] = [max(times["sched_process_exit"])]
                 for event, values in times.items():
                     if event != "sched_process_exec":
                         for order, value in enumerate(sorted(values)):

@@ -76,7 +76,7 @@ public final class Scanner: @unchecked Sendable {
         } else {
             // One worker keeps the pack it was given; the others build their own (see
             // `independentCopy`) while it already scans.
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            WorkerThreads.run(count: workers) { worker in
                 scanQueued(work, rules: worker == 0 ? rules : rules.independentCopy(), sharing: sharing)
             }
         }
@@ -144,7 +144,7 @@ public final class Scanner: @unchecked Sendable {
         let outcomes = SharedOutcomes(count: workers)
         // Worker 0's alone: the window already opened, and the matcher and caches of this thread.
         nonisolated(unsafe) let (first, matcher, caches) = (first, matcher, caches)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        WorkerThreads.run(count: workers) { worker in
             let window: ByteWindow
             if worker == 0 {
                 window = first
