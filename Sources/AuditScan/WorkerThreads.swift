@@ -1,34 +1,68 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Runs the workers of a scan at once: worker 0 on the calling thread, each other on a thread of
-/// its own, started on a CPU of its own (`CPUPlacement`), which `DispatchQueue.concurrentPerform`
-/// cannot ask for.
+/// Runs the workers of a scan as `DispatchQueue.concurrentPerform` runs its iterations: on as
+/// many threads as there are CPUs at most, each thread taking the next worker when it is done
+/// with one. But each thread after the caller's starts on a CPU of its own (`CPUPlacement`),
+/// which `concurrentPerform` cannot ask for.
 enum WorkerThreads {
-    /// Calls `body` with 0 ..< `count` and returns when every call has. A thread that cannot be
-    /// started leaves its call to the calling thread, after worker 0's.
+    /// Calls `body` with every worker of 0 ..< `count` and returns when every call has; worker 0
+    /// first, on the calling thread. A thread that cannot be started leaves its first worker to
+    /// the calling thread.
     static func run(count: Int, _ body: @Sendable (Int) -> Void) {
-        guard count > 1 else {
-            if count == 1 { body(0) }
+        let threads = min(count, ProcessInfo.processInfo.activeProcessorCount)
+        guard threads > 1 else {
+            for worker in 0..<count { body(worker) }
             return
         }
+        let queue = WorkerQueue(first: threads, count: count)
         let placement = CPUPlacement()
         withoutActuallyEscaping(body) { body in
-            var started: [(worker: Int, thread: pthread_t?)] = []
-            for worker in 1..<count {
-                started.append((worker, start(worker, placement) { body(worker) }))
-            }
-            body(0)
-            for (worker, thread) in started {
-                if let thread {
-                    pthread_join(thread, nil)
-                } else {
-                    body(worker)
+            // A thread's first worker, then the next not yet begun, until none is left.
+            let work = { (first: Int) in
+                var worker: Int? = first
+                while let current = worker {
+                    body(current)
+                    worker = queue.next()
                 }
             }
+            var started: [pthread_t] = []
+            var unstarted: [Int] = []
+            for thread in 1..<threads {
+                if let handle = start(thread, placement, { work(thread) }) {
+                    started.append(handle)
+                } else {
+                    unstarted.append(thread)
+                }
+            }
+            work(0)
+            for thread in unstarted { work(thread) }
+            for handle in started { pthread_join(handle, nil) }
+        }
+    }
+
+    /// The workers no thread has begun yet.
+    private final class WorkerQueue: @unchecked Sendable {
+        private let lock = NSLock()
+        private var following: Int
+        private let count: Int
+
+        /// Workers 0 ..< `first` are each a thread's first; the queue holds the rest.
+        init(first: Int, count: Int) {
+            following = first
+            self.count = count
+        }
+
+        func next() -> Int? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard following < count else { return nil }
+            following += 1
+            return following - 1
         }
     }
 
@@ -38,17 +72,17 @@ enum WorkerThreads {
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
-    /// A thread running `work` for `worker`, started where `placement` puts it and then let run
-    /// anywhere (with the C library's default attributes otherwise), or nil when none can be
-    /// started.
-    private static func start(_ worker: Int, _ placement: CPUPlacement?, _ work: @escaping () -> Void) -> pthread_t? {
+    /// Thread `thread` (1 and up) running `work`, started where `placement` puts it and then let
+    /// run anywhere (with the C library's default attributes otherwise), or nil when none can
+    /// be started.
+    private static func start(_ thread: Int, _ placement: CPUPlacement?, _ work: @escaping () -> Void) -> pthread_t? {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
-        placement?.place(worker, in: &attributes)
+        placement?.place(thread, in: &attributes)
         let box = Unmanaged.passRetained(Work { placement?.release(); work() }).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, &attributes, { box in
+        var handle = pthread_t()
+        let status = pthread_create(&handle, &attributes, { box in
             Unmanaged<Work>.fromOpaque(box!).takeRetainedValue().run()
             return nil
         }, box)
@@ -56,6 +90,6 @@ enum WorkerThreads {
             Unmanaged<Work>.fromOpaque(box).release()
             return nil
         }
-        return thread
+        return handle
     }
 }

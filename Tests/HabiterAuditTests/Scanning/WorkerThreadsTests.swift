@@ -5,39 +5,53 @@ import Testing
 import Glibc
 #endif
 
-/// The workers' threads: every worker runs once, at once with the others, worker 0 on the
-/// calling thread; each other thread starts on the CPU `CPUPlacement` names and is then free to
-/// run on any the process may use.
+/// The workers' threads: every worker runs once, worker 0 on the calling thread, on as many
+/// threads as there are CPUs at most, at once; each thread after the caller's starts on the CPU
+/// `CPUPlacement` names and is then free to run on any the process may use.
 @Suite struct WorkerThreadsTests {
     /// What the workers saw, from their threads.
     final class Record: @unchecked Sendable {
+        struct Entry {
+            var worker: Int
+            var thread: pthread_t
+            var cpus: [Int]?
+        }
         private let lock = NSLock()
-        private var entries: [(worker: Int, onCaller: Bool, cpus: [Int]?)] = []
+        private var entries: [Entry] = []
 
-        func add(_ worker: Int, onCaller: Bool) {
-            let cpus = CPUPlacement.callingThreadCPUs()
+        func add(_ worker: Int) {
+            let entry = Entry(worker: worker, thread: pthread_self(), cpus: CPUPlacement.callingThreadCPUs())
             lock.lock()
-            entries.append((worker, onCaller, cpus))
+            entries.append(entry)
             lock.unlock()
         }
 
-        var sorted: [(worker: Int, onCaller: Bool, cpus: [Int]?)] {
+        var sorted: [Entry] {
             lock.lock()
             defer { lock.unlock() }
             return entries.sorted { $0.worker < $1.worker }
         }
     }
 
-    @Test(arguments: [0, 1, 2, 3, 5])
-    func everyWorkerRunsOnceWorkerZeroOnTheCaller(count: Int) {
+    static let cpuCount = ProcessInfo.processInfo.activeProcessorCount
+
+    @Test(arguments: [0, 1, 2, 3, 5, 9])
+    func everyWorkerRunsOnceOnAtMostAThreadACPU(count: Int) {
         let record = Record()
         let caller = pthread_self()
-        WorkerThreads.run(count: count) { worker in
-            record.add(worker, onCaller: pthread_equal(pthread_self(), caller) != 0)
-        }
+        WorkerThreads.run(count: count) { worker in record.add(worker) }
         let seen = record.sorted
         #expect(seen.map(\.worker) == Array(0..<count))
-        #expect(seen.map(\.onCaller) == (0..<count).map { $0 == 0 })
+        let threads = min(count, WorkerThreadsTests.cpuCount)
+        // Worker 0 on the caller; the next ones each the first of a thread of its own.
+        for entry in seen.prefix(threads) {
+            #expect((pthread_equal(entry.thread, caller) != 0) == (entry.worker == 0), "worker \(entry.worker)")
+        }
+        var distinct: [pthread_t] = []
+        for entry in seen where !distinct.contains(where: { pthread_equal($0, entry.thread) != 0 }) {
+            distinct.append(entry.thread)
+        }
+        #expect(distinct.count == threads)
         // Released from where it started: a thread may run on every CPU the caller may.
         let callerCPUs = CPUPlacement.callingThreadCPUs()
         #expect(callerCPUs != nil)
@@ -46,16 +60,20 @@ import Glibc
         }
     }
 
-    /// Each worker waits for the next one's signal: run one after another, the first would wait
-    /// its ten seconds in vain.
-    @Test func theWorkersRunAtOnce() {
-        let count = 3
+    /// As many workers as CPUs, each waiting for the next one's signal: run one after another,
+    /// the first would wait its ten seconds in vain.
+    @Test func theWorkersOfEveryCPURunAtOnce() {
+        let count = min(WorkerThreadsTests.cpuCount, 4)
+        guard count > 1 else {
+            print("WorkerThreadsTests: one CPU; workers cannot run at once, so that is not checked")
+            return
+        }
         let signals = (0..<count).map { _ in DispatchSemaphore(value: 0) }
         let heard = Record()
         WorkerThreads.run(count: count) { worker in
             signals[worker].signal()
             if signals[(worker + 1) % count].wait(timeout: .now() + 10) == .success {
-                heard.add(worker, onCaller: false)
+                heard.add(worker)
             }
         }
         #expect(heard.sorted.map(\.worker) == Array(0..<count))
