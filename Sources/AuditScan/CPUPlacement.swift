@@ -7,8 +7,8 @@ import Darwin
 /// Where the worker threads of a scan start: each on the next of the CPUs the process may use
 /// after the one the starting thread runs on, and free to move once it runs. Left to the kernel
 /// (Linux 6.18 here), the second worker started on the first one's CPU, and the two took turns
-/// on it, the other CPU idle, until the kernel moved one: up to 45 ms of waiting in a scan of the
-/// 100 MB HAR (`perf`'s `sched_switch`), and the second worker began 2 to 3.4 ms after the
+/// on it, the other CPU idle, until the kernel moved one: up to 39 ms of waiting in a scan of the
+/// 100 MB HAR (`bench/thread-placement`), and the second worker began 2 to 3.6 ms after the
 /// first (`bench/serial-phases`). Started on the other CPU, it begins 0.1 ms after.
 ///
 /// The calls are glibc's GNU extensions, which Swift's Glibc module does not declare: they are

@@ -33,7 +33,10 @@ enum WorkerThreads {
             var started: [pthread_t] = []
             var unstarted: [Int] = []
             for thread in 1..<threads {
-                if let handle = start(thread, placement, { work(thread) }) {
+                if let handle = start(thread, placement, {
+                    placement?.release()
+                    work(thread)
+                }) {
                     started.append(handle)
                 } else {
                     unstarted.append(thread)
@@ -72,15 +75,15 @@ enum WorkerThreads {
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
-    /// Thread `thread` (1 and up) running `work`, started where `placement` puts it and then let
-    /// run anywhere (with the C library's default attributes otherwise), or nil when none can
-    /// be started.
-    private static func start(_ thread: Int, _ placement: CPUPlacement?, _ work: @escaping () -> Void) -> pthread_t? {
+    /// Thread `thread` (1 and up) running `work`, started where `placement` puts it (which
+    /// `work` releases) or with the C library's default attributes, or nil when none can be
+    /// started.
+    static func start(_ thread: Int, _ placement: CPUPlacement?, _ work: @escaping () -> Void) -> pthread_t? {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         placement?.place(thread, in: &attributes)
-        let box = Unmanaged.passRetained(Work { placement?.release(); work() }).toOpaque()
+        let box = Unmanaged.passRetained(Work(work)).toOpaque()
         var handle = pthread_t()
         let status = pthread_create(&handle, &attributes, { box in
             Unmanaged<Work>.fromOpaque(box!).takeRetainedValue().run()

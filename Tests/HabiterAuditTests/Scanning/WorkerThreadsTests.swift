@@ -79,8 +79,8 @@ import Glibc
         #expect(heard.sorted.map(\.worker) == Array(0..<count))
     }
 
-    /// A thread started with `place` may run only on its CPU until it calls `release`, and then
-    /// on every CPU the process may use.
+    /// A thread started where `CPUPlacement` puts it may run only on that CPU until it calls
+    /// `release`, and then on every CPU the process may use.
     @Test func aPlacedThreadStartsOnItsCPUAndIsReleased() throws {
         let callerCPUs = try #require(CPUPlacement.callingThreadCPUs())
         guard let placement = CPUPlacement() else {
@@ -93,21 +93,13 @@ import Glibc
                 var placed: [Int]?, current: Int?, released: [Int]?
             }
             let seen = Seen()
-            var attributes = pthread_attr_t()
-            pthread_attr_init(&attributes)
-            defer { pthread_attr_destroy(&attributes) }
-            placement.place(worker, in: &attributes)
-            let work = Unmanaged.passRetained(UncheckedWork {
+            let started = WorkerThreads.start(worker, placement) {
                 seen.placed = CPUPlacement.callingThreadCPUs()
                 seen.current = CPUPlacement.currentCPU()
                 placement.release()
                 seen.released = CPUPlacement.callingThreadCPUs()
-            }).toOpaque()
-            var thread = pthread_t()
-            try #require(pthread_create(&thread, &attributes, { work in
-                Unmanaged<UncheckedWork>.fromOpaque(work!).takeRetainedValue().run()
-                return nil
-            }, work) == 0)
+            }
+            let thread = try #require(started)
             pthread_join(thread, nil)
             let cpu = placement.cpu(for: worker)
             #expect(callerCPUs.contains(cpu))
@@ -117,10 +109,5 @@ import Glibc
         }
         // The CPUs in turn, each once in as many workers as there are CPUs.
         #expect(Set((1...callerCPUs.count).map(placement.cpu)) == Set(callerCPUs))
-    }
-
-    final class UncheckedWork: @unchecked Sendable {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
     }
 }
