@@ -26,24 +26,31 @@ struct CPUPlacement {
     private let setAffinity: SetAffinity
     /// The mask of the CPUs the process may use.
     private let allowed: [UInt8]
-    /// Their numbers, beginning after the calling thread's.
+    /// The CPUs threads start on, in turn.
     private let order: [Int]
 
-    /// Nil when the process may use one CPU, or the calls are missing.
+    /// Threads placed on the CPUs the process may use, in turn, beginning after the calling
+    /// thread's; nil when the process may use one CPU, or the calls are missing.
     init?() {
+        guard let allowed = CPUPlacement.callingThreadCPUs(), allowed.count > 1, let current = CPUPlacement.currentCPU(),
+              let here = allowed.firstIndex(of: current) else { return nil }
+        self.init(cpus: Array(allowed[(here + 1)...] + allowed[...here]))
+    }
+
+    /// Threads placed on `cpus` in turn, each then let run on the CPUs the calling thread may
+    /// use; nil when the calls are missing.
+    init?(cpus: [Int]) {
         guard let setAttributeAffinity = CPUPlacement.lookUp("pthread_attr_setaffinity_np", as: SetAttributeAffinity.self),
               let setAffinity = CPUPlacement.lookUp("sched_setaffinity", as: SetAffinity.self),
-              let allowed = CPUPlacement.callingThreadMask(), let current = CPUPlacement.currentCPU() else { return nil }
-        let cpus = CPUPlacement.members(of: allowed)
-        guard cpus.count > 1, let here = cpus.firstIndex(of: current) else { return nil }
+              let allowed = CPUPlacement.callingThreadMask(), !cpus.isEmpty,
+              cpus.allSatisfy({ (0..<(CPUPlacement.maskSize * 8)).contains($0) }) else { return nil }
         self.setAttributeAffinity = setAttributeAffinity
         self.setAffinity = setAffinity
         self.allowed = allowed
-        self.order = Array(cpus[(here + 1)...] + cpus[...here])
+        self.order = cpus
     }
 
-    /// The CPU a thread started with `place(worker, in:)` starts on: the next ones in turn, the
-    /// calling thread's last.
+    /// The CPU a thread started with `place(worker, in:)` starts on.
     func cpu(for worker: Int) -> Int {
         order[(worker - 1) % order.count]
     }

@@ -76,20 +76,28 @@ enum WorkerThreads {
     }
 
     /// Thread `thread` (1 and up) running `work`, started where `placement` puts it (which
-    /// `work` releases) or with the C library's default attributes, or nil when none can be
-    /// started.
+    /// `work` releases), or with the C library's default attributes when there is no placement
+    /// or the thread cannot start there (an affinity the system refuses); nil when no thread
+    /// can be started.
     static func start(_ thread: Int, _ placement: CPUPlacement?, _ work: @escaping () -> Void) -> pthread_t? {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
-        placement?.place(thread, in: &attributes)
         let box = Unmanaged.passRetained(Work(work)).toOpaque()
         var handle = pthread_t()
-        let status = pthread_create(&handle, &attributes, { box in
-            Unmanaged<Work>.fromOpaque(box!).takeRetainedValue().run()
-            return nil
-        }, box)
-        guard status == 0 else {
+        func create() -> Int32 {
+            pthread_create(&handle, &attributes, { box in
+                Unmanaged<Work>.fromOpaque(box!).takeRetainedValue().run()
+                return nil
+            }, box)
+        }
+        if let placement {
+            placement.place(thread, in: &attributes)
+            if create() == 0 { return handle }
+            pthread_attr_destroy(&attributes)
+            pthread_attr_init(&attributes)
+        }
+        guard create() == 0 else {
             Unmanaged<Work>.fromOpaque(box).release()
             return nil
         }

@@ -89,9 +89,6 @@ import Glibc
             return
         }
         for worker in 1...(2 * callerCPUs.count) {
-            final class Seen: @unchecked Sendable {
-                var placed: [Int]?, current: Int?, released: [Int]?
-            }
             let seen = Seen()
             let started = WorkerThreads.start(worker, placement) {
                 seen.placed = CPUPlacement.callingThreadCPUs()
@@ -109,5 +106,24 @@ import Glibc
         }
         // The CPUs in turn, each once in as many workers as there are CPUs.
         #expect(Set((1...callerCPUs.count).map(placement.cpu)) == Set(callerCPUs))
+    }
+
+    /// A placement the system refuses (a CPU this machine does not have) leaves the thread to
+    /// start where the kernel puts it, rather than not at all.
+    @Test func aThreadRefusedItsCPUStartsAnyway() throws {
+        let callerCPUs = try #require(CPUPlacement.callingThreadCPUs())
+        let missing = 1023
+        try #require(!callerCPUs.contains(missing))
+        let placement = try #require(CPUPlacement(cpus: [missing]))
+        let seen = Seen()
+        let started = WorkerThreads.start(1, placement) { seen.placed = CPUPlacement.callingThreadCPUs() }
+        let thread = try #require(started)
+        pthread_join(thread, nil)
+        #expect(seen.placed == callerCPUs)
+    }
+
+    /// What a thread saw of its CPUs.
+    final class Seen: @unchecked Sendable {
+        var placed: [Int]?, current: Int?, released: [Int]?
     }
 }
