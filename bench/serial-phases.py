@@ -70,8 +70,8 @@ def main():
                 data = os.path.join(directory, "perf.data")
                 # The scan's exit status is its gate's (findings exit non-zero): not checked.
                 subprocess.run(["perf", "record", "-q", "-o", data, "-e", f"{GROUP}:*", "-e", "sched:sched_process_exec",
-                                "-e", "sched:sched_process_exit", "--", args.binary, "scan", "--quiet", "--no-config",
-                                "--jobs", str(args.jobs), "--format", "json", "--output", os.path.join(directory, f"{run}.json"), path],
+                                "-e", "sched:sched_process_exit", "--",
+                                *uprobes.scan_argv(args.binary, args.jobs, os.path.join(directory, f"{run}.json"), path)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 script = subprocess.run(["perf", "script", "-i", data, "-F", "time,event"], capture_output=True, text=True).stdout
                 times = collections.defaultdict(list)

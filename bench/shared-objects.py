@@ -57,8 +57,7 @@ def main():
             data = os.path.join(directory, "perf.data")
             # The scan's exit status is its gate's (findings exit non-zero): not checked.
             subprocess.run(["perf", "record", "-q", "-g", "-o", data, "-e", f"{GROUP}:swift_retain", "-e", f"{GROUP}:swift_release",
-                            "--", args.binary, "scan", "--quiet", "--no-config", "--jobs", str(args.jobs), "--format", "json",
-                            "--output", os.devnull, path], stderr=subprocess.DEVNULL)
+                            "--", *uprobes.scan_argv(args.binary, args.jobs, os.devnull, path)], stderr=subprocess.DEVNULL)
             threads = collections.defaultdict(collections.Counter)
             spans = {}  # (object, thread) -> [first, last] time
             callers = collections.defaultdict(collections.Counter)

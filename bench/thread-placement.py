@@ -27,8 +27,7 @@ def run_once(binary, jobs, path, directory):
     data = os.path.join(directory, "perf.data")
     # The scan's exit status is its gate's (findings exit non-zero): not checked.
     subprocess.run(["perf", "record", "-q", "-a", "-o", data, "-e", "sched:sched_process_exec", "-e", "sched:sched_wakeup_new",
-                    "-e", "sched:sched_switch", "--", binary, "scan", "--quiet", "--no-config", "--jobs", str(jobs),
-                    "--format", "json", "--output", os.path.join(directory, "report.json"), path],
+                    "-e", "sched:sched_switch", "--", *uprobes.scan_argv(binary, jobs, os.path.join(directory, "report.json"), path)],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     script = subprocess.run(["perf", "script", "-i", data], capture_output=True, text=True, check=True).stdout
     threads, woken, ready, waits = set(), [], {}, collections.Counter()

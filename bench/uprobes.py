@@ -1,6 +1,8 @@
-"""What the scripts that probe the release binary with perf's uprobes share (bench/shared-objects,
-bench/serial-phases): their common options, their HAR input, and the probes, removed however the
-run ends. Root, perf and a kernel with uprobes are needed; each script's wrapper checks for perf."""
+"""What the scripts that watch a scan of the release binary with perf share (bench/shared-objects,
+bench/serial-phases with uprobes, bench/thread-placement with scheduler events): their common
+options, their HAR input, the scan they record, and the probes, removed however the run ends.
+Root and perf are needed, and for probes a kernel with uprobes; each script's wrapper checks for
+perf."""
 import argparse
 import contextlib
 import os
@@ -26,6 +28,11 @@ def har_input(path, megabytes):
         subprocess.run([sys.executable, os.path.join(ROOT, "bench", "generate.py"), "har", str(megabytes), path], check=True,
                        stdout=subprocess.DEVNULL)
     return path
+
+
+def scan_argv(binary, jobs, report, path):
+    """The scan each script records: `jobs` workers on `path`, the JSON report written to `report`."""
+    return [binary, "scan", "--quiet", "--no-config", "--jobs", str(jobs), "--format", "json", "--output", report, path]
 
 
 @contextlib.contextmanager

@@ -32,17 +32,23 @@ struct CPUPlacement {
     /// Threads placed on the CPUs the process may use, in turn, beginning after the calling
     /// thread's; nil when the process may use one CPU, or the calls are missing.
     init?() {
-        guard let allowed = CPUPlacement.callingThreadCPUs(), allowed.count > 1, let current = CPUPlacement.currentCPU(),
-              let here = allowed.firstIndex(of: current) else { return nil }
-        self.init(cpus: Array(allowed[(here + 1)...] + allowed[...here]))
+        guard let allowed = CPUPlacement.callingThreadMask(), let current = CPUPlacement.currentCPU() else { return nil }
+        let cpus = CPUPlacement.members(of: allowed)
+        guard cpus.count > 1, let here = cpus.firstIndex(of: current) else { return nil }
+        self.init(cpus: Array(cpus[(here + 1)...] + cpus[...here]), allowed: allowed)
     }
 
     /// Threads placed on `cpus` in turn, each then let run on the CPUs the calling thread may
     /// use; nil when the calls are missing.
     init?(cpus: [Int]) {
+        guard let allowed = CPUPlacement.callingThreadMask() else { return nil }
+        self.init(cpus: cpus, allowed: allowed)
+    }
+
+    /// Threads placed on `cpus` in turn, each then let run on the CPUs of the mask `allowed`.
+    private init?(cpus: [Int], allowed: [UInt8]) {
         guard let setAttributeAffinity = CPUPlacement.lookUp("pthread_attr_setaffinity_np", as: SetAttributeAffinity.self),
-              let setAffinity = CPUPlacement.lookUp("sched_setaffinity", as: SetAffinity.self),
-              let allowed = CPUPlacement.callingThreadMask(), !cpus.isEmpty,
+              let setAffinity = CPUPlacement.lookUp("sched_setaffinity", as: SetAffinity.self), !cpus.isEmpty,
               cpus.allSatisfy({ (0..<(CPUPlacement.maskSize * 8)).contains($0) }) else { return nil }
         self.setAttributeAffinity = setAttributeAffinity
         self.setAffinity = setAffinity
