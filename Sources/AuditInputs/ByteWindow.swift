@@ -182,7 +182,11 @@ public final class ByteWindow {
         bounds.pointee.base = UnsafePointer(buffer.assumingMemoryBound(to: UInt8.self))
         bounds.pointee.start = keepFrom
         bounds.pointee.count = kept
-        let room = end == 0 ? min(capacity - kept, ByteWindow.firstReadLength) : capacity - kept
+        var room = end == 0 ? min(capacity - kept, ByteWindow.firstReadLength) : capacity - kept
+        if let readUnit, end > 0 {
+            let toNextUnit = readUnit - end % readUnit
+            room = min(room, toNextUnit == readUnit ? max(1, readUnit / 16) : toNextUnit)
+        }
         let result = source.read(into: UnsafeMutableRawBufferPointer(start: buffer + kept, count: room))
         self.source = source
         switch result {
@@ -198,6 +202,40 @@ public final class ByteWindow {
             return false
         }
     }
+
+    /// The unit reads end on (`alignReads(to:)`), if any.
+    private var readUnit: Int?
+
+    /// Ends every read at a multiple of `unit` bytes, and reads only a sixteenth of a unit
+    /// first when one begins, for a worker of a shared input (`ScanShare`, whose chunks are the
+    /// units): it learns whether it may jump past a chunk another worker holds from the bytes
+    /// of the chunk's first document, so that it has not read the chunk by then. With reads of
+    /// 4 MiB, each of two workers read all of a 100 MB HAR; with these, each passed 21 MB unread.
+    public func alignReads(to unit: Int) {
+        precondition(unit > 0, "a unit of bytes")
+        readUnit = unit
+    }
+
+    /// Moves to absolute `offset`, past the visible bytes, dropping them, and reads on from there
+    /// without reading what lies between, when the source can pass bytes unread (a regular
+    /// file); false when it cannot, and nothing changed: the caller reads through instead. For a
+    /// reader moving to where another window's cursor was adopted (`adoptCursor`), so the
+    /// window has no line to count on the way: false when its cursor lags behind `offset`, or a
+    /// deferred position is left to count.
+    public func passUnread(to offset: Int) -> Bool {
+        guard offset > end, pinned == nil, !isComplete, cursor.offset >= offset,
+              bounds.pointee.firstUnresolved == bounds.pointee.deferredCount,
+              var source, source.skip(offset - end) else { return false }
+        self.source = source
+        passedUnread += offset - end
+        bounds.pointee.start = offset
+        bounds.pointee.count = 0
+        _ = extend(keeping: offset)
+        return true
+    }
+
+    /// The bytes passed unread (tests check that a worker does pass some).
+    private(set) var passedUnread = 0
 
     /// Reads until `offset` is visible or the input ends; keeps everything from `keep`.
     public func ensure(_ offset: Int, keeping keep: Int) -> Bool {
@@ -356,6 +394,14 @@ public final class ByteWindow {
 protocol ByteSource {
     /// Fills some of `buffer`; reports how many bytes, or the end, or why reading failed.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult
+    /// Passes `count` bytes without reading them; false when the source cannot, having passed
+    /// none.
+    mutating func skip(_ count: Int) -> Bool
+}
+
+extension ByteSource {
+    /// A stream's bytes can only be read.
+    mutating func skip(_ count: Int) -> Bool { false }
 }
 
 enum ByteSourceResult {
@@ -397,6 +443,14 @@ final class DescriptorSource: ByteSource {
     }
 
     deinit { close(descriptor) }
+
+    /// A regular file's bytes are passed by moving its offset. Past the file's end, the next
+    /// read finds the end, and the file's size changed.
+    func skip(_ count: Int) -> Bool {
+        guard expectedSize != nil, lseek(descriptor, off_t(count), SEEK_CUR) >= 0 else { return false }
+        total += count
+        return true
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
         while true {

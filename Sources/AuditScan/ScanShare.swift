@@ -22,6 +22,8 @@ import Foundation
 /// visited of its chunk, not all of it.
 public final class ScanShare: @unchecked Sendable {
     public let worker: Int
+    /// The chunks' size in bytes.
+    public let chunkSize: Int
     private let claims: ChunkClaims
     private let published: [PublishedDocument]
     /// The chunk asked about last, and whether this worker holds it.
@@ -32,6 +34,7 @@ public final class ScanShare: @unchecked Sendable {
 
     private init(worker: Int, claims: ChunkClaims, published: [PublishedDocument]) {
         self.worker = worker
+        self.chunkSize = claims.chunkSize
         self.claims = claims
         self.published = published
     }
@@ -113,7 +116,7 @@ private final class PublishedDocument: @unchecked Sendable {
 /// Which worker holds each chunk of a shared input.
 private final class ChunkClaims: @unchecked Sendable {
     private let lock = NSLock()
-    private let chunkSize: Int
+    let chunkSize: Int
     private var holders: [Int]
 
     init(size: Int, chunkSize: Int) {

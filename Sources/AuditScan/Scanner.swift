@@ -179,6 +179,8 @@ public final class Scanner: @unchecked Sendable {
         // Every finding holds the name: the workers after the first of a shared input each
         // hold a copy of their own.
         let name = (share?.worker ?? 0) > 0 ? String(unsharedCopyOf: name) : name
+        // A chunk read as it is reached, so that one another worker holds can be passed unread.
+        if let share { window.alignReads(to: share.chunkSize) }
         let caches = caches ?? WorkerCaches(rules: rules)
         var scan = ArtifactScan(artifact: name, window: window, rules: rules, matcher: matcher, caches: caches, options: options, share: share)
         // The spare layer visitors hold the scan (`ArtifactScan.takeLayerVisitor`).

@@ -312,6 +312,12 @@ public struct JSONReader {
     /// those bytes; their lines are the visitor's to account for (`ByteWindow.adoptCursor`).
     private mutating func moveForward(to offset: Int) throws {
         precondition(offset > windowStart + next, "forward only")
+        // Past the visible bytes: unread, where the window can.
+        if offset > windowStart + end, limit == nil, window.passUnread(to: offset) {
+            base = window.base
+            windowStart = window.start
+            end = visibleEnd()
+        }
         while offset >= windowStart + end {
             if !refill(keeping: end) { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + end) }
         }

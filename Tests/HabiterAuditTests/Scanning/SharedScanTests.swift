@@ -48,12 +48,15 @@ import Testing
     }
 
     /// The outcome of `workers` workers merged, or nil when the merge refuses (no rescan), the
-    /// number of findings the workers reported in all, and how many times they jumped.
-    static func merged(_ item: InputItem, workers: Int, claims: Claims) -> (outcome: ArtifactOutcome?, reported: Int, jumps: Int) {
+    /// number of findings the workers reported in all, how many times they jumped, and how many
+    /// bytes their windows passed unread.
+    static func merged(_ item: InputItem, workers: Int, claims: Claims)
+        -> (outcome: ArtifactOutcome?, reported: Int, jumps: Int, passedUnread: Int) {
         let scanner = scanner(sharing: true)
         let size = try! FileManager.default.attributesOfItem(atPath: path(of: item))[.size] as! Int
         let outcomes = SharedOutcomes(count: workers)
         var reported = 0
+        var passedUnread = 0
         let chunk = 4_096
         let shares = ScanShare.shares(workers: workers, size: size, chunkSize: chunk)
         if claims == .inTurn { claimInTurn(shares, size: size, chunk: chunk) }
@@ -65,13 +68,14 @@ import Testing
         for share in claims == .lastWorkerFirst || claims == .halves ? shares.reversed() : shares {
             // A window of 4 KiB chunks: bytes a worker passes are dropped before it reads on.
             let descriptor = open(path(of: item), O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { Issue.record("cannot open"); return (nil, 0, 0) }
+            guard descriptor >= 0 else { Issue.record("cannot open"); return (nil, 0, 0, 0) }
             let window = ByteWindow(descriptor: descriptor, expectedSize: size, chunkSize: 4_096)
             let outcome = scanner.scan(window, name: item.name, rules: TestSupport.builtinPack, matcher: RegexMatcher(), share: share)
             reported += AuditScan.Scanner.finalize(outcome.findings).count
+            passedUnread += window.passedUnread
             outcomes.store(outcome, at: share.worker)
         }
-        return (outcomes.merged(), reported, shares.reduce(0) { $0 + $1.jumps })
+        return (outcomes.merged(), reported, shares.reduce(0) { $0 + $1.jumps }, passedUnread)
     }
 
     static func path(of item: InputItem) -> String {
@@ -92,7 +96,7 @@ import Testing
             #expect(shared.artifacts == one.artifacts, "\(workers) workers: summary", sourceLocation: sourceLocation)
             #expect(shared.inventory == one.inventory, "\(workers) workers: inventory", sourceLocation: sourceLocation)
             for claims in Claims.allCases {
-                let (merged, reported, _) = merged(item, workers: workers, claims: claims)
+                let (merged, reported, _, _) = merged(item, workers: workers, claims: claims)
                 if let mergeIsExact {
                     #expect((merged != nil) == mergeIsExact, "\(workers) workers, \(claims): merged without a rescan", sourceLocation: sourceLocation)
                 }
@@ -155,9 +159,12 @@ import Testing
     @Test func harWithSecretsOutsideTheEntries() {
         let item = Self.file("session.har", Self.capture(repeats: 12))
         Self.expectSameAsOneWorker(item, mergeIsExact: true)
-        // The comparisons above include jumps: worker 0 passes the other's half unread.
+        // The comparisons above include jumps: worker 0 passes the other's half, and its window
+        // reads little of it (`ByteWindow.passUnread`).
         for workers in Self.workerCounts {
-            #expect(Self.merged(item, workers: workers, claims: .halves).jumps > 0, "\(workers) workers")
+            let halves = Self.merged(item, workers: workers, claims: .halves)
+            #expect(halves.jumps > 0, "\(workers) workers")
+            #expect(halves.passedUnread > 0, "\(workers) workers")
         }
     }
 
