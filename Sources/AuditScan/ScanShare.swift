@@ -22,8 +22,6 @@ import Foundation
 /// visited of its chunk, not all of it.
 public final class ScanShare: @unchecked Sendable {
     public let worker: Int
-    /// The chunks' size in bytes.
-    public let chunkSize: Int
     private let claims: ChunkClaims
     private let published: [PublishedDocument]
     /// The chunk asked about last, and whether this worker holds it.
@@ -34,7 +32,6 @@ public final class ScanShare: @unchecked Sendable {
 
     private init(worker: Int, claims: ChunkClaims, published: [PublishedDocument]) {
         self.worker = worker
-        self.chunkSize = claims.chunkSize
         self.claims = claims
         self.published = published
     }
@@ -64,6 +61,9 @@ public final class ScanShare: @unchecked Sendable {
         }
         return holdsChunk
     }
+
+    /// The chunks' size in bytes.
+    public var chunkSize: Int { claims.chunkSize }
 
     /// Whether this worker visits what lies outside the documents.
     public var ownsTheRest: Bool { worker == 0 }

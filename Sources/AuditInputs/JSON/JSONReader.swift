@@ -98,11 +98,16 @@ public struct JSONReader {
         if let limit, window.end >= limit { return false }
         let absoluteNext = windowStart + next
         let more = window.extend(keeping: windowStart + keep)
+        takeWindowBounds()
+        next = absoluteNext - windowStart
+        return more
+    }
+
+    /// Takes the window's bytes as they are after it moved.
+    private mutating func takeWindowBounds() {
         base = window.base
         windowStart = window.start
         end = visibleEnd()
-        next = absoluteNext - windowStart
-        return more
     }
 
     /// True when no byte can follow the visible ones.
@@ -312,12 +317,9 @@ public struct JSONReader {
     /// those bytes; their lines are the visitor's to account for (`ByteWindow.adoptCursor`).
     private mutating func moveForward(to offset: Int) throws {
         precondition(offset > windowStart + next, "forward only")
-        // Past the visible bytes: unread, where the window can.
-        if offset > windowStart + end, limit == nil, window.passUnread(to: offset) {
-            base = window.base
-            windowStart = window.start
-            end = visibleEnd()
-        }
+        // Past the visible bytes: unread, where the window can (a reader bounded to a line
+        // never moves past it).
+        if offset > windowStart + end, limit == nil, window.passUnread(to: offset) { takeWindowBounds() }
         while offset >= windowStart + end {
             if !refill(keeping: end) { throw JSONSyntaxError(.unexpectedEnd, at: windowStart + end) }
         }

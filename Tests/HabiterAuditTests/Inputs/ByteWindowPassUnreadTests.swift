@@ -9,35 +9,6 @@ struct ByteWindowPassUnreadTests {
     /// Lines of different lengths, so that a position counted wrong shows.
     static let text: [UInt8] = Array((0..<12_000).map { "line \($0) " + String(repeating: "x", count: $0 % 23) + "\n" }.joined().utf8)
 
-    /// Bytes from an array that records where each read began and how much it asked for, and
-    /// passes bytes unread when `skips`.
-    final class RecordingSource: ByteSource {
-        let bytes: [UInt8]
-        let skips: Bool
-        var offset = 0
-        var reads: [(start: Int, asked: Int)] = []
-
-        init(_ bytes: [UInt8], skips: Bool) {
-            self.bytes = bytes
-            self.skips = skips
-        }
-
-        func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
-            reads.append((offset, buffer.count))
-            guard offset < bytes.count else { return .end }
-            let n = min(buffer.count, bytes.count - offset)
-            bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
-            offset += n
-            return .bytes(n)
-        }
-
-        func skip(_ count: Int) -> Bool {
-            guard skips else { return false }
-            offset += count
-            return true
-        }
-    }
-
     /// A window over a new file holding `bytes`, as the loader opens a regular file.
     static func fileWindow(_ bytes: [UInt8], chunkSize: Int = 4_096) throws -> (window: ByteWindow, path: String) {
         let path = TestSupport.temporaryDirectory().appendingPathComponent("window.txt").path
@@ -45,17 +16,6 @@ struct ByteWindowPassUnreadTests {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         try #require(descriptor >= 0)
         return (ByteWindow(descriptor: descriptor, expectedSize: bytes.count, chunkSize: chunkSize), path)
-    }
-
-    /// The bytes from `offset` (visible) to the end, read on through `window`.
-    static func rest(of window: ByteWindow, from offset: Int) -> [UInt8] {
-        var seen: [UInt8] = []
-        var keep = offset
-        while window.ensure(keep, keeping: keep) || keep < window.end {
-            seen.append(contentsOf: UnsafeBufferPointer(start: window.base + (keep - window.start), count: window.end - keep))
-            keep = window.end
-        }
-        return seen
     }
 
     /// The line cursor another window over the same bytes has at `offset`.
@@ -66,11 +26,11 @@ struct ByteWindowPassUnreadTests {
 
     @Test(arguments: [1_000, 4_096, 10_007])
     func readsEndOnUnitsAndAUnitBeginsWithASixteenth(unit: Int) {
-        let source = RecordingSource(Self.text, skips: false)
+        let source = RecordingSource(Self.text)
         let window = ByteWindow(source: source, chunkSize: 64 << 10)
         #expect(window.ensure(0, keeping: 0))
         window.alignReads(to: unit)
-        #expect(Self.rest(of: window, from: 0) == Self.text)
+        #expect(window.bytesRead(from: 0) == Self.text)
         let reads = source.reads.dropFirst().filter { $0.start < Self.text.count }
         #expect(reads.count > Self.text.count / unit)
         for read in reads {
@@ -95,14 +55,14 @@ struct ByteWindowPassUnreadTests {
             #expect(window[offset] == Self.text[offset])
             #expect(window.position(of: offset) == whole.position(of: offset), "offset \(offset)")
         }
-        #expect(Self.rest(of: window, from: target) == Array(Self.text[target...]))
+        #expect(window.bytesRead(from: target) == Array(Self.text[target...]))
         #expect(window.failure == nil)
     }
 
     @Test func whatCannotBePassedUnreadIsLeftAsItWas() throws {
         let target = 150_001
         // A stream: its bytes can only be read.
-        let stream = ByteWindow(source: RecordingSource(Self.text, skips: false), chunkSize: 4_096)
+        let stream = ByteWindow(source: RecordingSource(Self.text), chunkSize: 4_096)
         // A window whose cursor lags behind the target: the lines between are not counted.
         let lagging = ByteWindow(source: RecordingSource(Self.text, skips: true), chunkSize: 4_096)
         // A pinned window keeps its bytes.
@@ -114,7 +74,7 @@ struct ByteWindowPassUnreadTests {
             let (start, end) = (window.start, window.end)
             #expect(!window.passUnread(to: target), "\(name)")
             #expect(window.start == start && window.end == end && window.passedUnread == 0, "\(name)")
-            #expect(Self.rest(of: window, from: start) == Array(Self.text[start...]), "\(name)")
+            #expect(window.bytesRead(from: start) == Array(Self.text[start...]), "\(name)")
         }
         // Nor what is visible already.
         let (window, _) = try Self.fileWindow(Self.text)

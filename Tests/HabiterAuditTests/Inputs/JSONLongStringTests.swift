@@ -104,19 +104,3 @@ import Testing
         #expect(!run.stdout.contains(token))
     }
 }
-
-/// Bytes from an array, a few at a time as a file would give them.
-final class ArraySource: ByteSource {
-    let bytes: [UInt8]
-    var offset = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
-        guard offset < bytes.count else { return .end }
-        let n = min(buffer.count, bytes.count - offset)
-        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
-        offset += n
-        return .bytes(n)
-    }
-}
