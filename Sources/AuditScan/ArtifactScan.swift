@@ -36,6 +36,8 @@ final class ArtifactScan {
     private let spareLayerVisitorsBox = UncheckedBox<[JSONScanVisitor]>([])
     /// How many layer visitors the scan made (tests check that they are reused).
     private(set) var layerVisitorsMade = 0
+    /// How many strings that carry layers were located (tests check that the others were not).
+    var layerOriginsLocated = 0
     /// The findings so far (rule 1 merges a request's repeats in place).
     let findingsBox = UncheckedBox<[Finding]>([])
     private let errorsBox = UncheckedBox<[InputError]>([])
@@ -387,15 +389,14 @@ final class ArtifactScan {
                 ? quietValues.lookUp(value, QuietValues.Settings(context: context, excluded: excluded, depth: depth, kind: kind)) : nil
             if quiet?.isRemembered != true {
                 let errorsBefore = errorCount
-                var opened = false
-                replaced = openLayers(value, at: offset, depth: depth, excluding: excluded) {
-                    opened = true
-                    return Self.location(in: slot, located: &located, locate)
+                let layers = openLayers(value, at: offset, depth: depth, excluding: excluded) {
+                    Self.location(in: slot, located: &located, locate)
                 }
+                replaced = layers.replacedValue
                 if !replaced {
                     _ = scanPatterns(value, offset: offset, kind: kind, context: context) { Self.location(in: slot, located: &located, locate) }
                 }
-                if let quiet, !opened && hitCount == hitsBefore && errorCount == errorsBefore { quietValues.remember(value, quiet) }
+                if let quiet, !layers.any && hitCount == hitsBefore && errorCount == errorsBefore { quietValues.remember(value, quiet) }
             }
             // A hit in the value (a pattern on it, anything in a layer of it) says more than the
             // name, whose hit `finishDocument` would drop: it is not made.

@@ -280,15 +280,13 @@ struct ExchangeScanner: HTTPMessageVisitor {
     private func scanContent(_ bytes: UnsafeRawBufferPointer, inPlace: Range<Int>?, mime: String, frame: LayerFrame,
                              excluding excluded: UInt16 = 0) {
         if mime.containsText("json") || JSONLayerDecoder().decode(bytes) != nil {
-            var jsonFrame = frame
-            jsonFrame.path = frame.path.entering("json")
+            let jsonFrame = frame.entering("json")
             if let inPlace, scanJSONInPlace(inPlace, frame: jsonFrame) { return }
             // Not one JSON text in place: NDJSON, or JSON after all decoding.
             if scan.scanJSONLayer(bytes, frame: jsonFrame) { return }
         }
-        let location = frame.location
-        if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: excluded, locate: { location }) {
-            _ = scan.scanPatterns(bytes, offset: frame.outerOffset ?? 0, kind: TextKind(mediaType: mime)) { location }
+        if !scan.openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, excluding: excluded, locate: { frame.location }).replacedValue {
+            _ = scan.scanPatterns(bytes, offset: frame.outerOffset ?? 0, kind: TextKind(mediaType: mime)) { frame.location }
         }
     }
 

@@ -5,25 +5,89 @@ import AuditInputs
 /// Where a text being scanned sits in the input: the input itself, or a layer decoded from a
 /// string value of an outer text.
 struct LayerFrame {
-    /// The path up to and including this layer's decoder.
-    var path: LayeredPath
+    /// Where the outer string sits: given as the frame is made (with no path: `ownPath` is the
+    /// whole path then), or located when first asked (`LayerOrigin`).
+    private enum Place {
+        case given(HitLocation)
+        case located(LayerOrigin)
+    }
+
+    private var place: Place
+    /// A given place's whole path, up to and including this layer's decoder; a located one's
+    /// layers after its origin's path, this layer's decoder first.
+    private var ownPath: LayeredPath
     /// The offset of the outer string that carries this layer; nil for the input itself.
     var outerOffset: Int?
-    /// The nearest name outside this layer.
-    var outerKey: String?
-    /// Container ids enclosing this layer.
-    var ancestry: [Int]
     /// How many layers are open around this one.
     var depth: Int
-    /// A context the reader fixed for everything in this text (e.g. a HAR entry to the sync API).
-    var readerContext: ScanContext?
-    /// `transport` when the protocol carries everything in this text (see `HitLocation`).
-    var carrier: Family? = nil
-    /// Everything in this text is a protocol field (see `HitLocation`).
-    var isProtocolField = false
+
+    init(path: LayeredPath, outerOffset: Int?, outerKey: String?, ancestry: [Int], depth: Int, readerContext: ScanContext?,
+         carrier: Family? = nil, isProtocolField: Bool = false) {
+        place = .given(HitLocation(key: outerKey, path: LayeredPath(layers: []), ancestry: ancestry, readerContext: readerContext,
+                                   carrier: carrier, isProtocolField: isProtocolField))
+        ownPath = path
+        self.outerOffset = outerOffset
+        self.depth = depth
+    }
+
+    /// The layer `decoder` opened in the string at `origin`.
+    init(origin: LayerOrigin, decoder: String, outerOffset: Int, depth: Int) {
+        place = .located(origin)
+        ownPath = LayeredPath(layers: [LayeredPath.Layer(decoder: decoder, tokens: [])])
+        self.outerOffset = outerOffset
+        self.depth = depth
+    }
 
     static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil, carrier: Family? = nil) -> LayerFrame {
         LayerFrame(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext, carrier: carrier)
+    }
+
+    /// Where the outer string sits.
+    private var outer: HitLocation {
+        switch place {
+        case .given(let location): location
+        case .located(let origin): origin.location
+        }
+    }
+
+    /// The path up to and including this layer's decoder.
+    var path: LayeredPath {
+        switch place {
+        case .given: ownPath
+        case .located(let origin): LayeredPath(layers: origin.location.path.layers + ownPath.layers)
+        }
+    }
+
+    /// The decoder that opened the innermost layer (nil for the input itself).
+    var decoder: String? { ownPath.layers.last?.decoder }
+    /// The nearest name outside this layer.
+    var outerKey: String? { outer.key }
+    /// Container ids enclosing this layer.
+    var ancestry: [Int] { outer.ancestry }
+    /// A context the reader fixed for everything in this text (e.g. a HAR entry to the sync API).
+    var readerContext: ScanContext? { outer.readerContext }
+    /// `transport` when the protocol carries everything in this text (see `HitLocation`).
+    var carrier: Family? { outer.carrier }
+    /// Everything in this text is a protocol field (see `HitLocation`).
+    var isProtocolField: Bool { outer.isProtocolField }
+
+    /// The same text read as another decoder's (NDJSON where JSON was expected).
+    mutating func renameLayer(to decoder: String) {
+        ownPath.layers[ownPath.layers.count - 1].decoder = decoder
+    }
+
+    /// This frame with `token` appended to its innermost layer's path.
+    func appending(_ token: PathToken) -> LayerFrame {
+        var frame = self
+        frame.ownPath.append(token)
+        return frame
+    }
+
+    /// This frame with a layer opened by `decoder` inside it.
+    func entering(_ decoder: String) -> LayerFrame {
+        var frame = self
+        frame.ownPath = ownPath.entering(decoder)
+        return frame
     }
 
     /// Where a hit at the root of this text sits.
@@ -34,37 +98,43 @@ struct LayerFrame {
 }
 
 extension ArtifactScan {
-    /// Offers a string value to the layer decoders and scans every layer they open. Returns true
-    /// when a layer replaces the value, so the caller does not scan the value as text.
+    /// Offers a string value to the layer decoders and scans every layer they open. Says whether
+    /// a layer opened, and whether one replaces the value, so the caller does not scan the value
+    /// as text.
     ///
     /// `offset` is the position to report (the outermost string's); `locate` gives the value's
-    /// location and is asked only when a decoder accepts the value. A layer that turns out not to
+    /// location and is asked only when a hit in a layer needs it. A layer that turns out not to
     /// be one (text that starts like JSON but is not) is forgotten, hits and errors included: a
     /// value that is not a decoder's kind is not an error, it is scanned as text; one the decoder
     /// recognises and refuses is (see `nextLayer`). A layer beyond `options.maxLayerDepth` is a
     /// limit error: what it holds is not checked.
     /// `excluded` are decoders not to try (the one that split off a value as it was written).
     func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
-                    locate: () -> HitLocation) -> Bool {
+                    locate: () -> HitLocation) -> OpenedLayers {
         var candidates = layerDecoders.candidates(value) & ~excluded
-        // Most values open no layer: they are done without a location kept in waiting.
-        guard let first = nextLayer(of: value, at: offset, candidates: &candidates) else { return false }
-        let location = locate()
-        var replaced = false
-        var next: (layer: DecodedLayer, decoder: Int)? = first
-        while let (layer, index) = next {
-            let name = layerDecoders.decoders[index].name
-            guard depth < options.maxLayerDepth else {
-                fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(name) layer inside is not checked")
-                return false
+        guard let first = nextLayer(of: value, at: offset, candidates: &candidates) else { return OpenedLayers() }
+        return withoutActuallyEscaping(locate) { locate in
+            // The value's location, made only if a hit inside asks for it (`LayerOrigin`).
+            let origin = LayerOrigin(locate)
+            if !options.locatesLayersWhenAsked { _ = origin.location }
+            defer {
+                if origin.isLocated { layerOriginsLocated += 1 }
+                origin.close()
             }
-            let frame = LayerFrame(path: location.path.entering(name), outerOffset: offset, outerKey: location.key, ancestry: location.ancestry,
-                                   depth: depth + 1, readerContext: location.readerContext, carrier: location.carrier,
-                                   isProtocolField: location.isProtocolField)
-            if scanLayer(layer, of: value, frame: frame) && layer.replacesValue { replaced = true }
-            next = nextLayer(of: value, at: offset, candidates: &candidates)
+            var opened = OpenedLayers(any: true)
+            var next: (layer: DecodedLayer, decoder: Int)? = first
+            while let (layer, index) = next {
+                let name = layerDecoders.decoders[index].name
+                guard depth < options.maxLayerDepth else {
+                    fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(name) layer inside is not checked")
+                    return OpenedLayers(any: true)
+                }
+                let frame = LayerFrame(origin: origin, decoder: name, outerOffset: offset, depth: depth + 1)
+                if scanLayer(layer, of: value, frame: frame) && layer.replacesValue { opened.replacedValue = true }
+                next = nextLayer(of: value, at: offset, candidates: &candidates)
+            }
+            return opened
         }
-        return replaced
     }
 
     /// The next layer that a decoder of `candidates` opens, and the decoder's index; the decoders
@@ -108,7 +178,7 @@ extension ArtifactScan {
         let mark = hitMark
         let errorMark = errorCount
         var ndjson = frame
-        ndjson.path.layers[ndjson.path.layers.count - 1].decoder = "ndjson"
+        ndjson.renameLayer(to: "ndjson")
         var documents = 0
         var lineStart = 0
         while lineStart < bytes.count {
@@ -116,8 +186,7 @@ extension ArtifactScan {
             let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd])
             lineStart = lineEnd + 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            var document = ndjson
-            document.path = ndjson.path.appending(.index(documents))
+            let document = ndjson.appending(.index(documents))
             var reader = JSONReader(line, maxDepth: options.maxDepth)
             guard readJSONLayer(&reader, frame: document) else {
                 rollBackHits(to: mark)
@@ -164,10 +233,10 @@ extension ArtifactScan {
     /// callback, its desktop loopback POST) are judged by `name.authorization-response`.
     func scanPairs(_ pairs: PairList.Pairs, frame: LayerFrame) -> Bool {
         let responseRule = authorizationResponseRule.flatMap { rule in
-            frame.path.layers.last?.decoder.map { HabiterAPI.authorizationResponseLayers.contains($0) } == true
+            frame.decoder.map { HabiterAPI.authorizationResponseLayers.contains($0) } == true
                 && HabiterAPI.isAuthorizationResponse(pairs) ? rule : nil
         }
-        let splitter = layerDecoders.mask(named: frame.path.layers.last?.decoder)
+        let splitter = layerDecoders.mask(named: frame.decoder)
         for pair in pairs {
             var name = pair.name.withUnsafeBufferPointer { nameMatch($0) }
             if let responseRule, pair.name == HabiterAPI.codeName || pair.name == HabiterAPI.stateName {
@@ -189,12 +258,19 @@ extension ArtifactScan {
 
     /// Decoded text: itself offered to the decoders, else scanned with the pattern rules.
     private func scanTextLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
-        let location = frame.location
         text.withUnsafeBytes { bytes in
-            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, locate: { location }) {
-                _ = scanPatterns(bytes, offset: frame.outerOffset ?? 0) { location }
+            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, locate: { frame.location }).replacedValue {
+                _ = scanPatterns(bytes, offset: frame.outerOffset ?? 0) { frame.location }
             }
         }
         return true
     }
+}
+
+/// What `openLayers` did with a value.
+struct OpenedLayers {
+    /// A decoder opened a layer of it.
+    var any = false
+    /// A layer stands for the value, which is not scanned as text.
+    var replacedValue = false
 }

@@ -38,6 +38,10 @@ public struct ScanOptions: Sendable {
     /// Whether a layer's JSON text is read with a visitor that read one before in full
     /// (`ArtifactScan.takeLayerVisitor`). Off only to show that the answers do not depend on it.
     public var reusesLayerVisitors = true
+    /// Whether the string that carries a layer is located only when something in the layer asks
+    /// for it (`LayerOrigin`), not as the layer opens. Off only to show that the answers do not
+    /// depend on it.
+    public var locatesLayersWhenAsked = true
 
     public init(context: ScanContext? = nil, inputFormat: InputFormat = .auto,
                 maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8,
