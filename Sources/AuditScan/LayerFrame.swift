@@ -42,14 +42,6 @@ struct LayerFrame {
         LayerFrame(path: path, outerOffset: nil, outerKey: nil, ancestry: [], depth: 0, readerContext: readerContext, carrier: carrier)
     }
 
-    /// Where the outer string sits.
-    private var outer: HitLocation {
-        switch place {
-        case .given(let location): location
-        case .located(let origin): origin.location
-        }
-    }
-
     /// The path up to and including this layer's decoder.
     var path: LayeredPath {
         switch place {
@@ -60,16 +52,49 @@ struct LayerFrame {
 
     /// The decoder that opened the innermost layer (nil for the input itself).
     var decoder: String? { ownPath.layers.last?.decoder }
+
+    // The outer string's place, field by field: through a `HitLocation` returned whole, every
+    // location made in the input (a given place) copied the place three times, with its retains.
+
     /// The nearest name outside this layer.
-    var outerKey: String? { outer.key }
+    var outerKey: String? {
+        switch place {
+        case .given(let place): place.key
+        case .located(let origin): origin.location.key
+        }
+    }
+
     /// Container ids enclosing this layer.
-    var ancestry: [Int] { outer.ancestry }
+    var ancestry: [Int] {
+        switch place {
+        case .given(let place): place.ancestry
+        case .located(let origin): origin.location.ancestry
+        }
+    }
+
     /// A context the reader fixed for everything in this text (e.g. a HAR entry to the sync API).
-    var readerContext: ScanContext? { outer.readerContext }
+    var readerContext: ScanContext? {
+        switch place {
+        case .given(let place): place.readerContext
+        case .located(let origin): origin.location.readerContext
+        }
+    }
+
     /// `transport` when the protocol carries everything in this text (see `HitLocation`).
-    var carrier: Family? { outer.carrier }
+    var carrier: Family? {
+        switch place {
+        case .given(let place): place.carrier
+        case .located(let origin): origin.location.carrier
+        }
+    }
+
     /// Everything in this text is a protocol field (see `HitLocation`).
-    var isProtocolField: Bool { outer.isProtocolField }
+    var isProtocolField: Bool {
+        switch place {
+        case .given(let place): place.isProtocolField
+        case .located(let origin): origin.location.isProtocolField
+        }
+    }
 
     /// The same text read as another decoder's (NDJSON where JSON was expected).
     mutating func renameLayer(to decoder: String) {
