@@ -62,10 +62,12 @@ struct PrefsValueScanner {
             scanValue(text.bytes, path: path(), offset: text.offset)
         case .jsonStringList(let json):
             // A valid JSON array of strings (the decoder checked): judge each like an element.
-            guard let elements = try? JSONValue.parse(json).value.arrayElements else { return }
-            for (i, element) in elements.enumerated() {
-                if let string = element.value.stringValue {
-                    scanValue(Array(string.utf8), path: path().entering("list").appending(.index(i)), offset: text.offset)
+            guard let list = FlutterPrefsEncoding.strings(inJSONStringList: json) else { return }
+            list.bytes.withUnsafeBytes { bytes in
+                var start = 0
+                for (i, end) in list.ends.enumerated() {
+                    scanValue(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), path: path().entering("list").appending(.index(i)), offset: text.offset)
+                    start = end
                 }
             }
         case .legacyStringList(let strings):
@@ -84,14 +86,16 @@ struct PrefsValueScanner {
     /// A value scanned as it is, with no Flutter encoding to undo (a decoded list element, a
     /// DataStore `bytes` value): its layers and pattern rules, then the key's name rule.
     func scanValue(_ bytes: [UInt8], path: @autoclosure () -> LayeredPath, offset: Int) {
-        bytes.withUnsafeBytes { value in
-            // The key's name rule and context rules, from its judgement (a value too short for
-            // any pattern rule needs no context): the prefilter is not run over the key again.
-            let context = value.count < scan.rules.patterns.minimumValueLength ? 0 : judgement.facts.contextRules
-            // The location made only when something is found.
-            scan.scanNamedString(value, name: judgement.name, at: offset, depth: 0, context: context) {
-                HitLocation(key: key, path: path(), ancestry: [])
-            }
+        bytes.withUnsafeBytes { scanValue($0, path: path(), offset: offset) }
+    }
+
+    func scanValue(_ value: UnsafeRawBufferPointer, path: @autoclosure () -> LayeredPath, offset: Int) {
+        // The key's name rule and context rules, from its judgement (a value too short for any
+        // pattern rule needs no context): the prefilter is not run over the key again.
+        let context = value.count < scan.rules.patterns.minimumValueLength ? 0 : judgement.facts.contextRules
+        // The location made only when something is found.
+        scan.scanNamedString(value, name: judgement.name, at: offset, depth: 0, context: context) {
+            HitLocation(key: key, path: path(), ancestry: [])
         }
     }
 }

@@ -213,9 +213,30 @@ public enum FlutterPrefsEncoding {
         }
     }
 
-    /// Accepts the events of `["…", …]` only.
+    /// The strings of a list `decode` found valid (`jsonStringList`), as `JSONValue` decodes
+    /// them (escapes undone, then made a `String`, which repairs what is not UTF-8): their bytes
+    /// one after another, and where each ends. One read of the list, where a tree of it made an
+    /// array, a node and a `String` for every string, and each string's bytes another array.
+    public static func strings(inJSONStringList json: [UInt8]) -> (bytes: [UInt8], ends: [Int])? {
+        json.withUnsafeBytes { buffer in
+            var reader = JSONReader(buffer)
+            var shape = StringArrayShape(collects: true)
+            do {
+                try reader.readText(&shape)
+                return (shape.bytes, shape.ends)
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    /// Accepts the events of `["…", …]` only; with `collects`, keeps the strings as `strings`
+    /// gives them.
     private struct StringArrayShape: JSONVisitor {
         struct WrongShape: Error {}
+        var collects = false
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
         var depth = 0
         mutating func arrayStart(at offset: Int) throws {
             guard depth == 0 else { throw WrongShape() }
@@ -224,6 +245,10 @@ public enum FlutterPrefsEncoding {
         mutating func arrayEnd(at offset: Int) throws { depth = 0 }
         mutating func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, at offset: Int) throws {
             guard depth == 1 else { throw WrongShape() }
+            guard collects else { return }
+            // The reader has checked the UTF-8 of a string without escapes: it is as it is.
+            if escaped { bytes.append(contentsOf: JSONString.decode(raw, escaped: true).utf8) } else { bytes.append(contentsOf: raw) }
+            ends.append(bytes.count)
         }
         mutating func objectStart(at offset: Int) throws { throw WrongShape() }
         mutating func objectEnd(at offset: Int) throws { throw WrongShape() }

@@ -207,6 +207,30 @@ private func strings(_ list: [String]) -> FlutterPrefsValue { .legacyStringList(
         }
     }
 
+    /// A list's strings read in one pass are the strings of its `JSONValue` tree, byte for byte:
+    /// escapes of every kind, a surrogate pair, UTF-8, empty strings and lists, on random lists.
+    @Test func jsonListStringsAreTheTreesStrings() throws {
+        let pieces = ["a", "é", #"\u00e9"#, #"\ud83d\ude00"#, #"\\"#, #"\""#, #"\/"#, #"\b\f\n\r\t"#, "😀", "habit",
+                      "279a9423-87fe-4804-aab1-68de5bbb635c", " ", ""]
+        var generator = SeededGenerator(seed: 23)
+        for _ in 0..<2000 {
+            let strings = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            }
+            let json = Array(("[" + strings.map { "\"\($0)\"" }.joined(separator: ", ") + "]").utf8)
+            guard case .jsonStringList(let list) = FlutterPrefsEncoding.decode(Array(FlutterPrefsEncoding.jsonListPrefix.utf8) + json) else {
+                Issue.record("not a list: \(strings)")
+                continue
+            }
+            let tree = try #require(try JSONValue.parse(list).value.arrayElements).map { Array($0.value.stringValue!.utf8) }
+            let read = try #require(FlutterPrefsEncoding.strings(inJSONStringList: list))
+            var start = 0
+            let pieces = read.ends.map { end in defer { start = end }; return Array(read.bytes[start..<end]) }
+            #expect(pieces == tree, "\(strings)")
+        }
+        #expect(FlutterPrefsEncoding.strings(inJSONStringList: Array(#"["a", 1]"#.utf8)) == nil)
+    }
+
     @Test func doublesAndBigIntegers() {
         for text in ["0.75", "1.0E10", "-1.5E-5", "NaN", "Infinity", "-Infinity", "4.9E-324"] {
             #expect(decode(FlutterPrefsEncoding.doublePrefix + text) == .double(text))
