@@ -247,7 +247,7 @@ public struct PrefsXMLReader {
             }
             guard valid else { throw PrefsXMLError(.invalidValue(kind), at: v.offset) }
         }
-        try visitor.entry(PrefsEntry(name: String(decoding: name.bytes, as: UTF8.self), nameOffset: name.offset, kind: kind, value: tag.value))
+        try visitor.entry(PrefsEntry(name: name.text, nameOffset: name.offset, kind: kind, value: tag.value))
         try hand(tag, role: .entry, &visitor)
         switch kind {
         case .string:
@@ -557,7 +557,8 @@ public struct PrefsXMLReader {
         var selfClosing: Bool
         /// For an entry: its kind, by the element's name.
         var kind: PrefsEntryKind
-        var name: PrefsText?
+        /// An entry's decoded `name` and the offset of its first byte.
+        var name: (text: String, offset: Int)?
         var value: PrefsText?
         /// How many of its attributes are markup, for `hand`.
         var markupAttributes: Int
@@ -639,7 +640,7 @@ public struct PrefsXMLReader {
                 let valueStart = i + 1
                 guard let valueEnd = find(quote, from: valueStart) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
                 if isEntry && nameIs(attributeStart, attributeEnd, "name") {
-                    tag.name = try attributeValue(from: valueStart, to: valueEnd)
+                    tag.name = (try entryName(from: valueStart, to: valueEnd), valueStart)
                 } else if interpretsValue && nameIs(attributeStart, attributeEnd, "value") {
                     tag.value = try attributeValue(from: valueStart, to: valueEnd)
                 } else {
@@ -734,6 +735,17 @@ public struct PrefsXMLReader {
         var decoded: [UInt8] = []
         try decode(from: start, to: end, mode: .attribute, collect: true, into: &decoded)
         return PrefsText(decoded, at: start)
+    }
+
+    /// An entry's decoded `name` attribute `[start, end)` (visible), decoded in the reader's
+    /// buffer: only its `String` is kept, where an array for it was made and freed every entry.
+    private mutating func entryName(from start: Int, to end: Int) throws -> String {
+        var decoded: [UInt8] = []
+        swap(&decoded, &attributeTextBuffer)
+        defer { swap(&decoded, &attributeTextBuffer) }
+        decoded.removeAll(keepingCapacity: true)
+        try decode(from: start, to: end, mode: .attribute, collect: true, into: &decoded)
+        return String(decoding: decoded, as: UTF8.self)
     }
 
     /// The visible bytes `[start, end)`, copied.
