@@ -112,7 +112,6 @@ struct HARScanVisitor: JSONVisitor {
         /// Where the text is when it is base64: if the body is declared base64 and decodes to
         /// bytes that are no text layer, those bytes are scanned when `content` closes.
         var base64: Base64Text?
-        var location: HitLocation?
     }
 
     /// A base64 `content.text`: where it stands in the window (which `content`'s pin keeps
@@ -336,11 +335,6 @@ struct HARScanVisitor: JSONVisitor {
             if isBase64 {
                 let start = scan.window.start + (UnsafeRawPointer(raw.baseAddress!) - UnsafeRawPointer(scan.window.base))
                 contentText?.base64 = escaped ? .unescaped(bytes()) : .inWindow(offset: start, count: raw.count)
-                // Asked before the string is read: the location of `content`, then its `text`.
-                var location = plain.location()
-                location.path = location.path.appending(.key("text")).entering("base64")
-                location.key = "text"
-                contentText?.location = location
             }
         case (.content, .mimeType), (.postData, .mimeType):
             bodyKind = escaped ? TextKind(mediaType: String(decoding: bytes(), as: UTF8.self)) : TextKind(mediaType: raw)
@@ -413,7 +407,15 @@ struct HARScanVisitor: JSONVisitor {
         guard text.isBase64 else {
             return scan.fail(.parse, at: text.offset, "a body marked base64 is not valid base64; it was scanned as text")
         }
-        guard let body = text.base64, let location = text.location else { return }
+        guard let body = text.base64 else { return }
+        // Made only for a hit, while `content` is open and between members, as it was when its
+        // `text` began: the location of `content`, then its `text`.
+        func location() -> HitLocation {
+            var location = plain.location()
+            location.path = location.path.appending(.key("text")).entering("base64")
+            location.key = "text"
+            return location
+        }
         switch body {
         case .inWindow(let offset, let count):
             guard offset >= scan.window.start, offset + count <= scan.window.end else {
@@ -427,13 +429,13 @@ struct HARScanVisitor: JSONVisitor {
 
     /// A body declared base64 that no decoder opens as text or gzip: its bytes, decoded, with
     /// the pattern rules.
-    private func scanDeclaredBase64(_ body: UnsafeRawBufferPointer, _ text: ContentText, _ location: HitLocation) {
+    private func scanDeclaredBase64(_ body: UnsafeRawBufferPointer, _ text: ContentText, _ location: () -> HitLocation) {
         let isLayer: Bool
         do { isLayer = try Base64LayerDecoder().recognises(body) } catch { isLayer = true }
         if isLayer { return }
         switch Base64LayerDecoder.decodeForced(body, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
         case .success(let decoded):
-            _ = decoded.withUnsafeBytes { scan.scanPatterns($0, offset: text.offset) { location } }
+            _ = decoded.withUnsafeBytes { scan.scanPatterns($0, offset: text.offset, locate: location) }
         case .failure(let error):
             scan.fail(.limit, at: text.offset, "a body marked base64: \(error.message); what it holds is not checked")
         }

@@ -81,15 +81,22 @@ import Testing
         #expect(layer?.bytes.count == text.utf8.count)
     }
 
-    @Test func aDeclaredBase64BodyThatIsNoTextLayerIsScannedAsBytes() {
+    /// Located at `content`'s `text`, whichever members come before and after it: the location
+    /// is made when `content` closes, as it was when its `text` began.
+    @Test(arguments: [
+        #"{"size": 0, "mimeType": "application/javascript", "encoding": "base64", "text": "BODY"}"#,
+        #"{"text": "BODY", "size": 0, "encoding": "base64", "mimeType": "application/javascript"}"#,
+        #"{"size": 0, "text": "BODY", "comment": {"k": ["v"]}, "encoding": "base64"}"#,
+    ])
+    func aDeclaredBase64BodyThatIsNoTextLayerIsScannedAsBytes(_ content: String) {
         // Latin-1 text (no UTF-8: `é` is one byte 0xE9), as exporters base64-encode such bodies.
         let latin1: [UInt8] = Array("var caf".utf8) + [0xE9] + Array(" = \"\(Self.token)\";\n".utf8)
         let body = LayerTesting.base64(latin1)
         #expect(LayerTesting.decode(Base64LayerDecoder(), body) == nil, "the fixture is no text layer")
-        let outcome = TestSupport.scan(Self.har(#"{"size": 0, "mimeType": "application/javascript", "encoding": "base64", "text": "\#(body)"}"#), name: "c.har")
+        let outcome = TestSupport.scan(Self.har(content.replacingOccurrences(of: "BODY", with: body)), name: "c.har")
         #expect(outcome.errors.isEmpty)
-        #expect(outcome.findings.contains { $0.ruleId == "secret.github-token" && $0.pathText.hasSuffix("/content/text!base64") },
-                "\(outcome.findings.map { "\($0.ruleId) \($0.pathText)" })")
+        let found = outcome.findings.filter { $0.ruleId == "secret.github-token" }.map { "\($0.pathText) \($0.key ?? "-")" }
+        #expect(found == ["/log/entries/0/response/content/text!base64 text"], "\(found)")
     }
 
     @Test(arguments: ["a=b=c=d=e=f=g=h=i=j", String(repeating: "a=", count: 5_000) + "z", "q=a=b&r=c=d=e=f=g=h=i=j=k"])
