@@ -5,17 +5,20 @@ import AuditInputs
 /// Where a text being scanned sits in the input: the input itself, or a layer decoded from a
 /// string value of an outer text.
 struct LayerFrame {
-    /// Where the outer string sits: given as the frame is made (with no path: `ownPath` is the
-    /// whole path then), or located when first asked (`LayerOrigin`).
-    private enum Place {
-        case given(HitLocation)
-        case located(LayerOrigin)
-    }
-
-    private var place: Place
-    /// A given place's whole path, up to and including this layer's decoder; a located one's
-    /// layers after its origin's path, this layer's decoder first.
+    /// The string that carries this layer, located when first asked; nil when the place is
+    /// given as the frame is made (the `given` fields). Given fields are stored, not one value
+    /// to switch over: every location made in the input (a given place, which a hit-heavy input
+    /// asks for at every value) copied the whole frame with its retains, +20 % on the
+    /// adversarial sensitive-keys input.
+    private let origin: LayerOrigin?
+    /// Without an origin, the path up to and including this layer's decoder; with one, the
+    /// layers after the origin's path, this layer's decoder first.
     private var ownPath: LayeredPath
+    private let givenKey: String?
+    private let givenAncestry: [Int]
+    private let givenReaderContext: ScanContext?
+    private let givenCarrier: Family?
+    private let givenIsProtocolField: Bool
     /// The offset of the outer string that carries this layer; nil for the input itself.
     var outerOffset: Int?
     /// How many layers are open around this one.
@@ -23,17 +26,18 @@ struct LayerFrame {
 
     init(path: LayeredPath, outerOffset: Int?, outerKey: String?, ancestry: [Int], depth: Int, readerContext: ScanContext?,
          carrier: Family? = nil, isProtocolField: Bool = false) {
-        place = .given(HitLocation(key: outerKey, path: LayeredPath(layers: []), ancestry: ancestry, readerContext: readerContext,
-                                   carrier: carrier, isProtocolField: isProtocolField))
+        origin = nil
         ownPath = path
+        (givenKey, givenAncestry, givenReaderContext, givenCarrier, givenIsProtocolField) = (outerKey, ancestry, readerContext, carrier, isProtocolField)
         self.outerOffset = outerOffset
         self.depth = depth
     }
 
     /// The layer `decoder` opened in the string at `origin`.
     init(origin: LayerOrigin, decoder: String, outerOffset: Int, depth: Int) {
-        place = .located(origin)
+        self.origin = origin
         ownPath = LayeredPath(layers: [LayeredPath.Layer(decoder: decoder, tokens: [])])
+        (givenKey, givenAncestry, givenReaderContext, givenCarrier, givenIsProtocolField) = (nil, [], nil, nil, false)
         self.outerOffset = outerOffset
         self.depth = depth
     }
@@ -43,58 +47,23 @@ struct LayerFrame {
     }
 
     /// The path up to and including this layer's decoder.
-    var path: LayeredPath {
-        switch place {
-        case .given: ownPath
-        case .located(let origin): LayeredPath(layers: origin.location.path.layers + ownPath.layers)
-        }
+    @inline(__always) var path: LayeredPath {
+        guard let origin else { return ownPath }
+        return LayeredPath(layers: origin.location.path.layers + ownPath.layers)
     }
 
     /// The decoder that opened the innermost layer (nil for the input itself).
-    var decoder: String? { ownPath.layers.last?.decoder }
-
-    // The outer string's place, field by field: through a `HitLocation` returned whole, every
-    // location made in the input (a given place) copied the place three times, with its retains.
-
+    @inline(__always) var decoder: String? { ownPath.layers.last?.decoder }
     /// The nearest name outside this layer.
-    var outerKey: String? {
-        switch place {
-        case .given(let place): place.key
-        case .located(let origin): origin.location.key
-        }
-    }
-
+    @inline(__always) var outerKey: String? { origin.map { $0.location.key } ?? givenKey }
     /// Container ids enclosing this layer.
-    var ancestry: [Int] {
-        switch place {
-        case .given(let place): place.ancestry
-        case .located(let origin): origin.location.ancestry
-        }
-    }
-
+    @inline(__always) var ancestry: [Int] { origin.map { $0.location.ancestry } ?? givenAncestry }
     /// A context the reader fixed for everything in this text (e.g. a HAR entry to the sync API).
-    var readerContext: ScanContext? {
-        switch place {
-        case .given(let place): place.readerContext
-        case .located(let origin): origin.location.readerContext
-        }
-    }
-
+    @inline(__always) var readerContext: ScanContext? { origin.map { $0.location.readerContext } ?? givenReaderContext }
     /// `transport` when the protocol carries everything in this text (see `HitLocation`).
-    var carrier: Family? {
-        switch place {
-        case .given(let place): place.carrier
-        case .located(let origin): origin.location.carrier
-        }
-    }
-
+    @inline(__always) var carrier: Family? { origin.map { $0.location.carrier } ?? givenCarrier }
     /// Everything in this text is a protocol field (see `HitLocation`).
-    var isProtocolField: Bool {
-        switch place {
-        case .given(let place): place.isProtocolField
-        case .located(let origin): origin.location.isProtocolField
-        }
-    }
+    @inline(__always) var isProtocolField: Bool { origin.map { $0.location.isProtocolField } ?? givenIsProtocolField }
 
     /// The same text read as another decoder's (NDJSON where JSON was expected).
     mutating func renameLayer(to decoder: String) {
