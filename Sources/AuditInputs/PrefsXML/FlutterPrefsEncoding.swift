@@ -201,16 +201,7 @@ public enum FlutterPrefsEncoding {
 
     /// A JSON text that is an array of strings (what `jsonEncode(List<String>)` writes).
     private static func isJSONStringArray(_ json: ArraySlice<UInt8>) -> Bool {
-        json.withUnsafeBytes { buffer in
-            var reader = JSONReader(buffer)
-            var shape = StringArrayShape()
-            do {
-                try reader.readText(&shape)
-                return true
-            } catch {
-                return false
-            }
-        }
+        json.withUnsafeBytes { readStringArray($0, collects: false) } != nil
     }
 
     /// The strings of a list `decode` found valid (`jsonStringList`), as `JSONValue` decodes
@@ -218,15 +209,18 @@ public enum FlutterPrefsEncoding {
     /// one after another, and where each ends. One read of the list, where a tree of it made an
     /// array, a node and a `String` for every string, and each string's bytes another array.
     public static func strings(inJSONStringList json: [UInt8]) -> (bytes: [UInt8], ends: [Int])? {
-        json.withUnsafeBytes { buffer in
-            var reader = JSONReader(buffer)
-            var shape = StringArrayShape(collects: true)
-            do {
-                try reader.readText(&shape)
-                return (shape.bytes, shape.ends)
-            } catch {
-                return nil
-            }
+        json.withUnsafeBytes { readStringArray($0, collects: true) }.map { ($0.bytes, $0.ends) }
+    }
+
+    /// `json` read as an array of strings (nil when it is not one), its strings kept with `collects`.
+    private static func readStringArray(_ json: UnsafeRawBufferPointer, collects: Bool) -> StringArrayShape? {
+        var reader = JSONReader(json)
+        var shape = StringArrayShape(collects: collects)
+        do {
+            try reader.readText(&shape)
+            return shape
+        } catch {
+            return nil
         }
     }
 
