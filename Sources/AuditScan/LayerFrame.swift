@@ -8,7 +8,7 @@ struct LayerFrame {
     /// The string that carries this layer, located when first asked; nil when the place is
     /// given as the frame is made (the `given` fields). Given fields are stored, not one value
     /// to switch over: every location made in the input (a given place, which a hit-heavy input
-    /// asks for at every value) copied the whole frame with its retains, +20 % on the
+    /// asks for at every value) copied the whole frame with its retains, +17 % on the
     /// adversarial sensitive-keys input.
     private let origin: LayerOrigin?
     /// Without an origin, the path up to and including this layer's decoder; with one, the

@@ -1,5 +1,6 @@
 @testable import AuditCore
 @testable import AuditDetection
+@testable import AuditInputs
 import AuditRules
 @testable import AuditScan
 import Foundation
@@ -60,6 +61,19 @@ enum TestSupport {
             findings += other.findings.count
         }
         return findings
+    }
+
+    /// Scans the JSON `text` with the built-in pack and returns what `read` reads of the scan
+    /// when it is done (its counters of the work it did).
+    static func jsonScan<T>(_ text: String, options: ScanOptions, read: (ArtifactScan) -> T) -> T {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buffer in
+            let scan = ArtifactScan(artifact: "input.json", window: ByteWindow(whole: UnsafeRawBufferPointer(buffer)),
+                                    rules: builtinPack, matcher: RegexMatcher(), caches: WorkerCaches(rules: builtinPack), options: options)
+            defer { scan.dropLayerVisitors() }
+            _ = JSONInputScanner(scan: scan, format: .json, start: 0, defaultContext: .payload, closesJSONP: false).run()
+            return read(scan)
+        }
     }
 
     /// Scans `text` as an input named `name` with the built-in pack.

@@ -1,6 +1,4 @@
 @testable import AuditCore
-@testable import AuditInputs
-@testable import AuditRules
 @testable import AuditScan
 import Foundation
 import Testing
@@ -29,15 +27,7 @@ import Testing
 
     /// How many strings carrying layers the scan of `document` located.
     static func located(_ options: ScanOptions) -> Int {
-        var bytes = Array(document.utf8)
-        return bytes.withUnsafeMutableBytes { buffer in
-            let scan = ArtifactScan(artifact: "layers.json", window: ByteWindow(whole: UnsafeRawBufferPointer(buffer)),
-                                    rules: TestSupport.builtinPack, matcher: RegexMatcher(),
-                                    caches: WorkerCaches(rules: TestSupport.builtinPack), options: options)
-            defer { scan.dropLayerVisitors() }
-            _ = JSONInputScanner(scan: scan, format: .json, start: 0, defaultContext: .payload, closesJSONP: false).run()
-            return scan.layerOriginsLocated
-        }
+        TestSupport.jsonScan(document, options: options) { $0.layerOriginsLocated }
     }
 
     @Test func layersOfEveryShapeGiveTheSameAnswers() {

@@ -1,6 +1,4 @@
 @testable import AuditCore
-@testable import AuditInputs
-@testable import AuditRules
 @testable import AuditScan
 import Foundation
 import Testing
@@ -47,15 +45,7 @@ import Testing
     /// layer inside a layer).
     @Test func theVisitorsAreReused() {
         func visitorsMade(_ options: ScanOptions) -> Int {
-            var bytes = Array(Self.document.utf8)
-            return bytes.withUnsafeMutableBytes { buffer in
-                let scan = ArtifactScan(artifact: "layers.json", window: ByteWindow(whole: UnsafeRawBufferPointer(buffer)),
-                                        rules: TestSupport.builtinPack, matcher: RegexMatcher(),
-                                        caches: WorkerCaches(rules: TestSupport.builtinPack), options: options)
-                defer { scan.dropLayerVisitors() }
-                _ = JSONInputScanner(scan: scan, format: .json, start: 0, defaultContext: .payload, closesJSONP: false).run()
-                return scan.layerVisitorsMade
-            }
+            TestSupport.jsonScan(Self.document, options: options) { $0.layerVisitorsMade }
         }
         #expect(visitorsMade(ScanOptions()) == 3)
         #expect(visitorsMade(Self.withoutReuse) == 7)
