@@ -52,15 +52,26 @@ enum TestSupport {
         var findings = 0
         for file in files {
             let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
-            let usual = scan(bytes: bytes, name: file)
-            let other = scan(bytes: bytes, name: file, options: options)
-            // Compared before the expectation, which would print every finding of both.
-            let sameFindings = usual.findings == other.findings, sameErrors = usual.errors == other.errors
-            #expect(sameFindings, "\(file)", sourceLocation: sourceLocation)
-            #expect(sameErrors, "\(file)", sourceLocation: sourceLocation)
-            findings += other.findings.count
+            findings += expectSameAnswers(bytes: bytes, name: file, with: options, sourceLocation: sourceLocation).other.findings.count
         }
         return findings
+    }
+
+    /// Expects `bytes`, scanned as `name`, to give the same findings and errors, in the same
+    /// order, with `options` as with the default ones, for an option that must not change the
+    /// answers. Returns both outcomes.
+    @discardableResult
+    static func expectSameAnswers(bytes: [UInt8], name: String = "input.json", with options: ScanOptions,
+                                  sourceLocation: SourceLocation = #_sourceLocation)
+        -> (usual: (findings: [Finding], errors: [InputError], inventory: [InventoryEntry]),
+            other: (findings: [Finding], errors: [InputError], inventory: [InventoryEntry])) {
+        let usual = scan(bytes: bytes, name: name)
+        let other = scan(bytes: bytes, name: name, options: options)
+        // Compared before the expectation, which would print every finding of both.
+        let sameFindings = usual.findings == other.findings, sameErrors = usual.errors == other.errors
+        #expect(sameFindings, "\(name)", sourceLocation: sourceLocation)
+        #expect(sameErrors, "\(name)", sourceLocation: sourceLocation)
+        return (usual, other)
     }
 
     /// Scans the JSON `text` with the built-in pack and returns what `read` reads of the scan
