@@ -2,6 +2,7 @@
 @testable import AuditDetection
 @testable import AuditRules
 import Testing
+import Foundation
 
 @Suite struct KeyWordsTests {
     @Test(arguments: [
@@ -189,6 +190,30 @@ import Testing
     @Test func entropy() {
         #expect(shannonEntropy("aaaaaaaa") == 0)
         #expect(abs(shannonEntropy("abcdabcd") - 2) < 1e-9)
+    }
+
+    /// Each count's term computed once (`EntropyTerms`) gives the plain sum to the bit: random
+    /// texts of few and of many symbols, short and long, counts below and above the ones kept.
+    @Test func entropyIsThePlainSumToTheBit() {
+        func plain(_ bytes: [UInt8]) -> Double {
+            var counts = [Int](repeating: 0, count: 256)
+            for b in bytes { counts[Int(b)] += 1 }
+            let n = Double(bytes.count)
+            var entropy = 0.0
+            for c in counts where c > 0 {
+                let p = Double(c) / n
+                entropy -= p * log2(p)
+            }
+            return entropy
+        }
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<3_000 {
+            let symbols = [2, 4, 16, 62, 256][round % 5]
+            let length = Int.random(in: 1...(round % 3 == 0 ? 600 : 64), using: &generator)
+            let bytes = (0..<length).map { _ in UInt8(Int.random(in: 0..<symbols, using: &generator)) }
+            let measured = bytes.withUnsafeBytes { shannonEntropy($0) }
+            #expect(measured.bitPattern == plain(bytes).bitPattern, "\(length) bytes of \(symbols) symbols")
+        }
     }
 
     @Test func prefilterFindsCaseInsensitiveLiterals() {
