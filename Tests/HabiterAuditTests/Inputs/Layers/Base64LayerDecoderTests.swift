@@ -316,6 +316,34 @@ import Testing
         #expect(decoded > 5_000 && decoded < 15_000, "both answers are exercised")
     }
 
+    /// Long texts go through the 16-symbol blocks (`Base64.decodeBlock16`): every block and the
+    /// group and byte loops after one must give the bytewise decoder's answer, a stray byte in
+    /// any block or between them included, in either alphabet.
+    @Test func longTextsDecodedSixteenSymbolsAtATimeAgreeWithTheBytewiseDecoder() {
+        var generator = SeededGenerator(seed: 66)
+        let noise = Array("+/-_=\n\r .{".utf8) + [0x00, 0x40, 0x5B, 0x60, 0x7B, 0x2F, 0x3A, 0x80, 0xFF]
+        var decoded = 0
+        for round in 0..<20_000 {
+            let alphabet: Base64.Alphabet = Bool.random(using: &generator) ? .standard : .url
+            let data = (0..<Int.random(in: 12...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var text = Array(LayerTesting.base64(data, url: alphabet == .url, padded: Bool.random(using: &generator)).utf8)
+            for _ in 0..<(round % 2 == 0 ? 0 : Int.random(in: 1...2, using: &generator)) {
+                let at = Int.random(in: 0...text.count, using: &generator)
+                let byte = noise.randomElement(using: &generator)!
+                if at < text.count && Bool.random(using: &generator) { text[at] = byte } else { text.insert(byte, at: at) }
+            }
+            let expected = Self.referenceDecode(text, alphabet: alphabet)
+            if expected != nil { decoded += 1 }
+            #expect(text.withUnsafeBytes { Base64.decode($0, alphabet: alphabet, ignoringLineBreaks: true) } == expected, "\(text)")
+            let room = Int.random(in: 0...data.count + 4, using: &generator)
+            let prefix = [UInt8](unsafeUninitializedCapacity: room) { out, count in
+                count = text.withUnsafeBytes { Base64.decodePrefix($0, alphabet: alphabet, into: out) }
+            }
+            if let expected { #expect(prefix == Array(expected.prefix(room)), "\(text) into \(room)") }
+        }
+        #expect(decoded > 10_000 && decoded < 19_000, "both answers are exercised")
+    }
+
     /// The layer decoder checks the first bytes of a value decoded onto the stack: any prefix
     /// must be the start of what the whole value decodes to, with padding and line breaks
     /// anywhere between the groups.
