@@ -48,6 +48,35 @@ extension UnsafeRawBufferPointer {
         return false
     }
 
+    /// Whether the bytes contain `byte`. Up to 64 bytes without a call: 16 at a time (the last
+    /// block overlapping the one before), two overlapping words under 16, a loop under 8.
+    /// `memchr` beyond. The layer decoders' gates ask it of most string values, which are short;
+    /// the call and `memchr`'s set-up cost them more than the search.
+    @inlinable @inline(__always)
+    public func containsByte(_ byte: UInt8) -> Bool {
+        guard let base = baseAddress else { return false }
+        let n = count
+        if n > 64 { return memchr(base, Int32(byte), n) != nil }
+        if n >= 16 {
+            let wanted = SIMD16<UInt8>(repeating: byte)
+            var found = SIMD16<UInt8>(repeating: 0)
+            var i = 0
+            while i &+ 16 < n {
+                found |= ByteMasks.bytes(base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) .== wanted)
+                i &+= 16
+            }
+            found |= ByteMasks.bytes(base.loadUnaligned(fromByteOffset: n &- 16, as: SIMD16<UInt8>.self) .== wanted)
+            return ByteMasks.bits16(found) != 0
+        }
+        if n >= 8 {
+            let words = SWAR.exactBytesEqual(base.loadUnaligned(as: UInt64.self), byte)
+                | SWAR.exactBytesEqual(base.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), byte)
+            return words != 0
+        }
+        for i in 0..<n where self[i] == byte { return true }
+        return false
+    }
+
     /// How often a byte is to be expected in JSON (escaped JSON too) and English text, roughly:
     /// the search anchors on the needle's least common byte, where `memchr` stops least often.
     /// Structure and the commonest letters first, then the other lowercase letters by their

@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 
 /// What a decoder found inside a string value.
@@ -87,7 +88,7 @@ public struct LayerGate: Sendable {
     public var minimumLength: Int
     /// The bytes a value may start with; nil for any.
     public var firstBytes: String?
-    /// A byte the value must contain somewhere (`=` for a form), found with `memchr`.
+    /// A byte the value must contain somewhere (`=` for a form).
     public var requiredByte: UInt8?
 
     public init(minimumLength: Int, firstBytes: String?, requiredByte: UInt8? = nil) {
@@ -139,7 +140,7 @@ public struct LayerDecoderSet {
             remaining &= remaining - 1
             if value.count < minimumLengths[i] {
                 mask &= ~(1 << UInt16(i))
-            } else if let required = requiredBytes[i], memchr(value.baseAddress!, Int32(required), value.count) == nil {
+            } else if let required = requiredBytes[i], !value.containsByte(required) {
                 mask &= ~(1 << UInt16(i))
             }
         }
@@ -156,8 +157,3 @@ public enum LayerDecoders {
     ]
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

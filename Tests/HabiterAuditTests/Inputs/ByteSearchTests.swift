@@ -28,6 +28,23 @@ import Testing
         }
     }
 
+    /// `containsByte` on every length across its four ways (a loop, two words, blocks of 16 with
+    /// an overlapping last one, `memchr`), the byte at every place or nowhere, read from a slice
+    /// of a larger buffer whose bytes around it hold the byte: a search past either end fails.
+    @Test func containsByteAgreesWithALoopAtEveryLengthAndPlace() {
+        var generator = SeededGenerator(seed: 0xB5EB)
+        let wanted = UInt8(ascii: "=")
+        for length in 0...150 {
+            for place in -1..<length {
+                var buffer = [UInt8](repeating: wanted, count: length + 64)
+                for i in 32..<(32 + length) { buffer[i] = UInt8.random(in: 0x30...0x39, using: &generator) }
+                if place >= 0 { buffer[32 + place] = wanted }
+                let found = buffer.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[32..<(32 + length)]).containsByte(wanted) }
+                #expect(found == (place >= 0), "\(length) bytes, the byte at \(place)")
+            }
+        }
+    }
+
     @Test func stringAndStaticStringNeedles() {
         let body = Array(#"{"token_type":"Bearer","expires_in":3600,"scope":"sync","access_token":"x"}"#.utf8)
         #expect(body.count >= 64)
