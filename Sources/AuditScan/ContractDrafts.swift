@@ -73,18 +73,19 @@ struct ContractDrafts {
     var wantsValue: Bool { !pendingKey.isEmpty || !captures.isEmpty }
 
     /// The notes a new object starts with (where its names begin in the screened lists); an
-    /// operation's `document` is tied to the operation's draft.
-    func objectNotes(parent: ContainerNotes?) -> ContainerNotes {
+    /// operation's `document` is tied to the operation's draft (`parentDraft`, the draft of the
+    /// container it is in).
+    func objectNotes(parentDraft: Int?) -> ContainerNotes {
         var notes = ContainerNotes(hitsAtOpen: scan.hitCount, appSensitiveKeysStart: appSensitiveKeys.count,
                                    metadataKeysStart: metadataKeys.count, textsStart: texts.count)
-        if pendingKey == .document, let draft = parent?.draft { notes.documentOf = draft }
+        if pendingKey == .document, let draft = parentDraft { notes.documentOf = draft }
         return notes
     }
 
     /// An array's notes: the `operations` array of a draft counts its elements.
-    func arrayNotes(parent: ContainerNotes?) -> ContainerNotes {
+    func arrayNotes(parentDraft: Int?) -> ContainerNotes {
         var notes = ContainerNotes()
-        if pendingKey == .operations, let draft = parent?.draft { notes.operationsOf = draft }
+        if pendingKey == .operations, let draft = parentDraft { notes.operationsOf = draft }
         return notes
     }
 
@@ -145,15 +146,15 @@ struct ContractDrafts {
         for i in captures.indices { event(&captures[i].builder) }
     }
 
-    /// An object or array as the value of a document key, or inside a captured member (`notes`:
-    /// the container it is in).
-    mutating func containerOpens(isObject: Bool, at offset: Int, notes: ContainerNotes?) {
+    /// An object or array as the value of a document key, or inside a captured member
+    /// (`parentDraft`: the draft of the container it is in).
+    mutating func containerOpens(isObject: Bool, at offset: Int, parentDraft: Int?) {
         if !captures.isEmpty { capturedValues += 1 }
         for i in captures.indices {
             captures[i].depth += 1
             captures[i].builder.containerStart(isObject: isObject, at: offset)
         }
-        guard !pendingKey.isEmpty, let draft = notes?.draft else { return }
+        guard !pendingKey.isEmpty, let draft = parentDraft else { return }
         recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
         if ShapeKeys.capturedMembers.contains(pendingKey) {
             var builder = spareBuilders.popLast() ?? CapturedJSON.Builder()

@@ -52,23 +52,25 @@ struct JSONScanVisitor: JSONVisitor {
     // MARK: Events
 
     mutating func objectStart(at offset: Int) throws {
-        let (id, parent) = containerBegins("an object", at: offset)
-        var notes = drafts.objectNotes(parent: parent)
+        let (id, parentDraft) = containerBegins("an object", at: offset)
+        var notes = drafts.objectNotes(parentDraft: parentDraft)
         if path.depth == 1 && layer.depth == 0 && path.top.isObject && path.currentKeyIs("settings") {
             notes.isSettingsSnapshot = true
         }
         try checkCaptureSize(at: offset)
-        if drafts.wantsValue { drafts.containerOpens(isObject: true, at: offset, notes: parent) }
+        if drafts.wantsValue { drafts.containerOpens(isObject: true, at: offset, parentDraft: parentDraft) }
         path.open(id: id, isObject: true, notes: notes)
     }
 
-    /// An object or array begins as the current value: its id, and the notes of the container
-    /// it is in.
-    private mutating func containerBegins(_ description: String, at offset: Int) -> (id: Int, parent: ContainerNotes?) {
+    /// An object or array begins as the current value: its id, and the draft of the container it
+    /// is in, if any. Not that container's notes: returned and copied whole, they were read back
+    /// in 16-byte pieces across the smaller stores that had just written them, which the
+    /// processor cannot forward (a third of `objectStart`'s samples on one load).
+    private mutating func containerBegins(_ description: String, at offset: Int) -> (id: Int, parentDraft: Int?) {
         beginValue(at: offset)
         stores.containerOpens(depth: path.depth + 1, scan: scan)
         if let name = pendingName { recordName(name, credible: false, valueDescription: description, at: offset) }
-        return (path.nextId(), path.isEmpty ? nil : path.top.notes)
+        return (path.nextId(), path.isEmpty ? nil : path.top.notes.draft)
     }
 
     mutating func objectEnd(at offset: Int) {
@@ -95,10 +97,10 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     mutating func arrayStart(at offset: Int) throws {
-        let (id, parent) = containerBegins("an array", at: offset)
-        var notes = drafts.arrayNotes(parent: parent)
+        let (id, parentDraft) = containerBegins("an array", at: offset)
+        var notes = drafts.arrayNotes(parentDraft: parentDraft)
         try checkCaptureSize(at: offset)
-        if drafts.wantsValue { drafts.containerOpens(isObject: false, at: offset, notes: parent) }
+        if drafts.wantsValue { drafts.containerOpens(isObject: false, at: offset, parentDraft: parentDraft) }
         if let name = pendingName {
             notes.elementName = Int32(elementNames.count)
             elementNames.append(name)
