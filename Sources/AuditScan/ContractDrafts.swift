@@ -34,8 +34,13 @@ struct ContractDrafts {
     /// The document key (`entityId`, `payload`, …) whose value comes next.
     private(set) var pendingKey: ShapeKeys = []
     /// Members of drafts being collected as trees (a payload, a revision, changed fields, field
-    /// registers): every event goes to each, innermost last.
+    /// registers): the first `openCaptures`, innermost last, take every event; those after them
+    /// ended, and are kept for their builders' room. A capture opens and ends where it lies,
+    /// field by field: moved in and out whole, it was copied 16 bytes at a time across the
+    /// smaller stores that had just written it, which the processor cannot forward (a third of
+    /// `containerCloses`' samples on two such loads).
     private var captures: [Capture] = []
+    private var openCaptures = 0
     /// The offset past which the outermost capture is over `maxCapturedBytes`, `Int.max` while
     /// nothing is captured: every event's offset is compared with it (`capturedMemberLimit`).
     private(set) var captureLimitOffset = Int.max
@@ -52,8 +57,6 @@ struct ContractDrafts {
     /// The texts of the open drafts' `entityId` and `operationId` values, back to back
     /// (`DraftValue.text`), cut back when an object closes.
     private var texts: [UInt8] = []
-    /// Builders whose captures ended, for the next captures to take with their room.
-    private var spareBuilders: [CapturedJSON.Builder] = []
     /// The storages of checked drafts' trees, for the next captures' trees.
     private let spareStorages = CapturedJSON.SpareStorages()
 
@@ -64,13 +67,13 @@ struct ContractDrafts {
 
     /// The drafts of another text, `layer`'s: those of the one before are all checked.
     mutating func retarget(to layer: LayerFrame) {
-        precondition(drafts.isEmpty && captures.isEmpty && texts.isEmpty, "drafts done with their text")
+        precondition(drafts.isEmpty && openCaptures == 0 && texts.isEmpty, "drafts done with their text")
         self.layer = layer
     }
 
     /// Whether the next value matters to the checks: the value of a document key, or inside a
     /// captured member.
-    var wantsValue: Bool { !pendingKey.isEmpty || !captures.isEmpty }
+    var wantsValue: Bool { !pendingKey.isEmpty || openCaptures > 0 }
 
     /// The notes a new object starts with (where its names begin in the screened lists); an
     /// operation's `document` is tied to the operation's draft (`parentDraft`, the draft of the
@@ -94,7 +97,7 @@ struct ContractDrafts {
     mutating func key(_ key: UnsafeBufferPointer<UInt8>, facts: KeyFacts, at offset: Int, notes: inout ContainerNotes) {
         let flag = facts.shape, isAppSensitive = facts.isAppSensitive
         let isMetadataKey = notes.documentOf != nil && flag.isDisjoint(with: ShapeKeys.entityDocumentMembers)
-        for i in captures.indices {
+        for i in 0..<openCaptures {
             captures[i].builder.key(key, at: offset)
             if isAppSensitive { captures[i].holdsSensitiveName = true }
         }
@@ -142,43 +145,48 @@ struct ContractDrafts {
 
     /// Hands each capture a string, number or literal event.
     mutating func capture(_ event: (inout CapturedJSON.Builder) -> Void) {
-        if !captures.isEmpty { capturedValues += 1 }
-        for i in captures.indices { event(&captures[i].builder) }
+        if openCaptures > 0 { capturedValues += 1 }
+        for i in 0..<openCaptures { event(&captures[i].builder) }
     }
 
     /// An object or array as the value of a document key, or inside a captured member
     /// (`parentDraft`: the draft of the container it is in).
     mutating func containerOpens(isObject: Bool, at offset: Int, parentDraft: Int?) {
-        if !captures.isEmpty { capturedValues += 1 }
-        for i in captures.indices {
+        if openCaptures > 0 { capturedValues += 1 }
+        for i in 0..<openCaptures {
             captures[i].depth += 1
             captures[i].builder.containerStart(isObject: isObject, at: offset)
         }
         guard !pendingKey.isEmpty, let draft = parentDraft else { return }
         recordDocumentValue(isObject ? .object : .array, draft: draft, offset: offset)
         if ShapeKeys.capturedMembers.contains(pendingKey) {
-            var builder = spareBuilders.popLast() ?? CapturedJSON.Builder()
-            builder.containerStart(isObject: isObject, at: offset)
-            if captures.isEmpty { (captureLimitOffset, capturedValues) = (offset + ContractDrafts.maxCapturedBytes, 1) }
-            captures.append(Capture(builder: builder, depth: 1, draft: draft, member: pendingKey))
+            if openCaptures == 0 { (captureLimitOffset, capturedValues) = (offset + ContractDrafts.maxCapturedBytes, 1) }
+            if openCaptures == captures.count { captures.append(Capture(builder: CapturedJSON.Builder(), depth: 0, draft: 0, member: [])) }
+            let i = openCaptures
+            openCaptures += 1
+            captures[i].builder.containerStart(isObject: isObject, at: offset)
+            captures[i].depth = 1
+            captures[i].draft = draft
+            captures[i].member = pendingKey
+            captures[i].holdsSensitiveName = false
         }
     }
 
     /// An object or array closes: the captures whose last container it was end.
     mutating func containerCloses(isObject: Bool, at offset: Int) {
-        guard !captures.isEmpty else { return }
-        for i in captures.indices {
+        guard openCaptures > 0 else { return }
+        for i in 0..<openCaptures {
             captures[i].builder.containerEnd()
             captures[i].depth -= 1
         }
-        // Moved off the stack, not copied (a copy retained the builder's stack and tree).
-        while !captures.isEmpty && captures[captures.count - 1].depth == 0 {
-            var last = captures.removeLast()
-            if let tree = last.builder.takeResult(reusing: spareStorages) { drafts[last.draft].setCaptured(last.member, tree) }
-            if !last.holdsSensitiveName { drafts[last.draft].membersWithoutSensitiveNames.insert(last.member) }
-            spareBuilders.append(last.builder)
+        while openCaptures > 0 && captures[openCaptures - 1].depth == 0 {
+            let i = openCaptures - 1
+            let (draft, member) = (captures[i].draft, captures[i].member)
+            if let tree = captures[i].builder.takeResult(reusing: spareStorages) { drafts[draft].setCaptured(member, tree) }
+            if !captures[i].holdsSensitiveName { drafts[draft].membersWithoutSensitiveNames.insert(member) }
+            openCaptures = i
         }
-        if captures.isEmpty { (captureLimitOffset, capturedValues) = (Int.max, 0) }
+        if openCaptures == 0 { (captureLimitOffset, capturedValues) = (Int.max, 0) }
     }
 
     /// An object closes (`notes`, with the shape keys it had): its draft is checked against the
