@@ -119,14 +119,14 @@ public enum Base64 {
         }
     }
 
-    /// Decodes the 16 symbols at `text` into 12 bytes at `out` (writing 16: the last four are
-    /// scratch), or returns false, writing nothing, when one of them is not a symbol of the
-    /// alphabet whose values 62 and 63 are `c62` and `c63` (`+ /` or `- _`). SSE2-wide, without
-    /// SSSE3's byte shuffle: each symbol's value from its range; pairs of values joined by shifts
-    /// of 16-bit lanes and pairs of those by `pmaddwd` (shifts of 32-bit lanes through Swift's
-    /// SIMD types became scalar code); each group's three bytes put in order and stored by an
-    /// overlapping 32-bit store. A table lookup a symbol took about six instructions. Elsewhere
-    /// than x86-64 it declines, and the groups of four decode the text.
+    /// Decodes the 16 symbols at `text` into 12 bytes at `out` (writing 13: the last is scratch),
+    /// or returns false, writing nothing, when one of them is not a symbol of the alphabet whose
+    /// values 62 and 63 are `c62` and `c63` (`+ /` or `- _`). SSE2-wide, without SSSE3's byte
+    /// shuffle: each symbol's value from its range; pairs of values joined by shifts of 16-bit
+    /// lanes and pairs of those by `pmaddwd` (shifts of 32-bit lanes through Swift's SIMD types
+    /// became scalar code); each group's three bytes put in order and stored by an overlapping
+    /// 32-bit store. A table lookup a symbol took about six instructions. Elsewhere than x86-64
+    /// it declines, and the groups of four decode the text.
     @inline(__always)
     static func decodeBlock16(_ text: UnsafeRawPointer, sixtyTwo c62: UInt8, sixtyThree c63: UInt8, into out: UnsafeMutableRawPointer) -> Bool {
         #if arch(x86_64)

@@ -294,21 +294,28 @@ import Testing
         return out
     }
 
+    /// Base64 of random bytes (as many as `bytes` allows) in either alphabet, padded or not, then
+    /// `strays` bytes of `noise` put in place of a byte or between two, anywhere.
+    static func strayedBase64(bytes: ClosedRange<Int>, strays: Int, noise: [UInt8], using generator: inout SeededGenerator)
+        -> (alphabet: Base64.Alphabet, data: [UInt8], text: [UInt8]) {
+        let alphabet: Base64.Alphabet = Bool.random(using: &generator) ? .standard : .url
+        let data = (0..<Int.random(in: bytes, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var text = Array(LayerTesting.base64(data, url: alphabet == .url, padded: Bool.random(using: &generator)).utf8)
+        for _ in 0..<strays {
+            let at = Int.random(in: 0...text.count, using: &generator)
+            let byte = noise.randomElement(using: &generator)!
+            if at < text.count && Bool.random(using: &generator) { text[at] = byte } else { text.insert(byte, at: at) }
+        }
+        return (alphabet, data, text)
+    }
+
     @Test func decodingAgreesWithTheBytewiseDecoder() {
         var generator = SeededGenerator(seed: 64)
         let noise = Array("+/-_=\n\r .{".utf8) + [0x00, 0x80, 0xFF]
         var decoded = 0
         for _ in 0..<20_000 {
-            // Base64 of random bytes in either alphabet, padded or not, then zero to two bytes
-            // replaced or inserted anywhere.
-            let alphabet: Base64.Alphabet = Bool.random(using: &generator) ? .standard : .url
-            let data = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            var text = Array(LayerTesting.base64(data, url: alphabet == .url, padded: Bool.random(using: &generator)).utf8)
-            for _ in 0..<Int.random(in: 0...2, using: &generator) {
-                let at = Int.random(in: 0...text.count, using: &generator)
-                let byte = noise.randomElement(using: &generator)!
-                if at < text.count && Bool.random(using: &generator) { text[at] = byte } else { text.insert(byte, at: at) }
-            }
+            let (alphabet, _, text) = Self.strayedBase64(bytes: 0...40, strays: Int.random(in: 0...2, using: &generator),
+                                                          noise: noise, using: &generator)
             let expected = Self.referenceDecode(text, alphabet: alphabet)
             if expected != nil { decoded += 1 }
             #expect(text.withUnsafeBytes { Base64.decode($0, alphabet: alphabet, ignoringLineBreaks: true) } == expected, "\(text)")
@@ -324,14 +331,8 @@ import Testing
         let noise = Array("+/-_=\n\r .{".utf8) + [0x00, 0x40, 0x5B, 0x60, 0x7B, 0x2F, 0x3A, 0x80, 0xFF]
         var decoded = 0
         for round in 0..<20_000 {
-            let alphabet: Base64.Alphabet = Bool.random(using: &generator) ? .standard : .url
-            let data = (0..<Int.random(in: 12...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            var text = Array(LayerTesting.base64(data, url: alphabet == .url, padded: Bool.random(using: &generator)).utf8)
-            for _ in 0..<(round % 2 == 0 ? 0 : Int.random(in: 1...2, using: &generator)) {
-                let at = Int.random(in: 0...text.count, using: &generator)
-                let byte = noise.randomElement(using: &generator)!
-                if at < text.count && Bool.random(using: &generator) { text[at] = byte } else { text.insert(byte, at: at) }
-            }
+            let (alphabet, data, text) = Self.strayedBase64(bytes: 12...300, strays: round % 2 == 0 ? 0 : Int.random(in: 1...2, using: &generator),
+                                                            noise: noise, using: &generator)
             let expected = Self.referenceDecode(text, alphabet: alphabet)
             if expected != nil { decoded += 1 }
             #expect(text.withUnsafeBytes { Base64.decode($0, alphabet: alphabet, ignoringLineBreaks: true) } == expected, "\(text)")
