@@ -706,13 +706,11 @@ public struct PrefsXMLReader {
             } else {
                 // The name and the decoded value made in the reader's buffers, lent to the markup
                 // and taken back once the visitor is done with it.
-                var name: [UInt8] = [], text: [UInt8] = []
+                var name: [UInt8] = []
                 swap(&name, &attributeNameBuffer)
-                swap(&text, &attributeTextBuffer)
                 name.removeAll(keepingCapacity: true)
                 name.append(contentsOf: UnsafeBufferPointer(start: origin + attributeStart, count: attributeEnd - attributeStart))
-                text.removeAll(keepingCapacity: true)
-                try decode(from: valueStart, to: valueEnd, mode: .attribute, collect: true, into: &text)
+                let text = try takeDecodedAttribute(from: valueStart, to: valueEnd)
                 try hand(PrefsMarkup(.attribute, owner: role.owner, name: PrefsText(name, at: attributeStart), text: PrefsText(text, at: valueStart)),
                          role: role, &visitor)
                 (attributeNameBuffer, attributeTextBuffer) = (name, text)
@@ -740,12 +738,19 @@ public struct PrefsXMLReader {
     /// An entry's decoded `name` attribute `[start, end)` (visible), decoded in the reader's
     /// buffer: only its `String` is kept, where an array for it was made and freed every entry.
     private mutating func entryName(from start: Int, to end: Int) throws -> String {
-        var decoded: [UInt8] = []
-        swap(&decoded, &attributeTextBuffer)
-        defer { swap(&decoded, &attributeTextBuffer) }
-        decoded.removeAll(keepingCapacity: true)
-        try decode(from: start, to: end, mode: .attribute, collect: true, into: &decoded)
+        let decoded = try takeDecodedAttribute(from: start, to: end)
+        defer { attributeTextBuffer = decoded }
         return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// The attribute value `[start, end)` (visible), decoded into the reader's text buffer, which
+    /// the caller takes and gives back (`attributeTextBuffer`) once done with it.
+    private mutating func takeDecodedAttribute(from start: Int, to end: Int) throws -> [UInt8] {
+        var text: [UInt8] = []
+        swap(&text, &attributeTextBuffer)
+        text.removeAll(keepingCapacity: true)
+        try decode(from: start, to: end, mode: .attribute, collect: true, into: &text)
+        return text
     }
 
     /// The visible bytes `[start, end)`, copied.
