@@ -1,3 +1,5 @@
+import AuditBytes
+
 /// The app's own sensitive-name rule, as the setting registry, the operation and document
 /// checks, the replica's register names, the backup exporter and the server's sync-core all
 /// apply it: a case-insensitive *substring* test for `token`, `secret`, `password`,
@@ -5,42 +7,74 @@
 /// app, so at the contract boundaries it is a violation whatever our word-based name rules say
 /// (`tokenizer`, `secretary` and `apiXkey` are the app's, not ours).
 public enum AppSensitiveName {
-    private static let words: [[UInt8]] = ["token", "secret", "password", "credential"].map { Array($0.utf8) }
-    /// Made once: an array literal here was allocated at every `a` of every name.
-    private static let api = Array("api".utf8), key = Array("key".utf8)
-
     public static func matches(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { matches($0) }
     }
 
+    /// Every name of a prefs export is judged once (its names do not repeat), so this runs for
+    /// each entry: the name is lowercased eight bytes at a time into a buffer with zero bytes
+    /// past its end, the places where a word may start are found eight at a time, and a word
+    /// is compared there as one load. `AppSensitiveNameTests` hold it to a byte-by-byte search.
     public static func matches(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = name.count
-        func lower(_ i: Int) -> UInt8 { name[i] | (name[i] &- 0x41 < 26 ? 0x20 : 0) }
-        func occurs(_ word: [UInt8], at i: Int) -> Bool {
-            guard i + word.count <= count else { return false }
-            for j in 0..<word.count where lower(i + j) != word[j] { return false }
-            return true
-        }
-        for i in 0..<count {
-            switch lower(i) {
-            case UInt8(ascii: "t"): if occurs(words[0], at: i) { return true }
-            case UInt8(ascii: "s"): if occurs(words[1], at: i) { return true }
-            case UInt8(ascii: "p"): if occurs(words[2], at: i) { return true }
-            case UInt8(ascii: "c"): if occurs(words[3], at: i) { return true }
-            case UInt8(ascii: "a"):
-                // `api`, then `key` right after it or after one arbitrary character (the
-                // regex's `.` is one UTF-16 unit in the app; one byte or one scalar here).
-                guard occurs(api, at: i) else { continue }
-                if occurs(key, at: i + 3) { return true }
-                if i + 3 < count {
-                    let next = i + 3 + scalarLength(name[i + 3])
-                    if occurs(key, at: next) { return true }
+        guard count >= 5, let source = name.baseAddress else { return false }
+        let words = (count + 7) / 8
+        // Two words more: a word read at the name's last byte (and `api`'s `key` after a
+        // four-byte scalar) stays in the buffer.
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words + 2) { buffer in
+            let lowered = buffer.baseAddress!
+            lowered.initialize(repeating: 0, count: words + 2)
+            UnsafeMutableRawPointer(lowered).copyMemory(from: source, byteCount: count)
+            for k in 0..<words { lowered[k] = lowerASCII(lowered[k]) }
+            let bytes = UnsafeRawPointer(lowered)
+            for k in 0..<words {
+                var starts = firstLetters(lowered[k])
+                while starts != 0 {
+                    let i = 8 &* k &+ starts.trailingZeroBitCount &>> 3
+                    starts &= starts &- 1
+                    if wordStarts(at: i, in: bytes) { return true }
                 }
-            default: continue
             }
+            return false
         }
-        return false
+    }
+
+    /// Whether a word of the rule starts at byte `i` of the lowercased name. A word read past
+    /// the name's end reads the zero bytes after it, which no word's letters equal.
+    @inline(__always)
+    private static func wordStarts(at i: Int, in bytes: UnsafeRawPointer) -> Bool {
+        let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        if w & 0xFF_FFFF_FFFF == token || w & 0xFFFF_FFFF_FFFF == secret || w == password { return true }
+        if w == credenti && bytes.loadUnaligned(fromByteOffset: i &+ 8, as: UInt16.self) == al { return true }
+        guard w & 0xFF_FFFF == api else { return false }
+        // `key` right after `api`, or after one arbitrary character (the regex's `.` is one
+        // UTF-16 unit in the app; one scalar here).
+        if (w &>> 24) & 0xFF_FFFF == key { return true }
+        let next = i &+ 3 &+ scalarLength(bytes.load(fromByteOffset: i &+ 3, as: UInt8.self))
+        return bytes.loadUnaligned(fromByteOffset: next, as: UInt32.self) & 0xFF_FFFF == UInt32(key)
+    }
+
+    /// The rule's words as little-endian words of their lowercase bytes (`"token"` is the bytes
+    /// 74 6F 6B 65 6E), written out so that reading one costs no lazy initialisation.
+    private static let token: UInt64 = 0x6E_656B_6F74, secret: UInt64 = 0x7465_7263_6573
+    private static let password: UInt64 = 0x6472_6F77_7373_6170, credenti: UInt64 = 0x6974_6E65_6465_7263
+    private static let al: UInt16 = 0x6C61, api: UInt64 = 0x69_7061, key: UInt64 = 0x79_656B
+
+    /// `w` with its ASCII capitals lowercased, every other byte as it was.
+    @inline(__always)
+    private static func lowerASCII(_ w: UInt64) -> UInt64 {
+        let capitals = SWAR.exactInRange(w & (SWAR.ones &* 0x7F), 0x41, 0x5A) & ~w
+        return w | capitals &>> 2
+    }
+
+    /// The high bit of the bytes of lowercased `w` that are a word's first letter (`t`, `s`,
+    /// `p`, `c`, `a`), and perhaps of some bytes after such a byte (`SWAR.bytesEqual`): a place
+    /// marked in error fails the comparison.
+    @inline(__always)
+    private static func firstLetters(_ w: UInt64) -> UInt64 {
+        (SWAR.bytesEqual(w, UInt8(ascii: "t")) | SWAR.bytesEqual(w, UInt8(ascii: "s")) | SWAR.bytesEqual(w, UInt8(ascii: "p"))
+            | SWAR.bytesEqual(w, UInt8(ascii: "c")) | SWAR.bytesEqual(w, UInt8(ascii: "a"))) & SWAR.highBits
     }
 
     /// The length of the UTF-8 sequence a lead byte starts.
