@@ -75,39 +75,28 @@ public final class NameMatcher: @unchecked Sendable {
         maxNameLength = literals.map { $0.utf8.count }.max() ?? 0
     }
 
-    /// Matches a key given as raw bytes. `scratch` is reused to avoid allocation per key.
-    public func match(_ key: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> NameMatch? {
-        // Cheap gate, without copying: some name must occur in the key with separators removed,
-        // so some pair of consecutive letters or digits must start a name.
-        var previous: UInt8 = 0
-        var candidate = false
-        for b in key {
-            let lower = ASCIICase.lower(b)
-            let isWordByte = lower &- 0x61 < 26 || lower &- 0x30 < 10 || lower >= 0x80
-            if !isWordByte { continue }
-            if previous != 0 && prefilter.mayStartLiteral(previous, lower) {
-                candidate = true
-                break
+    /// Matches a key given as raw bytes. Some name must occur, in any case, in the key's letters
+    /// and digits (its separators taken out, on the stack): a prefs export's names, judged once
+    /// each, all came this far past a gate on byte pairs that this replaced.
+    public func match(_ key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
+        let any = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: key.count) { joined in
+            var count = 0
+            for b in key {
+                joined[count] = b
+                count &+= ASCIICase.isLetterOrDigit(b) || b >= 0x80 ? 1 : 0
             }
-            previous = lower
+            var any = false
+            prefilter.scan(UnsafeRawBufferPointer(start: joined.baseAddress, count: count)) { _, _ in any = true }
+            return any
         }
-        guard candidate else { return nil }
-        scratch.removeAll(keepingCapacity: true)
-        for b in key {
-            let lower = ASCIICase.lower(b)
-            if lower &- 0x61 < 26 || lower &- 0x30 < 10 || lower >= 0x80 { scratch.append(lower) }
-        }
-        var any = false
-        scratch.withUnsafeBytes { bytes in prefilter.scan(bytes) { _, _ in any = true } }
         guard any else { return nil }
         return match(words: KeyWords.split(key))
     }
 
     /// Matches a key given as a string.
     public func match(_ key: String) -> NameMatch? {
-        var bytes = Array(key.utf8)
-        var scratch: [UInt8] = []
-        return bytes.withUnsafeMutableBufferPointer { match(UnsafeBufferPointer($0), scratch: &scratch) }
+        var key = key
+        return key.withUTF8 { match($0) }
     }
 
     /// Finds the longest run of words spelling a name; ties go to the earlier rule.

@@ -25,7 +25,6 @@ final class ArtifactScan {
     private let rootPathBox = UncheckedBox<LayeredPath>(LayeredPath())
     private let patternScratchBox = UncheckedBox<PatternScratch>(PatternScratch())
     private let pkceBox = UncheckedBox<PKCEPairing>(PKCEPairing())
-    private let keyScratchBox = UncheckedBox<[UInt8]>([])
     private let pendingBox = UncheckedBox<[PendingHit]>([])
     private let quietNameHitsBox = UncheckedBox<QuietNameHits>(QuietNameHits())
     private let factsBox = UncheckedBox<[Int: ContainerFacts]>([:])
@@ -55,10 +54,6 @@ final class ArtifactScan {
     var pkce: PKCEPairing {
         _read { yield pkceBox.value }
         _modify { yield &pkceBox.value }
-    }
-    var keyScratch: [UInt8] {
-        _read { yield keyScratchBox.value }
-        _modify { yield &keyScratchBox.value }
     }
     /// Hits waiting for the end of their document, but for the quiet name hits.
     var pending: [PendingHit] {
@@ -215,7 +210,7 @@ final class ArtifactScan {
             storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), isAppSensitive: AppSensitiveName.matches(key),
             isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
             matchesPattern: matchesPattern, contextRules: contextRules)
-        return KeyJudgement(facts: facts, name: judgedByName ? names.call { $0.match(key, scratch: &keyScratch) } : nil)
+        return KeyJudgement(facts: facts, name: judgedByName ? names.call { $0.match(key) } : nil)
     }
 
     /// `judgeKey` of a name held in a string.
@@ -254,7 +249,7 @@ final class ArtifactScan {
     /// The name rule of facts `keyFacts` returned for `key` (matched again for a key too long
     /// for the cache, or when it is full).
     func nameMatch(of facts: KeyFacts, key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
-        KeyFactsCache.hasUncachedName(facts) ? names.call { $0.match(key, scratch: &keyScratch) } : keyCache.name(of: facts)
+        KeyFactsCache.hasUncachedName(facts) ? names.call { $0.match(key) } : keyCache.name(of: facts)
     }
 
     /// A visitor for a layer's JSON text: one a layer before read in full, else a new one. A new

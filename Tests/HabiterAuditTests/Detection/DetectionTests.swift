@@ -48,6 +48,23 @@ import Foundation
         #expect(rule("credentials") == "name.credential")
     }
 
+    /// The literal search over a key's letters and digits only lets keys through: on keys made
+    /// of the rules' names, their pieces, capitals, separators and other words, `match` answers
+    /// as matching the key's words without it does.
+    @Test func theLiteralSearchOnlyFiltersKeys() {
+        let names = TestSupport.builtinPack.nameRules.flatMap(\.names)
+        let pieces = ["_", "-", ".", " ", "x", "Habiter", "flutter.", "2", "S", "\u{e9}", "api", "key", "ToKeN", "pass"]
+        var generator = SeededGenerator(seed: 0x4E_A3E5)
+        for _ in 0..<5_000 {
+            let key = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? names.randomElement(using: &generator)! : pieces.randomElement(using: &generator)!
+            }.joined()
+            var mixed = key
+            if Bool.random(using: &generator) { mixed = key.uppercased() }
+            #expect(self.names.match(mixed) == self.names.match(words: KeyWords.split(mixed)), "\(mixed.debugDescription)")
+        }
+    }
+
     @Test func metadataSuffixes() {
         #expect(names.match("tokenType")?.describesMetadata == true)
         #expect(names.match("passwordUpdatedAt")?.describesMetadata == true)
