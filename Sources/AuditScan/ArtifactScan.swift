@@ -147,14 +147,27 @@ final class ArtifactScan {
 
     /// Records a sighting for the inventory section.
     func recordSighting(_ sighting: InventorySighting) {
-        let nameHash = sighting.storeId == nil ? WordHash.hash(sighting.name) : nil
-        if let nameHash, sightings.count >= ArtifactScan.listedKeysLimit
-            && !(unstoredNameHashes.contains(nameHash) && sightings.contains(sighting)) {
-            unlistedKeys += 1
-            unlistedContext = sighting.context
+        if sighting.storeId == nil {
+            recordUnstoredSighting(name: sighting.name, context: sighting.context) { sighting }
         } else {
-            if let nameHash { unstoredNameHashes.insert(nameHash) }
             sightings.insert(sighting)
+        }
+    }
+
+    /// Records the sighting of a key without a store called `name`, made by `sighting` only
+    /// when it is listed: past the limit a new name is counted, and a prefs export has an
+    /// unknown key in every entry (its sighting's classes an array, its strings retained).
+    func recordUnstoredSighting(name: String, context: ScanContext, _ sighting: () -> InventorySighting) {
+        let nameHash = WordHash.hash(name)
+        guard sightings.count >= ArtifactScan.listedKeysLimit else {
+            unstoredNameHashes.insert(nameHash)
+            sightings.insert(sighting())
+            return
+        }
+        // Past the limit only a sighting listed already is recorded, as the same again.
+        if !unstoredNameHashes.contains(nameHash) || !sightings.contains(sighting()) {
+            unlistedKeys += 1
+            unlistedContext = context
         }
     }
 

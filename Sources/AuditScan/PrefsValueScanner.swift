@@ -33,17 +33,17 @@ struct PrefsValueScanner {
             var location = HitLocation(key: key, path: path(), ancestry: [])
             location.isSecureStorage = secure
             scan.recordStore(store, location: location, position: scan.position(of: offset))
-        } else if !secure && FlutterPrefsEncoding.isEncryptedEntryName(key) {
-            // The name is ciphertext: its length is all a reader can use.
-            scan.recordSighting(InventorySighting(
-                storeId: nil, name: "encrypted key (\(key.utf8.count) chars)", classes: [.unsupported], context: scan.options.context ?? .prefs,
-                verdict: inventory.verdict(for: .unsupported, in: scan.options.context ?? .prefs), artifact: scan.artifact,
-                note: "an EncryptedSharedPreferences entry: its name is encrypted, so its store cannot be told"))
         } else if !secure {
-            scan.recordSighting(InventorySighting(
-                storeId: nil, name: key, classes: [.unsupported], context: scan.options.context ?? .prefs,
-                verdict: inventory.verdict(for: .unsupported, in: scan.options.context ?? .prefs), artifact: scan.artifact,
-                note: "unknown storage key: unsupported until the contract reviews it"))
+            // An encrypted name is ciphertext: its length is all a reader can use.
+            let encrypted = FlutterPrefsEncoding.isEncryptedEntryName(key)
+            let name = encrypted ? "encrypted key (\(key.utf8.count) chars)" : key
+            let context = scan.options.context ?? .prefs
+            scan.recordUnstoredSighting(name: name, context: context) {
+                InventorySighting(storeId: nil, name: name, classes: [.unsupported], context: context,
+                                  verdict: inventory.verdict(for: .unsupported, in: context), artifact: scan.artifact,
+                                  note: encrypted ? "an EncryptedSharedPreferences entry: its name is encrypted, so its store cannot be told"
+                                      : "unknown storage key: unsupported until the contract reviews it")
+            }
         }
     }
 
