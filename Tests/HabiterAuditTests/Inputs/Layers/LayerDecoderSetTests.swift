@@ -19,7 +19,15 @@ import Testing
         let values = ["", "{", "{}", " [1]", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln", "Basic dXNlcjpwYXNz", "a=1", "=",
                       "https://example.org/a?b=c", "/path?q", "user:pw@host.example", "\u{1F}\u{8B}\u{08}\u{00}" + String(repeating: "x", count: 20),
                       "QUJDREVGR0hJSktMTU5PUFFSU1RVVldY", "#x=1&y=2", "0123456789abcdef0123", "b", "B" + String(repeating: "=", count: 12)]
-        for value in values {
+        var generator = SeededGenerator(seed: 0x6A7E)
+        // Every length to past the longest minimum, every first byte a gate names, and the
+        // bytes a gate requires, anywhere.
+        let random = (0..<4_000).map { _ in
+            let first = Array("{[ eBbhHwW/\u{1F}aZ09#=@.?x".utf8).randomElement(using: &generator)!
+            let rest = (0..<Int.random(in: 0...40, using: &generator)).map { _ in Array("ab09=@#.?/ ".utf8).randomElement(using: &generator)! }
+            return String(decoding: [first] + rest, as: UTF8.self)
+        }
+        for value in values + random {
             let bytes = Array(value.utf8)
             var expected: UInt16 = 0
             for (i, decoder) in LayerDecoders.standard.enumerated() {
