@@ -75,10 +75,26 @@ public final class NameMatcher: @unchecked Sendable {
         maxNameLength = literals.map { $0.utf8.count }.max() ?? 0
     }
 
-    /// Matches a key given as raw bytes. Some name must occur, in any case, in the key's letters
-    /// and digits (its separators taken out, on the stack): a prefs export's names, judged once
-    /// each, all came this far past a gate on byte pairs that this replaced.
+    /// Matches a key given as raw bytes.
     public func match(_ key: UnsafeBufferPointer<UInt8>) -> NameMatch? {
+        // Cheap gate, without copying: some name must occur in the key with separators removed,
+        // so some pair of consecutive letters or digits must start a name. Most short names
+        // (form fields, query parameters) stop here.
+        var previous: UInt8 = 0
+        var candidate = false
+        for b in key {
+            let lower = ASCIICase.lower(b)
+            let isWordByte = lower &- 0x61 < 26 || lower &- 0x30 < 10 || lower >= 0x80
+            if !isWordByte { continue }
+            if previous != 0 && prefilter.mayStartLiteral(previous, lower) {
+                candidate = true
+                break
+            }
+            previous = lower
+        }
+        guard candidate else { return nil }
+        // Then the search, in any case, in the key's letters and digits (its separators taken
+        // out) on the stack, where a scratch array's appends cost more than the search.
         let any = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: key.count) { joined in
             var count = 0
             for b in key {

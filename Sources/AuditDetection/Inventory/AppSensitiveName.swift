@@ -13,35 +13,54 @@ public enum AppSensitiveName {
     }
 
     /// Every name of a prefs export is judged once (its names do not repeat), so this runs for
-    /// each entry: the name is lowercased eight bytes at a time into a buffer with zero bytes
-    /// past its end, the places where a word may start are found eight at a time, and a word
-    /// is compared there as one load. `AppSensitiveNameTests` hold it to a byte-by-byte search.
+    /// each entry: the name is lowercased eight bytes at a time into words with zero bytes
+    /// after it, the places where a word may start are found eight at a time, and a word is
+    /// compared there as one load. `AppSensitiveNameTests` hold it to a byte-by-byte search.
     public static func matches(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = name.count
         guard count >= 5, let source = name.baseAddress else { return false }
-        let words = (count + 7) / 8
-        // Two words more: a word read at the name's last byte (and `api`'s `key` after a
-        // four-byte scalar) stays in the buffer.
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words + 2) { buffer in
-            let lowered = buffer.baseAddress!
-            lowered.initialize(repeating: 0, count: words + 2)
-            UnsafeMutableRawPointer(lowered).copyMemory(from: source, byteCount: count)
-            for k in 0..<words { lowered[k] = lowerASCII(lowered[k]) }
-            let bytes = UnsafeRawPointer(lowered)
-            for k in 0..<words {
-                var starts = firstLetters(lowered[k])
-                while starts != 0 {
-                    let i = 8 &* k &+ starts.trailingZeroBitCount &>> 3
-                    starts &= starts &- 1
-                    if wordStarts(at: i, in: bytes) { return true }
-                }
-            }
-            return false
+        // The name's words and three more; a fixed room for most names, which costs no more than
+        // a few stores (a room of the name's size took a check and calls to fill it).
+        if count <= 56 {
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 10) { search(UnsafeRawPointer(source), count: count, in: $0.baseAddress!) }
         }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count / 8 + 3) { search(UnsafeRawPointer(source), count: count, in: $0.baseAddress!) }
+    }
+
+    /// Lowercases the `count` bytes at `source` (at least five) into `words`, which has room for
+    /// `count / 8 + 3` of them, zero bytes after them, and searches them for the rule's words.
+    @inline(__always)
+    private static func search(_ source: UnsafeRawPointer, count: Int, in words: UnsafeMutablePointer<UInt64>) -> Bool {
+        let full = count / 8, rest = count % 8
+        for k in 0..<full { words[k] = lowerASCII(source.loadUnaligned(fromByteOffset: 8 &* k, as: UInt64.self)) }
+        // The last bytes: the top of the word that ends with the name, or (five to seven bytes)
+        // two halves that overlap.
+        var last: UInt64 = 0
+        if rest > 0 && count >= 8 {
+            last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &>> (8 &* UInt64(8 &- rest))
+        } else if rest > 0 {
+            let low = UInt64(source.loadUnaligned(as: UInt32.self))
+            let high = UInt64(source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            last = low | high &<< (8 &* UInt64(count &- 4))
+        }
+        words[full] = lowerASCII(last)
+        words[full &+ 1] = 0
+        words[full &+ 2] = 0
+        let bytes = UnsafeRawPointer(words)
+        for k in 0..<(count &+ 7) / 8 {
+            var starts = firstLetters(words[k])
+            while starts != 0 {
+                let i = 8 &* k &+ starts.trailingZeroBitCount &>> 3
+                starts &= starts &- 1
+                if wordStarts(at: i, in: bytes) { return true }
+            }
+        }
+        return false
     }
 
     /// Whether a word of the rule starts at byte `i` of the lowercased name. A word read past
-    /// the name's end reads the zero bytes after it, which no word's letters equal.
+    /// the name's end reads the zero bytes after it (two words at least), which no word's
+    /// letters equal.
     @inline(__always)
     private static func wordStarts(at i: Int, in bytes: UnsafeRawPointer) -> Bool {
         let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)

@@ -41,11 +41,11 @@ import Testing
         }
     }
 
-    /// A word at every place of a name of every length up to 40, with the bytes before and after
+    /// A word at every place of a name of every length up to 82, with the bytes before and after
     /// it letters, so that it lies anywhere within and across the eight-byte words.
     @Test func findsEachWordAtEveryPlace() {
         for word in ["token", "SECRET", "password", "Credential", "apikey", "api-KEY", "api\u{e9}key"] {
-            for before in 0...32 {
+            for before in 0...64 {
                 for after in [0, 1, 7, 8] {
                     let name = String(repeating: "b", count: before) + word + String(repeating: "q", count: after)
                     #expect(AppSensitiveName.matches(name), "\(name)")
