@@ -128,7 +128,8 @@ public final class ByteWindow {
     /// into the window are still in the core's cache (1 MiB of L2 here) when the reader gets to
     /// them: with 4 MiB reads they came back from memory. Pinned, 21 interleaved runs of the
     /// 100 MB inputs: JSON −1.9 %, NDJSON −0.9 %, HAR −0.7 %, prefs −3.0 % against 4 MiB, and
-    /// 2.5 MB less peak RSS (BENCHMARKS.md, "Throughput and memory").
+    /// 2.5 MB less peak RSS (BENCHMARKS.md, "Stores read back whole, the read size, and the bytes
+    /// of a finding").
     public static let defaultChunkSize = 128 << 10
 
     /// A window over `source`, read `chunkSize` bytes at a time.

@@ -122,13 +122,13 @@ public struct LayerDecoderSet {
             for b in bytes { table[Int(b)] |= 1 << UInt16(i) }
         }
         byFirstByte = table
-        let longest = gates.map(\.minimumLength).max() ?? 0
-        byLength = (0...longest).map { count in
-            gates.indices.reduce(UInt16(0)) { mask, i in gates[i].minimumLength <= count ? mask | 1 << UInt16(i) : mask }
+        let minimums = gates.map(\.minimumLength)
+        byLength = (0...(minimums.max() ?? 0)).map { count in
+            minimums.indices.reduce(UInt16(0)) { mask, i in minimums[i] <= count ? mask | 1 << UInt16(i) : mask }
         }
         requiring = gates.indices.reduce(UInt16(0)) { mask, i in gates[i].requiredByte == nil ? mask : mask | 1 << UInt16(i) }
         requiredBytes = gates.map { $0.requiredByte ?? 0 }
-        minimumLength = gates.map(\.minimumLength).min() ?? Int.max
+        minimumLength = minimums.min() ?? Int.max
     }
 
     /// The decoder called `name`, as a bit mask over `decoders` (0 when there is none).
