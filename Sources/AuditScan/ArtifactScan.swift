@@ -145,6 +145,13 @@ final class ArtifactScan {
         authorizationResponseRule = rules.nameRules.firstIndex { $0.id == SpecialRule.authorizationResponse.rawValue }
     }
 
+    /// `body` with the inventory, not retained for the call (a load through `rules` was retained
+    /// and released around every document's contract checks).
+    @inline(__always)
+    func withInventory<Result>(_ body: (Inventory) -> Result) -> Result {
+        inventory.call(body)
+    }
+
     /// Records a sighting for the inventory section.
     func recordSighting(_ sighting: InventorySighting) {
         if sighting.storeId == nil {

@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 import AuditDetection
 import AuditInputs
@@ -75,7 +76,9 @@ struct JSONScanVisitor: JSONVisitor {
 
     mutating func objectEnd(at offset: Int) {
         drafts.containerCloses(isObject: true, at: offset)
-        drafts.objectCloses(path.top.notes) { [path] in path.location() }
+        // The path unretained: a copy captured for the closure was retained and released at
+        // every object's end, though the location is asked for only with a violation.
+        drafts.objectCloses(path.top.notes) { [path = Unretained(path)] in path.call { $0.location() } }
         if stores.hasOpenContainers { stores.containerCloses(depth: path.depth) }
         let container = path.close()
         let keys = container.notes.keys
@@ -164,7 +167,13 @@ struct JSONScanVisitor: JSONVisitor {
                 unlistedSnapshotKeys += 1
             }
         }
-        pendingName = facts.nameIndex < 0 ? nil : scan.nameMatch(of: facts, key: key)
+        // Most keys match no name rule, and the previous value has cleared the name: assigning
+        // nil regardless released the empty optional at every key.
+        if facts.nameIndex >= 0 {
+            pendingName = scan.nameMatch(of: facts, key: key)
+        } else if pendingName != nil {
+            pendingName = nil
+        }
         pendingContext = facts.contextRules
         if let store = facts.store {
             let name = scan.keyText(key, facts: facts)

@@ -28,8 +28,7 @@ struct PrefsValueScanner {
     /// inventory section; an encrypted name by its length alone). The paths here and below are
     /// made only for what is found: a path per entry took two allocations and their release.
     func classify(secure: Bool, path: @autoclosure () -> LayeredPath, offset: Int) {
-        let inventory = scan.rules.inventory
-        if let store = secure ? inventory.store(secureStorageKey: key) : inventory.store(prefsKey: key) {
+        if let store = scan.withInventory({ secure ? $0.store(secureStorageKey: key) : $0.store(prefsKey: key) }) {
             var location = HitLocation(key: key, path: path(), ancestry: [])
             location.isSecureStorage = secure
             scan.recordStore(store, location: location, position: scan.position(of: offset))
@@ -40,7 +39,7 @@ struct PrefsValueScanner {
             let context = scan.options.context ?? .prefs
             scan.recordUnstoredSighting(name: name, context: context) {
                 InventorySighting(storeId: nil, name: name, classes: [.unsupported], context: context,
-                                  verdict: inventory.verdict(for: .unsupported, in: context), artifact: scan.artifact,
+                                  verdict: scan.withInventory { $0.verdict(for: .unsupported, in: context) }, artifact: scan.artifact,
                                   note: encrypted ? "an EncryptedSharedPreferences entry: its name is encrypted, so its store cannot be told"
                                       : "unknown storage key: unsupported until the contract reviews it")
             }
