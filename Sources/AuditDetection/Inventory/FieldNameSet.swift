@@ -29,6 +29,13 @@ struct FieldNameSet {
     /// Compares the set with the names `available` gives (each once or more): whether every
     /// name of the set is among them, and whether every one of them is in the set.
     func compare(with available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) -> (setIsAvailable: Bool, availableAreInSet: Bool) {
+        // An empty list (an operation's `changedMetadataFields`, almost always): nothing to look
+        // up, only whether there is anything available, without building a table.
+        if count == 0 {
+            var noneAvailable = true
+            available { _ in noneAvailable = false }
+            return (true, noneAvailable)
+        }
         // Open addressing, at most half full: each slot holds an element's index or -1.
         var capacity = 8
         while capacity < count * 2 { capacity *= 2 }

@@ -71,6 +71,14 @@ import Testing
         }
     }
 
+    /// An empty list (an operation's `changedMetadataFields`, almost always) is answered without
+    /// a table: listed in anything, and holding only what nothing offers.
+    @Test func anEmptyListHoldsOnlyWhatNothingOffers() {
+        #expect(Self.compare(Self.set([]), []) == (true, true))
+        #expect(Self.compare(Self.set([]), ["id"]) == (true, false))
+        #expect(Self.compare(Self.set([]), [""]) == (true, false))
+    }
+
     /// Dart compares strings by code units: `café` precomposed and decomposed are two names.
     @Test func canonicallyEquivalentSpellingsAreTwoNames() {
         #expect(Self.set(["caf\u{e9}", "cafe\u{301}"]).strings.count == 2)
