@@ -108,7 +108,10 @@ public enum FlutterPrefsEncoding {
     }
 
     private static let pluginPrefixes = [secureStoragePrefixBytes, sharedPreferencesPrefixBytes]
-    private static let pluginPrefixLeads = (secureStoragePrefixBytes[0], sharedPreferencesPrefixBytes[0])
+    /// The prefixes' first bytes as literals: read from the prefixes, they took a `swift_once`
+    /// check at every name (the contract checks try each payload key). `FlutterPrefsEncodingTests`
+    /// holds them to the prefixes.
+    static let pluginPrefixLeads = (UInt8(ascii: "V"), UInt8(ascii: "f"))
 
     /// The user's key of a flutter_secure_storage entry name (what the app passed to `write`),
     /// or nil when the name lacks the prefix.

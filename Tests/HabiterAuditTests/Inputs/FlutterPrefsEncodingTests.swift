@@ -265,6 +265,21 @@ private func strings(_ list: [String]) -> FlutterPrefsValue { .legacyStringList(
         #expect(!FlutterPrefsEncoding.isEncryptedPrefsKeyset("__androidx_security_crypto_encrypted_prefs_keyset__"))
     }
 
+    /// `pluginPrefix(of:)` rules names out by their first byte, tested against literals: they
+    /// are the prefixes' first bytes, and it answers as a plain search of the prefixes does.
+    @Test func pluginPrefixRulesNamesOutByLiteralLeads() {
+        let prefixes = [FlutterPrefsEncoding.secureStoragePrefixBytes, FlutterPrefsEncoding.sharedPreferencesPrefixBytes]
+        let leads = FlutterPrefsEncoding.pluginPrefixLeads
+        #expect(Set(prefixes.map { $0[0] }) == [leads.0, leads.1])
+        let names = ["", "f", "flutter", "flutter.", "flutter.token", "Flutter.token", "V", "VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg",
+                     "VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_", "VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_token",
+                     "id", "name", "frequency", "Value", "flutteR.x"]
+        for var name in names {
+            let plain = prefixes.first { Array(name.utf8).starts(with: $0) }
+            #expect(name.withUTF8 { FlutterPrefsEncoding.pluginPrefix(of: $0) } == plain, "\(name)")
+        }
+    }
+
     @Test func ciphertextVersusPlaintext() {
         // IV + AES-CBC ciphertext as the plugin stores it, with Android's line breaks.
         var generator = SystemRandomNumberGenerator()
