@@ -18,6 +18,8 @@ final class ArtifactScan {
     let options: ScanOptions
     let window: ByteWindow
     let layerDecoders: LayerDecoderSet
+    /// The worker's last comparisons of operations' field lists (`WorkerCaches`).
+    let fieldLists: FieldListComparisons
     /// The JSON visitors' cache of the innermost container's path (see `ContainerPlace`).
     let containerPlace = ContainerPlace()
     // What readers and visitors read and change on every value: each in a box of its own (see
@@ -139,6 +141,7 @@ final class ArtifactScan {
         keyCache = caches.keyFacts
         quietValues = caches.quietValues
         layerDecoders = caches.layerDecoders
+        fieldLists = caches.fieldLists
         self.options = options
         self.share = share
         passwordVerifierRule = rules.nameRules.firstIndex { $0.id == SpecialRule.passwordVerifier.rawValue }

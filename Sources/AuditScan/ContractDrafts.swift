@@ -276,7 +276,7 @@ struct ContractDrafts {
         // The checks read the texts in place; the entity id is made a `String` only for a
         // violation's key.
         let (violations, id): ([ContractViolation], String?) = texts.withUnsafeBufferPointer { texts in
-            let violations = scan.withInventory { ContractValidator.check(draft, texts: texts, inventory: $0) }
+            let violations = scan.withInventory { ContractValidator.check(draft, texts: texts, inventory: $0, fieldLists: scan.fieldLists) }
             return (violations, violations.isEmpty ? nil : draft.entityId?.withText(in: texts) { String(decoding: $0, as: UTF8.self) })
         }
         guard !violations.isEmpty else { return }

@@ -225,7 +225,8 @@ public struct ContractViolation: Equatable {
 
 /// The data contract's rules for the objects of sync data (`contract/personal-sync-data-contract.md`
 /// and the app that is its executable source: `personal_sync_contract.dart`, and the server's
-/// `sync-core`, see `APP-FORMATS.md`). Pure: a draft in, violations out.
+/// `sync-core`, see `APP-FORMATS.md`). A draft in, violations out: the one state it is given,
+/// `FieldListComparisons`, only spares comparing field lists again.
 public enum ContractValidator {
     /// The entity id grammar of the wire format, quoted by `contract.entity-id`.
     static let entityIdClause = "ids are habit/<id>, entry/<habit id>/<YYYY-MM-DD> or setting/<stable key>, each part encoded as encodeURIComponent does"
@@ -253,14 +254,16 @@ public enum ContractValidator {
         d.hasDocument && (d.operationId != nil || d.revision != nil || d.changedFields != nil)
     }
 
-    /// `texts`: the bytes the draft's `text` values are in.
-    public static func check(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, inventory: Inventory) -> [ContractViolation] {
+    /// `texts`: the bytes the draft's `text` values are in; `fieldLists`: the input's recent
+    /// comparisons of operations' field lists, which answer the same as comparing again.
+    public static func check(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, inventory: Inventory,
+                             fieldLists: FieldListComparisons) -> [ContractViolation] {
         var violations: [ContractViolation] = []
         if isStorageEnvelope(d) {
             violations.append(ContractViolation(check: .storageEnvelope, message: "A raw storage envelope (schemaVersion, migratedAt, data, quarantine) in sync data: \"the envelope itself, its migration metadata, quarantine, and local revision never synchronize\"."))
         }
         if isOperation(d) {
-            OperationChecks.check(d, texts: texts, into: &violations)
+            OperationChecks.check(d, texts: texts, fieldLists: fieldLists, into: &violations)
         } else if let version = d.protocolVersion {
             // A protocol version outside an operation (instance info, capabilities).
             if let problem = protocolVersionProblem(version) {

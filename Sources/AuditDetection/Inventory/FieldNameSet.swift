@@ -26,6 +26,13 @@ struct FieldNameSet {
             .map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Calls `body` with each name of the list, in its order, duplicates included.
+    func forEachName(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withExtendedLifetime(list) {
+            for element in list.children(list.root) { body(list.textBytes(element)) }
+        }
+    }
+
     /// Compares the set with the names `available` gives (each once or more): whether every
     /// name of the set is among them, and whether every one of them is in the set.
     func compare(with available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) -> (setIsAvailable: Bool, availableAreInSet: Bool) {
