@@ -53,6 +53,10 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
         _modify { yield &containers.top }
     }
 
+    /// The innermost open container's address (`ValueStack.topAddress`): valid until a
+    /// container opens.
+    var topAddress: UnsafeMutablePointer<Container> { containers.topAddress }
+
     /// The open container at `index`, counted from the root.
     subscript(index: Int) -> Container { containers[index] }
 
@@ -81,8 +85,9 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
     func setKey(_ key: UnsafeBufferPointer<UInt8>) {
         let start = keyArena.count
         keyArena.push(contentsOf: key)
-        containers.top.keyStart = start
-        containers.top.keyEnd = keyArena.count
+        let top = containers.topAddress
+        top.pointee.keyStart = start
+        top.pointee.keyEnd = keyArena.count
     }
 
     /// Whether the innermost container's current key is `text`.
@@ -94,8 +99,14 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
     @inline(__always)
     func beginValue() {
         guard !containers.isEmpty else { return }
-        containers.top.memberBegun = true
-        if !containers.top.isObject { containers.top.nextIndex += 1 }
+        beginValue(in: containers.topAddress)
+    }
+
+    /// `beginValue` in the innermost container, `top` (`topAddress`), for a caller that has it.
+    @inline(__always)
+    func beginValue(in top: UnsafeMutablePointer<Container>) {
+        top.pointee.memberBegun = true
+        if !top.pointee.isObject { top.pointee.nextIndex += 1 }
     }
 
     /// The innermost array's next `count` elements are passed without a value begun.
@@ -108,8 +119,9 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
     @inline(__always)
     func endValue() {
         guard !containers.isEmpty else { return }
-        containers.top.memberBegun = false
-        if containers.top.isObject { keyArena.truncate(to: containers.top.keyStart) }
+        let top = containers.topAddress
+        top.pointee.memberBegun = false
+        if top.pointee.isObject { keyArena.truncate(to: top.pointee.keyStart) }
     }
 
     private func ancestry() -> [Int] {

@@ -157,10 +157,13 @@ struct JSONScanVisitor: JSONVisitor {
     /// reported, and never printed again).
     private mutating func keyValue(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) {
         let facts = scan.keyFacts(key)
-        path.top.notes.keys.formUnion(facts.shape)
-        path.top.notes.memberCount += 1
-        drafts.key(key, facts: facts, at: offset, notes: &path.top.notes)
-        if path.top.notes.isSettingsSnapshot {
+        // The object's notes in place, through one address: no container opens before the
+        // key's value.
+        let top = path.topAddress
+        top.pointee.notes.keys.formUnion(facts.shape)
+        top.pointee.notes.memberCount += 1
+        drafts.key(key, facts: facts, at: offset, notes: &top.pointee.notes)
+        if top.pointee.notes.isSettingsSnapshot {
             if snapshotKeys.count < ArtifactScan.listedKeysLimit {
                 snapshotKeys.append(scan.keyText(key, facts: facts))
             } else {
@@ -279,11 +282,12 @@ struct JSONScanVisitor: JSONVisitor {
     @inline(__always)
     private mutating func beginValue(at offset: Int) {
         guard !path.isEmpty else { return }
-        path.beginValue()
-        if path.top.isObject {
+        let top = path.topAddress
+        path.beginValue(in: top)
+        if top.pointee.isObject {
             if stores.isPending { stores.valueBegins(at: scan.position(of: layer.outerOffset ?? offset), scan: scan) }
         } else {
-            let elementName = path.top.notes.elementName
+            let elementName = top.pointee.notes.elementName
             if elementName >= 0 { pendingName = elementNames[Int(elementName)] }
         }
     }

@@ -45,6 +45,14 @@ final class ValueStack<Element: BitwiseCopyable> {
         }
     }
 
+    /// The innermost element's address, for several reads and changes of it in a row (each
+    /// access through `top` checks the count and works the address out again): valid until
+    /// the next push, which may move the elements.
+    var topAddress: UnsafeMutablePointer<Element> {
+        precondition(count > 0, "top of an empty stack")
+        return base + (count - 1)
+    }
+
     /// The element at `index`, counted from the bottom.
     subscript(index: Int) -> Element {
         unsafeAddress {

@@ -2,7 +2,8 @@
 import Testing
 
 /// The container stack of the JSON scan, against an array doing the same pushes, pops and
-/// changes in place (past its first growth, and back to empty).
+/// changes in place, through `top`, an index and `topAddress` (past its first growth, and back
+/// to empty).
 @Suite struct ValueStackTests {
     private struct Record: Equatable {
         var id: Int
@@ -15,7 +16,7 @@ import Testing
         let stack = ValueStack<Record>(capacity: 2)
         var model: [Record] = []
         for step in 0..<20_000 {
-            switch Int.random(in: 0..<5, using: &generator) {
+            switch Int.random(in: 0..<6, using: &generator) {
             case 0, 1:
                 let record = Record(id: step, flag: step % 3 == 0, small: Int32(truncatingIfNeeded: step &* 7))
                 stack.push(record)
@@ -31,6 +32,12 @@ import Testing
                 let index = Int.random(in: 0..<model.count, using: &generator)
                 stack[index].small = Int32(step)
                 model[index].small = Int32(step)
+            case 5 where !model.isEmpty:
+                let top = stack.topAddress
+                top.pointee.small &+= 3
+                top.pointee.flag.toggle()
+                model[model.count - 1].small &+= 3
+                model[model.count - 1].flag.toggle()
             default:
                 break
             }
