@@ -516,17 +516,12 @@ public struct LineCursor: Sendable {
                 // While no byte is a CR or non-ASCII, 64 bytes at a time: count the LFs, and take
                 // the column from the last one. Indented JSON has an LF every few dozen bytes; a
                 // capture's lines run for kilobytes.
-                while i + 64 <= target {
-                    let block = LineBreakClassifier.classify(UnsafeRawPointer(base + i))
-                    if block.needsBytewise { break }
-                    if block.lineFeeds == 0 {
-                        column += 64
-                    } else {
-                        line += block.lineFeeds.nonzeroBitCount
-                        // The column after the last LF, at bit 63 - leadingZeroBitCount.
-                        column = block.lineFeeds.leadingZeroBitCount + 1
-                    }
-                    i += 64
+                if target - i >= 64 {
+                    let counted = LineBreakClassifier.countPlainBlocks(UnsafeRawPointer(base + i), limit: (target - i) / 64)
+                    line += counted.lineFeeds
+                    // The column after the last LF: the bytes after it, and one.
+                    column = counted.lastLineFeed < 0 ? column + counted.blocks * 64 : counted.blocks * 64 - counted.lastLineFeed
+                    i += counted.blocks * 64
                 }
                 // Fewer than 64 bytes before `target`, and 64 visible: one block, its LFs from
                 // `target` on masked off. The contract checks ask for positions a few dozen bytes

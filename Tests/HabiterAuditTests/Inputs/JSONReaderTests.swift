@@ -240,6 +240,35 @@ private func offsetEvents(_ bytes: [UInt8], chunkSize: Int?) throws -> [String] 
                                     Array(String(repeating: "{\"k\":\"v\"}", count: 7).utf8), Array(String(repeating: "x", count: 65).utf8),
                                     Array("\n    \"name\": \"Read\",\n    \"deleted\": false,".utf8)]
 
+    /// Long runs of plain ASCII (indented lines, lines of kilobytes, no LF at all), asked at a
+    /// few far targets: the blocks are counted many at a time, their LFs summed lane by lane over
+    /// more than 63 blocks (`LineBreakClassifier.countPlainBlocks`), and a CR or a byte beyond
+    /// ASCII after them ends the run where it stands.
+    @Test func longPlainRunsAgreeWithByteByByteCounting() {
+        var generator = SeededGenerator(seed: 0x11FE)
+        let lines: [[UInt8]] = [Array("\n    \"name\": \"Read\",".utf8), Array("\n".utf8), Array(String(repeating: "y", count: 3000).utf8),
+                                Array(String(repeating: "\n", count: 70).utf8), Array("{\"k\":\"v\"}".utf8)]
+        for round in 0..<60 {
+            // Every fourth round is LFs alone for more than 64 blocks, four to a lane a block.
+            var bytes: [UInt8] = round % 4 == 0 ? Array(repeating: 0x0A, count: 5000) : []
+            while bytes.count < 9000 + round * 200 { bytes += lines.randomElement(using: &generator)! }
+            // Now and then a CR, a CRLF or a character beyond ASCII, somewhere in a block.
+            if round % 3 > 0 {
+                let place = Int.random(in: 0..<bytes.count, using: &generator)
+                bytes.insert(contentsOf: [[0x0D], [0x0D, 0x0A], Array("é".utf8)][round % 3], at: place)
+            }
+            let targets = (0..<3).map { _ in Int.random(in: 0...bytes.count, using: &generator) }.sorted()
+            bytes.withUnsafeBytes { buffer in
+                let window = ByteWindow(whole: buffer)
+                for target in targets {
+                    let p = window.position(of: target)
+                    let expected = Self.naive(bytes, target)
+                    #expect(p.line == expected.0 && p.column == expected.1, "offset \(target) of \(bytes.count) bytes, round \(round)")
+                }
+            }
+        }
+    }
+
     /// Every kind of piece, and then ASCII without CRs alone, where the blocks are counted whole
     /// and a target less than a block ahead is counted in one block, its bytes past the target
     /// masked off.
