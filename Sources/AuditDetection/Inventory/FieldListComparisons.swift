@@ -11,7 +11,7 @@ import AuditBytes
 /// available names after a mark no length has, so two inputs share their bytes only when both
 /// sides hold the same names in the same order (`FieldListComparisonsTests` holds it to
 /// `FieldNameSet.compare` on lists made to collide). Inputs of more than `room` bytes are
-/// compared afresh and not kept, so that the memory stays a few kilobytes whatever the input.
+/// compared afresh and not kept, so that the memory stays at 20 KB whatever the input.
 /// One per worker (`WorkerCaches`), used by its thread alone.
 public final class FieldListComparisons {
     /// How many comparisons are kept, the oldest given up first: a push body or log interleaves
@@ -27,20 +27,31 @@ public final class FieldListComparisons {
         var answer = (setIsAvailable: false, availableAreInSet: false)
     }
 
-    private var comparisons = [Kept](repeating: Kept(), count: FieldListComparisons.kept)
-    /// The kept inputs' bytes, `room` for each, then the current input's; made at the first
-    /// comparison.
-    private var bytes: UnsafeMutablePointer<UInt8>?
+    // Raw memory behind constant properties: a stored `var` of a class is checked for
+    // exclusive access at run time, some 60 instructions an access.
+    private let comparisons: UnsafeMutablePointer<Kept>
+    /// The kept inputs' bytes, `room` for each, then the current input's.
+    private let bytes: UnsafeMutablePointer<UInt8>
     /// Where the next comparison kept goes.
-    private var next = 0
+    private let next: UnsafeMutablePointer<Int>
 
     /// Between the list's names and the available ones: a length no name in a captured tree
     /// has (a captured member is at most `ContractDrafts.maxCapturedBytes`).
     private static let availableMark = UInt32.max
 
-    public init() {}
+    public init() {
+        comparisons = .allocate(capacity: FieldListComparisons.kept)
+        comparisons.initialize(repeating: Kept(), count: FieldListComparisons.kept)
+        bytes = .allocate(capacity: (FieldListComparisons.kept + 1) * FieldListComparisons.room)
+        next = .allocate(capacity: 1)
+        next.initialize(to: 0)
+    }
 
-    deinit { bytes?.deallocate() }
+    deinit {
+        comparisons.deallocate()
+        bytes.deallocate()
+        next.deallocate()
+    }
 
     /// The current input's bytes, filled up to `room`.
     private struct Input {
@@ -69,25 +80,21 @@ public final class FieldListComparisons {
     /// there is one.
     func compare(_ set: FieldNameSet, with available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void)
         -> (setIsAvailable: Bool, availableAreInSet: Bool) {
-        if bytes == nil {
-            bytes = .allocate(capacity: (FieldListComparisons.kept + 1) * FieldListComparisons.room)
-        }
         let room = FieldListComparisons.room
-        // Built in a local: appending to a property from the closures took an exclusivity check
-        // a name.
-        var input = Input(base: bytes! + FieldListComparisons.kept * room)
+        var input = Input(base: bytes + FieldListComparisons.kept * room)
         set.forEachName { input.append(name: $0) }
         input.append(length: FieldListComparisons.availableMark, UnsafeBufferPointer(start: nil, count: 0))
         available { input.append(name: $0) }
         if input.overflowed { return set.compare(with: available) }
         let inputs = UnsafeBufferPointer(start: input.base, count: input.count)
-        for i in comparisons.indices where comparisons[i].count == inputs.count {
-            if UnsafeBufferPointer(start: bytes! + i * room, count: inputs.count).equals(inputs) { return comparisons[i].answer }
+        for i in 0..<FieldListComparisons.kept where comparisons[i].count == inputs.count {
+            if UnsafeBufferPointer(start: bytes + i * room, count: inputs.count).equals(inputs) { return comparisons[i].answer }
         }
         let answer = set.compare(with: available)
-        (bytes! + next * room).update(from: input.base, count: input.count)
-        comparisons[next] = Kept(count: input.count, answer: answer)
-        next = (next + 1) % FieldListComparisons.kept
+        let slot = next.pointee
+        (bytes + slot * room).update(from: input.base, count: input.count)
+        comparisons[slot] = Kept(count: input.count, answer: answer)
+        next.pointee = (slot + 1) % FieldListComparisons.kept
         return answer
     }
 }
