@@ -234,6 +234,19 @@ private func offsetEvents(_ bytes: [UInt8], chunkSize: Int?) throws -> [String] 
         return (line, column)
     }
 
+    /// Asks one window over `bytes` for the positions of `targets` (ascending), each held to the
+    /// byte-by-byte count.
+    static func expectPositions(of targets: [Int], in bytes: [UInt8], _ what: @autoclosure () -> String) {
+        bytes.withUnsafeBytes { buffer in
+            let window = ByteWindow(whole: buffer)
+            for target in targets {
+                let p = window.position(of: target)
+                let expected = naive(bytes, target)
+                #expect(p.line == expected.0 && p.column == expected.1, "offset \(target) of \(what())")
+            }
+        }
+    }
+
     static let pieces: [[UInt8]] = [Array("abc".utf8), [0x0A], [0x0D], [0x0D, 0x0A], Array("é".utf8), Array("😀".utf8),
                                     Array("0123456789abcdef".utf8), [0x0A, 0x0A], Array("  ".utf8),
                                     // Long plain runs and indented lines, for the 64-byte blocks.
@@ -258,14 +271,7 @@ private func offsetEvents(_ bytes: [UInt8], chunkSize: Int?) throws -> [String] 
                 bytes.insert(contentsOf: [[0x0D], [0x0D, 0x0A], Array("é".utf8)][round % 3], at: place)
             }
             let targets = (0..<3).map { _ in Int.random(in: 0...bytes.count, using: &generator) }.sorted()
-            bytes.withUnsafeBytes { buffer in
-                let window = ByteWindow(whole: buffer)
-                for target in targets {
-                    let p = window.position(of: target)
-                    let expected = Self.naive(bytes, target)
-                    #expect(p.line == expected.0 && p.column == expected.1, "offset \(target) of \(bytes.count) bytes, round \(round)")
-                }
-            }
+            Self.expectPositions(of: targets, in: bytes, "\(bytes.count) bytes, round \(round)")
         }
     }
 
@@ -280,14 +286,7 @@ private func offsetEvents(_ bytes: [UInt8], chunkSize: Int?) throws -> [String] 
             for _ in 0..<Int.random(in: 0..<60) { bytes += pieces.randomElement()! }
             // Many, so that most lie within a block of the one before.
             let targets = (0..<24).map { _ in Int.random(in: 0...bytes.count) }.sorted()
-            bytes.withUnsafeBytes { buffer in
-                let window = ByteWindow(whole: buffer)
-                for target in targets {
-                    let p = window.position(of: target)
-                    let expected = Self.naive(bytes, target)
-                    #expect(p.line == expected.0 && p.column == expected.1, "offset \(target) of \(bytes)")
-                }
-            }
+            Self.expectPositions(of: targets, in: bytes, "\(bytes)")
         }
     }
 }
