@@ -35,14 +35,8 @@ final class ValueStack<Element: BitwiseCopyable> {
 
     /// The innermost element, read and changed in place.
     var top: Element {
-        unsafeAddress {
-            precondition(count > 0, "top of an empty stack")
-            return UnsafePointer(base + (count - 1))
-        }
-        unsafeMutableAddress {
-            precondition(count > 0, "top of an empty stack")
-            return base + (count - 1)
-        }
+        unsafeAddress { UnsafePointer(topAddress) }
+        unsafeMutableAddress { topAddress }
     }
 
     /// The innermost element's address, for several reads and changes of it in a row (each

@@ -254,7 +254,7 @@ public enum ContractValidator {
         d.hasDocument && (d.operationId != nil || d.revision != nil || d.changedFields != nil)
     }
 
-    /// `texts`: the bytes the draft's `text` values are in; `fieldLists`: the input's recent
+    /// `texts`: the bytes the draft's `text` values are in; `fieldLists`: the worker's recent
     /// comparisons of operations' field lists, which answer the same as comparing again.
     public static func check(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, inventory: Inventory,
                              fieldLists: FieldListComparisons) -> [ContractViolation] {
