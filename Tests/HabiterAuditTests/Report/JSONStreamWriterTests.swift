@@ -69,4 +69,19 @@ import Testing
             #expect(writer.rendered() == tree.rendered())
         }
     }
+
+    /// Integers at every digit count and at each edge, as Swift writes them.
+    @Test func writesIntegersAsSwiftDoes() {
+        var values = [0, 1, 9, 10, 99, 100, 101, 999, Int.max, Int.min, Int.min + 1, -1, -10, -99, -100]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power]
+        }
+        for value in values {
+            var writer = JSONStreamWriter()
+            writer.int(value)
+            #expect(writer.rendered() == "\(value)\n")
+        }
+    }
 }
