@@ -816,6 +816,7 @@ public struct PrefsXMLReader {
         // references took a call (JSON held in a value has `&quot;` every few bytes).
         var length = 0
         var moved = false
+        let resolvesReferences = mode == .text || mode == .attribute
         @inline(__always) func put(_ byte: UInt8) {
             destination?[length] = byte
             length += 1
@@ -827,6 +828,45 @@ public struct PrefsXMLReader {
             length += n
         }
         while i < to {
+            // Blocks of 64 bytes while 72 are left: the special bytes of a block found at once
+            // (`XMLTextBlock`), and the runs between them and the predefined entities passed
+            // without leaving it; any other special byte is left to the byte path below. A run is
+            // written down a word at a time, as below, and the eight bytes past the block keep
+            // its last word's load and store within the value.
+            blocks: while i &+ XMLTextBlock.size &+ 8 <= to {
+                let blockStart = i
+                var specials = XMLTextBlock.specials(p + i)
+                while true {
+                    let next = blockStart &+ (specials == 0 ? XMLTextBlock.size : specials.trailingZeroBitCount)
+                    if moved {
+                        var word = 0
+                        while i &+ word < next {
+                            let w = UnsafeRawPointer(p + (i &+ word)).loadUnaligned(as: UInt64.self)
+                            UnsafeMutableRawPointer(destination! + (length &+ word)).storeBytes(of: w, as: UInt64.self)
+                            word &+= 8
+                        }
+                    }
+                    length &+= next &- i
+                    i = next
+                    if specials == 0 { continue blocks }
+                    guard resolvesReferences, p[i] == UInt8(ascii: "&") else { break blocks }
+                    let replacement: UInt8, count: Int
+                    // `&quot;` tested first, as one word: a JSON string held in a value has two.
+                    if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF == PrefsXMLReader.quotEntity {
+                        (replacement, count) = (UInt8(ascii: "\""), 5)
+                    } else if let entity = predefinedEntity(at: i &+ 1, to: to) {
+                        (replacement, count) = entity
+                    } else {
+                        break blocks
+                    }
+                    put(replacement)
+                    i &+= 1 &+ count
+                    moved = destination != nil
+                    let passed = i &- blockStart
+                    if passed >= XMLTextBlock.size { continue blocks }
+                    specials &= ~0 &<< UInt64(passed)
+                }
+            }
             // Eight bytes at a time while none is '&', '<', ']', a control or a non-ASCII byte. A
             // word written down may reach past the run: what it wrote there is written again or
             // cut off (the copy has room for every source byte, and `length` never passes `i`).
@@ -850,7 +890,7 @@ public struct PrefsXMLReader {
                 continue
             }
             switch b {
-            case UInt8(ascii: "&") where mode == .text || mode == .attribute:
+            case UInt8(ascii: "&") where resolvesReferences:
                 if let (replacement, count) = predefinedEntity(at: i + 1, to: to) {
                     put(replacement)
                     i += 1 + count
@@ -958,6 +998,9 @@ public struct PrefsXMLReader {
         if four == 0x73_6F_70_61 { return (UInt8(ascii: "'"), 5) }  // "apos"
         return nil
     }
+
+    /// `&quot;`, as the low six bytes of a little-endian word.
+    static let quotEntity: UInt64 = 0x3B_74_6F_75_71_26
 
     /// The index of the first byte of `w` (in memory order) that is '&', '<', ']', below 0x20 or
     /// at least 0x80, or nil when there is none.

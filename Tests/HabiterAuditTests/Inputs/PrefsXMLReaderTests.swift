@@ -1,4 +1,5 @@
 
+import AuditBytes
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -294,6 +295,44 @@ private func plainlyDecoded(_ text: String, inAttribute: Bool) -> [UInt8] {
         }
         #expect(kept.map(\.0) == attributes.map(\.name))
         #expect(kept.map(\.1) == attributes.map { $0.value.replacingOccurrences(of: "&amp;", with: "&") })
+    }
+
+    /// Values long enough for the reader's blocks of 64 bytes (`XMLTextBlock`): JSON held in
+    /// a value, its `&quot;` and the other references, line ends, multi-byte characters and `]`
+    /// at every place in a block and across a block's end, written down once a reference has
+    /// shortened the output; in a CDATA section the same references stay as they are.
+    @Test func longValuesDecodeAsAPlainDecoderDoes() throws {
+        let pieces = ["&quot;", "&quot;", "&quot;", "id", ":", ",", "a run longer than one word", "&amp;", "&lt;", "&gt;", "&apos;",
+                      "&#10;", "&#x1F600;", "é", "\r\n", "\r", "\n", "\t", "]", "x"]
+        var random = SeededGenerator(seed: 64)
+        for _ in 0..<1_500 {
+            func content() -> String {
+                (0..<Int.random(in: 20..<160, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            }
+            let (name, text) = (content(), content())
+            let read = try #require(try entries("<map><string name=\"\(name)\">\(text)</string></map>").first)
+            #expect(Array(read.entry.name.utf8) == plainlyDecoded(name, inAttribute: true), "\(name.debugDescription)")
+            #expect(read.text?.bytes ?? [] == plainlyDecoded(text, inAttribute: false), "\(text.debugDescription)")
+        }
+        let quoted = String(repeating: "{&quot;k&quot;:1}", count: 20)
+        let cdata = try #require(try entries("<map><string name=\"c\"><![CDATA[\(quoted)]]>\(quoted)</string></map>").first)
+        #expect(cdata.text?.bytes == Array((quoted + String(repeating: "{\"k\":1}", count: 20)).utf8))
+    }
+
+    /// The blocks' special bytes, against a test of each byte: every byte value at every place,
+    /// with later special bytes of every kind, and random blocks whole.
+    @Test func blockSpecialsAreTheBytesTheReaderStopsAt() {
+        func isSpecial(_ b: UInt8) -> Bool { b == 0x26 || b == 0x3C || b == 0x5D || b < 0x20 || b >= 0x80 }
+        TestSupport.expectFirstSpecialByte(width: 64, { block in
+            let specials = XMLTextBlock.specials(block)
+            return specials == 0 ? nil : specials.trailingZeroBitCount
+        }, later: [0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF], isSpecial: isSpecial)
+        var random = SeededGenerator(seed: 65)
+        for _ in 0..<2_000 {
+            let block = (0..<64).map { _ in Bool.random(using: &random) ? UInt8.random(in: 0x20...0x7F, using: &random) : UInt8.random(in: 0...255, using: &random) }
+            let expected = block.indices.reduce(UInt64(0)) { mask, k in isSpecial(block[k]) ? mask | 1 << UInt64(k) : mask }
+            #expect(block.withUnsafeBytes { XMLTextBlock.specials($0.baseAddress!) } == expected)
+        }
     }
 
     @Test func specialByteDetectionFindsTheFirst() {
