@@ -828,44 +828,9 @@ public struct PrefsXMLReader {
             length += n
         }
         while i < to {
-            // Blocks of 64 bytes while 72 are left: the special bytes of a block found at once
-            // (`XMLTextBlock`), and the runs between them and the predefined entities passed
-            // without leaving it; any other special byte is left to the byte path below. A run is
-            // written down a word at a time, as below, and the eight bytes past the block keep
-            // its last word's load and store within the value.
-            blocks: while i &+ XMLTextBlock.size &+ 8 <= to {
-                let blockStart = i
-                var specials = XMLTextBlock.specials(p + i)
-                while true {
-                    let next = blockStart &+ (specials == 0 ? XMLTextBlock.size : specials.trailingZeroBitCount)
-                    if moved {
-                        var word = 0
-                        while i &+ word < next {
-                            let w = UnsafeRawPointer(p + (i &+ word)).loadUnaligned(as: UInt64.self)
-                            UnsafeMutableRawPointer(destination! + (length &+ word)).storeBytes(of: w, as: UInt64.self)
-                            word &+= 8
-                        }
-                    }
-                    length &+= next &- i
-                    i = next
-                    if specials == 0 { continue blocks }
-                    guard resolvesReferences, p[i] == UInt8(ascii: "&") else { break blocks }
-                    let replacement: UInt8, count: Int
-                    // `&quot;` tested first, as one word: a JSON string held in a value has two.
-                    if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF == PrefsXMLReader.quotEntity {
-                        (replacement, count) = (UInt8(ascii: "\""), 5)
-                    } else if let entity = predefinedEntity(at: i &+ 1, to: to) {
-                        (replacement, count) = entity
-                    } else {
-                        break blocks
-                    }
-                    put(replacement)
-                    i &+= 1 &+ count
-                    moved = destination != nil
-                    let passed = i &- blockStart
-                    if passed >= XMLTextBlock.size { continue blocks }
-                    specials &= ~0 &<< UInt64(passed)
-                }
+            if i &+ XMLTextBlock.size &+ 8 <= to {
+                (i, length, moved) = PrefsXMLReader.passBlocks(p, from: i, length: length, moved: moved, to: to,
+                                                               resolvesReferences: resolvesReferences, writingTo: destination)
             }
             // Eight bytes at a time while none is '&', '<', ']', a control or a non-ASCII byte. A
             // word written down may reach past the run: what it wrote there is written again or
@@ -891,7 +856,7 @@ public struct PrefsXMLReader {
             }
             switch b {
             case UInt8(ascii: "&") where resolvesReferences:
-                if let (replacement, count) = predefinedEntity(at: i + 1, to: to) {
+                if let (replacement, count) = PrefsXMLReader.predefinedEntity(p, at: i + 1, to: to) {
                     put(replacement)
                     i += 1 + count
                 } else {
@@ -935,6 +900,56 @@ public struct PrefsXMLReader {
             }
         }
         return length
+    }
+
+    /// Passes blocks of 64 bytes of `decode`'s character data from `i`, while 72 are left: the
+    /// special bytes of a block found at once (`XMLTextBlock`), and the runs between them and
+    /// the predefined entities passed without leaving it; returns at any other special byte, for
+    /// `decode`'s byte path. A run is written down a word at a time, as there, and the eight
+    /// bytes past the block keep its last word's load and store within the value. Out of line:
+    /// inlined, it cost the short values (an attribute's, mostly) some 26 instructions each.
+    /// Returns where it stopped, the decoded length there, and whether the bytes have moved.
+    @inline(never)
+    private static func passBlocks(_ p: UnsafePointer<UInt8>, from start: Int, length decoded: Int, moved wasMoved: Bool, to: Int,
+                                   resolvesReferences: Bool, writingTo destination: UnsafeMutablePointer<UInt8>?)
+        -> (i: Int, length: Int, moved: Bool) {
+        var (i, length, moved) = (start, decoded, wasMoved)
+        blocks: while i &+ XMLTextBlock.size &+ 8 <= to {
+            let blockStart = i
+            var specials = XMLTextBlock.specials(p + i)
+            while true {
+                let next = blockStart &+ (specials == 0 ? XMLTextBlock.size : specials.trailingZeroBitCount)
+                if moved {
+                    var word = 0
+                    while i &+ word < next {
+                        let w = UnsafeRawPointer(p + (i &+ word)).loadUnaligned(as: UInt64.self)
+                        UnsafeMutableRawPointer(destination! + (length &+ word)).storeBytes(of: w, as: UInt64.self)
+                        word &+= 8
+                    }
+                }
+                length &+= next &- i
+                i = next
+                if specials == 0 { continue blocks }
+                guard resolvesReferences, p[i] == UInt8(ascii: "&") else { return (i, length, moved) }
+                let replacement: UInt8, count: Int
+                // `&quot;` tested first, as one word: a JSON string held in a value has two.
+                if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF == PrefsXMLReader.quotEntity {
+                    (replacement, count) = (UInt8(ascii: "\""), 5)
+                } else if let entity = predefinedEntity(p, at: i &+ 1, to: to) {
+                    (replacement, count) = entity
+                } else {
+                    return (i, length, moved)
+                }
+                destination?[length] = replacement
+                length &+= 1
+                i &+= 1 &+ count
+                moved = destination != nil
+                let passed = i &- blockStart
+                if passed >= XMLTextBlock.size { continue blocks }
+                specials &= ~0 &<< UInt64(passed)
+            }
+        }
+        return (i, length, moved)
     }
 
     /// Resolves the reference at `i` (an `&`) within `[i, to)` that is not one of the five
@@ -984,9 +999,9 @@ public struct PrefsXMLReader {
     /// length up to and including `;`. Found by whole-word compares, since escaped JSON holds one
     /// every few bytes; anything else takes the general path.
     @inline(__always)
-    private func predefinedEntity(at j: Int, to: Int) -> (UInt8, Int)? {
+    private static func predefinedEntity(_ text: UnsafePointer<UInt8>, at j: Int, to: Int) -> (UInt8, Int)? {
         guard to - j >= 3 else { return nil }
-        let p = UnsafeRawPointer(origin + j)
+        let p = UnsafeRawPointer(text + j)
         let three = UInt32(p.loadUnaligned(fromByteOffset: 0, as: UInt16.self)) | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 16
         if three == 0x3B_74_6C { return (UInt8(ascii: "<"), 3) }  // "lt;"
         if three == 0x3B_74_67 { return (UInt8(ascii: ">"), 3) }  // "gt;"
