@@ -902,13 +902,13 @@ public struct PrefsXMLReader {
         return length
     }
 
-    /// Passes blocks of 64 bytes of `decode`'s character data from `i`, while 72 are left: the
-    /// special bytes of a block found at once (`XMLTextBlock`), and the runs between them and
-    /// the predefined entities passed without leaving it; returns at any other special byte, for
-    /// `decode`'s byte path. A run is written down a word at a time, as there, and the eight
-    /// bytes past the block keep its last word's load and store within the value. Out of line:
-    /// inlined, it cost the short values (an attribute's, mostly) some 26 instructions each.
-    /// Returns where it stopped, the decoded length there, and whether the bytes have moved.
+    /// Passes blocks of 64 bytes of `decode`'s character data in `p` from `start`, while 72 are
+    /// left: the special bytes of a block found at once (`XMLTextBlock`), and the runs between
+    /// them and the predefined entities passed without leaving it. Stops at any other special
+    /// byte, for `decode`'s byte path, and returns where, with the decoded length and whether the
+    /// output has moved there. A run is written down a word at a time, as `decode` writes it; the
+    /// eight bytes past the block keep its last word's load and store within the value. Out of
+    /// line: inlined, it cost each short value (an attribute's, mostly) some 26 instructions.
     @inline(never)
     private static func passBlocks(_ p: UnsafePointer<UInt8>, from start: Int, length decoded: Int, moved wasMoved: Bool, to: Int,
                                    resolvesReferences: Bool, writingTo destination: UnsafeMutablePointer<UInt8>?)
