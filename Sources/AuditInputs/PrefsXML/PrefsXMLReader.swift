@@ -931,15 +931,7 @@ public struct PrefsXMLReader {
                 i = next
                 if specials == 0 { continue blocks }
                 guard resolvesReferences, p[i] == UInt8(ascii: "&") else { return (i, length, moved) }
-                let replacement: UInt8, count: Int
-                // `&quot;` tested first, as one word: a JSON string held in a value has two.
-                if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF == PrefsXMLReader.quotEntity {
-                    (replacement, count) = (UInt8(ascii: "\""), 5)
-                } else if let entity = predefinedEntity(p, at: i &+ 1, to: to) {
-                    (replacement, count) = entity
-                } else {
-                    return (i, length, moved)
-                }
+                guard let (replacement, count) = predefinedEntity(p, at: i &+ 1, to: to) else { return (i, length, moved) }
                 destination?[length] = replacement
                 length &+= 1
                 i &+= 1 &+ count
@@ -997,11 +989,15 @@ public struct PrefsXMLReader {
 
     /// The five predefined entities, `quot;` … `gt;` at `j` (after the `&`): the character and the
     /// length up to and including `;`. Found by whole-word compares, since escaped JSON holds one
-    /// every few bytes; anything else takes the general path.
+    /// every few bytes, `quot;` first (a JSON string held in a value has two); anything else
+    /// takes the general path.
     @inline(__always)
     private static func predefinedEntity(_ text: UnsafePointer<UInt8>, at j: Int, to: Int) -> (UInt8, Int)? {
-        guard to - j >= 3 else { return nil }
         let p = UnsafeRawPointer(text + j)
+        if to - j >= 5, p.loadUnaligned(as: UInt32.self) == 0x74_6F_75_71, p.load(fromByteOffset: 4, as: UInt8.self) == UInt8(ascii: ";") {
+            return (UInt8(ascii: "\""), 5)  // "quot;"
+        }
+        guard to - j >= 3 else { return nil }
         let three = UInt32(p.loadUnaligned(fromByteOffset: 0, as: UInt16.self)) | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 16
         if three == 0x3B_74_6C { return (UInt8(ascii: "<"), 3) }  // "lt;"
         if three == 0x3B_74_67 { return (UInt8(ascii: ">"), 3) }  // "gt;"
@@ -1009,13 +1005,9 @@ public struct PrefsXMLReader {
         let four = p.loadUnaligned(as: UInt32.self)
         if four == 0x3B_70_6D_61 { return (UInt8(ascii: "&"), 4) }  // "amp;"
         guard to - j >= 5, p.load(fromByteOffset: 4, as: UInt8.self) == UInt8(ascii: ";") else { return nil }
-        if four == 0x74_6F_75_71 { return (UInt8(ascii: "\""), 5) }  // "quot"
         if four == 0x73_6F_70_61 { return (UInt8(ascii: "'"), 5) }  // "apos"
         return nil
     }
-
-    /// `&quot;`, as the low six bytes of a little-endian word.
-    static let quotEntity: UInt64 = 0x3B_74_6F_75_71_26
 
     /// The index of the first byte of `w` (in memory order) that is '&', '<', ']', below 0x20 or
     /// at least 0x80, or nil when there is none.

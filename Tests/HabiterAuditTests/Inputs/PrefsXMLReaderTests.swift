@@ -188,6 +188,10 @@ private let androidPrefsSample = """
 
 """
 
+/// The bytes the reader stops at in character data, word by word and block by block: '&', '<',
+/// ']', controls and bytes outside ASCII.
+private func isSpecialByte(_ b: UInt8) -> Bool { b == 0x26 || b == 0x3C || b == 0x5D || b < 0x20 || b >= 0x80 }
+
 private let forbiddenReference = "character reference to a character XML does not allow (a surrogate, U+FFFE, U+FFFF, beyond U+10FFFF, or a control character not written as Android writes it: &#0; to &#31;)"
 
 /// XML's decoding of character data, written plainly: the five entities and character
@@ -322,23 +326,21 @@ private func plainlyDecoded(_ text: String, inAttribute: Bool) -> [UInt8] {
     /// The blocks' special bytes, against a test of each byte: every byte value at every place,
     /// with later special bytes of every kind, and random blocks whole.
     @Test func blockSpecialsAreTheBytesTheReaderStopsAt() {
-        func isSpecial(_ b: UInt8) -> Bool { b == 0x26 || b == 0x3C || b == 0x5D || b < 0x20 || b >= 0x80 }
         TestSupport.expectFirstSpecialByte(width: 64, { block in
             let specials = XMLTextBlock.specials(block)
             return specials == 0 ? nil : specials.trailingZeroBitCount
-        }, later: [0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF], isSpecial: isSpecial)
+        }, later: [0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF], isSpecial: isSpecialByte)
         var random = SeededGenerator(seed: 65)
         for _ in 0..<2_000 {
             let block = (0..<64).map { _ in Bool.random(using: &random) ? UInt8.random(in: 0x20...0x7F, using: &random) : UInt8.random(in: 0...255, using: &random) }
-            let expected = block.indices.reduce(UInt64(0)) { mask, k in isSpecial(block[k]) ? mask | 1 << UInt64(k) : mask }
+            let expected = block.indices.reduce(UInt64(0)) { mask, k in isSpecialByte(block[k]) ? mask | 1 << UInt64(k) : mask }
             #expect(block.withUnsafeBytes { XMLTextBlock.specials($0.baseAddress!) } == expected)
         }
     }
 
     @Test func specialByteDetectionFindsTheFirst() {
-        TestSupport.expectFirstSpecialByte(width: 8, { PrefsXMLReader.firstSpecialByte($0.loadUnaligned(as: UInt64.self)) }, later: [0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF]) {
-            $0 == 0x26 || $0 == 0x3C || $0 == 0x5D || $0 < 0x20 || $0 >= 0x80
-        }
+        TestSupport.expectFirstSpecialByte(width: 8, { PrefsXMLReader.firstSpecialByte($0.loadUnaligned(as: UInt64.self)) },
+                                           later: [0x00, 0x26, 0x3C, 0x5D, 0x1F, 0x80, 0xFF], isSpecial: isSpecialByte)
     }
 
     @Test func quotesAttributeOrderAndWhitespace() {
