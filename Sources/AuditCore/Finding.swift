@@ -82,7 +82,7 @@ public struct RelatedLocation: Sendable, Equatable {
 }
 
 /// A finding's state against a baseline (SARIF `baselineState`).
-public enum BaselineState: String, Sendable, Equatable {
+public enum BaselineState: String, Sendable, Equatable, CaseIterable {
     case new, unchanged, absent
 }
 

@@ -114,27 +114,49 @@ public enum JSONOutput: Equatable, Sendable {
         }
     }
 
-    /// The most bytes `writeEscaped` writes for `count` bytes (each can become `\u00XX`).
-    static func maxEscapedLength(_ count: Int) -> Int { 6 * count }
+    /// The room `writeEscaped` needs for `count` bytes: each can become `\u00XX`, and the word
+    /// that ends a short string is stored whole (its last seven bytes may be written past the end).
+    static func maxEscapedLength(_ count: Int) -> Int { 6 * count + 8 }
 
     /// Writes `bytes` as the content of a JSON string, without the quotes, into `out`, which has
     /// room for `maxEscapedLength(bytes.count)`; returns the number of bytes written. Eight bytes
-    /// at a time while none needs an escape.
+    /// at a time while none needs an escape, the last eight too, and a string shorter than eight
+    /// as one word: a report's strings are short (a level, a rule id, a fingerprint), and a byte
+    /// at a time took some eight instructions a byte.
     static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let source = bytes.baseAddress else { return 0 }
         let digits: StaticString = "0123456789abcdef"
+        let count = bytes.count
         var n = 0
         var i = 0
-        while i < bytes.count {
-            if i &+ 8 <= bytes.count {
+        while i < count {
+            let left = count &- i
+            if left >= 8 {
                 let w = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-                let special = SWAR.bytesBelow(w, 0x20) | SWAR.bytesEqual(w, 0x7F) | SWAR.bytesEqual(w, UInt8(ascii: "\""))
-                    | SWAR.bytesEqual(w, UInt8(ascii: "\\"))
-                if special & SWAR.highBits == 0 {
+                if escapeMarks(w) == 0 {
                     UnsafeMutableRawPointer(out + n).storeBytes(of: w, as: UInt64.self)
                     i &+= 8
                     n &+= 8
                     continue
+                }
+            } else if count >= 8 {
+                // The string's last eight bytes. When none needs an escape, the `8 - left` of
+                // them already passed were written as they are, just before `n`: the word is
+                // stored over them.
+                let w = UnsafeRawPointer(source + (count &- 8)).loadUnaligned(as: UInt64.self)
+                if escapeMarks(w) == 0 {
+                    UnsafeMutableRawPointer(out + (n &- 8 &+ left)).storeBytes(of: w, as: UInt64.self)
+                    return n &+ left
+                }
+            } else {
+                // The rest of a string shorter than eight bytes, gathered low byte first: the
+                // zero bytes above it are marked (controls), but a mark never carries downward,
+                // so those of the rest's bytes are exact.
+                var w: UInt64 = 0
+                for k in 0..<left { w |= UInt64(source[i &+ k]) &<< (8 &* UInt64(k)) }
+                if escapeMarks(w) & (SWAR.highBits &>> (8 &* UInt64(8 &- left))) == 0 {
+                    UnsafeMutableRawPointer(out + n).storeBytes(of: w, as: UInt64.self)
+                    return n &+ left
                 }
             }
             let b = source[i]
@@ -161,6 +183,19 @@ public enum JSONOutput: Equatable, Sendable {
             n &+= 2
         }
         return n
+    }
+
+    /// The high bit set in some byte of `w` when, and only when, one of its bytes needs an escape
+    /// (`SWAR`: bits above a byte that needs one may be set too).
+    @inline(__always)
+    private static func escapeMarks(_ w: UInt64) -> UInt64 {
+        (SWAR.bytesBelow(w, 0x20) | SWAR.bytesEqual(w, 0x7F) | SWAR.bytesEqual(w, UInt8(ascii: "\"")) | SWAR.bytesEqual(w, UInt8(ascii: "\\")))
+            & SWAR.highBits
+    }
+
+    /// Whether `bytes` are written as they are, within quotes.
+    static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.contains(where: needsEscape)
     }
 
     @inline(__always)

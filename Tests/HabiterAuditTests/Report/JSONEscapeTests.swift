@@ -1,8 +1,10 @@
+import AuditCore
 @testable import AuditReport
 import Testing
 
 /// How the JSON writers escape a string's bytes (`JSONOutput.writeEscaped`, eight at a time
-/// while none needs an escape), against a plain byte loop.
+/// while none needs an escape), against a plain byte loop, and the report's enum words, which
+/// the streaming writer copies unescaped.
 @Suite struct JSONEscapeTests {
     /// What JSON escaping gives for `bytes`, one byte at a time.
     static func plainlyEscaped(_ bytes: [UInt8]) -> [UInt8] {
@@ -44,5 +46,16 @@ import Testing
             #expect(Array(UnsafeBufferPointer(start: out, count: written)) == Self.plainlyEscaped(bytes), "\(bytes)")
             #expect(UnsafeBufferPointer(start: out + room, count: 16).allSatisfy { $0 == 0xEE }, "wrote past its room: \(bytes)")
         }
+    }
+
+    /// The streaming writer copies these enums' raw values without escaping them
+    /// (`JSONStreamWriter.rawValue`): each case must be a plain word.
+    @Test func reportEnumWordsNeedNoEscape() {
+        let words = Level.allCases.map(\.rawValue) + Family.allCases.map(\.rawValue) + ScanContext.allCases.map(\.rawValue)
+            + Confidence.allCases.map(\.rawValue) + BaselineState.allCases.map(\.rawValue)
+        for word in words {
+            #expect(Array(word.utf8).withUnsafeBufferPointer(JSONOutput.needsNoEscape), "\(word)")
+        }
+        #expect(!Array("a\"b".utf8).withUnsafeBufferPointer(JSONOutput.needsNoEscape))
     }
 }
