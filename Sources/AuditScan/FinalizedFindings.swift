@@ -113,11 +113,17 @@ struct FinalizedFindings {
             identityBytes.append(contentsOf: part)
             identityBytes.append(0)
         }
-        let identity = FingerprintIdentity(bytes: identityBytes)
-        let occurrence = occurrences[identity, default: 0]
-        occurrences[identity] = occurrence + 1
+        // Counted in one access to the dictionary: a read and then a store hashed and searched twice.
+        var occurrence = 0
+        Self.count(&occurrences[FingerprintIdentity(bytes: identityBytes), default: 0], before: &occurrence)
         identityBytes.appendDecimal(occurrence)
         return SHA256.hexDigest(bytes: identityBytes, byteCount: 16, cache: &firstBlock)
+    }
+
+    /// Adds one to `count`, giving the count before it in `before`.
+    private static func count(_ count: inout Int, before: inout Int) {
+        before = count
+        count += 1
     }
 }
 

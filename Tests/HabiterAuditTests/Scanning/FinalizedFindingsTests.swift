@@ -1,3 +1,4 @@
+import AuditBytes
 @testable import AuditCore
 @testable import AuditScan
 import Testing
@@ -68,5 +69,21 @@ import Testing
     /// entry), the merge keeps the fingerprints the workers counted.
     @Test func workersWithIdentitiesOfTheirOwnKeepTheirCounts() {
         Self.expectMergeAsOneWorker(seed: 24, workers: 2...4, rules: 2, paths: 8) { path, workers, _ in path % workers }
+    }
+
+    /// A fingerprint is the digest of `habiter-audit/v1`, rule, artifact and path, each ended by
+    /// a zero byte, and the number of findings of that identity before it in report order: the
+    /// same identity at three places gets three fingerprints, numbered 0, 1 and 2, and another
+    /// path starts again at 0.
+    @Test func fingerprintsCountTheFindingsOfTheirIdentityBefore() {
+        func expected(rule: Int, path: Int, occurrence: Int) -> String {
+            SHA256.hexDigest(bytes: Array("habiter-audit/v1\u{0}custom.rule\(rule)\u{0}a.json\u{0}/p\(path)\u{0}\(occurrence)".utf8), byteCount: 16)
+        }
+        let findings = [Self.finding(rule: 1, offset: 9, path: 1, tag: 0), Self.finding(rule: 1, offset: 2, path: 1, tag: 1),
+                        Self.finding(rule: 1, offset: 5, path: 2, tag: 2), Self.finding(rule: 1, offset: 4, path: 1, tag: 3)]
+        let finalized = Scanner.finalize(findings)
+        #expect(finalized.map(\.position.byteOffset) == [2, 4, 5, 9])
+        #expect(finalized.map(\.fingerprint) == [expected(rule: 1, path: 1, occurrence: 0), expected(rule: 1, path: 1, occurrence: 1),
+                                                  expected(rule: 1, path: 2, occurrence: 0), expected(rule: 1, path: 1, occurrence: 2)])
     }
 }
