@@ -66,7 +66,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         self.entry = entry
         isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
         secure = FlutterPrefsEncoding.isSecureStorageKey(name)
-        nameKey = String(PrefsEntry.key(ofName: name))
+        nameKey = PrefsEntry.key(ofName: name)
         // The name judged once: whether the pattern rules match it, and its name rule.
         let judgement = scan.judgeKey(nameKey)
         nameIsSecret = !isKeyset && judgement.facts.matchesPattern

@@ -41,11 +41,14 @@ extension PrefsEntry {
     /// fixed), and not at all for an androidx keyset: the secure-storage prefix and the keysets'
     /// names are what a secure-storage dump holds, expected here, while
     /// `secret.secure-storage-dump` is for them found anywhere else.
-    public static func key(ofName name: String) -> Substring {
+    public static func key(ofName name: String) -> String {
         // Compared and dropped as UTF-8 bytes, as the plugins do by code units (`String.dropFirst`
-        // walked characters: some 670 instructions a name).
+        // walked characters: some 670 instructions a name), and the rest made a string from its
+        // bytes (a `Substring` of the UTF-8 view, then a `String` of it, took some 680).
         var name = name
-        let prefixLength = name.withUTF8 { FlutterPrefsEncoding.pluginPrefix(of: $0)?.count } ?? 0
-        return prefixLength == 0 ? Substring(name) : Substring(name.utf8.dropFirst(prefixLength))
+        return name.withUTF8 { bytes in
+            guard let prefix = FlutterPrefsEncoding.pluginPrefix(of: bytes) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[prefix.count...]), as: UTF8.self)
+        } ?? name
     }
 }
