@@ -32,9 +32,11 @@ enum PrefsInputScanner {
 /// from the start), and an entry costs no memory beyond what its parts found.
 struct PrefsScanVisitor: PrefsXMLVisitor {
     let scan: ArtifactScan
-    /// The entry being read, and what its parts are judged by (fields of the visitor, not a
-    /// value copied out for each part).
-    private var entry = PrefsEntry(name: "", nameOffset: 0, kind: .null)
+    /// The entry being read (its kind and where its name is: the entry itself, kept, would be
+    /// copied in and destroyed with its name and value), and what its parts are judged by
+    /// (fields of the visitor, not a value copied out for each part).
+    private var kind = PrefsEntryKind.null
+    private var nameOffset = 0
     /// The name as the pattern rules read it.
     private var nameKey = ""
     private var nameIsSecret = false
@@ -63,7 +65,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
 
     mutating func entry(_ entry: PrefsEntry) throws {
         let name = entry.name
-        self.entry = entry
+        (kind, nameOffset) = (entry.kind, entry.nameOffset)
         isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
         secure = FlutterPrefsEncoding.isSecureStorageKey(name)
         nameKey = PrefsEntry.key(ofName: name)
@@ -85,8 +87,8 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         case .name:
             let parts = pathParts
             try scanName()
-            if !isKeyset && !entry.kind.isScalar && entry.kind != .string {
-                values.classify(secure: secure, path: parts.path, offset: entry.nameOffset)
+            if !isKeyset && !kind.isScalar && kind != .string {
+                values.classify(secure: secure, path: parts.path, offset: nameOffset)
             }
         case .value(let text, let index?):
             guard !isKeyset else { return }
@@ -97,8 +99,8 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
             guard !isKeyset else { return }
             let parts = pathParts
             values.classify(secure: secure, path: parts.path, offset: text.offset)
-            if entry.kind.isScalar {
-                values.scanScalar(description: entry.kind == .boolean ? "a boolean" : "a number", path: parts.path, offset: text.offset)
+            if kind.isScalar {
+                values.scanScalar(description: kind == .boolean ? "a boolean" : "a number", path: parts.path, offset: text.offset)
                 return
             }
             if secure && FlutterPrefsEncoding.looksLikeCiphertext(text.bytes) { return }
@@ -125,7 +127,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     private func scanName() throws {
         guard nameIsSecret else { return }
         var nameKey = nameKey
-        let offset = entry.nameOffset
+        let offset = nameOffset
         let parts = pathParts
         _ = nameKey.withUTF8 { bytes in
             scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: offset) {
