@@ -199,7 +199,7 @@ public struct CapturedJSON: @unchecked Sendable {
     }
 
     /// A `var` only so that `giveBack` can tell whether a tree is its storage's last holder.
-    @usableFromInline internal(set) var storage: Storage
+    @usableFromInline var storage: Storage
 
     /// The root's index.
     @inlinable public var root: Int { 0 }
