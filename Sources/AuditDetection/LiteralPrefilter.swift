@@ -74,22 +74,23 @@ public final class LiteralPrefilter: @unchecked Sendable {
             set(LiteralPrefilter.trigramHash(UInt32(literal[start]) | UInt32(literal[start + 1]) << 8 | UInt32(literal[start + 2]) << 16), in: bitmap)
         }
         // Literal indices by pair, in index order: counted, summed, then placed; in raw memory,
-        // freed by `deinit`.
+        // freed by `deinit`. The table is filled one place up (`cursor`): summed, each place holds
+        // where its pair's group starts and is the cursor that places it, and ends where the next
+        // group starts, which is where the table, one place down, wants it. (A copy of the sums as
+        // cursors took 256 KiB more and their copy, each time a prefilter was built.)
         func grouped(by pair: (Int) -> Int?) -> (start: UnsafeMutablePointer<Int32>, members: UnsafeMutablePointer<Int32>) {
-            let start = UnsafeMutablePointer<Int32>.allocate(capacity: 65537)
-            start.initialize(repeating: 0, count: 65537)
+            let start = UnsafeMutablePointer<Int32>.allocate(capacity: 65538)
+            start.initialize(repeating: 0, count: 65538)
+            let cursor = start + 1
             for index in lowered.indices {
-                if let p = pair(index) { start[p + 1] += 1 }
+                if let p = pair(index) { cursor[p + 1] += 1 }
             }
-            for p in 0..<65536 { start[p + 1] += start[p] }
-            let members = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, Int(start[65536])))
-            let next = UnsafeMutablePointer<Int32>.allocate(capacity: 65537)
-            defer { next.deallocate() }
-            next.initialize(from: start, count: 65537)
+            for p in 0..<65536 { cursor[p + 1] += cursor[p] }
+            let members = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, Int(cursor[65536])))
             for index in lowered.indices {
                 guard let p = pair(index) else { continue }
-                (members + Int(next[p])).initialize(to: Int32(index))
-                next[p] += 1
+                (members + Int(cursor[p])).initialize(to: Int32(index))
+                cursor[p] += 1
             }
             return (start, members)
         }
