@@ -18,13 +18,10 @@ public final class LiteralPrefilter: @unchecked Sendable {
     /// Bit `b1 << 8 | b0` (two bytes as a little-endian word) is set when some literal starts
     /// with the pair `b0 b1` in any letter case. Probed at every offset with `probeStep` 1.
     private let bitmap: UnsafeMutablePointer<UInt64>
-    /// Literal indices grouped by first (lowercased) byte pair: the literals starting with pair
-    /// `p` are `pairMembers[pairStart[p]..<pairStart[p + 1]]`.
-    private let pairStart: UnsafeMutablePointer<Int32>
-    private let pairMembers: UnsafeMutablePointer<Int32>
+    /// Literal indices grouped by first (lowercased) byte pair (`PairGroups`).
+    private let firstPairs: PairGroups
     /// The same by second byte pair (bytes 1 and 2), for `probeStep` 2.
-    private let secondPairStart: UnsafeMutablePointer<Int32>
-    private let secondPairMembers: UnsafeMutablePointer<Int32>
+    private let secondPairs: PairGroups
     /// The literals' bytes one after another: literal `i` is
     /// `literalBytes[literalStart[i]..<literalStart[i + 1]]`. Raw memory, like the tables above,
     /// so that probing a value takes no reference counting.
@@ -73,27 +70,6 @@ public final class LiteralPrefilter: @unchecked Sendable {
         func setTrigram(_ literal: [UInt8], from start: Int, in bitmap: UnsafeMutablePointer<UInt64>) {
             set(LiteralPrefilter.trigramHash(UInt32(literal[start]) | UInt32(literal[start + 1]) << 8 | UInt32(literal[start + 2]) << 16), in: bitmap)
         }
-        // Literal indices by pair, in index order: counted, summed, then placed; in raw memory,
-        // freed by `deinit`. The table is filled one place up (`cursor`): summed, each place holds
-        // where its pair's group starts and is the cursor that places it, and ends where the next
-        // group starts, which is where the table, one place down, wants it. (A copy of the sums as
-        // cursors took 256 KiB more and their copy, each time a prefilter was built.)
-        func grouped(by pair: (Int) -> Int?) -> (start: UnsafeMutablePointer<Int32>, members: UnsafeMutablePointer<Int32>) {
-            let start = UnsafeMutablePointer<Int32>.allocate(capacity: 65538)
-            start.initialize(repeating: 0, count: 65538)
-            let cursor = start + 1
-            for index in lowered.indices {
-                if let p = pair(index) { cursor[p + 1] += 1 }
-            }
-            for p in 0..<65536 { cursor[p + 1] += cursor[p] }
-            let members = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, Int(cursor[65536])))
-            for index in lowered.indices {
-                guard let p = pair(index) else { continue }
-                (members + Int(cursor[p])).initialize(to: Int32(index))
-                cursor[p] += 1
-            }
-            return (start, members)
-        }
         for literal in lowered { setBits(literal[0], literal[1], in: bitmap) }
         /// A copy of `values` in raw memory, freed by `deinit`.
         func raw<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
@@ -101,8 +77,8 @@ public final class LiteralPrefilter: @unchecked Sendable {
             pointer.initialize(from: values, count: values.count)
             return pointer
         }
-        (pairStart, pairMembers) = grouped { Int(lowered[$0][0]) << 8 | Int(lowered[$0][1]) }
-        (secondPairStart, secondPairMembers) = grouped { probeStep == 2 ? Int(lowered[$0][1]) << 8 | Int(lowered[$0][2]) : nil }
+        firstPairs = PairGroups(lowered.indices.map { (lowered[$0][0], lowered[$0][1]) })
+        secondPairs = PairGroups(probeStep == 2 ? lowered.indices.map { (lowered[$0][1], lowered[$0][2]) } : [])
         literalBytes = raw(lowered.flatMap { $0 })
         literalStart = raw(lowered.reduce(into: [Int32(0)]) { starts, literal in starts.append(starts.last! + Int32(literal.count)) })
         /// The first eight bytes of each literal, shifted to their places, where `byte` maps them.
@@ -128,10 +104,8 @@ public final class LiteralPrefilter: @unchecked Sendable {
 
     deinit {
         bitmap.deallocate()
-        pairStart.deallocate()
-        pairMembers.deallocate()
-        secondPairStart.deallocate()
-        secondPairMembers.deallocate()
+        firstPairs.deallocate()
+        secondPairs.deallocate()
         literalBytes.deallocate()
         literalStart.deallocate()
         prefixWords.deallocate()
@@ -173,8 +147,8 @@ public final class LiteralPrefilter: @unchecked Sendable {
             for i in 0..<(n &- 1) {
                 let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
                 if LiteralPrefilter.has(word, in: bitmap) {
-                    let pair = Int(ASCIICase.lower(start[i])) << 8 | Int(ASCIICase.lower(start[i &+ 1]))
-                    verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
+                    let (first, second) = (ASCIICase.lower(start[i]), ASCIICase.lower(start[i &+ 1]))
+                    verify(firstPairs.members, firstPairs.group(first, second), at: i, in: start, count: n, found)
                 }
             }
             return
@@ -209,12 +183,12 @@ public final class LiteralPrefilter: @unchecked Sendable {
     /// bytes at `i` (-1: fewer are left).
     @inline(__always)
     private func verifyCandidates(at i: Int, here: Int, in start: UnsafePointer<UInt8>, count n: Int, _ found: (Int, Int) -> Void) {
-        let pair = Int(ASCIICase.lower(start[i])) << 8 | Int(ASCIICase.lower(start[i &+ 1]))
+        let (first, second) = (ASCIICase.lower(start[i]), ASCIICase.lower(start[i &+ 1]))
         if i > 0 && LiteralPrefilter.has(trigramHash(at: i &- 1, in: start, count: n), in: trigrams) {
-            verify(secondPairMembers, Int(secondPairStart[pair])..<Int(secondPairStart[pair + 1]), at: i - 1, in: start, count: n, found)
+            verify(secondPairs.members, secondPairs.group(first, second), at: i - 1, in: start, count: n, found)
         }
         if here >= 0 && LiteralPrefilter.has(here, in: trigrams) {
-            verify(pairMembers, Int(pairStart[pair])..<Int(pairStart[pair + 1]), at: i, in: start, count: n, found)
+            verify(firstPairs.members, firstPairs.group(first, second), at: i, in: start, count: n, found)
         }
     }
 
@@ -256,5 +230,58 @@ public final class LiteralPrefilter: @unchecked Sendable {
             while k < length && ASCIICase.lower(start[position + k]) == literalBytes[literal + k] { k += 1 }
             if k == length { found(index, position) }
         }
+    }
+}
+
+/// The literals of a prefilter grouped by a pair of their (lowercased) bytes, in index order: the
+/// literals with pair `first second` are `members[group(first, second)]`. The groups' starts are
+/// laid out one row of 256 for each first byte some pair has, after one row for the others, which
+/// holds only empty groups (`rows` gives each first byte's row); each group ends where the next
+/// place's begins. One table of 65,537 starts took 256 KiB, and its page faults a quarter of a
+/// millisecond of start-up for the four tables of a pack's two prefilters. Raw memory, freed by
+/// `deallocate`, so that probing takes no reference counting.
+struct PairGroups {
+    /// Where each first byte's row starts in `starts`.
+    private let rows: UnsafeMutablePointer<Int32>
+    private let starts: UnsafeMutablePointer<Int32>
+    let members: UnsafeMutablePointer<Int32>
+
+    /// The groups of `pairs`, the pair of literal `i` at `i`.
+    init(_ pairs: [(UInt8, UInt8)]) {
+        rows = .allocate(capacity: 256)
+        rows.initialize(repeating: 0, count: 256)
+        var rowCount = 1
+        for (first, _) in pairs where rows[Int(first)] == 0 {
+            rows[Int(first)] = Int32(rowCount * 256)
+            rowCount += 1
+        }
+        // Counted, summed, then placed, the sums one place up (`cursor`): summed, each place
+        // holds where its group starts and is the cursor that places it, and ends where the next
+        // group starts, which is where `starts`, one place down, wants it.
+        let count = rowCount * 256 + 2
+        starts = .allocate(capacity: count)
+        starts.initialize(repeating: 0, count: count)
+        let cursor = starts + 1
+        for (first, second) in pairs { cursor[Int(rows[Int(first)]) + Int(second) + 1] += 1 }
+        for place in 0..<(count - 2) { cursor[place + 1] += cursor[place] }
+        members = .allocate(capacity: max(1, pairs.count))
+        for (index, (first, second)) in pairs.enumerated() {
+            let place = Int(rows[Int(first)]) + Int(second)
+            (members + Int(cursor[place])).initialize(to: Int32(index))
+            cursor[place] += 1
+        }
+    }
+
+    /// The places in `members` of the literals with the pair `first second`.
+    @inline(__always)
+    func group(_ first: UInt8, _ second: UInt8) -> Range<Int> {
+        let place = Int(rows[Int(first)]) &+ Int(second)
+        return Int(starts[place])..<Int(starts[place &+ 1])
+    }
+
+    func deallocate() {
+        rows.deallocate()
+        starts.deallocate()
+        members.deallocate()
     }
 }
