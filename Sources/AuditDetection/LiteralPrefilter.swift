@@ -77,8 +77,8 @@ public final class LiteralPrefilter: @unchecked Sendable {
             pointer.initialize(from: values, count: values.count)
             return pointer
         }
-        firstPairs = PairGroups(lowered.indices.map { (lowered[$0][0], lowered[$0][1]) })
-        secondPairs = PairGroups(probeStep == 2 ? lowered.indices.map { (lowered[$0][1], lowered[$0][2]) } : [])
+        firstPairs = PairGroups(lowered.map { ($0[0], $0[1]) })
+        secondPairs = PairGroups(probeStep == 2 ? lowered.map { ($0[1], $0[2]) } : [])
         literalBytes = raw(lowered.flatMap { $0 })
         literalStart = raw(lowered.reduce(into: [Int32(0)]) { starts, literal in starts.append(starts.last! + Int32(literal.count)) })
         /// The first eight bytes of each literal, shifted to their places, where `byte` maps them.
