@@ -425,8 +425,11 @@ final class ArtifactScan {
             let credible = !replaced && value.count >= ValueCredibility.minimumLength
                 && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
             let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
-            recordNameHit(name, credible: credible, valueDescription: description, at: offset,
-                          location: Self.location(in: slot, located: &located, locate), value: value)
+            // The location moved out of its slot, its last use: a copy retained and released each of
+            // its references (a document of sensitive names has a name hit at every value).
+            Self.makeLocation(in: slot, located: &located, locate)
+            located = false
+            recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: slot.move(), value: value)
         }
     }
 
@@ -435,11 +438,17 @@ final class ArtifactScan {
     /// checked for overlapping access at every call.
     @inline(__always)
     private static func location(in slot: UnsafeMutablePointer<HitLocation>, located: inout Bool, _ locate: () -> HitLocation) -> HitLocation {
+        makeLocation(in: slot, located: &located, locate)
+        return slot.pointee
+    }
+
+    /// Makes the location in `slot` with `locate`, unless it is made already.
+    @inline(__always)
+    private static func makeLocation(in slot: UnsafeMutablePointer<HitLocation>, located: inout Bool, _ locate: () -> HitLocation) {
         if !located {
             slot.initialize(to: locate())
             located = true
         }
-        return slot.pointee
     }
 
     /// Records that a key or prefs entry belongs to an inventory store; returns the hit's handle,

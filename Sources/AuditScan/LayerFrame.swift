@@ -231,20 +231,21 @@ extension ArtifactScan {
                 && HabiterAPI.isAuthorizationResponse(pairs) ? rule : nil
         }
         let splitter = layerDecoders.mask(named: frame.decoder)
-        for pair in pairs {
-            var name = pair.name.withUnsafeBufferPointer { nameMatch($0) }
-            if let responseRule, pair.name == HabiterAPI.codeName || pair.name == HabiterAPI.stateName {
-                let word = String(decoding: pair.name, as: UTF8.self)
+        // Read once: a frame inside a string gives each fact from the location of that string,
+        // copied whole, a million times for a form of a million fields.
+        let isProtocolField = frame.isProtocolField
+        pairs.forEachInPlace { pairName, value, isVerbatim in
+            var name = nameMatch(pairName.assumingMemoryBound(to: UInt8.self))
+            if let responseRule, pairName.elementsEqual(HabiterAPI.codeName) || pairName.elementsEqual(HabiterAPI.stateName) {
+                let word = String(decoding: pairName, as: UTF8.self)
                 name = NameMatch(ruleIndex: responseRule, words: [word], matchedName: "authorizationresponse", describesMetadata: false)
             }
             // The location is made only for a hit: a form can hold a million fields.
-            pair.value.withUnsafeBytes { value in
-                scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth,
-                                excluding: pair.isVerbatim ? splitter : 0, carriedByProtocol: frame.isProtocolField) {
-                    let key = String(decoding: pair.name, as: UTF8.self)
-                    return HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
-                                       readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: frame.isProtocolField)
-                }
+            scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth,
+                            excluding: isVerbatim ? splitter : 0, carriedByProtocol: isProtocolField) {
+                let key = String(decoding: pairName, as: UTF8.self)
+                return HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
+                                   readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: isProtocolField)
             }
         }
         return true

@@ -10,6 +10,12 @@ public enum LayerBytes {
     public static func percentDecode<C: Collection>(_ bytes: C, plusAsSpace: Bool) -> [UInt8] where C.Element == UInt8 {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
+        percentDecode(bytes, plusAsSpace: plusAsSpace, appendingTo: &output)
+        return output
+    }
+
+    /// `percentDecode`, appended to `output`.
+    public static func percentDecode<C: Collection>(_ bytes: C, plusAsSpace: Bool, appendingTo output: inout [UInt8]) where C.Element == UInt8 {
         var i = bytes.startIndex
         while i != bytes.endIndex {
             let b = bytes[i]
@@ -31,7 +37,11 @@ public enum LayerBytes {
             }
             i = bytes.index(after: i)
         }
-        return output
+    }
+
+    /// Whether `percentDecode` could change `bytes`: they hold a `%`, or a `+` read as a space.
+    public static func mayPercentDecode(_ bytes: UnsafeRawBufferPointer, plusAsSpace: Bool) -> Bool {
+        bytes.containsByte(UInt8(ascii: "%")) || (plusAsSpace && bytes.containsByte(UInt8(ascii: "+")))
     }
 
     @inline(__always)

@@ -50,6 +50,43 @@ public struct PairList: Sendable {
         let list: PairList
         let value: UnsafeRawBufferPointer
 
+        /// Calls `body` with each pair, in order, as the iterator gives it, but its name and value
+        /// lent for the call: read where they are written when nothing in them decodes (no `%`,
+        /// nor a `+` read as a space), else decoded into two buffers used again for the next pair.
+        /// The iterator's two arrays, made and freed for each pair, were a sixth of the scan of a
+        /// query or form of a million fields.
+        public func forEachInPlace(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, _ isVerbatim: Bool) -> Void) {
+            switch list.storage {
+            case .decoded(let pairs):
+                for pair in pairs {
+                    pair.name.withUnsafeBytes { name in pair.value.withUnsafeBytes { value in body(name, value, pair.isVerbatim) } }
+                }
+            case .encoded(_, _, let plusAsSpace):
+                var decodedName: [UInt8] = []
+                var decodedValue: [UInt8] = []
+                /// `bytes` as `percentDecode` gives them, in `buffer` when they decode.
+                func decoded(_ bytes: UnsafeRawBufferPointer, into buffer: inout [UInt8], _ use: (UnsafeRawBufferPointer) -> Void) {
+                    guard LayerBytes.mayPercentDecode(bytes, plusAsSpace: plusAsSpace) else { return use(bytes) }
+                    buffer.removeAll(keepingCapacity: true)
+                    LayerBytes.percentDecode(bytes, plusAsSpace: plusAsSpace, appendingTo: &buffer)
+                    buffer.withUnsafeBytes(use)
+                }
+                var parts = makeIterator()
+                while let range = parts.nextPart() {
+                    let part = UnsafeRawBufferPointer(rebasing: parts.text[range])
+                    // A part without `=` is a name with an empty value (not verbatim, as the iterator has it).
+                    guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else {
+                        decoded(part, into: &decodedName) { name in body(name, UnsafeRawBufferPointer(start: nil, count: 0), false) }
+                        continue
+                    }
+                    let raw = UnsafeRawBufferPointer(rebasing: part[(equals + 1)...])
+                    decoded(UnsafeRawBufferPointer(rebasing: part[..<equals]), into: &decodedName) { name in
+                        decoded(raw, into: &decodedValue) { value in body(name, value, value.baseAddress == raw.baseAddress || value.elementsEqual(raw)) }
+                    }
+                }
+            }
+        }
+
         public func makeIterator() -> Iterator {
             switch list.storage {
             case .decoded(let pairs):
@@ -102,7 +139,7 @@ public struct PairList: Sendable {
             }
 
             /// The next part that is not empty.
-            private mutating func nextPart() -> Range<Int>? {
+            fileprivate mutating func nextPart() -> Range<Int>? {
                 while partStart < text.count {
                     let start = partStart
                     let end = text[start...].firstIndex(of: separator) ?? text.count
