@@ -49,21 +49,21 @@ struct LayerFrame {
     /// The path up to and including this layer's decoder.
     @inline(__always) var path: LayeredPath {
         guard let origin else { return ownPath }
-        return LayeredPath(layers: origin.location.path.layers + ownPath.layers)
+        return LayeredPath(layers: origin.fact { $0.path.layers } + ownPath.layers)
     }
 
     /// The decoder that opened the innermost layer (nil for the input itself).
     @inline(__always) var decoder: String? { ownPath.layers.last?.decoder }
     /// The nearest name outside this layer.
-    @inline(__always) var outerKey: String? { origin.map { $0.location.key } ?? givenKey }
+    @inline(__always) var outerKey: String? { origin.map { $0.fact { $0.key } } ?? givenKey }
     /// Container ids enclosing this layer.
-    @inline(__always) var ancestry: [Int] { origin.map { $0.location.ancestry } ?? givenAncestry }
+    @inline(__always) var ancestry: [Int] { origin.map { $0.fact { $0.ancestry } } ?? givenAncestry }
     /// A context the reader fixed for everything in this text (e.g. a HAR entry to the sync API).
-    @inline(__always) var readerContext: ScanContext? { origin.map { $0.location.readerContext } ?? givenReaderContext }
+    @inline(__always) var readerContext: ScanContext? { origin.map { $0.fact { $0.readerContext } } ?? givenReaderContext }
     /// `transport` when the protocol carries everything in this text (see `HitLocation`).
-    @inline(__always) var carrier: Family? { origin.map { $0.location.carrier } ?? givenCarrier }
+    @inline(__always) var carrier: Family? { origin.map { $0.fact { $0.carrier } } ?? givenCarrier }
     /// Everything in this text is a protocol field (see `HitLocation`).
-    @inline(__always) var isProtocolField: Bool { origin.map { $0.location.isProtocolField } ?? givenIsProtocolField }
+    @inline(__always) var isProtocolField: Bool { origin.map { $0.fact { $0.isProtocolField } } ?? givenIsProtocolField }
 
     /// The same text read as another decoder's (NDJSON where JSON was expected).
     mutating func renameLayer(to decoder: String) {
@@ -231,9 +231,6 @@ extension ArtifactScan {
                 && HabiterAPI.isAuthorizationResponse(pairs) ? rule : nil
         }
         let splitter = layerDecoders.mask(named: frame.decoder)
-        // Read once: a frame inside a string gives each fact from the location of that string,
-        // copied whole, a million times for a form of a million fields.
-        let isProtocolField = frame.isProtocolField
         pairs.forEachInPlace { pairName, value, isVerbatim in
             var name = nameMatch(pairName.assumingMemoryBound(to: UInt8.self))
             if let responseRule, pairName.elementsEqual(HabiterAPI.codeName) || pairName.elementsEqual(HabiterAPI.stateName) {
@@ -242,10 +239,10 @@ extension ArtifactScan {
             }
             // The location is made only for a hit: a form can hold a million fields.
             scanNamedString(value, name: name, at: frame.outerOffset ?? 0, depth: frame.depth,
-                            excluding: isVerbatim ? splitter : 0, carriedByProtocol: isProtocolField) {
+                            excluding: isVerbatim ? splitter : 0, carriedByProtocol: frame.isProtocolField) {
                 let key = String(decoding: pairName, as: UTF8.self)
                 return HitLocation(key: key, path: frame.path.appending(.key(key)), ancestry: frame.ancestry,
-                                   readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: isProtocolField)
+                                   readerContext: frame.readerContext, carrier: frame.carrier, isProtocolField: frame.isProtocolField)
             }
         }
         return true

@@ -14,11 +14,19 @@ final class LayerOrigin {
     }
 
     var location: HitLocation {
-        if let made { return made }
-        guard let locate else { preconditionFailure("a layer's origin located after its value was read") }
-        let location = locate()
-        made = location
-        return location
+        fact { $0 }
+    }
+
+    /// One fact of the location, read where the origin keeps it: `location` copies the whole of
+    /// it, retaining each reference it holds, and a layer's frame asks a fact of its origin for
+    /// every pair of a form and every hit in a body.
+    @inline(__always)
+    func fact<T>(_ read: (HitLocation) -> T) -> T {
+        if made == nil {
+            guard let locate else { preconditionFailure("a layer's origin located after its value was read") }
+            made = locate()
+        }
+        return read(made.unsafelyUnwrapped)
     }
 
     /// Whether the location has been made.
