@@ -41,6 +41,11 @@ public struct CapturedJSON: @unchecked Sendable {
         @inlinable func key(in bytes: UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: bytes + Int(max(keyStart, 0)), count: Int(keyCount))
         }
+
+        /// The string's or number's text among the tree's `bytes` (empty for any other kind).
+        @inlinable func text(in bytes: UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: bytes + Int(textStart), count: Int(textCount))
+        }
     }
 
     /// The tree's memory, freed with its last copy; never changed once built. A tree copied out
@@ -257,6 +262,25 @@ public struct CapturedJSON: @unchecked Sendable {
         }
     }
 
+    /// Whether `predicate` holds for the kind and text (as `withText` gives it) of every member
+    /// or element of the container at `i`, read in place: through `children`, `kind` and
+    /// `withText`, each element read the storage's header and checked its index again, 6 of
+    /// the some 50 instructions a weekday of a list cost (BENCHMARKS.md, "The adversarial
+    /// inputs' own paths").
+    @inlinable public func allChildren(of i: Int, satisfy predicate: (Kind, UnsafeBufferPointer<UInt8>) throws -> Bool) rethrows -> Bool {
+        let end = Int(entry(i).end)
+        return try withExtendedLifetime(storage) {
+            let (entries, bytes) = (storage.entries, storage.bytes)
+            var child = i + 1
+            while child < end {
+                let entry = entries[child]
+                guard try predicate(entry.kind, entry.text(in: bytes)) else { return false }
+                child = Int(entry.end)
+            }
+            return true
+        }
+    }
+
     /// The entries of the value at `i` below it, at every depth.
     @inlinable public func descendants(_ i: Int) -> Range<Int> { (i + 1)..<Int(entry(i).end) }
 
@@ -301,8 +325,7 @@ public struct CapturedJSON: @unchecked Sendable {
     }
 
     @inlinable public func textBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        let entry = entry(i)
-        return UnsafeBufferPointer(start: storage.bytes + Int(entry.textStart), count: Int(entry.textCount))
+        entry(i).text(in: storage.bytes)
     }
 
     /// The member's name at `i`, made a `String` (for a report).

@@ -82,6 +82,26 @@ import Testing
         #expect(nested.member("k", of: c).map { i in nested.withText(i) { Array($0) } } == Array("4".utf8))
     }
 
+    /// `allChildren` reads what `children`, `kind` and `withText` read, in order, and stops at
+    /// the first element the predicate refuses.
+    @Test func allChildrenReadsWhatChildrenRead() throws {
+        let builder = CapturedJSON.Builder()
+        for text in Self.texts {
+            let tree = try #require(try Self.capture(text, with: builder), "\(text.prefix(40))")
+            for i in [tree.root] + Array(tree.descendants(tree.root)) where tree.isContainer(i) {
+                let expected = tree.children(i).map { (tree.kind($0), tree.withText($0) { Array($0) }) }
+                var seen: [(CapturedJSON.Kind, [UInt8])] = []
+                #expect(tree.allChildren(of: i) { seen.append(($0, Array($1))); return true })
+                #expect(seen.map(\.0) == expected.map(\.0) && seen.map(\.1) == expected.map(\.1), "\(text.prefix(40))")
+                guard !expected.isEmpty else { continue }
+                let refused = expected.count / 2
+                var calls = 0
+                #expect(!tree.allChildren(of: i) { _, _ in calls += 1; return calls <= refused })
+                #expect(calls == refused + 1)
+            }
+        }
+    }
+
     /// The size the capture limit's memory is reckoned with (`CapturedJSON.Entry`'s doc).
     @Test func anEntryTakes32Bytes() {
         #expect(MemoryLayout<CapturedJSON.Entry>.stride == 32)

@@ -147,6 +147,8 @@ enum ContractSamples {
          "contract.field-value key=frequency"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""customDays": null"#, with: #""customDays": [8]"#)),
          "contract.field-value key=customDays"),
+        (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""customDays": null"#, with: #""customDays": [1, 7, 7.0]"#)),
+         "contract.field-value key=customDays"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""targetCount": 1"#, with: #""targetCount": -1"#)),
          "contract.field-value key=targetCount"),
         (S.document("habit/h1", payload: S.habitPayload(id: "h1").replacingOccurrences(of: #""targetCount": 1"#, with: #""targetCount": 12.0"#)),
