@@ -64,14 +64,14 @@ def main():
     points = {f"{probe}_{end}": symbol(names, pattern) + ("%return" if end == "out" else "")
               for probe, (pattern, ends) in PROBES.items() for end in ends}
     phases = collections.defaultdict(list)
-    with uprobes.probes("bench/serial-phases", GROUP, args.binary, points):
+    with uprobes.probes("bench/serial-phases", GROUP, args.binary, points) as probed:
         with tempfile.TemporaryDirectory() as directory:
             for run in range(args.runs):
                 data = os.path.join(directory, "perf.data")
                 # The scan's exit status is its gate's (findings exit non-zero): not checked.
                 subprocess.run(["perf", "record", "-q", "-o", data, "-e", f"{GROUP}:*", "-e", "sched:sched_process_exec",
                                 "-e", "sched:sched_process_exit", "--",
-                                *uprobes.scan_argv(args.binary, args.jobs, os.path.join(directory, f"{run}.json"), path)],
+                                *uprobes.scan_argv(probed, args.jobs, os.path.join(directory, f"{run}.json"), path)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 script = subprocess.run(["perf", "script", "-i", data, "-F", "time,event"], capture_output=True, text=True).stdout
                 times = collections.defaultdict(list)

@@ -52,12 +52,12 @@ def main():
     release_offset, image_end = image_span(args.binary)
 
     points = {name: f"{name} obj=%di" for name in ("swift_retain", "swift_release")}
-    with uprobes.probes("bench/shared-objects", GROUP, args.binary, points):
+    with uprobes.probes("bench/shared-objects", GROUP, args.binary, points) as probed:
         with tempfile.TemporaryDirectory() as directory:
             data = os.path.join(directory, "perf.data")
             # The scan's exit status is its gate's (findings exit non-zero): not checked.
             subprocess.run(["perf", "record", "-q", "-g", "-o", data, "-e", f"{GROUP}:swift_retain", "-e", f"{GROUP}:swift_release",
-                            "--", *uprobes.scan_argv(args.binary, args.jobs, os.devnull, path)], stderr=subprocess.DEVNULL)
+                            "--", *uprobes.scan_argv(probed, args.jobs, os.devnull, path)], stderr=subprocess.DEVNULL)
             threads = collections.defaultdict(collections.Counter)
             spans = {}  # (object, thread) -> [first, last] time
             callers = collections.defaultdict(collections.Counter)

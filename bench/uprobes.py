@@ -6,8 +6,10 @@ perf."""
 import argparse
 import contextlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -37,17 +39,27 @@ def scan_argv(binary, jobs, report, path):
 
 @contextlib.contextmanager
 def probes(program, group, binary, points):
-    """Probes `binary` at `points` (event name: perf probe spec, `symbol` or `symbol%return`)
-    in `group` for the body; the group is removed before and after, also when a probe fails."""
+    """Probes a copy of `binary` at `points` (event name: perf probe spec, `symbol` or
+    `symbol%return`) in `group`, and yields the copy's path: the body runs the copy, since a
+    uprobe belongs to the file it was placed in. The copy has no debugging information: perf
+    probe looks a symbol up in the DWARF of a binary that has it, and in the release build's it
+    fails ("Failed to find symbol at 0x...", for every symbol); without it, perf reads the
+    symbol table, as the scripts' patterns do. The group is removed before and after, also
+    when a probe fails."""
     def remove():
         subprocess.run(["perf", "probe", "-q", "-d", f"{group}:*"], stderr=subprocess.DEVNULL)
 
+    if shutil.which("objcopy") is None:
+        sys.exit(f"{program}: needs objcopy, to probe a copy of the binary without its debugging information: apt-get install binutils")
     remove()
-    try:
-        for event, spec in points.items():
-            added = subprocess.run(["perf", "probe", "-q", "-x", binary, "-a", f"{group}:{event}={spec}"], capture_output=True, text=True)
-            if added.returncode != 0:
-                sys.exit(f"{program}: cannot probe {event} (root and a kernel with uprobes are needed): {added.stderr.strip()}")
-        yield
-    finally:
-        remove()
+    with tempfile.TemporaryDirectory() as directory:
+        copy = os.path.join(directory, os.path.basename(binary))
+        subprocess.run(["objcopy", "--strip-debug", binary, copy], check=True)
+        try:
+            for event, spec in points.items():
+                added = subprocess.run(["perf", "probe", "-q", "-x", copy, "-a", f"{group}:{event}={spec}"], capture_output=True, text=True)
+                if added.returncode != 0:
+                    sys.exit(f"{program}: cannot probe {event} (root and a kernel with uprobes are needed): {added.stderr.strip()}")
+            yield copy
+        finally:
+            remove()
