@@ -1,5 +1,5 @@
 import AuditInputs
-import Foundation
+import Synchronization
 
 /// One worker's part of an input several workers scan at once (`--jobs` on one large NDJSON or
 /// HAR file). Every worker reads the whole input through a window of its own, so that
@@ -22,18 +22,16 @@ import Foundation
 /// visited of its chunk, not all of it.
 public final class ScanShare: @unchecked Sendable {
     public let worker: Int
-    private let claims: ChunkClaims
-    private let published: [PublishedDocument]
+    private let chunks: SharedChunks
     /// The chunk asked about last, and whether this worker holds it.
     private var chunk = -1
     private var holdsChunk = false
     /// How many times this worker jumped (tests check that it did).
     private(set) var jumps = 0
 
-    private init(worker: Int, claims: ChunkClaims, published: [PublishedDocument]) {
+    private init(worker: Int, chunks: SharedChunks) {
         self.worker = worker
-        self.claims = claims
-        self.published = published
+        self.chunks = chunks
     }
 
     /// The shares of `workers` workers in an input of `size` bytes, cut into some 256 chunks a
@@ -45,25 +43,24 @@ public final class ScanShare: @unchecked Sendable {
     }
 
     static func shares(workers: Int, size: Int, chunkSize: Int) -> [ScanShare] {
-        let claims = ChunkClaims(size: size, chunkSize: chunkSize)
-        let published = (0..<workers).map { _ in PublishedDocument() }
-        return (0..<workers).map { ScanShare(worker: $0, claims: claims, published: published) }
+        let chunks = SharedChunks(size: size, chunkSize: chunkSize, workers: workers)
+        return (0..<workers).map { ScanShare(worker: $0, chunks: chunks) }
     }
 
     /// Whether this worker visits the document that starts at `offset`, the `ordinal`-th of its
     /// kind in the input (from 0). Claims the chunk when no worker has yet.
     public func owns(documentAt offset: Int, ordinal: Int) -> Bool {
         if ordinal == 0 { return worker == 0 }
-        let chunk = claims.chunk(of: offset)
+        let chunk = chunks.chunk(of: offset)
         if chunk != self.chunk {
             self.chunk = chunk
-            holdsChunk = claims.claim(chunk, for: worker)
+            holdsChunk = chunks.claim(chunk, for: worker)
         }
         return holdsChunk
     }
 
     /// The chunks' size in bytes.
-    public var chunkSize: Int { claims.chunkSize }
+    public var chunkSize: Int { chunks.chunkSize }
 
     /// Whether this worker visits what lies outside the documents.
     public var ownsTheRest: Bool { worker == 0 }
@@ -77,7 +74,7 @@ public final class ScanShare: @unchecked Sendable {
 
     /// This worker begins to visit the document `point` describes (one it owns).
     public func began(_ point: ResumePoint) {
-        published[worker].set(point)
+        chunks.publish(point, by: worker)
     }
 
     /// For a document at `offset` that this worker does not own: the last document the holder
@@ -86,68 +83,62 @@ public final class ScanShare: @unchecked Sendable {
     /// (A worker claims a chunk where it reaches it, so the chunks a worker ahead has passed are
     /// held; one holding no document's start is never claimed, and no jump crosses it.)
     public func resumePoint(after offset: Int) -> ResumePoint? {
-        let first = claims.chunk(of: offset)
-        guard let holder = claims.holder(of: first), holder != worker,
-              let point = published[holder].get(), point.offset > offset,
-              claims.areHeld(first...claims.chunk(of: point.offset), byOtherThan: worker) else { return nil }
+        guard let point = chunks.resumePoint(after: offset, for: worker) else { return nil }
         jumps += 1
         return point
     }
 }
 
-/// The document a worker began last, read by the others.
-private final class PublishedDocument: @unchecked Sendable {
-    private let lock = NSLock()
-    private var point: ScanShare.ResumePoint?
-
-    func set(_ point: ScanShare.ResumePoint) {
-        lock.lock()
-        self.point = point
-        lock.unlock()
-    }
-
-    func get() -> ScanShare.ResumePoint? {
-        lock.lock()
-        defer { lock.unlock() }
-        return point
-    }
-}
-
-/// Which worker holds each chunk of a shared input.
-private final class ChunkClaims: @unchecked Sendable {
-    private let lock = NSLock()
+/// What the workers of one input share, under one lock: which worker holds each chunk, and the
+/// document each began last. A document takes the lock once. Kept in three objects, each
+/// with a lock, the two workers' cores wrote the same reference counts at every entry of a
+/// HAR (an array's object retained at each read) and took three locks for one jump
+/// (`bench/shared-objects`; BENCHMARKS.md, "Objects the workers share").
+private final class SharedChunks: Sendable {
     let chunkSize: Int
-    private var holders: [Int]
+    private let count: Int
+    private let state: Mutex<State>
 
-    init(size: Int, chunkSize: Int) {
+    private struct State {
+        /// Each chunk's worker, -1 while none has claimed it.
+        var holders: [Int]
+        /// The document each worker began last.
+        var published: [ScanShare.ResumePoint?]
+    }
+
+    init(size: Int, chunkSize: Int, workers: Int) {
         self.chunkSize = chunkSize
-        holders = Array(repeating: -1, count: size / chunkSize + 1)
+        count = size / chunkSize + 1
+        state = Mutex(State(holders: Array(repeating: -1, count: count), published: Array(repeating: nil, count: workers)))
     }
 
     /// The chunk of `offset`; an offset past the size a file had when opened is in the last.
     func chunk(of offset: Int) -> Int {
-        min(max(offset, 0) / chunkSize, holders.count - 1)
-    }
-
-    /// The worker holding `chunk`, if any has claimed it.
-    func holder(of chunk: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return holders[chunk] < 0 ? nil : holders[chunk]
-    }
-
-    /// Whether every chunk of `chunks` is held, and by a worker other than `worker`.
-    func areHeld(_ chunks: ClosedRange<Int>, byOtherThan worker: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return chunks.allSatisfy { holders[$0] >= 0 && holders[$0] != worker }
+        min(max(offset, 0) / chunkSize, count - 1)
     }
 
     /// Gives `chunk` to `worker` unless another holds it; whether `worker` holds it.
     func claim(_ chunk: Int, for worker: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if holders[chunk] < 0 { holders[chunk] = worker }
-        return holders[chunk] == worker
+        state.withLock { state in
+            if state.holders[chunk] < 0 { state.holders[chunk] = worker }
+            return state.holders[chunk] == worker
+        }
+    }
+
+    func publish(_ point: ScanShare.ResumePoint, by worker: Int) {
+        state.withLock { $0.published[worker] = point }
+    }
+
+    /// For a document at `offset` that `worker` does not own: the last document the holder of
+    /// its chunk has begun, when that lies further on and every chunk from `offset`'s to its
+    /// own is held by a worker other than `worker`.
+    func resumePoint(after offset: Int, for worker: Int) -> ScanShare.ResumePoint? {
+        let first = chunk(of: offset)
+        return state.withLock { state in
+            let holder = state.holders[first]
+            guard holder >= 0, holder != worker, let point = state.published[holder], point.offset > offset else { return nil }
+            let held = (first...chunk(of: point.offset)).allSatisfy { state.holders[$0] >= 0 && state.holders[$0] != worker }
+            return held ? point : nil
+        }
     }
 }
