@@ -96,7 +96,8 @@ public final class ScanShare: @unchecked Sendable {
 /// (`bench/shared-objects`; BENCHMARKS.md, "Objects the workers share").
 private final class SharedChunks: Sendable {
     let chunkSize: Int
-    private let count: Int
+    /// The number of chunks, read without the lock.
+    private let chunkCount: Int
     private let state: Mutex<State>
 
     private struct State {
@@ -108,13 +109,13 @@ private final class SharedChunks: Sendable {
 
     init(size: Int, chunkSize: Int, workers: Int) {
         self.chunkSize = chunkSize
-        count = size / chunkSize + 1
-        state = Mutex(State(holders: Array(repeating: -1, count: count), published: Array(repeating: nil, count: workers)))
+        chunkCount = size / chunkSize + 1
+        state = Mutex(State(holders: Array(repeating: -1, count: chunkCount), published: Array(repeating: nil, count: workers)))
     }
 
     /// The chunk of `offset`; an offset past the size a file had when opened is in the last.
     func chunk(of offset: Int) -> Int {
-        min(max(offset, 0) / chunkSize, count - 1)
+        min(max(offset, 0) / chunkSize, chunkCount - 1)
     }
 
     /// Gives `chunk` to `worker` unless another holds it; whether `worker` holds it.
