@@ -268,13 +268,21 @@ public struct CapturedJSON: @unchecked Sendable {
     /// the some 50 instructions a weekday of a list cost (BENCHMARKS.md, "The adversarial
     /// inputs' own paths").
     @inlinable public func allChildren(of i: Int, satisfy predicate: (Kind, UnsafeBufferPointer<UInt8>) throws -> Bool) rethrows -> Bool {
+        try forEachChildEntry(of: i) { _, entry, bytes in try predicate(entry.kind, entry.text(in: bytes)) }
+    }
+
+    /// Calls `body` with the index and entry of each member or element of the container at `i`,
+    /// in order, and the tree's bytes, read in place, until it returns false; whether it never
+    /// did. (`member` and `allChildren`; `children` gives indices, each read again.)
+    @inlinable @discardableResult
+    func forEachChildEntry(of i: Int, _ body: (Int, Entry, UnsafeMutablePointer<UInt8>) throws -> Bool) rethrows -> Bool {
         let end = Int(entry(i).end)
         return try withExtendedLifetime(storage) {
             let (entries, bytes) = (storage.entries, storage.bytes)
             var child = i + 1
             while child < end {
                 let entry = entries[child]
-                guard try predicate(entry.kind, entry.text(in: bytes)) else { return false }
+                guard try body(child, entry, bytes) else { return false }
                 child = Int(entry.end)
             }
             return true
@@ -290,18 +298,12 @@ public struct CapturedJSON: @unchecked Sendable {
     /// instructions a look-up of an object of two members).
     @inlinable public func member(_ key: StaticString, of i: Int) -> Int? {
         guard kind(i) == .object else { return nil }
-        return withExtendedLifetime(storage) {
-            let (entries, bytes) = (storage.entries, storage.bytes)
-            var found: Int?
-            var child = i + 1
-            let end = Int(entries[i].end)
-            while child < end {
-                let entry = entries[child]
-                if entry.key(in: bytes).equals(key) { found = child }
-                child = Int(entry.end)
-            }
-            return found
+        var found: Int?
+        forEachChildEntry(of: i) { child, entry, bytes in
+            if entry.key(in: bytes).equals(key) { found = child }
+            return true
         }
+        return found
     }
 
     /// Whether the member at `i` is named `name`, byte for byte.
