@@ -13,17 +13,30 @@ public enum DisplayText {
     public static func escaped(_ text: String) -> String {
         // Most names are printable ASCII: returned as they are after one pass over the bytes.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
-        var out = ""
+        // Into bytes: a scalar appended to a string took some 300 instructions.
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
             if needsEscape(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                appendVisible(scalar, to: &out)
             } else {
-                out.unicodeScalars.append(scalar)
+                UTF8.encode(scalar) { out.append($0) }
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `scalar` written visibly: `\u` and at least four uppercase hex digits (`\u001B`).
+    public static func appendVisible(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+        let digits: StaticString = "0123456789ABCDEF"
+        out.append(UInt8(ascii: "\\"))
+        out.append(UInt8(ascii: "u"))
+        var shift = 12
+        while shift + 4 < 32 && scalar.value >> (shift + 4) != 0 { shift += 4 }
+        while shift >= 0 {
+            out.append(digits.utf8Start[Int((scalar.value >> UInt32(shift)) & 15)])
+            shift -= 4
+        }
     }
 
     /// As `escaped`, keeping line feeds: for whole messages of several lines (stderr).

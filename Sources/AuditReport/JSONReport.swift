@@ -7,27 +7,20 @@ public enum JSONReport {
     public static let formatVersion = 1
 
     public static func render(_ input: ReportInput) -> String {
-        var writer = JSONStreamWriter()
         // Room for all of it at once: about 600 bytes a finding.
-        writer.reserve(input.result.findings.count * 600)
-        _ = write(input, into: &writer) { _ in true }
-        return writer.rendered()
+        JSONStreamWriter.rendered(reserving: input.result.findings.count * 600) { writer, flush in write(input, into: &writer, flush: flush) }
     }
 
     /// Writes the report to `sink` as it is made, about `chunk` bytes at a time, so that a report
     /// of millions of findings is never held whole; false when the sink fails (it is not called
     /// again).
     public static func write(_ input: ReportInput, chunk: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
-        var writer = JSONStreamWriter()
-        writer.reserve(chunk + 4096)
-        let written = write(input, into: &writer) { writer in writer.pendingCount < chunk || writer.flush(to: sink) }
-        return written && writer.finish(to: sink)
+        JSONStreamWriter.stream(chunk: chunk, to: sink) { writer, flush in write(input, into: &writer, flush: flush) }
     }
 
     /// Writes the report into `writer`, offering it to `flush` after each finding; false when
     /// `flush` fails.
-    private static func write(_ input: ReportInput, into writer: inout JSONStreamWriter,
-                              flush: (inout JSONStreamWriter) -> Bool) -> Bool {
+    private static func write(_ input: ReportInput, into writer: inout JSONStreamWriter, flush: JSONStreamWriter.Flush) -> Bool {
         let result = input.result
         writer.open("{")
         writer.key("reportFormat")

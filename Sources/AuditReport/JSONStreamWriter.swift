@@ -16,6 +16,33 @@ struct JSONStreamWriter: ~Copyable {
     /// time and may run past its end.
     private static let slack = 8
 
+    /// Offered the writer after each long array's element (a finding): hands what was written
+    /// on when enough has gathered; false when that fails.
+    typealias Flush = (inout JSONStreamWriter) -> Bool
+
+    /// The whole text `body` writes (given a flush that keeps everything), with room for
+    /// `capacity` bytes made at once.
+    static func rendered(reserving capacity: Int, _ body: (inout JSONStreamWriter, Flush) -> Bool) -> String {
+        var writer = JSONStreamWriter()
+        writer.reserve(capacity)
+        _ = body(&writer) { _ in true }
+        return writer.rendered()
+    }
+
+    /// Writes what `body` writes to `sink` as it is made, about `chunk` bytes at a time, so that
+    /// a report of millions of findings is never held whole; false when the sink fails (it is
+    /// not called again).
+    static func stream(chunk: Int, to sink: (UnsafeRawBufferPointer) -> Bool, _ body: (inout JSONStreamWriter, Flush) -> Bool) -> Bool {
+        // The sink is only called while `stream` runs: the flush that captures it does not
+        // outlive it.
+        withoutActuallyEscaping(sink) { sink in
+            var writer = JSONStreamWriter()
+            writer.reserve(chunk + 4096)
+            let written = body(&writer) { writer in writer.pendingCount < chunk || writer.flush(to: sink) }
+            return written && writer.finish(to: sink)
+        }
+    }
+
     init() {
         capacity = 4096
         base = .allocate(capacity: capacity + JSONStreamWriter.slack)
@@ -157,6 +184,10 @@ struct JSONStreamWriter: ~Copyable {
 
     mutating func null() {
         append("null")
+    }
+
+    mutating func bool(_ value: Bool) {
+        if value { append("true") } else { append("false") }
     }
 
     /// A value built as a tree, at the current depth.

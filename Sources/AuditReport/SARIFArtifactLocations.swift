@@ -23,17 +23,40 @@ public struct SARIFRoot: Sendable, Equatable {
 struct SARIFArtifactLocations {
     static let rootBaseId = "SRCROOT"
 
-    let index: [String: Int]
     let root: SARIFRoot?
+    /// Each artifact's place, made once: a path's URI is built a character at a time, and every
+    /// result names its artifact (4,200 instructions a result when made each time).
+    private var places: [String: Place] = [:]
 
-    /// An `artifactLocation` for `path`, with its index in the run's artifacts when `indexed`.
-    func location(_ path: String, indexed: Bool = true) -> JSONOutput {
+    private struct Place {
+        var uri: String
+        var baseId: String?
+        /// The first index of the artifact in the run's artifacts.
+        var index: Int?
+    }
+
+    /// The locations of the run's `artifacts` (their names, in the run's order).
+    init(artifacts: [String], root: SARIFRoot?) {
+        self.root = root
+        for (i, path) in artifacts.enumerated() where places[path] == nil {
+            places[path] = place(path, index: i)
+        }
+    }
+
+    /// Writes the `artifactLocation` of `path`, with its index in the run's artifacts when
+    /// `indexed`.
+    func write(_ path: String, indexed: Bool = true, into writer: inout JSONStreamWriter) {
+        let place = places[path] ?? place(path, index: nil)
+        writer.open("{")
+        writer.key("uri"); writer.string(place.uri)
+        if let baseId = place.baseId { writer.key("uriBaseId"); writer.string(baseId) }
+        if indexed, let index = place.index { writer.key("index"); writer.int(index) }
+        writer.close("}")
+    }
+
+    private func place(_ path: String, index: Int?) -> Place {
         let (uri, baseId) = reference(path)
-        return .members([
-            ("uri", .string(uri)),
-            ("uriBaseId", baseId.map(JSONOutput.string)),
-            ("index", indexed ? index[path].map(JSONOutput.int) : nil),
-        ])
+        return Place(uri: uri, baseId: baseId, index: index)
     }
 
     /// The run's `originalUriBaseIds`: the root, when there is one.

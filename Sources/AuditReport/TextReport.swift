@@ -10,22 +10,44 @@ public enum TextReport {
 
     public static func render(_ input: ReportInput, colour: Bool) -> String {
         let style = Style(enabled: colour)
-        var out = ""
+        // Bytes, not a string: a piece appended to a string took some 500 instructions, and a
+        // finding is a dozen pieces.
+        var out: [UInt8] = []
+        out.reserveCapacity(input.result.findings.count * 200 + 256)
+        func put(_ text: String) { out += text.utf8 }
         var currentArtifact: String?
-        for finding in input.result.activeFindings {
-            if finding.artifact != currentArtifact {
-                if currentArtifact != nil { out += "\n" }
-                out += style.bold(DisplayText.escaped(finding.artifact)) + "\n"
-                currentArtifact = finding.artifact
+        input.result.findings.withUnsafeBufferPointer { findings in
+            for finding in findings where finding.isActive {
+                if finding.artifact != currentArtifact {
+                    if currentArtifact != nil { put("\n") }
+                    put(style.bold(DisplayText.escaped(finding.artifact)))
+                    put("\n")
+                    currentArtifact = finding.artifact
+                }
+                put("  ")
+                put((String(finding.position.line) + ":" + String(finding.position.column)).padding(toLength: 9))
+                put(style.level(finding.level))
+                put("  ")
+                put(DisplayText.escaped(finding.ruleId))
+                put("\n           ")
+                put(DisplayText.escaped(finding.message))
+                put("\n           ")
+                put(style.start(Style.dimCode))
+                put(finding.pathText.isEmpty ? "/" : DisplayText.escaped(finding.pathText))
+                put("  [")
+                put(finding.family.rawValue)
+                put(", ")
+                put(finding.context.rawValue)
+                put(", ")
+                put(finding.confidence.rawValue)
+                put(" confidence]")
+                put(style.end)
+                put("\n")
             }
-            let location = "\(finding.position.line):\(finding.position.column)"
-            out += "  " + location.padding(toLength: 9) + style.level(finding.level) + "  " + DisplayText.escaped(finding.ruleId) + "\n"
-            out += "           " + DisplayText.escaped(finding.message) + "\n"
-            out += "           " + style.dim("\(finding.pathText.isEmpty ? "/" : DisplayText.escaped(finding.pathText))  [\(finding.family.rawValue), \(finding.context.rawValue), \(finding.confidence.rawValue) confidence]") + "\n"
         }
         if !input.result.inventory.isEmpty {
-            if !out.isEmpty { out += "\n" }
-            out += style.bold("Inventory: stores seen") + "\n"
+            if !out.isEmpty { put("\n") }
+            put(style.bold("Inventory: stores seen") + "\n")
             let names = input.result.inventory.map { DisplayText.escaped($0.name) }
             // Names are shown whole; one longer than the column stands on a line of its own.
             let width = min(Self.inventoryNameColumn, names.map(\.count).max() ?? 0)
@@ -33,41 +55,41 @@ public enum TextReport {
             for (entry, name) in zip(input.result.inventory, names) {
                 let classes = entry.classes.map(\.rawValue).joined(separator: " / ")
                 let contexts = entry.contexts.map(\.rawValue).joined(separator: ", ")
-                out += "  " + (name.count > width ? name + "\n  " + indent : name.padding(toLength: width + 2))
-                    + entry.verdict.rawValue.padding(toLength: 9) + classes + " in " + contexts + "\n"
-                for note in entry.notes { out += "  " + indent + style.dim(DisplayText.escaped(note)) + "\n" }
+                put("  " + (name.count > width ? name + "\n  " + indent : name.padding(toLength: width + 2))
+                    + entry.verdict.rawValue.padding(toLength: 9) + classes + " in " + contexts + "\n")
+                for note in entry.notes { put("  " + indent + style.dim(DisplayText.escaped(note)) + "\n") }
             }
         }
         let accepted = input.result.findings.filter { !$0.isActive }
         if !accepted.isEmpty || !input.result.absent.isEmpty || !input.result.notices.isEmpty {
-            if !out.isEmpty { out += "\n" }
+            if !out.isEmpty { put("\n") }
             let byBaseline = accepted.filter { $0.suppression?.source == .baseline }.count
             if !accepted.isEmpty {
-                out += "Accepted, not shown: \(accepted.count) finding\(accepted.count == 1 ? "" : "s") (\(byBaseline) by the baseline, \(accepted.count - byBaseline) by the allowlist).\n"
+                put("Accepted, not shown: \(accepted.count) finding\(accepted.count == 1 ? "" : "s") (\(byBaseline) by the baseline, \(accepted.count - byBaseline) by the allowlist).\n")
             }
             if !input.result.absent.isEmpty {
-                out += "Gone since the baseline: \(input.result.absent.count) finding\(input.result.absent.count == 1 ? "" : "s") (fixed, or their input removed).\n"
+                put("Gone since the baseline: \(input.result.absent.count) finding\(input.result.absent.count == 1 ? "" : "s") (fixed, or their input removed).\n")
             }
-            for notice in input.result.notices { out += style.level(.warning) + "  " + DisplayText.escaped(notice) + "\n" }
+            for notice in input.result.notices { put(style.level(.warning) + "  " + DisplayText.escaped(notice) + "\n") }
         }
         let skipped = input.result.artifacts.filter { $0.skipped != nil }
         if !skipped.isEmpty {
-            if !out.isEmpty { out += "\n" }
-            out += style.bold("Inputs skipped") + "\n"
+            if !out.isEmpty { put("\n") }
+            put(style.bold("Inputs skipped") + "\n")
             for artifact in skipped {
-                out += "  " + DisplayText.escaped(artifact.name) + ": " + DisplayText.escaped(artifact.skipped!) + "\n"
+                put("  " + DisplayText.escaped(artifact.name) + ": " + DisplayText.escaped(artifact.skipped!) + "\n")
             }
         }
         if !input.result.errors.isEmpty {
-            if !out.isEmpty { out += "\n" }
-            out += style.bold("Inputs that could not be scanned") + "\n"
+            if !out.isEmpty { put("\n") }
+            put(style.bold("Inputs that could not be scanned") + "\n")
             for error in input.result.errors {
-                out += "  " + style.level(.error) + "  " + error.description + "\n"
+                put("  " + style.level(.error) + "  " + error.description + "\n")
             }
         }
-        if !out.isEmpty { out += "\n" }
-        out += summaryLine(input) + "\n"
-        return out
+        if !out.isEmpty { put("\n") }
+        put(summaryLine(input) + "\n")
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The secrets a capture repeats in several of its requests, by rule and count: "1
@@ -133,9 +155,13 @@ public enum TextReport {
 
     struct Style {
         let enabled: Bool
-        func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        static let dimCode = "2"
+        func wrap(_ text: String, _ code: String) -> String { enabled ? start(code) + text + end : text }
+        /// What begins text shown in `code`'s style (nothing without colour); `end` ends it.
+        func start(_ code: String) -> String { enabled ? "\u{1B}[\(code)m" : "" }
+        var end: String { enabled ? "\u{1B}[0m" : "" }
         func bold(_ text: String) -> String { wrap(text, "1") }
-        func dim(_ text: String) -> String { wrap(text, "2") }
+        func dim(_ text: String) -> String { wrap(text, Self.dimCode) }
         func level(_ level: Level) -> String {
             let label = level.rawValue.padding(toLength: 7)
             switch level {

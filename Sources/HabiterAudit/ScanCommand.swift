@@ -86,8 +86,12 @@ enum ScanCommand {
             for error in result.errors { environment.writeErr("error: \(error)\n") }
         }
         if let output {
-            // A JSON report goes to its file as it is made: it can hold millions of findings.
-            let failure = format == .json ? write(to: output) { JSONReport.write(input, to: $0) } : write(render(), to: output)
+            // A JSON or SARIF report goes to its file as it is made: it can hold millions of findings.
+            let failure = switch format {
+            case .json: write(to: output) { JSONReport.write(input, to: $0) }
+            case .sarif: write(to: output) { SARIFReport.write(input, to: $0) }
+            default: write(render(), to: output)
+            }
             if let failure {
                 environment.writeErr("Error: cannot write the report to '\(output)': \(failure)\n")
                 return ExitStatus.inputError

@@ -50,9 +50,15 @@ import Testing
                 writer.int(number)
                 return .int(number)
             default:
-                if next(2) == 0 {
+                switch next(4) {
+                case 0:
                     writer.null()
                     return .null
+                case 1:
+                    let value = next(2) == 0
+                    writer.bool(value)
+                    return .bool(value)
+                default: break
                 }
                 let tree: JSONOutput = .object([("source", .string(string())), ("list", .array([.int(next(9)), .null]))])
                 writer.value(tree)

@@ -45,25 +45,33 @@ import Testing
         #expect(Self.report(format, extra: ["--jobs", "3"]).stdout == first)
     }
 
-    @Test func aJSONReportWrittenToAFileIsTheOneOnStdout() throws {
+    /// JSON and SARIF go to a file as they are made; the file holds what stdout shows.
+    @Test(arguments: ["json", "sarif"])
+    func aReportWrittenToAFileIsTheOneOnStdout(_ format: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("habiter-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("report.json")
-        #expect(Self.report("json", extra: ["--quiet", "--output", file.path]).status == ExitStatus.inputError)
-        #expect(try String(contentsOf: file, encoding: .utf8) == Self.report("json").stdout)
+        let file = directory.appendingPathComponent("report.\(format)")
+        #expect(Self.report(format, extra: ["--quiet", "--output", file.path]).status == ExitStatus.inputError)
+        #expect(try String(contentsOf: file, encoding: .utf8) == Self.report(format).stdout)
     }
 
-    @Test func theStreamedJSONReportIsTheRenderedOne() {
+    @Test func theStreamedReportsAreTheRenderedOnes() {
         let input = HTMLReportTests.syntheticInput("a \"quoted\" text")
-        var chunks: [[UInt8]] = []
-        #expect(JSONReport.write(input, chunk: 64) { chunks.append(Array($0)); return true })
-        #expect(chunks.count > 2, "flushed after each finding, and at the end")
-        #expect(String(decoding: chunks.joined(), as: UTF8.self) == JSONReport.render(input))
-        // A sink that fails is not called again.
-        var calls = 0
-        #expect(!JSONReport.write(input, chunk: 64) { _ in calls += 1; return false })
-        #expect(calls == 1)
+        let reports: [(String, (Int, (UnsafeRawBufferPointer) -> Bool) -> Bool, String)] = [
+            ("json", { JSONReport.write(input, chunk: $0, to: $1) }, JSONReport.render(input)),
+            ("sarif", { SARIFReport.write(input, chunk: $0, to: $1) }, SARIFReport.render(input)),
+        ]
+        for (format, write, rendered) in reports {
+            var chunks: [[UInt8]] = []
+            #expect(write(64) { chunks.append(Array($0)); return true }, "\(format)")
+            #expect(chunks.count > 2, "\(format): flushed after each finding, and at the end")
+            #expect(String(decoding: chunks.joined(), as: UTF8.self) == rendered, "\(format)")
+            // A sink that fails is not called again.
+            var calls = 0
+            #expect(!write(64) { _ in calls += 1; return false }, "\(format)")
+            #expect(calls == 1, "\(format)")
+        }
     }
 
     static let sarifSchema = TestSupport.sharedRoot.appendingPathComponent("schemas/sarif-2.1.0.json")

@@ -7,8 +7,11 @@ import Testing
 /// SARIF artifact URIs: relative paths as given, absolute ones as `file://` URIs, and under
 /// `--root` relative to the base id SRCROOT that `originalUriBaseIds` defines.
 @Suite struct SARIFArtifactLocationTests {
+    /// The `artifactLocation` of `path`, the fourth of the run's artifacts, on one line.
     static func location(_ path: String, root: SARIFRoot? = nil) -> String {
-        SARIFArtifactLocations(index: [path: 3], root: root).location(path).renderedOnOneLine()
+        var writer = JSONStreamWriter()
+        SARIFArtifactLocations(artifacts: ["a", "b", "a", path], root: root).write(path, into: &writer)
+        return (try? JSONOutput(JSONValue.parse(Array(writer.rendered().utf8)).value).renderedOnOneLine()) ?? "not JSON"
     }
 
     @Test func withoutARoot() {
@@ -16,7 +19,12 @@ import Testing
         #expect(Self.location("/home/ci/work/captures/s.har") == #"{"uri": "file:///home/ci/work/captures/s.har", "index": 3}"#)
         #expect(Self.location("/home/ci/./work/../ä.json") == #"{"uri": "file:///home/ci/%C3%A4.json", "index": 3}"#)
         #expect(Self.location("-") == #"{"uri": "stdin", "index": 3}"#)
-        #expect(SARIFArtifactLocations(index: [:], root: nil).originalUriBaseIds == nil)
+        // An artifact named twice keeps its first index; one not among them has none.
+        var writer = JSONStreamWriter()
+        SARIFArtifactLocations(artifacts: ["x", "a", "a"], root: nil).write("a", into: &writer)
+        SARIFArtifactLocations(artifacts: ["x"], root: nil).write("a", into: &writer)
+        #expect(writer.rendered() == "{\n  \"uri\": \"a\",\n  \"index\": 1\n}{\n  \"uri\": \"a\"\n}\n")
+        #expect(SARIFArtifactLocations(artifacts: [], root: nil).originalUriBaseIds == nil)
     }
 
     @Test func underARoot() {
@@ -27,7 +35,7 @@ import Testing
         // Outside the root: an absolute file:// URI, never a path climbing out of it.
         #expect(Self.location("other/x.json", root: root) == #"{"uri": "file:///home/ci/other/x.json", "index": 3}"#)
         #expect(Self.location("/home/ci/repository/x.json", root: root) == #"{"uri": "file:///home/ci/repository/x.json", "index": 3}"#)
-        #expect(SARIFArtifactLocations(index: [:], root: root).originalUriBaseIds?.renderedOnOneLine()
+        #expect(SARIFArtifactLocations(artifacts: [], root: root).originalUriBaseIds?.renderedOnOneLine()
             == #"{"SRCROOT": {"uri": "file:///home/ci/repo/"}}"#)
     }
 
