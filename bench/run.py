@@ -22,6 +22,9 @@ Sections (default: all but big; --big adds it):
   onefile      one ndjson and one har file of --size MB, each with --jobs 1 and --jobs 2 (the
                file shared by two workers): speed-up, peak RSS, and whether the two reports are
                byte-identical; the ceiling is two `--jobs 1` scans of it at once
+  reports      the har file of --size MB (the kind with the most findings) with each --format, the
+               report written to a file: MB/s, the time against the JSON report's, the report's
+               size and peak RSS
   linearity    json at --size/10 MB and at --size MB
   big          a 1 GB json file, scanned as a file and on stdin: peak RSS
 Builds nothing: bench/run builds the release binary first. Inputs are generated once into
@@ -49,7 +52,8 @@ TARGET_MBPS = {"json": 400, "compact": 400, "ndjson": 400, "har": 250, "prefs": 
 # Issue 18's bounds for an adversarial input against a normal one of its format and size.
 ADVERSARIAL_TIME_BOUND = 3
 RSS_HEADROOM_MB = 64
-SECTIONS = ("throughput", "peer", "adversarial", "jobs", "onefile", "linearity", "big")
+SECTIONS = ("throughput", "peer", "adversarial", "jobs", "onefile", "reports", "linearity", "big")
+REPORT_FORMATS = ("json", "sarif", "text", "html", "github")
 
 
 def input_file(kind, size_mb, seed=None, directory=DATA):
@@ -272,6 +276,33 @@ class Suite:
         if any(status not in (0, 1) for status in statuses):
             sys.exit(f"bench/run: a --jobs 1 scan of {directory} failed with exit status {max(statuses)}")
         return elapsed
+
+    def reports(self):
+        size = self.args.size
+        path = input_file("har", size)
+        warm(path)
+        mb = os.path.getsize(path) / 1e6
+        self.heading("reports", f"the {size:g} MB HAR in each report format, written to a file, medians of {self.args.runs} runs")
+        header = ["format", "MB/s", "time / json", "report MB", "peak RSS MiB"]
+        times = {fmt: [] for fmt in REPORT_FORMATS}
+        peaks = {fmt: [] for fmt in REPORT_FORMATS}
+        sizes = {}
+        with tempfile.TemporaryDirectory() as reports:
+            for _ in range(self.args.runs):  # interleaved
+                for fmt in REPORT_FORMATS:
+                    report = os.path.join(reports, f"report.{fmt}")
+                    command = [self.binary, "scan", "--quiet", "--no-config", "--format", fmt, "--output", report, path]
+                    elapsed, peak, status = run_once(command)
+                    if status not in (0, 1):
+                        sys.exit(f"bench/run: --format {fmt} on {path} failed with exit status {status}")
+                    times[fmt].append(elapsed)
+                    peaks[fmt].append(peak)
+                    sizes[fmt] = os.path.getsize(report)
+        reference = statistics.median(times["json"])
+        for fmt in REPORT_FORMATS:
+            t = statistics.median(times[fmt])
+            self.add("reports", header, [fmt, f"{mb / t:.0f}", f"{t / reference:.2f}×", f"{sizes[fmt] / 1e6:.1f}",
+                                         f"{statistics.median(peaks[fmt]) / 1024:.0f}"])
 
     def linearity(self):
         size = self.args.size

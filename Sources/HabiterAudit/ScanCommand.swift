@@ -86,10 +86,12 @@ enum ScanCommand {
             for error in result.errors { environment.writeErr("error: \(error)\n") }
         }
         if let output {
-            // A JSON or SARIF report goes to its file as it is made: it can hold millions of findings.
+            // A JSON or SARIF report goes to its file as it is made: it can hold millions of
+            // findings. The HTML page goes as its bytes, without a string's copy.
             let failure = switch format {
             case .json: write(to: output) { JSONReport.write(input, to: $0) }
             case .sarif: write(to: output) { SARIFReport.write(input, to: $0) }
+            case .html: write(to: output) { HTMLReport.write(input, to: $0) }
             default: write(render(), to: output)
             }
             if let failure {

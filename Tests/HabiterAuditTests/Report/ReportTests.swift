@@ -45,8 +45,9 @@ import Testing
         #expect(Self.report(format, extra: ["--jobs", "3"]).stdout == first)
     }
 
-    /// JSON and SARIF go to a file as they are made; the file holds what stdout shows.
-    @Test(arguments: ["json", "sarif"])
+    /// JSON and SARIF go to a file as they are made, HTML as its bytes; the file holds what
+    /// stdout shows.
+    @Test(arguments: ["json", "sarif", "html"])
     func aReportWrittenToAFileIsTheOneOnStdout(_ format: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("habiter-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
