@@ -50,7 +50,8 @@ public enum HTMLReport {
         page.fact("Tool", "\(escape(ToolInfo.name)) \(escape(ToolInfo.version))")
         let skipped = result.artifacts.filter { $0.skipped != nil }.count
         page.fact("Inputs scanned", String(result.artifacts.count - skipped) + (skipped == 0 ? "" : " (\(skipped) skipped)"))
-        let accepted = findings.filter { !$0.isActive }.count
+        let tally = FindingTally(findings)
+        let accepted = findings.count - tally.active
         page.fact("Findings", count(findings.count, "finding") + (accepted == 0 ? "" : " (\(accepted) accepted by a baseline or an allowlist)"))
         page.fact("Input errors", String(result.errors.count))
         page.fact("Fails on", "<code>--fail-on \(escape(input.failOn.description))</code>")
@@ -81,16 +82,16 @@ public enum HTMLReport {
 
         // Summary: the text report's summary line, then counts as tables.
         page.section("summary", "Summary")
-        page.line("<p>\(escape(TextReport.summaryLine(input)))</p>")
+        page.line("<p>\(escape(TextReport.summaryLine(input, tally: tally)))</p>")
         page.line("<div class=\"tables\">")
         countTable(&page, caption: "Findings by level", header: "Level", Level.allCases.reversed().map { level in
-            (levelLabel(level.rawValue), findings.filter { $0.level == level }.count)
+            (levelLabel(level.rawValue), tally.count(level))
         })
         countTable(&page, caption: "Findings by family", header: "Family", Family.allCases.map { family in
-            (escape(family.rawValue), findings.filter { $0.family == family }.count)
+            (escape(family.rawValue), tally.count(family))
         })
         countTable(&page, caption: "Findings by context", header: "Context", ScanContext.allCases.map { context in
-            (escape(context.rawValue), findings.filter { $0.context == context }.count)
+            (escape(context.rawValue), tally.count(context))
         })
         page.line("</div>")
         if accepted > 0 {

@@ -78,31 +78,18 @@ public enum JSONReport {
 
     static func summary(_ input: ReportInput) -> JSONOutput {
         let findings = input.result.findings
-        // Tallied by the index of each case, in one pass over findings read in place.
-        let levels = Level.allCases, families = Family.allCases, contexts = ScanContext.allCases
-        var byLevel = [Int](repeating: 0, count: levels.count)
-        var byFamily = [Int](repeating: 0, count: families.count)
-        var byContext = [Int](repeating: 0, count: contexts.count)
-        var active = 0
-        findings.withUnsafeBufferPointer { findings in
-            for i in findings.indices {
-                byLevel[levels.firstIndex(of: findings[i].level)!] += 1
-                byFamily[families.firstIndex(of: findings[i].family)!] += 1
-                byContext[contexts.firstIndex(of: findings[i].context)!] += 1
-                if findings[i].isActive { active += 1 }
-            }
-        }
+        let tally = FindingTally(findings)
         func counts<T: RawRepresentable>(_ cases: [T], _ tally: [Int], reversed: Bool = false) -> JSONOutput where T.RawValue == String {
             let pairs = zip(cases, tally).map { c, n in (c.rawValue, JSONOutput.int(n)) }
             return .object(reversed ? pairs.reversed() : pairs)
         }
         return .object([
             ("findings", .int(findings.count)),
-            ("active", .int(active)),
-            ("suppressed", .int(findings.count - active)),
-            ("byLevel", counts(levels, byLevel, reversed: true)),
-            ("byFamily", counts(families, byFamily)),
-            ("byContext", counts(contexts, byContext)),
+            ("active", .int(tally.active)),
+            ("suppressed", .int(findings.count - tally.active)),
+            ("byLevel", counts(FindingTally.levels, tally.byLevel, reversed: true)),
+            ("byFamily", counts(FindingTally.families, tally.byFamily)),
+            ("byContext", counts(FindingTally.contexts, tally.byContext)),
             ("errors", .int(input.result.errors.count)),
             ("artifacts", .int(input.result.artifacts.count)),
             ("failOn", .string(input.failOn.description)),

@@ -96,11 +96,24 @@ public enum TextReport {
     /// secret.jwt in 4 requests" (one finding each request, one request one finding); of the
     /// active findings.
     package static func repeatedAcrossRequests(_ findings: [Finding]) -> String? {
-        struct Secret: Hashable { var artifact: String, hash: UInt64 }
+        // A secret is keyed by its input's number, not its name: findings come by input, and
+        // a name hashed at every finding took some 3,600 instructions each.
+        struct Secret: Hashable { var artifact: Int, hash: UInt64 }
         var requests: [Secret: (rule: String, count: Int)] = [:]
-        for finding in findings where finding.isActive && finding.isInRequest {
-            guard let hash = finding.secretHash else { continue }
-            requests[Secret(artifact: finding.artifact, hash: hash), default: (finding.ruleId, 0)].count += 1
+        var artifacts: [String: Int] = [:]
+        var lastArtifact: String?
+        var artifact = 0
+        // Read in place: a finding copied out takes some 700 instructions.
+        findings.withUnsafeBufferPointer { findings in
+            for i in findings.indices where findings[i].isActive && findings[i].isInRequest {
+                guard let hash = findings[i].secretHash else { continue }
+                if findings[i].artifact != lastArtifact {
+                    lastArtifact = findings[i].artifact
+                    artifact = artifacts[findings[i].artifact] ?? artifacts.count
+                    artifacts[findings[i].artifact] = artifact
+                }
+                requests[Secret(artifact: artifact, hash: hash), default: (findings[i].ruleId, 0)].count += 1
+            }
         }
         struct Kind: Hashable, Comparable {
             var rule: String, requests: Int
@@ -114,26 +127,18 @@ public enum TextReport {
     }
 
     package static func summaryLine(_ input: ReportInput) -> String {
-        // The active findings counted in one pass, not copied: a capture can have tens of
-        // thousands, and this line is written after the scan, by one thread.
-        var active = 0
-        var byLevel: [Level: Int] = [:]
-        var artifacts = Set<String>()
-        var lastArtifact: String?
-        for finding in input.result.findings where finding.isActive {
-            active += 1
-            byLevel[finding.level, default: 0] += 1
-            if finding.artifact != lastArtifact {
-                artifacts.insert(finding.artifact)
-                lastArtifact = finding.artifact
-            }
-        }
+        summaryLine(input, tally: FindingTally(input.result.findings))
+    }
+
+    /// The summary line, with the findings already counted.
+    static func summaryLine(_ input: ReportInput, tally: FindingTally) -> String {
+        let active = tally.active
         let files = input.result.artifacts.count
-        let withFindings = artifacts.count
+        let withFindings = tally.inputsWithActive
         var parts: [String] = []
-        for level in Level.allCases.reversed() {
-            let n = byLevel[level, default: 0]
-            if n > 0 { parts.append("\(n) \(level.rawValue)\(n == 1 ? "" : "s")") }
+        for level in FindingTally.levels.reversed() where tally.activeCount(level) > 0 {
+            let n = tally.activeCount(level)
+            parts.append("\(n) \(level.rawValue)\(n == 1 ? "" : "s")")
         }
         var line = active == 0 ? "No findings" : "\(active) finding\(active == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
         // "in 2 of 4 inputs" only when some inputs had none: "No findings in 1 input", "3 findings … in 2 inputs".
