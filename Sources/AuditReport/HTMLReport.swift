@@ -232,11 +232,11 @@ public enum HTMLReport {
         page.escaped(finding.message)
         page.line("</p>")
         page.line("<dl>")
-        page.escapedFact("Path", code: finding.pathText.isEmpty ? "/" : finding.pathText)
+        page.escapedFact("Path", finding.pathText.isEmpty ? "/" : finding.pathText, code: true)
         page.escapedFact("Family", finding.family.rawValue)
         page.escapedFact("Context", finding.context.rawValue)
         page.escapedFact("Confidence", finding.confidence.rawValue)
-        if let key = finding.key { page.escapedFact("Key", code: key) } else { page.fact("Key", "none") }
+        if let key = finding.key { page.escapedFact("Key", key, code: true) } else { page.fact("Key", "none") }
         if let inventoryClass = finding.inventoryClass { page.escapedFact("Inventory class", inventoryClass) }
         if !finding.preview.isEmpty { page.escapedFact("Redacted value", finding.preview) }
         if let state = finding.baselineState { page.escapedFact("Baseline", state.rawValue) }
@@ -343,8 +343,8 @@ public enum HTMLReport {
         }
     }
 
-    /// The page being written, one element per line.
-    /// Bytes, not a string: appended to a string, each piece took some 500 instructions.
+    /// The page being written, one element per line; bytes, not a string: appended to a string,
+    /// each piece took some 500 instructions.
     private struct Page {
         var bytes: [UInt8] = []
         var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -363,20 +363,13 @@ public enum HTMLReport {
             raw(html)
             line("</dd>")
         }
-        /// A `dt`/`dd` pair of text to escape, in `<code>` when `code` is given.
-        mutating func escapedFact(_ term: String, _ text: String) {
+        /// A `dt`/`dd` pair of text to escape, in `<code>` when `code`.
+        mutating func escapedFact(_ term: String, _ text: String, code: Bool = false) {
             raw("<dt>")
             raw(term)
-            raw("</dt><dd>")
+            raw(code ? "</dt><dd><code>" : "</dt><dd>")
             escaped(text)
-            line("</dd>")
-        }
-        mutating func escapedFact(_ term: String, code text: String) {
-            raw("<dt>")
-            raw(term)
-            raw("</dt><dd><code>")
-            escaped(text)
-            line("</code></dd>")
+            line(code ? "</code></dd>" : "</dd>")
         }
         /// A table that scrolls sideways when too wide: a focusable, labelled region, so that
         /// a keyboard can scroll it too.

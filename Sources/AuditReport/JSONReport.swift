@@ -79,8 +79,8 @@ public enum JSONReport {
     static func summary(_ input: ReportInput) -> JSONOutput {
         let findings = input.result.findings
         let tally = FindingTally(findings)
-        func counts<T: RawRepresentable>(_ cases: [T], _ tally: [Int], reversed: Bool = false) -> JSONOutput where T.RawValue == String {
-            let pairs = zip(cases, tally).map { c, n in (c.rawValue, JSONOutput.int(n)) }
+        func counts<T: RawRepresentable>(_ cases: [T], _ numbers: [Int], reversed: Bool = false) -> JSONOutput where T.RawValue == String {
+            let pairs = zip(cases, numbers).map { c, n in (c.rawValue, JSONOutput.int(n)) }
             return .object(reversed ? pairs.reversed() : pairs)
         }
         return .object([
