@@ -1,3 +1,5 @@
+import AuditInputs
+
 /// Writes pretty JSON straight into bytes, laid out exactly as `JSONOutput.rendered()` lays out
 /// the same value, for the long arrays of a report: a finding is written member by member instead
 /// of being built as a tree, written, and freed. The bytes live in a buffer of its own, so that
@@ -11,7 +13,9 @@ struct JSONStreamWriter: ~Copyable {
     /// array, each count was a uniqueness check; a key took 174 instructions).
     private let counts: UnsafeMutablePointer<Int>
     private var depth = 0
-    private static let maxDepth = 32
+    /// Deeper than any parsed value it writes (`JSONReader.defaultMaxDepth`, a merged SARIF
+    /// log's) with the containers around it.
+    private static let maxDepth = JSONReader.defaultMaxDepth + 32
     /// Bytes kept free past what `reserve` is asked for: indentation is stored eight spaces at a
     /// time and may run past its end.
     private static let slack = 8
@@ -107,6 +111,16 @@ struct JSONStreamWriter: ~Copyable {
         put(0x20)
     }
 
+    /// Begins the member `key` of the innermost object, a key from an input: escaped.
+    mutating func key(escaping key: String) {
+        reserve(2 + 2 * depth)
+        putSeparator()
+        string(key)
+        reserve(2)
+        put(UInt8(ascii: ":"))
+        put(0x20)
+    }
+
     mutating func string(_ value: String) {
         if value.utf8.withContiguousStorageIfAvailable({ string($0) }) == nil {
             var copy = value
@@ -188,6 +202,30 @@ struct JSONStreamWriter: ~Copyable {
 
     mutating func bool(_ value: Bool) {
         if value { append("true") } else { append("false") }
+    }
+
+    /// A parsed value, written member by member (numbers exactly as they were written).
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .object(let members):
+            open("{")
+            for member in members {
+                key(escaping: member.key)
+                self.value(member.value.value)
+            }
+            close("}")
+        case .array(let elements):
+            open("[")
+            for element in elements {
+                self.element()
+                self.value(element.value)
+            }
+            close("]")
+        case .string(let text): string(text)
+        case .number(var text): text.withUTF8 { append($0) }
+        case .bool(let flag): bool(flag)
+        case .null: null()
+        }
     }
 
     /// A value built as a tree, at the current depth.

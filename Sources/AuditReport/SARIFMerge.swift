@@ -11,8 +11,30 @@ public enum SARIFMerge {
     }
 
     public static func merge(_ logs: [(name: String, text: [UInt8])]) throws(Failure) -> String {
-        var groups: [String: [JSONValue]] = [:]
-        var order: [String] = []
+        try runs(of: logs).rendered()
+    }
+
+    /// The runs of the logs, grouped by tool and category, read whole before any is written: a
+    /// log that is no SARIF log fails the merge before its output is begun.
+    public struct Runs {
+        /// In the order each group first appears.
+        fileprivate var groups: [[JSONValue]]
+
+        /// The merged log.
+        public func rendered() -> String {
+            JSONStreamWriter.rendered(reserving: 1 << 16) { writer, flush in SARIFMerge.write(groups, into: &writer, flush: flush) }
+        }
+
+        /// Writes the merged log to `sink` as it is made, about `chunk` bytes at a time; false
+        /// when the sink fails.
+        public func write(chunk: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+            JSONStreamWriter.stream(chunk: chunk, to: sink) { writer, flush in SARIFMerge.write(groups, into: &writer, flush: flush) }
+        }
+    }
+
+    public static func runs(of logs: [(name: String, text: [UInt8])]) throws(Failure) -> Runs {
+        var groups: [String: Int] = [:]
+        var runGroups: [[JSONValue]] = []
         for log in logs {
             guard let root = try? JSONValue.parse(log.text).value, root["version"]?.stringValue == "2.1.0",
                   let runs = root["runs"]?.arrayElements else {
@@ -21,31 +43,49 @@ public enum SARIFMerge {
             for run in runs.map(\.value) {
                 let tool = run["tool"]?["driver"]?["name"]?.stringValue ?? ""
                 let key = tool + "\u{0}" + (run["automationDetails"]?["id"]?.stringValue ?? "")
-                if groups[key] == nil { order.append(key) }
-                groups[key, default: []].append(run)
+                if let group = groups[key] {
+                    runGroups[group].append(run)
+                } else {
+                    groups[key] = runGroups.count
+                    runGroups.append([run])
+                }
             }
         }
-        return JSONOutput.object([
-            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
-            ("version", .string("2.1.0")),
-            ("runs", .array(order.map { mergeRuns(groups[$0]!) })),
-        ]).rendered()
+        return Runs(groups: runGroups)
     }
 
-    static func mergeRuns(_ runs: [JSONValue]) -> JSONOutput {
+    /// Written member by member from the parsed logs, as the scan's SARIF is: built as a tree
+    /// and then a string, two shards of 25 MB took 620 MiB at the peak.
+    private static func write(_ groups: [[JSONValue]], into writer: inout JSONStreamWriter, flush: JSONStreamWriter.Flush) -> Bool {
+        writer.open("{")
+        writer.key("$schema"); writer.string("https://json.schemastore.org/sarif-2.1.0.json")
+        writer.key("version"); writer.string("2.1.0")
+        writer.key("runs"); writer.open("[")
+        for runs in groups {
+            writer.element()
+            guard mergeRuns(runs, into: &writer, flush: flush) else { return false }
+        }
+        writer.close("]")
+        writer.close("}")
+        return true
+    }
+
+    /// One run of `runs`: rules united, artifacts concatenated, results renumbered.
+    private static func mergeRuns(_ runs: [JSONValue], into writer: inout JSONStreamWriter, flush: JSONStreamWriter.Flush) -> Bool {
         var rules: [JSONValue] = []
         var ruleIndexById: [String: Int] = [:]
-        var artifacts: [JSONOutput] = []
-        var results: [JSONOutput] = []
-        var notifications: [JSONOutput] = []
+        // Each run's rule indexes in the merged run, and the number of artifacts before its own.
+        var ruleIndexes: [[Int: Int]] = []
+        var artifactOffsets: [Int] = []
+        var artifactCount = 0
         var successful = true
         var exitCode = 0
         var inventory: [JSONValue] = []
-        var baseIds: [(String, JSONOutput)] = []
+        var baseIds: [JSONValue.Member] = []
         for run in runs {
             // The shards' roots (--root): the first run's meaning of a base id wins.
-            for member in run["originalUriBaseIds"]?.objectMembers ?? [] where !baseIds.contains(where: { $0.0 == member.key }) {
-                baseIds.append((member.key, JSONOutput(member.value.value)))
+            for member in run["originalUriBaseIds"]?.objectMembers ?? [] where !baseIds.contains(where: { $0.key == member.key }) {
+                baseIds.append(member)
             }
             var localRuleIndex: [Int: Int] = [:]
             for (i, rule) in (run["tool"]?["driver"]?["rules"]?.arrayElements ?? []).enumerated() {
@@ -58,62 +98,113 @@ public enum SARIFMerge {
                     rules.append(rule.value)
                 }
             }
-            let artifactOffset = artifacts.count
-            artifacts += (run["artifacts"]?.arrayElements ?? []).map { JSONOutput($0.value) }
-            for result in run["results"]?.arrayElements ?? [] {
-                results.append(renumber(result.value, ruleIndex: localRuleIndex, artifactOffset: artifactOffset))
-            }
+            ruleIndexes.append(localRuleIndex)
+            artifactOffsets.append(artifactCount)
+            artifactCount += run["artifacts"]?.arrayElements?.count ?? 0
             for invocation in run["invocations"]?.arrayElements ?? [] {
                 if invocation.value["executionSuccessful"]?.boolValue == false { successful = false }
                 if case .number(let n)? = invocation.value["exitCode"], let code = Int(n) { exitCode = max(exitCode, code) }
-                for notification in invocation.value["toolExecutionNotifications"]?.arrayElements ?? [] {
-                    notifications.append(renumber(notification.value, ruleIndex: [:], artifactOffset: artifactOffset))
-                }
             }
             inventory += (run["properties"]?["inventory"]?.arrayElements ?? []).map(\.value)
         }
         let first = runs[0]
-        var driver = first["tool"]?["driver"]?.objectMembers?.map { ($0.key, JSONOutput($0.value.value)) } ?? []
-        driver.removeAll { $0.0 == "rules" }
-        driver.append(("rules", .array(rules.map(JSONOutput.init))))
-        return .members([
-            ("tool", .object([("driver", .object(driver))])),
-            ("automationDetails", first["automationDetails"].map(JSONOutput.init)),
-            ("invocations", .array([.members([
-                ("executionSuccessful", .bool(successful)),
-                ("exitCode", .int(exitCode)),
-                ("toolExecutionNotifications", notifications.isEmpty ? nil : .array(notifications)),
-            ])])),
-            ("originalUriBaseIds", baseIds.isEmpty ? nil : .object(baseIds)),
-            ("artifacts", .array(artifacts)),
-            ("results", .array(results)),
-            ("columnKind", first["columnKind"].map(JSONOutput.init)),
-            ("newlineSequences", first["newlineSequences"].map(JSONOutput.init)),
-            ("properties", inventory.isEmpty ? nil : .object([("inventory", .array(mergeInventory(inventory)))])),
-        ])
+        writer.open("{")
+        writer.key("tool"); writer.open("{")
+        writer.key("driver"); writer.open("{")
+        for member in first["tool"]?["driver"]?.objectMembers ?? [] where member.key != "rules" {
+            writer.key(escaping: member.key)
+            writer.value(member.value.value)
+        }
+        writer.key("rules"); writer.open("[")
+        for rule in rules {
+            writer.element()
+            writer.value(rule)
+        }
+        writer.close("]")
+        writer.close("}")
+        writer.close("}")
+        if let details = first["automationDetails"] {
+            writer.key("automationDetails"); writer.value(details)
+        }
+        writer.key("invocations"); writer.open("[")
+        writer.element(); writer.open("{")
+        writer.key("executionSuccessful"); writer.bool(successful)
+        writer.key("exitCode"); writer.int(exitCode)
+        let notifications = runs.map { run in (run["invocations"]?.arrayElements ?? []).flatMap { $0.value["toolExecutionNotifications"]?.arrayElements ?? [] } }
+        if notifications.contains(where: { !$0.isEmpty }) {
+            writer.key("toolExecutionNotifications"); writer.open("[")
+            for (run, list) in notifications.enumerated() {
+                for notification in list {
+                    writer.element()
+                    writeRenumbered(notification.value, ruleIndex: [:], artifactOffset: artifactOffsets[run], into: &writer)
+                }
+            }
+            writer.close("]")
+        }
+        writer.close("}")
+        writer.close("]")
+        if !baseIds.isEmpty {
+            writer.key("originalUriBaseIds"); writer.value(.object(baseIds))
+        }
+        writer.key("artifacts"); writer.open("[")
+        for run in runs {
+            for artifact in run["artifacts"]?.arrayElements ?? [] {
+                writer.element()
+                writer.value(artifact.value)
+            }
+        }
+        writer.close("]")
+        writer.key("results"); writer.open("[")
+        for (i, run) in runs.enumerated() {
+            for result in run["results"]?.arrayElements ?? [] {
+                writer.element()
+                writeRenumbered(result.value, ruleIndex: ruleIndexes[i], artifactOffset: artifactOffsets[i], into: &writer)
+                guard flush(&writer) else { return false }
+            }
+        }
+        writer.close("]")
+        if let columnKind = first["columnKind"] {
+            writer.key("columnKind"); writer.value(columnKind)
+        }
+        if let sequences = first["newlineSequences"] {
+            writer.key("newlineSequences"); writer.value(sequences)
+        }
+        if !inventory.isEmpty {
+            writer.key("properties"); writer.open("{")
+            writer.key("inventory"); writer.value(.array(mergeInventory(inventory)))
+            writer.close("}")
+        }
+        writer.close("}")
+        return true
     }
 
     /// A result or notification with its rule and artifact indexes renumbered for the merged run.
-    static func renumber(_ value: JSONValue, ruleIndex: [Int: Int], artifactOffset: Int) -> JSONOutput {
-        func walk(_ value: JSONValue, parentKey: String?) -> JSONOutput {
-            switch value {
-            case .object(let members):
-                return .object(members.map { member in
-                    if member.key == "ruleIndex", case .number(let n) = member.value.value, let i = Int(n) {
-                        return (member.key, ruleIndex[i].map(JSONOutput.int) ?? .int(i))
-                    }
-                    if member.key == "index", parentKey == "artifactLocation", case .number(let n) = member.value.value, let i = Int(n) {
-                        return (member.key, .int(i + artifactOffset))
-                    }
-                    return (member.key, walk(member.value.value, parentKey: member.key))
-                })
-            case .array(let elements):
-                return .array(elements.map { walk($0.value, parentKey: parentKey) })
-            default:
-                return JSONOutput(value)
+    private static func writeRenumbered(_ value: JSONValue, parentKey: String? = nil, ruleIndex: [Int: Int], artifactOffset: Int,
+                                        into writer: inout JSONStreamWriter) {
+        switch value {
+        case .object(let members):
+            writer.open("{")
+            for member in members {
+                writer.key(escaping: member.key)
+                if member.key == "ruleIndex", case .number(let n) = member.value.value, let i = Int(n) {
+                    writer.int(ruleIndex[i] ?? i)
+                } else if member.key == "index", parentKey == "artifactLocation", case .number(let n) = member.value.value, let i = Int(n) {
+                    writer.int(i + artifactOffset)
+                } else {
+                    writeRenumbered(member.value.value, parentKey: member.key, ruleIndex: ruleIndex, artifactOffset: artifactOffset, into: &writer)
+                }
             }
+            writer.close("}")
+        case .array(let elements):
+            writer.open("[")
+            for element in elements {
+                writer.element()
+                writeRenumbered(element.value, parentKey: parentKey, ruleIndex: ruleIndex, artifactOffset: artifactOffset, into: &writer)
+            }
+            writer.close("]")
+        default:
+            writer.value(value)
         }
-        return walk(value, parentKey: nil)
     }
 
     /// Inventory lines of several runs, one per store: contexts, inputs and notes united, the

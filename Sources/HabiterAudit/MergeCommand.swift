@@ -26,20 +26,23 @@ enum MergeCommand {
                 return ExitStatus.inputError
             }
         }
-        let merged: String
+        let runs: SARIFMerge.Runs
         do {
-            merged = try SARIFMerge.merge(logs)
+            runs = try SARIFMerge.runs(of: logs)
+            // What the texts say is in the runs now: their bytes need not stay for the write.
+            logs.removeAll()
         } catch {
             environment.writeErr("Error: \(error)\n")
             return ExitStatus.inputError
         }
         if let output = parsed.value("output"), output != "-" {
-            if let failure = ScanCommand.write(merged, to: output) {
+            // To its file as it is made, as a scan's SARIF goes.
+            if let failure = ScanCommand.write(to: output, { runs.write(to: $0) }) {
                 environment.writeErr("Error: cannot write '\(output)': \(failure)\n")
                 return ExitStatus.inputError
             }
         } else {
-            environment.writeOut(merged)
+            environment.writeOut(runs.rendered())
         }
         return ExitStatus.pass
     }

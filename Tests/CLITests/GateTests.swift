@@ -89,5 +89,15 @@ import Testing
         }
         #expect(try count(merged.stdout) == count(whole))
         #expect(Self.cli(["merge", directory.appendingPathComponent("missing.sarif").path]).status == 2)
+        // Written to a file as it is made: the file holds what stdout shows. A log that is no
+        // SARIF fails the merge before its file is begun.
+        let output = directory.appendingPathComponent("merged.sarif").path
+        #expect(Self.cli(["merge"] + files + ["-o", output]).status == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == merged.stdout)
+        let notSARIF = directory.appendingPathComponent("not.sarif").path
+        try "{}".write(toFile: notSARIF, atomically: true, encoding: .utf8)
+        let refused = directory.appendingPathComponent("refused.sarif").path
+        #expect(Self.cli(["merge", files[0], notSARIF, "-o", refused]).status == 2)
+        #expect(!FileManager.default.fileExists(atPath: refused))
     }
 }

@@ -1,3 +1,4 @@
+@testable import AuditInputs
 @testable import AuditReport
 import Testing
 
@@ -73,6 +74,27 @@ import Testing
             var writer = JSONStreamWriter()
             let tree = generator.write(into: &writer, depth: 0)
             #expect(writer.rendered() == tree.rendered())
+        }
+    }
+
+    /// A parsed value (a merged SARIF log's parts) written member by member, keys escaped and
+    /// numbers as they were written, as the tree of it renders: random trees read back, and keys
+    /// and numbers the random ones do not hold.
+    @Test func writesParsedValuesAsTheirTreesRender() throws {
+        var generator = Generator(state: 0xFEED)
+        var texts = [#"{"a\n\"k": [1.0e3, -0.0, 12345678901234567890, true, false, null, "s\u001b", {}, []], "é🔑": {"x": {"y": [[[]]]}}}"#]
+        for _ in 0..<500 {
+            var scratch = JSONStreamWriter()
+            texts.append(generator.write(into: &scratch, depth: 0).renderedOnOneLine())
+        }
+        for text in texts {
+            let value = try JSONValue.parse(Array(text.utf8)).value
+            var writer = JSONStreamWriter()
+            writer.open("[")
+            writer.element()
+            writer.value(value)
+            writer.close("]")
+            #expect(writer.rendered() == JSONOutput.array([JSONOutput(value)]).rendered())
         }
     }
 
