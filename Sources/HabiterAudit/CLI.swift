@@ -11,6 +11,10 @@ import Darwin
 /// environment. Tests pass their own; `main.swift` passes the real one.
 public struct CLIEnvironment {
     public var writeOut: (String) -> Void
+    /// stdout for a report written as it is made, a piece at a time (whole JSON values, so
+    /// never a character cut in two); false once a write has failed. By default, each piece
+    /// through `writeOut`.
+    public var writeOutPiece: (UnsafeRawBufferPointer) -> Bool
     /// Messages for stderr: shown through `DisplayText` (line feeds kept), since file names,
     /// keys and reasons in them come from the inputs.
     public var writeErr: (String) -> Void
@@ -31,6 +35,10 @@ public struct CLIEnvironment {
                 stdoutIsTerminal: Bool, stderrIsTerminal: Bool = false, variables: [String: String],
                 writeFailure: @escaping () -> String? = { nil }) {
         self.writeOut = writeOut
+        self.writeOutPiece = { piece in
+            writeOut(String(decoding: piece, as: UTF8.self))
+            return true
+        }
         self.writeErr = { writeErr(DisplayText.escapedKeepingLines($0)) }
         self.drawProgress = writeErr
         self.stdoutIsTerminal = stdoutIsTerminal
@@ -49,6 +57,11 @@ public struct CLIEnvironment {
             stderrIsTerminal: isatty(2) == 1,
             variables: variables,
             writeFailure: { failures.first })
+        environment.writeOutPiece = { piece in
+            let failure = writeAll(1, piece)
+            failures.record(failure, "stdout")
+            return failure == nil
+        }
         environment.keepUntilExit = { KeptUntilExit.shared.keep($0) }
         return environment
     }
@@ -56,16 +69,18 @@ public struct CLIEnvironment {
     /// Writes all of `text` to `fd`; the error text on failure.
     private static func writeAll(_ fd: Int32, _ text: String) -> String? {
         var text = text
-        return text.withUTF8 { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return n < 0 ? String(cString: strerror(errno)) : "nothing was written" }
-                done += n
-            }
-            return nil
+        return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> String? {
+        var done = 0
+        while done < buffer.count {
+            let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return n < 0 ? String(cString: strerror(errno)) : "nothing was written" }
+            done += n
         }
+        return nil
     }
 
     /// What the process keeps until it exits (`keepUntilExit`).

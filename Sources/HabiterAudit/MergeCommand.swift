@@ -42,7 +42,7 @@ enum MergeCommand {
                 return ExitStatus.inputError
             }
         } else {
-            environment.writeOut(runs.rendered())
+            _ = runs.write(to: environment.writeOutPiece)
         }
         return ExitStatus.pass
     }

@@ -69,38 +69,36 @@ enum ScanCommand {
         input.sarifCategory = parsed.value("sarif-category")
         input.sarifRoot = parsed.value("root").map { SARIFRoot($0, currentDirectory: FileManager.default.currentDirectoryPath) }
         let output = parsed.value("output")
-        func render() -> String {
+        // The report goes to its file or stdout as it is made where the format allows: JSON and
+        // SARIF can hold millions of findings, and the HTML page goes as its bytes, without a
+        // string's copy.
+        func writeReport(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+            var text: String
             switch format {
-            case .sarif: return SARIFReport.render(input)
-            case .json: return JSONReport.render(input)
-            case .html: return HTMLReport.render(input)
-            case .github: return GitHubReport.render(input)
+            case .json: return JSONReport.write(input, to: sink)
+            case .sarif: return SARIFReport.write(input, to: sink)
+            case .html: return HTMLReport.write(input, to: sink)
+            case .github: text = GitHubReport.render(input)
             case .text:
                 let useColour = colour == .always || (colour == .auto && output == nil && environment.stdoutIsTerminal
                                                       && environment.variables["NO_COLOR"] == nil)
-                return TextReport.render(input, colour: useColour)
+                text = TextReport.render(input, colour: useColour)
             }
+            return text.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
         }
         // Errors always reach stderr, unless the text or github report on stdout already lists them.
         if (format != .text && format != .github) || output != nil {
             for error in result.errors { environment.writeErr("error: \(error)\n") }
         }
         if let output {
-            // A JSON or SARIF report goes to its file as it is made: it can hold millions of
-            // findings. The HTML page goes as its bytes, without a string's copy.
-            let failure = switch format {
-            case .json: write(to: output) { JSONReport.write(input, to: $0) }
-            case .sarif: write(to: output) { SARIFReport.write(input, to: $0) }
-            case .html: write(to: output) { HTMLReport.write(input, to: $0) }
-            default: write(render(), to: output)
-            }
-            if let failure {
+            if let failure = write(to: output, writeReport) {
                 environment.writeErr("Error: cannot write the report to '\(output)': \(failure)\n")
                 return ExitStatus.inputError
             }
             if !quiet { environment.writeErr(TextReport.summaryLine(input) + "\n") }
         } else {
-            environment.writeOut(render())
+            // A failed write is recorded by the environment (exit status 2).
+            _ = writeReport(to: environment.writeOutPiece)
         }
         return exitCode
     }
