@@ -20,12 +20,14 @@ struct FindingTally {
     init(_ findings: [Finding]) {
         var inputs = Set<String>()
         var lastInput: String?
+        // The cases read once, not through their lazily made statics at every finding.
+        let levels = Self.levels, families = Self.families, contexts = Self.contexts
         findings.withUnsafeBufferPointer { findings in
             for i in findings.indices {
-                let level = Self.levels.firstIndex(of: findings[i].level)!
+                let level = levels.firstIndex(of: findings[i].level)!
                 byLevel[level] += 1
-                byFamily[Self.families.firstIndex(of: findings[i].family)!] += 1
-                byContext[Self.contexts.firstIndex(of: findings[i].context)!] += 1
+                byFamily[families.firstIndex(of: findings[i].family)!] += 1
+                byContext[contexts.firstIndex(of: findings[i].context)!] += 1
                 guard findings[i].isActive else { continue }
                 active += 1
                 activeByLevel[level] += 1

@@ -18,7 +18,7 @@ public enum SARIFMerge {
     /// log that is no SARIF log fails the merge before its output is begun.
     public struct Runs {
         /// In the order each group first appears.
-        fileprivate var groups: [[JSONValue]]
+        fileprivate let groups: [[JSONValue]]
 
         /// The merged log.
         public func rendered() -> String {

@@ -130,13 +130,7 @@ public enum SARIFReport {
         writer.key("locations"); writer.open("[")
         writer.element(); writer.open("{")
         writer.key("physicalLocation"); physicalLocation(finding.pointee.artifact, finding.pointee.position, artifacts: artifacts, into: &writer)
-        writer.key("logicalLocations"); writer.open("[")
-        writer.element(); writer.open("{")
-        if let name = finding.pointee.path.lastName { writer.key("name"); writer.string(name) }
-        writer.key("fullyQualifiedName"); writer.string(finding.pointee.pathText.isEmpty ? "/" : finding.pointee.pathText)
-        writer.key("kind"); writer.string("value")
-        writer.close("}")
-        writer.close("]")
+        logicalLocations(finding.pointee.pathText, name: finding.pointee.path.lastName, into: &writer)
         writer.close("}")
         writer.close("]")
         if !finding.pointee.relatedLocations.isEmpty {
@@ -146,12 +140,7 @@ public enum SARIFReport {
                 writer.element(); writer.open("{")
                 writer.key("id"); writer.int(index + 1)
                 writer.key("physicalLocation"); physicalLocation(finding.pointee.artifact, related.position, artifacts: artifacts, into: &writer)
-                writer.key("logicalLocations"); writer.open("[")
-                writer.element(); writer.open("{")
-                writer.key("fullyQualifiedName"); writer.string(related.pathText.isEmpty ? "/" : related.pathText)
-                writer.key("kind"); writer.string("value")
-                writer.close("}")
-                writer.close("]")
+                logicalLocations(related.pathText, into: &writer)
                 writer.key("message"); text("The same secret, again in this request.", into: &writer)
                 writer.close("}")
             }
@@ -196,17 +185,24 @@ public enum SARIFReport {
         writer.key("physicalLocation"); writer.open("{")
         writer.key("artifactLocation"); artifacts.write(entry.artifact, indexed: false, into: &writer)
         writer.close("}")
-        writer.key("logicalLocations"); writer.open("[")
-        writer.element(); writer.open("{")
-        writer.key("fullyQualifiedName"); writer.string(entry.path.isEmpty ? "/" : entry.path)
-        writer.key("kind"); writer.string("value")
-        writer.close("}")
-        writer.close("]")
+        logicalLocations(entry.path, into: &writer)
         writer.close("}")
         writer.close("]")
         fingerprints(entry.fingerprint, into: &writer)
         writer.key("baselineState"); writer.rawValue(BaselineState.absent)
         writer.close("}")
+    }
+
+    /// `logicalLocations`: the value at `path` (`/` for the whole input), with its `name` when
+    /// it has one.
+    private static func logicalLocations(_ path: String, name: String? = nil, into writer: inout JSONStreamWriter) {
+        writer.key("logicalLocations"); writer.open("[")
+        writer.element(); writer.open("{")
+        if let name { writer.key("name"); writer.string(name) }
+        writer.key("fullyQualifiedName"); writer.string(path.isEmpty ? "/" : path)
+        writer.key("kind"); writer.string("value")
+        writer.close("}")
+        writer.close("]")
     }
 
     /// `partialFingerprints`: the finding's fingerprint under GitHub's key and under ours.
