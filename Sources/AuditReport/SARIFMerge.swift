@@ -32,6 +32,7 @@ public enum SARIFMerge {
         }
     }
 
+    /// Reads the logs, grouping their runs; fails on a log that is no SARIF 2.1.0 log.
     public static func runs(of logs: [(name: String, text: [UInt8])]) throws(Failure) -> Runs {
         var groups: [String: Int] = [:]
         var runGroups: [[JSONValue]] = []
