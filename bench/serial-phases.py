@@ -17,7 +17,7 @@ process's exec (sched_process_exec), medians of the runs:
   merged          SharedOutcomes.merged entered and returned
   scan returned   Scanner.scan(_:jobs:progress:) returned (the merge's leftovers freed)
   exit status     Triage.exitStatus entered and returned
-  report          JSONReport.write entered and returned
+  report          the stream that writes the JSON report entered and returned
   exit            the last thread's sched_process_exit (the kernel's teardown comes after)
 """
 import collections
@@ -41,7 +41,9 @@ PROBES = {
     "merge": (r"SharedOutcomesC6merged", ["in", "out"]),
     "scan": (r"ScannerC4scan_4jobs8progress[^F]*F$", ["out"]),
     "status": (r"0B0O10exitStatus_6failOn", ["in", "out"]),
-    "report": (r"JSONReportO5write_5chunk2to", ["in", "out"]),
+    # The stream that writes the report (once a report): `JSONReport.write` itself is inlined
+    # into the command and never runs as such.
+    "report": (r"JSONStreamWriterV6stream5chunk2to_\w*XEfU_$", ["in", "out"]),
 }
 
 
