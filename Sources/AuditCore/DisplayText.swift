@@ -12,7 +12,7 @@
 public enum DisplayText {
     public static func escaped(_ text: String) -> String {
         // Most names are printable ASCII: returned as they are after one pass over the bytes.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        if text.utf8AllSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         // Into bytes: a scalar appended to a string took some 300 instructions.
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 8)
@@ -41,7 +41,7 @@ public enum DisplayText {
 
     /// As `escaped`, keeping line feeds: for whole messages of several lines (stderr).
     public static func escapedKeepingLines(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
+        if text.utf8AllSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
     }
 

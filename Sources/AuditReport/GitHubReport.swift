@@ -91,7 +91,7 @@ public enum GitHubReport {
         @inline(__always) func encoded(_ byte: UInt8) -> Bool {
             byte == UInt8(ascii: "%") || byte == 0x0D || byte == 0x0A || (property && (byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",")))
         }
-        guard text.utf8.contains(where: encoded) else { return text }
+        if text.utf8AllSatisfy({ !encoded($0) }) { return text }
         let digits: StaticString = "0123456789ABCDEF"
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 16)

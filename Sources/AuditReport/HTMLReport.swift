@@ -304,7 +304,7 @@ public enum HTMLReport {
     public static func escape(_ text: String) -> String {
         // Most text is printable ASCII without a reference to write: returned as it is after
         // one pass over the bytes.
-        if text.utf8.allSatisfy(isPlain) { return text }
+        if text.utf8AllSatisfy(isPlain) { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 16)
         appendEscapedScalars(text, to: &out)
@@ -313,7 +313,7 @@ public enum HTMLReport {
 
     /// Appends `escape(text)` to `out`.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        if text.utf8.allSatisfy(isPlain) {
+        if text.utf8AllSatisfy(isPlain) {
             out += text.utf8
         } else {
             appendEscapedScalars(text, to: &out)

@@ -68,6 +68,14 @@ import Testing
         return out
     }
 
+    /// The byte check the three escapers share, against `String.UTF8View`'s.
+    @Test func utf8AllSatisfyAsTheView() {
+        let checks: [(UInt8) -> Bool] = [{ $0 >= 0x20 && $0 < 0x7F }, HTMLReport.isPlain, { $0 != UInt8(ascii: "%") }]
+        for text in Self.texts() + [String(Self.texts().joined().dropFirst(3))] {
+            for check in checks { #expect(text.utf8AllSatisfy(check) == text.utf8.allSatisfy(check)) }
+        }
+    }
+
     @Test func displayTextEscapesAsTheReference() {
         for text in Self.texts() {
             let same = DisplayText.escaped(text) == Self.displayReference(text)
