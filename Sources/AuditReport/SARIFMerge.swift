@@ -78,6 +78,8 @@ public enum SARIFMerge {
         // Each run's rule indexes in the merged run, and the number of artifacts before its own.
         var ruleIndexes: [[Int: Int]] = []
         var artifactOffsets: [Int] = []
+        // Each run's tool execution notifications, from all its invocations.
+        var notifications: [[JSONValue.Node]] = []
         var artifactCount = 0
         var successful = true
         var exitCode = 0
@@ -102,10 +104,13 @@ public enum SARIFMerge {
             ruleIndexes.append(localRuleIndex)
             artifactOffsets.append(artifactCount)
             artifactCount += run["artifacts"]?.arrayElements?.count ?? 0
+            var runNotifications: [JSONValue.Node] = []
             for invocation in run["invocations"]?.arrayElements ?? [] {
+                runNotifications += invocation.value["toolExecutionNotifications"]?.arrayElements ?? []
                 if invocation.value["executionSuccessful"]?.boolValue == false { successful = false }
                 if case .number(let n)? = invocation.value["exitCode"], let code = Int(n) { exitCode = max(exitCode, code) }
             }
+            notifications.append(runNotifications)
             inventory += (run["properties"]?["inventory"]?.arrayElements ?? []).map(\.value)
         }
         let first = runs[0]
@@ -131,7 +136,6 @@ public enum SARIFMerge {
         writer.element(); writer.open("{")
         writer.key("executionSuccessful"); writer.bool(successful)
         writer.key("exitCode"); writer.int(exitCode)
-        let notifications = runs.map { run in (run["invocations"]?.arrayElements ?? []).flatMap { $0.value["toolExecutionNotifications"]?.arrayElements ?? [] } }
         if notifications.contains(where: { !$0.isEmpty }) {
             writer.key("toolExecutionNotifications"); writer.open("[")
             for (run, list) in notifications.enumerated() {

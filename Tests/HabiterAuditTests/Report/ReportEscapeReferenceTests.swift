@@ -13,14 +13,15 @@ import Testing
                          "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}", "\u{2065}", "\u{2066}", "\u{2069}",
                          "\u{206A}", "日本", "🔑", "ghp_…, 40 characters", "0123456789abcdef"]
 
-    static func texts() -> [String] {
+    /// Made once for every test of the suite.
+    static let texts: [String] = {
         var state: UInt64 = 0x5EED
         func next(_ bound: Int) -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Int((state >> 33) % UInt64(bound))
         }
         return [""] + pieces + (0..<3000).map { _ in (0..<next(7)).map { _ in pieces[next(pieces.count)] }.joined() }
-    }
+    }()
 
     /// `DisplayText.escaped` a scalar at a time, into a string.
     static func displayReference(_ text: String) -> String {
@@ -71,20 +72,20 @@ import Testing
     /// The byte check the three escapers share, against `String.UTF8View`'s.
     @Test func utf8AllSatisfyAsTheView() {
         let checks: [(UInt8) -> Bool] = [{ $0 >= 0x20 && $0 < 0x7F }, HTMLReport.isPlain, { $0 != UInt8(ascii: "%") }]
-        for text in Self.texts() + [String(Self.texts().joined().dropFirst(3))] {
+        for text in Self.texts + [String(Self.texts.joined().dropFirst(3))] {
             for check in checks { #expect(text.utf8AllSatisfy(check) == text.utf8.allSatisfy(check)) }
         }
     }
 
     @Test func displayTextEscapesAsTheReference() {
-        for text in Self.texts() {
+        for text in Self.texts {
             let same = DisplayText.escaped(text) == Self.displayReference(text)
             #expect(same, "\(Self.displayReference(text))")
         }
     }
 
     @Test func htmlEscapesAsTheReference() {
-        for text in Self.texts() {
+        for text in Self.texts {
             let expected = Self.htmlReference(text)
             let escaped = HTMLReport.escape(text) == expected
             #expect(escaped, "\(Self.displayReference(text))")
@@ -96,7 +97,7 @@ import Testing
     }
 
     @Test func githubPercentEncodesAsTheReference() {
-        for text in Self.texts() {
+        for text in Self.texts {
             let data = GitHubReport.escapeData(text) == Self.percentReference(text, also: [])
             #expect(data, "\(Self.displayReference(text))")
             let property = GitHubReport.escapeProperty(text) == Self.percentReference(text, also: [":", ","])
