@@ -503,11 +503,11 @@ final class ArtifactScan {
 
     /// Records a finding. A transport finding is a warning at most: the app did nothing wrong,
     /// the capture holds a live credential (fail on it with `--fail-on warning`).
-    func appendFinding(rule: Rule, family: Family, message: String, hit: PendingHit, path: String, context: ScanContext,
+    func appendFinding(ruleId: String, ruleLevel: Level, family: Family, message: String, hit: PendingHit, path: String, context: ScanContext,
                         confidence: Confidence, preview: String, level: Level? = nil, inventoryClass: String? = nil) {
-        let level = family == .transport ? min(level ?? rule.level, .warning) : level ?? rule.level
+        let level = family == .transport ? min(level ?? ruleLevel, .warning) : level ?? ruleLevel
         var finding = Finding(
-            ruleId: rule.id, level: level, family: family, message: message, key: hit.location.key,
+            ruleId: ruleId, level: level, family: family, message: message, key: hit.location.key,
             context: context, inventoryClass: inventoryClass, artifact: artifact, position: hit.position,
             path: hit.location.path, pathText: path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest)
         finding.secretHash = hit.secretHash

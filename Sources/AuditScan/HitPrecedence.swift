@@ -91,11 +91,50 @@ extension ArtifactScan {
                                context: ScanContext, hits: inout DocumentHits) {
         let path = hits.path(index)
         if hits.isRepeatedInALayer(rule: ruleIndex, offset: hit.position.byteOffset, path: path) { return }
-        let rule = rules.patterns.rules[ruleIndex]
-        let under = hit.location.key.map { " under '\($0)'" } ?? ""
-        appendFinding(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title)\(under) (\(preview)).",
+        // The rule's fields read where it lies: a copy of the rule retained and released all of it.
+        let patternRules = rules.patterns.rules
+        appendFinding(ruleId: patternRules[ruleIndex].id, ruleLevel: patternRules[ruleIndex].level,
+                      family: hit.location.carrier ?? patternRules[ruleIndex].family,
+                      message: Self.patternMessage(title: patternRules[ruleIndex].title, key: hit.location.key, preview: preview),
                       hit: hit, path: path, context: context, confidence: confidence, preview: preview,
                       inventoryClass: hits.storeClasses(at: path))
+    }
+
+    /// A pattern hit's message, `title under 'key' (preview).`, written into a string of its
+    /// size: interpolated, it took six appends and a string for the key's part, some 3,000
+    /// instructions a finding.
+    static func patternMessage(title: String, key: String?, preview: String) -> String {
+        let hasKey = key != nil
+        var (title, key, preview) = (title, key ?? "", preview)
+        return title.withUTF8 { title in
+            key.withUTF8 { key in
+                preview.withUTF8 { preview in
+                    let under: StaticString = " under '", close: StaticString = "' (", plain: StaticString = " (", end: StaticString = ")."
+                    let count = title.count + (hasKey ? under.utf8CodeUnitCount + key.count + close.utf8CodeUnitCount : plain.utf8CodeUnitCount)
+                        + preview.count + end.utf8CodeUnitCount
+                    return String(unsafeUninitializedCapacity: count) { out in
+                        var at = 0
+                        func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                            guard let start = bytes.baseAddress else { return }
+                            (out.baseAddress! + at).initialize(from: start, count: bytes.count)
+                            at += bytes.count
+                        }
+                        func put(_ text: StaticString) { put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
+                        put(title)
+                        if hasKey {
+                            put(under)
+                            put(key)
+                            put(close)
+                        } else {
+                            put(plain)
+                        }
+                        put(preview)
+                        put(end)
+                        return at
+                    }
+                }
+            }
+        }
     }
 
     /// Rule 4: an inventory store's verdict where it was seen, and why when the context's own
@@ -138,7 +177,7 @@ extension ArtifactScan {
         // A store that holds nothing a secret could be (a placeholder, a redacted copy) is a
         // contract violation, not a leaked secret.
         let holdsSecret = !hit.storeValueHoldsNothing || hits.patternMatched(path) || hits.hasHit(inside: path)
-        appendFinding(rule: rule, family: holdsSecret ? rule.family : .policy, message: message, hit: hit, path: path, context: context,
+        appendFinding(ruleId: rule.id, ruleLevel: rule.level, family: holdsSecret ? rule.family : .policy, message: message, hit: hit, path: path, context: context,
                       confidence: .high, preview: "", level: verdict == .warning ? .warning : nil, inventoryClass: classes)
     }
 
@@ -146,7 +185,7 @@ extension ArtifactScan {
     private func reportContract(_ hit: PendingHit, ruleId: String, message: String, index: Int, context: ScanContext,
                                 hits: inout DocumentHits) {
         guard context == .sync, let rule = rules.rule(id: ruleId) else { return }
-        appendFinding(rule: rule, family: rule.family, message: message, hit: hit, path: hits.path(index), context: context,
+        appendFinding(ruleId: rule.id, ruleLevel: rule.level, family: rule.family, message: message, hit: hit, path: hits.path(index), context: context,
                       confidence: .high, preview: "")
     }
 
@@ -169,10 +208,10 @@ extension ArtifactScan {
             let paired = hit.pkceChallenge.map(pkce.isPaired) ?? false
             if !paired, share != nil, let challenge = hit.pkceChallenge { unpairedChallenges.append(challenge) }
             let pairing = paired ? " It pairs with a code_challenge (S256) in this input: the capture holds a complete PKCE exchange." : ""
-            appendFinding(rule: rule, family: hit.location.carrier ?? rule.family, message: "\(rule.title): \(valueDescription) under '\(key)'.\(pairing)",
+            appendFinding(ruleId: rule.id, ruleLevel: rule.level, family: hit.location.carrier ?? rule.family, message: "\(rule.title): \(valueDescription) under '\(key)'.\(pairing)",
                           hit: hit, path: path, context: context, confidence: paired ? .high : .medium, preview: valueDescription)
         } else {
-            appendFinding(rule: rule, family: .policy,
+            appendFinding(ruleId: rule.id, ruleLevel: rule.level, family: .policy,
                           message: "Sensitive-looking name '\(key)' in sync data (here \(valueDescription)): \"names resembling token, secret, password, apiKey, or credential fail closed at the entity and setting boundaries\".",
                           hit: hit, path: path, context: context, confidence: .high, preview: valueDescription)
         }
@@ -278,8 +317,9 @@ extension ArtifactScan {
     /// The context implied by what is known of a hit's ancestors, if any.
     private func context(of ancestry: [Int]) -> ScanContext? {
         var found: ScanContext?
+        let known = facts
         for id in ancestry {
-            guard let facts = facts[id] else { continue }
+            guard let facts = known[id] else { continue }
             switch facts.shape {
             case .entityDocument?, .entityState?, .syncMessage?, .syncOperation?: return .sync
             case .backup?: found = found ?? .backup
@@ -294,12 +334,13 @@ extension ArtifactScan {
     /// of a HAR header for a hit in its value.
     private func applyingFacts(to hit: PendingHit) -> PendingHit {
         var hit = hit
+        let known = facts
         for id in hit.location.ancestry {
-            guard let facts = facts[id] else { continue }
+            guard let facts = known[id] else { continue }
             if let carrier = facts.carrier, hit.location.carrier == nil { hit.location.carrier = carrier }
             if facts.isProtocolField { hit.location.isProtocolField = true }
         }
-        if let last = hit.location.ancestry.last, let name = facts[last]?.valueName, hit.location.key == "value" {
+        if let last = hit.location.ancestry.last, let name = known[last]?.valueName, hit.location.key == "value" {
             hit.location.key = name
         }
         return hit

@@ -85,4 +85,18 @@ import Testing
         Row(text: #"{"schemaVersion": 2, "entityId": "habit/h1", "deleted": false, "payload": {"id": "h1"}}"#, context: .backup, expected: []),
     ])
     func theContractGovernsSyncDataOnly(_ row: Row) { Self.check(row) }
+
+    /// A pattern hit's message, written into a string of its size, reads as the interpolation
+    /// it replaced, with a key and without one, with UTF-8, quotes and empty parts.
+    @Test(arguments: [
+        ("GitHub token", "token", "ghp_…(40 characters)"),
+        ("Bearer token in text", nil, "40 characters"),
+        ("Clé d’API", "clé 'x'", "ü ∑ 🔑"),
+        ("", "", ""),
+        ("t", nil, ""),
+    ] as [(String, String?, String)])
+    func patternMessageIsTheInterpolation(title: String, key: String?, preview: String) {
+        let under = key.map { " under '\($0)'" } ?? ""
+        #expect(ArtifactScan.patternMessage(title: title, key: key, preview: preview) == "\(title)\(under) (\(preview)).")
+    }
 }
