@@ -32,16 +32,16 @@ public enum Placeholders {
     private static let longestWord = words.union(statusWords).map(\.utf8.count).max()!
 
     /// A word of at most 15 bytes as an integer: its bytes from the top down, then its length.
-    static func packedWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt128? {
+    static func packedWord(_ bytes: UnsafeBufferPointer<UInt8>, lowercased: Bool = false) -> UInt128? {
         guard bytes.count < 16 else { return nil }
         var packed: UInt128 = 0
-        for byte in bytes { packed = packed << 8 | UInt128(byte) }
+        for byte in bytes { packed = packed << 8 | UInt128(lowercased && byte &- 0x41 < 26 ? byte | 0x20 : byte) }
         return packed << (8 * (16 - bytes.count)) | UInt128(bytes.count)
     }
 
-    /// Whether `lower` (lowercased) is one of `words` or `statusWords`.
-    static func isListedWord(_ lower: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard lower.count <= longestWord, let word = packedWord(lower) else { return false }
+    /// Whether `text`, in any letter case, is one of `words` or `statusWords`.
+    static func isListedWord(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count <= longestWord, let word = packedWord(text, lowercased: true) else { return false }
         let table = packedWords
         var low = 0, high = table.count
         while low < high {
@@ -81,6 +81,9 @@ public enum Placeholders {
         while end > start && isSpace(value[end - 1]) { end -= 1 }
         if start == end { return true }
         let trimmed = UnsafeBufferPointer(rebasing: value[start..<end])
+        // A listed word first, the commonest placeholder under a sensitive name: none has a
+        // space, a `%` or a template's marks, so none is decided otherwise below.
+        if trimmed.count < 16 && isListedWord(trimmed) { return true }
         // An authorization scheme in front of a placeholder is still a placeholder.
         for scheme in ["bearer ", "basic ", "token "] as [StaticString]
         where trimmed.count > scheme.utf8CodeUnitCount && trimmed.hasPrefixIgnoringASCIICase(scheme) {
@@ -95,16 +98,22 @@ public enum Placeholders {
         // the stack when it is short.
         let listed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: trimmed.count) { buffer in
             for (i, b) in trimmed.enumerated() { buffer[i] = b &- 0x41 < 26 ? b | 0x20 : b }
-            let lower = UnsafeBufferPointer(buffer)
-            if isListedWord(lower) { return true }
-            return containsMarker(lower) || instructionPrefixes.contains { lower.hasPrefix($0) }
-                || environmentReferences.contains { lower.hasPrefix($0) } || isInstructionSuffix(lower)
+            return marksOrInstructs(UnsafeBufferPointer(buffer))
         }
         if listed { return true }
         // One character repeated ("aaaaaaaa"), a mask ("********", "xxxx-xxxx", "•••"), or
         // mostly x or * ("sk_live_xxxxxxxxxxxxxxxx").
         if trimmed.allSatisfy({ $0 < 0x80 }) { return isASCIIMask(trimmed) }
         return isMask(Array(String(decoding: trimmed, as: UTF8.self).unicodeScalars))
+    }
+
+    /// Whether `lower` (lowercase) holds a marker or begins or ends as an instruction or a
+    /// reference to the environment does. Out of line: inlined into `isPlaceholder`, it cost
+    /// each credible value some 480 instructions more.
+    @inline(never)
+    private static func marksOrInstructs(_ lower: UnsafeBufferPointer<UInt8>) -> Bool {
+        containsMarker(lower) || instructionPrefixes.contains { lower.hasPrefix($0) }
+            || environmentReferences.contains { lower.hasPrefix($0) } || isInstructionSuffix(lower)
     }
 
     /// Whether one of `markers` occurs in `lower` (lowercase).

@@ -506,11 +506,11 @@ final class ArtifactScan {
     func appendFinding(ruleId: String, ruleLevel: Level, family: Family, message: String, hit: PendingHit, path: String, context: ScanContext,
                         confidence: Confidence, preview: String, level: Level? = nil, inventoryClass: String? = nil) {
         let level = family == .transport ? min(level ?? ruleLevel, .warning) : level ?? ruleLevel
-        var finding = Finding(
+        // Made where it is kept: a local finding appended was copied, then destroyed.
+        findingsBox.value.append(Finding(
             ruleId: ruleId, level: level, family: family, message: message, key: hit.location.key,
             context: context, inventoryClass: inventoryClass, artifact: artifact, position: hit.position,
-            path: hit.location.path, pathText: path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest)
-        finding.secretHash = hit.secretHash
-        findingsBox.value.append(finding)
+            path: hit.location.path, pathText: path, confidence: confidence, preview: preview, fingerprint: "", valueDigest: hit.valueDigest))
+        findingsBox.value[findingsBox.value.count - 1].secretHash = hit.secretHash
     }
 }

@@ -127,8 +127,9 @@ import Foundation
         #expect(found > 50 && found < candidates.count - 1_000, "both answers are exercised")
     }
 
-    /// The listed words are looked up as packed integers: the lookup agrees with the sets for
-    /// every listed word, its near misses and seeded random words, and packing keeps bytes apart.
+    /// The listed words are looked up as packed integers, in any letter case: the lookup agrees
+    /// with the sets for every listed word, its near misses and seeded random words, lowercase,
+    /// uppercase and capitalised, and packing keeps bytes apart.
     @Test func listedWordsAgreeWithTheSets() {
         let listed = Placeholders.words.union(Placeholders.statusWords)
         func isListed(_ word: String) -> Bool {
@@ -147,6 +148,9 @@ import Foundation
         }
         for word in candidates {
             #expect(isListed(word) == listed.contains(word), "\(word)")
+            // In any letter case: the placeholder test asks before it lowercases the value.
+            #expect(isListed(word.uppercased()) == listed.contains(word), "\(word.uppercased())")
+            #expect(isListed(word.prefix(1).uppercased() + word.dropFirst()) == listed.contains(word), "\(word) capitalised")
         }
         var packed: [UInt128: String] = [:]
         for word in Set(candidates) where word.utf8.count < 16 {
