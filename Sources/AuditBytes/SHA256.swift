@@ -65,6 +65,27 @@ public struct SHA256 {
         }
     }
 
+    /// The state after one 64-byte block, for messages that all begin with it: an HMAC's padded
+    /// key, whose two blocks every digest under that key would otherwise compress again.
+    public struct FirstBlockState: Sendable {
+        fileprivate let words: [UInt32]
+
+        /// The state after `block`, which must be 64 bytes.
+        public init(block: [UInt8]) {
+            precondition(block.count == 64, "a SHA-256 block is 64 bytes")
+            var state = SHA256().state
+            state.withUnsafeMutableBufferPointer { state in
+                block.withUnsafeBufferPointer { block in SHA256.k.withUnsafeBufferPointer { k in SHA256.compress(block, into: state, k: k) } }
+            }
+            words = state
+        }
+    }
+
+    /// The digest of the block `first` was made from followed by `rest`.
+    public static func hash(after first: FirstBlockState, _ rest: UnsafeRawBufferPointer) -> [UInt8] {
+        digest(of: continued(first.words, rest, lengthBefore: 64))
+    }
+
     /// The final state of the digest of `message`.
     private static func hashState(_ message: UnsafeRawBufferPointer, cache: UnsafeMutablePointer<FirstBlockCache>? = nil) -> [UInt32] {
         var state = SHA256().state
@@ -81,14 +102,21 @@ public struct SHA256 {
             }
             start = 64
         }
+        return continued(state, UnsafeRawBufferPointer(rebasing: message[start...]), lengthBefore: start)
+    }
+
+    /// The final state of a message's digest from `state`, the state after its first
+    /// `lengthBefore` bytes (whole blocks), when `rest` is the rest of it.
+    private static func continued(_ state: [UInt32], _ rest: UnsafeRawBufferPointer, lengthBefore: Int) -> [UInt32] {
+        var state = state
         state.withUnsafeMutableBufferPointer { state in
             SHA256.k.withUnsafeBufferPointer { k in
-                let whole = message.count / 64 * 64
-                for offset in stride(from: start, to: whole, by: 64) {
-                    compress(UnsafeRawBufferPointer(rebasing: message[offset..<offset + 64]).assumingMemoryBound(to: UInt8.self),
+                let whole = rest.count / 64 * 64
+                for offset in stride(from: 0, to: whole, by: 64) {
+                    compress(UnsafeRawBufferPointer(rebasing: rest[offset..<offset + 64]).assumingMemoryBound(to: UInt8.self),
                              into: state, k: k)
                 }
-                compressLast(UnsafeRawBufferPointer(rebasing: message[whole...]), messageLength: UInt64(message.count), into: state, k: k)
+                compressLast(UnsafeRawBufferPointer(rebasing: rest[whole...]), messageLength: UInt64(lengthBefore + rest.count), into: state, k: k)
             }
         }
         return state

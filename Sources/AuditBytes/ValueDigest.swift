@@ -3,8 +3,11 @@
 /// (reports never carry it); a reader of a baseline cannot look it up in a table of known
 /// values, and no two baselines give the same value the same digest.
 public struct ValueDigester: Sendable {
-    private let innerKey: [UInt8]
-    private let outerKey: [UInt8]
+    /// The SHA-256 states after the key's inner and outer blocks, made once: a digest compresses
+    /// the value and the inner digest only, two blocks of the four it took when the key's blocks
+    /// were hashed again for each value (and were buffered by `SHA256.update`).
+    private let inner: SHA256.FirstBlockState
+    private let outer: SHA256.FirstBlockState
     /// The salt, as the baseline records it.
     public let salt: [UInt8]
 
@@ -12,8 +15,8 @@ public struct ValueDigester: Sendable {
         self.salt = salt
         var key = salt.count > 64 ? SHA256.hash(salt) : salt
         key += [UInt8](repeating: 0, count: 64 - key.count)
-        innerKey = key.map { $0 ^ 0x36 }
-        outerKey = key.map { $0 ^ 0x5C }
+        inner = SHA256.FirstBlockState(block: key.map { $0 ^ 0x36 })
+        outer = SHA256.FirstBlockState(block: key.map { $0 ^ 0x5C })
     }
 
     /// A fresh salt of 32 random bytes.
@@ -24,12 +27,7 @@ public struct ValueDigester: Sendable {
 
     /// The digest of `value` as 32 lowercase hex digits.
     public func digest(_ value: UnsafeRawBufferPointer) -> String {
-        var inner = SHA256()
-        inner.update(innerKey)
-        inner.update(value.bindMemory(to: UInt8.self))
-        var outer = SHA256()
-        outer.update(outerKey)
-        outer.update(inner.finalize())
-        return Hex.encode(outer.finalize().prefix(16))
+        let innerDigest = SHA256.hash(after: inner, value)
+        return Hex.encode(innerDigest.withUnsafeBytes { SHA256.hash(after: outer, $0) }.prefix(16))
     }
 }

@@ -32,6 +32,32 @@ import Testing
         #expect(ValueDigester.randomSalt() != ValueDigester.randomSalt())
     }
 
+    /// The digester's key blocks, compressed once, give RFC 2104's HMAC made the plain way:
+    /// both key blocks hashed again with each value, through `SHA256.update`. Salts shorter and
+    /// longer than a block (hashed first), values of every length around a block.
+    @Test func digestsAreTheHMACMadeThePlainWay() {
+        func hmac(key: [UInt8], _ value: [UInt8]) -> String {
+            var key = key.count > 64 ? SHA256.hash(key) : key
+            key += [UInt8](repeating: 0, count: 64 - key.count)
+            var inner = SHA256()
+            inner.update(key.map { $0 ^ 0x36 })
+            inner.update(value)
+            var outer = SHA256()
+            outer.update(key.map { $0 ^ 0x5C })
+            outer.update(inner.finalize())
+            return Hex.encode(outer.finalize().prefix(16))
+        }
+        var generator = SeededGenerator(seed: 0x4D1)
+        for saltLength in [1, 16, 32, 63, 64, 65, 131] {
+            let salt = (0..<saltLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let digester = ValueDigester(salt: salt)
+            for length in [0, 1, 40, 55, 56, 63, 64, 65, 119, 120, 128, 200] {
+                let value = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                #expect(value.withUnsafeBytes { digester.digest($0) } == hmac(key: salt, value), "salt \(saltLength), value \(length) bytes")
+            }
+        }
+    }
+
     @Test func matchingSurvivesLayoutButNotValues() {
         let original = #"{"note": "token \#(Self.token)", "password": ""}"#
         let baseline = Baseline(salt: Self.salt, findings: Self.scan(original))

@@ -317,6 +317,16 @@ import Foundation
         }
     }
 
+    @Test func sha256FromAFirstBlockState() {
+        // The block's state, then the rest: the digest of the whole, at every length around a block.
+        let block = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+        let state = SHA256.FirstBlockState(block: block)
+        for length in 0...200 {
+            let rest = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }
+            #expect(rest.withUnsafeBytes { SHA256.hash(after: state, $0) } == SHA256.hash(block + rest), "length \(length)")
+        }
+    }
+
     @Test func jwtValidator() {
         let good = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LVA1MEFxZyIsImlhdCI6MTc2NDU0NzIwMCwiZXhwIjoxNzY0NTUwODAwfQ.oBcMqHaWB8m25yX9H3bJP-Nih7TO7DKDQBgjrdBG1yw"
         let cursor = "eyJjdXJzb3IiOiI0MiJ9.eyJwYWdlIjoiMiJ9Cg.c2lnbmF0dXJl"
