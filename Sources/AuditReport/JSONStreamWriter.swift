@@ -4,7 +4,7 @@ import AuditInputs
 /// the same value, for the long arrays of a report: a finding is written member by member instead
 /// of being built as a tree, written, and freed. The bytes live in a buffer of its own, so that
 /// each piece is stored in place after one check for room.
-struct JSONStreamWriter: ~Copyable {
+package struct JSONStreamWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
@@ -22,11 +22,11 @@ struct JSONStreamWriter: ~Copyable {
 
     /// Offered the writer after each long array's element (a finding): hands what was written
     /// on when enough has gathered; false when that fails.
-    typealias Flush = (inout JSONStreamWriter) -> Bool
+    package typealias Flush = (inout JSONStreamWriter) -> Bool
 
     /// The whole text `body` writes (given a flush that keeps everything), with room for
     /// `capacity` bytes made at once.
-    static func rendered(reserving capacity: Int, _ body: (inout JSONStreamWriter, Flush) -> Bool) -> String {
+    package static func rendered(reserving capacity: Int, _ body: (inout JSONStreamWriter, Flush) -> Bool) -> String {
         var writer = JSONStreamWriter()
         writer.reserve(capacity)
         _ = body(&writer) { _ in true }
@@ -36,7 +36,7 @@ struct JSONStreamWriter: ~Copyable {
     /// Writes what `body` writes to `sink` as it is made, about `chunk` bytes at a time, so that
     /// a report of millions of findings is never held whole; false when the sink fails (it is
     /// not called again).
-    static func stream(chunk: Int, to sink: (UnsafeRawBufferPointer) -> Bool, _ body: (inout JSONStreamWriter, Flush) -> Bool) -> Bool {
+    package static func stream(chunk: Int, to sink: (UnsafeRawBufferPointer) -> Bool, _ body: (inout JSONStreamWriter, Flush) -> Bool) -> Bool {
         // The sink is only called while `stream` runs: the flush that captures it does not
         // outlive it.
         withoutActuallyEscaping(sink) { sink in
@@ -73,7 +73,7 @@ struct JSONStreamWriter: ~Copyable {
     }
 
     /// Opens an object (`{`) or an array (`[`) where a value is due.
-    mutating func open(_ bracket: Unicode.Scalar) {
+    package mutating func open(_ bracket: Unicode.Scalar) {
         precondition(depth < JSONStreamWriter.maxDepth, "JSONStreamWriter nests at most \(JSONStreamWriter.maxDepth) containers")
         reserve(1)
         put(UInt8(ascii: bracket))
@@ -82,7 +82,7 @@ struct JSONStreamWriter: ~Copyable {
     }
 
     /// Closes the innermost container with `bracket` (`}` or `]`).
-    mutating func close(_ bracket: Unicode.Scalar) {
+    package mutating func close(_ bracket: Unicode.Scalar) {
         depth -= 1
         reserve(2 + 2 * depth)
         if counts[depth] > 0 { putNewLine(depth: depth) }
@@ -90,7 +90,7 @@ struct JSONStreamWriter: ~Copyable {
     }
 
     /// Begins the next element of the innermost container (as `JSONOutput.beginElement` does).
-    mutating func element() {
+    package mutating func element() {
         reserve(2 + 2 * depth)
         putSeparator()
     }
@@ -99,7 +99,7 @@ struct JSONStreamWriter: ~Copyable {
     /// of the report's own, which need no escaping. Inlined, so that each key's bytes are
     /// stored as constants.
     @inline(__always)
-    mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         let length = key.utf8CodeUnitCount
         reserve(2 + 2 * depth + length + 4)
         putSeparator()
@@ -121,7 +121,7 @@ struct JSONStreamWriter: ~Copyable {
         put(0x20)
     }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         if value.utf8.withContiguousStorageIfAvailable({ string($0) }) == nil {
             var copy = value
             copy.withUTF8 { string($0) }
@@ -136,7 +136,7 @@ struct JSONStreamWriter: ~Copyable {
     }
 
     /// A string, or `null` when there is none.
-    mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
@@ -163,7 +163,7 @@ struct JSONStreamWriter: ~Copyable {
     /// A decimal integer, two digits at a time from the right, its digits counted by comparison:
     /// a digit at a time, with a division to count each and one to write it, took some 130
     /// instructions for a report's line, column or offset.
-    mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         reserve(21)
         if value < 0 { put(UInt8(ascii: "-")) }
         var magnitude = UInt64(value.magnitude)
@@ -229,7 +229,7 @@ struct JSONStreamWriter: ~Copyable {
     }
 
     /// A value built as a tree, at the current depth.
-    mutating func value(_ value: JSONOutput) {
+    package mutating func value(_ value: JSONOutput) {
         var bytes: [UInt8] = []
         value.write(to: &bytes, indent: depth * 2)
         bytes.withUnsafeBufferPointer { append($0) }

@@ -35,7 +35,8 @@ enum BaselineCommand {
             return ExitStatus.inputError
         }
         let accepted = result.findings.filter(\.isActive)
-        if let failure = ScanCommand.write(BaselineFile.render(Baseline(salt: salt, findings: accepted)), to: output) {
+        let baseline = Baseline(salt: salt, findings: accepted)
+        if let failure = ScanCommand.write(to: output, { sink in BaselineFile.write(baseline, to: sink) }) {
             environment.writeErr("Error: cannot write the baseline to '\(output)': \(failure)\n")
             return ExitStatus.inputError
         }

@@ -1,5 +1,6 @@
 @testable import AuditBytes
 @testable import AuditCore
+@testable import AuditReport
 @testable import AuditScan
 @testable import AuditTriage
 import Foundation
@@ -94,6 +95,52 @@ import Testing
         var again = Self.scan(sync.replacingOccurrences(of: ", ", with: ",\n  "))
         #expect(baseline.apply(to: &again, source: "b.json").isEmpty)
         #expect(again.allSatisfy { $0.baselineState == .unchanged })
+    }
+
+    /// The file written entry by entry, whole and through a sink a MiB at a time, reads as the
+    /// tree of `JSONOutput` it was once built as: entries with and without a key and a digest,
+    /// names to escape, none at all.
+    @Test func theFileIsWrittenAsItsTreeRenders() {
+        func tree(_ baseline: Baseline) -> String {
+            JSONOutput.object([
+                ("baselineFormat", .int(Baseline.formatVersion)),
+                ("tool", .object([("name", .string(ToolInfo.name)), ("version", .string(ToolInfo.version))])),
+                ("salt", .string(Hex.encode(baseline.salt))),
+                ("findings", .array(baseline.entries.map { entry in
+                    .object([
+                        ("ruleId", .string(entry.ruleId)), ("artifact", .string(entry.artifact)), ("line", .int(entry.line)),
+                        ("path", .string(entry.path)), ("key", entry.key.map(JSONOutput.string) ?? .null),
+                        ("fingerprint", .string(entry.fingerprint)), ("valueDigest", entry.valueDigest.map(JSONOutput.string) ?? .null),
+                    ])
+                })),
+            ]).rendered()
+        }
+        let entries = (0..<3_000).map { i in
+            BaselineEntry(ruleId: i % 3 == 0 ? "secret.bearer-token" : "name.password", artifact: i % 5 == 0 ? "d ä\"\u{1B}[0m/x.har" : "a.json",
+                          path: "/log/entries/\(i)/request/headers/\(i % 7)/value~1\\", key: i % 2 == 0 ? nil : "authorization\n",
+                          fingerprint: String(repeating: "0123456789abcdef", count: 2), valueDigest: i % 4 == 0 ? nil : "fedcba9876543210", line: i * 37)
+        }
+        for baseline in [Baseline(salt: Self.salt, entries: []), Baseline(salt: Self.salt, entries: Array(entries.prefix(1))),
+                         Baseline(salt: Array(0..<40), entries: entries)] {
+            let expected = tree(baseline)
+            #expect(BaselineFile.render(baseline) == expected)
+            var written: [UInt8] = []
+            var pieces = 0
+            #expect(BaselineFile.write(baseline) { piece in
+                written += piece
+                pieces += 1
+                return true
+            })
+            #expect(String(decoding: written, as: UTF8.self) == expected)
+            #expect(pieces >= 1 && pieces <= 1 + written.count / (1 << 20))
+        }
+        // A sink that fails is not called again.
+        var calls = 0
+        #expect(!BaselineFile.write(Baseline(salt: Self.salt, entries: entries + entries + entries)) { _ in
+            calls += 1
+            return false
+        })
+        #expect(calls == 1)
     }
 
     @Test func theFileRoundTripsAndRefusesWhatIsNotOne() throws {
