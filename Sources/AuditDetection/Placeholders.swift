@@ -83,7 +83,7 @@ public enum Placeholders {
         let trimmed = UnsafeBufferPointer(rebasing: value[start..<end])
         // A listed word first, the commonest placeholder under a sensitive name: none has a
         // space, a `%` or a template's marks, so none is decided otherwise below.
-        if trimmed.count < 16 && isListedWord(trimmed) { return true }
+        if isListedWord(trimmed) { return true }
         // An authorization scheme in front of a placeholder is still a placeholder.
         for scheme in ["bearer ", "basic ", "token "] as [StaticString]
         where trimmed.count > scheme.utf8CodeUnitCount && trimmed.hasPrefixIgnoringASCIICase(scheme) {

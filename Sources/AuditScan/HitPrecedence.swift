@@ -317,6 +317,7 @@ extension ArtifactScan {
     /// The context implied by what is known of a hit's ancestors, if any.
     private func context(of ancestry: [Int]) -> ScanContext? {
         var found: ScanContext?
+        // Read once, not at each ancestor: `facts` is read through a coroutine that allocates.
         let known = facts
         for id in ancestry {
             guard let facts = known[id] else { continue }
@@ -334,7 +335,7 @@ extension ArtifactScan {
     /// of a HAR header for a hit in its value.
     private func applyingFacts(to hit: PendingHit) -> PendingHit {
         var hit = hit
-        let known = facts
+        let known = facts  // read once, as in `context(of:)`
         for id in hit.location.ancestry {
             guard let facts = known[id] else { continue }
             if let carrier = facts.carrier, hit.location.carrier == nil { hit.location.carrier = carrier }
