@@ -27,40 +27,59 @@ public struct Baseline: Sendable, Equatable {
     /// returns the entries no finding matched: fixed, or gone with their input.
     public func apply(to findings: inout [Finding], source: String) -> [BaselineEntry] {
         var unused = Array(repeating: true, count: entries.count)
-        var exact: [String: [Int]] = [:], byDigest: [String: [Int]] = [:], byKey: [String: [Int]] = [:]
+        var exact: [ExactKey: [Int]] = [:], byDigest: [MovedKey: [Int]] = [:], byKey: [MovedKey: [Int]] = [:]
+        exact.reserveCapacity(entries.count)
         for (i, entry) in entries.enumerated() {
-            exact[Baseline.key(entry.ruleId, entry.artifact, entry.path, entry.valueDigest), default: []].append(i)
+            exact[ExactKey(rule: entry.ruleId, artifact: entry.artifact, path: entry.path, digest: entry.valueDigest), default: []].append(i)
             if let digest = entry.valueDigest {
-                byDigest[Baseline.key(entry.ruleId, entry.artifact, digest), default: []].append(i)
+                byDigest[MovedKey(rule: entry.ruleId, artifact: entry.artifact, mark: digest), default: []].append(i)
             } else if let key = entry.key {
-                byKey[Baseline.key(entry.ruleId, entry.artifact, key), default: []].append(i)
+                byKey[MovedKey(rule: entry.ruleId, artifact: entry.artifact, mark: key), default: []].append(i)
             }
         }
         func take(_ candidates: [Int]?) -> Int? {
             candidates?.first { unused[$0] }.map { unused[$0] = false; return $0 }
         }
+        // Each finding's fields read where it lies: `enumerated()` copied every finding, all its
+        // strings retained and released.
         // Exact matches first, so that a moved secret cannot take an entry an unmoved one needs.
         var matched = Array(repeating: false, count: findings.count)
-        for (i, finding) in findings.enumerated() {
-            matched[i] = take(exact[Baseline.key(finding.ruleId, finding.artifact, finding.pathText, finding.valueDigest)]) != nil
+        for i in findings.indices {
+            matched[i] = take(exact[ExactKey(rule: findings[i].ruleId, artifact: findings[i].artifact, path: findings[i].pathText,
+                                              digest: findings[i].valueDigest)]) != nil
         }
-        for (i, finding) in findings.enumerated() where !matched[i] {
-            if let digest = finding.valueDigest {
-                matched[i] = take(byDigest[Baseline.key(finding.ruleId, finding.artifact, digest)]) != nil
-            } else if let key = finding.key {
-                matched[i] = take(byKey[Baseline.key(finding.ruleId, finding.artifact, key)]) != nil
+        for i in findings.indices where !matched[i] {
+            if let digest = findings[i].valueDigest {
+                matched[i] = take(byDigest[MovedKey(rule: findings[i].ruleId, artifact: findings[i].artifact, mark: digest)]) != nil
+            } else if let key = findings[i].key {
+                matched[i] = take(byKey[MovedKey(rule: findings[i].ruleId, artifact: findings[i].artifact, mark: key)]) != nil
             }
         }
+        let justification = "accepted in the baseline \(source)"
         for i in findings.indices {
             findings[i].baselineState = matched[i] ? .unchanged : .new
             if matched[i] && findings[i].suppression == nil {
-                findings[i].suppression = Suppression(source: .baseline, justification: "accepted in the baseline \(source)")
+                findings[i].suppression = Suppression(source: .baseline, justification: justification)
             }
         }
         return entries.indices.filter { unused[$0] }.map { entries[$0] }
     }
 
-    private static func key(_ parts: String?...) -> String {
-        parts.map { $0 ?? "\u{1}" }.joined(separator: "\u{0}")
+    /// What an entry and a finding in the same place share: rule, input, layered path and the
+    /// secret's digest. The parts hashed as they are: joined into one string for each finding and
+    /// entry, the matching took 2.6 times the instructions (721 findings against 510 entries).
+    private struct ExactKey: Hashable {
+        var rule: String
+        var artifact: String
+        var path: String
+        var digest: String?
+    }
+
+    /// What an entry and a finding that moved share: rule, input, and the secret's digest (or,
+    /// without a secret, the key).
+    private struct MovedKey: Hashable {
+        var rule: String
+        var artifact: String
+        var mark: String
     }
 }

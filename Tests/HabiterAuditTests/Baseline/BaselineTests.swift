@@ -143,6 +143,66 @@ import Testing
         #expect(calls == 1)
     }
 
+    /// The matching, its keys made of the parts themselves, marks and leaves out what it did
+    /// when each key was the parts joined into one string (kept here as the reference): on
+    /// random entries and findings that share rules, inputs, paths, digests and keys, some
+    /// repeated, some without a digest or a key, some suppressed already.
+    @Test func matchingIsThatOfTheJoinedKeys() {
+        func joined(_ parts: String?...) -> String { parts.map { $0 ?? "\u{1}" }.joined(separator: "\u{0}") }
+        func reference(_ baseline: Baseline, _ findings: inout [Finding], source: String) -> [BaselineEntry] {
+            var unused = Array(repeating: true, count: baseline.entries.count)
+            var exact: [String: [Int]] = [:], byDigest: [String: [Int]] = [:], byKey: [String: [Int]] = [:]
+            for (i, entry) in baseline.entries.enumerated() {
+                exact[joined(entry.ruleId, entry.artifact, entry.path, entry.valueDigest), default: []].append(i)
+                if let digest = entry.valueDigest {
+                    byDigest[joined(entry.ruleId, entry.artifact, digest), default: []].append(i)
+                } else if let key = entry.key {
+                    byKey[joined(entry.ruleId, entry.artifact, key), default: []].append(i)
+                }
+            }
+            func take(_ candidates: [Int]?) -> Int? { candidates?.first { unused[$0] }.map { unused[$0] = false; return $0 } }
+            var matched = findings.map { take(exact[joined($0.ruleId, $0.artifact, $0.pathText, $0.valueDigest)]) != nil }
+            for (i, finding) in findings.enumerated() where !matched[i] {
+                if let digest = finding.valueDigest {
+                    matched[i] = take(byDigest[joined(finding.ruleId, finding.artifact, digest)]) != nil
+                } else if let key = finding.key {
+                    matched[i] = take(byKey[joined(finding.ruleId, finding.artifact, key)]) != nil
+                }
+            }
+            for i in findings.indices {
+                findings[i].baselineState = matched[i] ? .unchanged : .new
+                if matched[i] && findings[i].suppression == nil {
+                    findings[i].suppression = Suppression(source: .baseline, justification: "accepted in the baseline \(source)")
+                }
+            }
+            return baseline.entries.indices.filter { unused[$0] }.map { baseline.entries[$0] }
+        }
+        var generator = SeededGenerator(seed: 0xBA5E)
+        func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &generator)] }
+        let rules = ["secret.bearer-token", "name.password", "contract.unknown-field"], artifacts = ["a.har", "b/ü.json"]
+        let paths = ["/log/entries/0/request/headers/2/value", "/payload/apiKey", "/x~1y", ""]
+        let digests: [String?] = [nil, "00112233445566778899aabbccddeeff", "ffeeddccbbaa99887766554433221100"]
+        let keys: [String?] = [nil, "authorization", "apiKey"]
+        for round in 0..<40 {
+            let entries = (0..<Int.random(in: 0...30, using: &generator)).map { line in
+                BaselineEntry(ruleId: pick(rules), artifact: pick(artifacts), path: pick(paths), key: pick(keys),
+                              fingerprint: "f", valueDigest: pick(digests), line: line)
+            }
+            let baseline = Baseline(salt: Self.salt, entries: entries)
+            var findings = (0..<Int.random(in: 0...30, using: &generator)).map { line in
+                Finding(ruleId: pick(rules), level: .error, family: .secret, message: "m", key: pick(keys), context: .sync, inventoryClass: nil,
+                        artifact: pick(artifacts), position: SourcePosition(line: line, column: 1, byteOffset: line), path: LayeredPath(),
+                        pathText: pick(paths), confidence: .high, preview: "p", fingerprint: "f", valueDigest: pick(digests),
+                        suppression: line % 7 == 0 ? Suppression(source: .allowlist, justification: "j") : nil)
+            }
+            var expected = findings
+            let expectedAbsent = reference(baseline, &expected, source: "b.json")
+            #expect(baseline.apply(to: &findings, source: "b.json") == expectedAbsent, "round \(round)")
+            #expect(findings.map(\.baselineState) == expected.map(\.baselineState), "round \(round)")
+            #expect(findings.map(\.suppression) == expected.map(\.suppression), "round \(round)")
+        }
+    }
+
     @Test func theFileRoundTripsAndRefusesWhatIsNotOne() throws {
         let baseline = Baseline(salt: Self.salt, findings: Self.scan(#"{"note": "\#(Self.token)"}"#))
         let text = BaselineFile.render(baseline)
