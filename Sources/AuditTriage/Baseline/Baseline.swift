@@ -27,32 +27,41 @@ public struct Baseline: Sendable, Equatable {
     /// returns the entries no finding matched: fixed, or gone with their input.
     public func apply(to findings: inout [Finding], source: String) -> [BaselineEntry] {
         var unused = Array(repeating: true, count: entries.count)
-        var exact: [ExactKey: [Int]] = [:], byDigest: [MovedKey: [Int]] = [:], byKey: [MovedKey: [Int]] = [:]
-        exact.reserveCapacity(entries.count)
-        for (i, entry) in entries.enumerated() {
-            exact[ExactKey(rule: entry.ruleId, artifact: entry.artifact, path: entry.path, digest: entry.valueDigest), default: []].append(i)
-            if let digest = entry.valueDigest {
-                byDigest[MovedKey(rule: entry.ruleId, artifact: entry.artifact, mark: digest), default: []].append(i)
-            } else if let key = entry.key {
-                byKey[MovedKey(rule: entry.ruleId, artifact: entry.artifact, mark: key), default: []].append(i)
+        var exact = EntryChains<ExactKey>(count: entries.count)
+        var byDigest = EntryChains<MovedKey>(count: entries.count), byKey = EntryChains<MovedKey>(count: entries.count)
+        // Last first, so that each key's chain runs in the entries' order.
+        for i in entries.indices.reversed() {
+            exact.prepend(i, ExactKey(rule: entries[i].ruleId, artifact: entries[i].artifact, path: entries[i].path, digest: entries[i].valueDigest))
+            if let digest = entries[i].valueDigest {
+                byDigest.prepend(i, MovedKey(rule: entries[i].ruleId, artifact: entries[i].artifact, mark: digest))
+            } else if let key = entries[i].key {
+                byKey.prepend(i, MovedKey(rule: entries[i].ruleId, artifact: entries[i].artifact, mark: key))
             }
         }
-        func take(_ candidates: [Int]?) -> Int? {
-            candidates?.first { unused[$0] }.map { unused[$0] = false; return $0 }
+        func take<Key>(_ key: Key, from chains: EntryChains<Key>) -> Int? {
+            var entry = chains.first(key)
+            while entry >= 0 {
+                if unused[entry] {
+                    unused[entry] = false
+                    return entry
+                }
+                entry = chains.next(entry)
+            }
+            return nil
         }
         // Each finding's fields read where it lies: `enumerated()` copied every finding, all its
         // strings retained and released.
         // Exact matches first, so that a moved secret cannot take an entry an unmoved one needs.
         var matched = Array(repeating: false, count: findings.count)
         for i in findings.indices {
-            matched[i] = take(exact[ExactKey(rule: findings[i].ruleId, artifact: findings[i].artifact, path: findings[i].pathText,
-                                              digest: findings[i].valueDigest)]) != nil
+            matched[i] = take(ExactKey(rule: findings[i].ruleId, artifact: findings[i].artifact, path: findings[i].pathText,
+                                       digest: findings[i].valueDigest), from: exact) != nil
         }
         for i in findings.indices where !matched[i] {
             if let digest = findings[i].valueDigest {
-                matched[i] = take(byDigest[MovedKey(rule: findings[i].ruleId, artifact: findings[i].artifact, mark: digest)]) != nil
+                matched[i] = take(MovedKey(rule: findings[i].ruleId, artifact: findings[i].artifact, mark: digest), from: byDigest) != nil
             } else if let key = findings[i].key {
-                matched[i] = take(byKey[MovedKey(rule: findings[i].ruleId, artifact: findings[i].artifact, mark: key)]) != nil
+                matched[i] = take(MovedKey(rule: findings[i].ruleId, artifact: findings[i].artifact, mark: key), from: byKey) != nil
             }
         }
         let justification = "accepted in the baseline \(source)"
@@ -81,5 +90,29 @@ public struct Baseline: Sendable, Equatable {
         var rule: String
         var artifact: String
         var mark: String
+    }
+
+    /// The entries with each key, in their order, without an array for each key: the first
+    /// entry with a key, and after each entry the next with the same key. An array for each key
+    /// took an allocation an entry, as many as the findings a baseline accepted.
+    private struct EntryChains<Key: Hashable> {
+        private var heads: [Key: Int] = [:]
+        private var following: [Int]
+
+        init(count: Int) {
+            heads.reserveCapacity(count)
+            following = Array(repeating: -1, count: count)
+        }
+
+        /// Puts `entry`, which comes before every entry put so far, first in its key's chain.
+        mutating func prepend(_ entry: Int, _ key: Key) {
+            following[entry] = heads.updateValue(entry, forKey: key) ?? -1
+        }
+
+        /// The first entry with `key`, or -1.
+        func first(_ key: Key) -> Int { heads[key] ?? -1 }
+
+        /// The entry after `entry` with the same key, or -1.
+        func next(_ entry: Int) -> Int { following[entry] }
     }
 }
