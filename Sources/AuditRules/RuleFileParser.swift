@@ -99,7 +99,7 @@ public enum RuleFileParser {
         guard let codePolicy = CodePolicy(rawValue: policyText) else {
             throw fields.error(.codeAndMarkup, "codeAndMarkup must be \"scan\", \"prose\" or \"assignment\"")
         }
-        let window = try fields.number(.keywordWindow, required: false).map(Int.init)
+        let window = try fields.integer(.keywordWindow)
         if let window, !(1...4096).contains(window) {
             throw fields.error(.keywordWindow, "keywordWindow must be between 1 and 4096 bytes")
         }
@@ -128,10 +128,10 @@ public enum RuleFileParser {
             valueShape: valueShape,
             pattern: try fields.string(.pattern, required: false),
             keywords: try fields.strings(.keywords) ?? [],
-            minLength: Int(try fields.number(.minLength, required: false) ?? 0),
+            minLength: try fields.integer(.minLength) ?? 0,
             minEntropy: try fields.number(.minEntropy, required: false),
             validator: try fields.string(.validator, required: false),
-            previewPrefixLength: Int(try fields.number(.previewPrefixLength, required: false) ?? 0),
+            previewPrefixLength: try fields.integer(.previewPrefixLength) ?? 0,
             isGeneric: try fields.bool(.generic) ?? false,
             codePolicy: codePolicy,
             keywordWindow: window,
@@ -243,6 +243,13 @@ public enum RuleFileParser {
             }
             guard let d = m.value.value.doubleValue else { throw error(field, "'\(field.name)' must be a number") }
             return d
+        }
+
+        /// A number an `Int` holds, truncated toward zero.
+        func integer(_ field: Field) throws(FileFormatError) -> Int? {
+            guard let d = try number(field, required: false) else { return nil }
+            guard let n = Int(exactly: d.rounded(.towardZero)) else { throw error(field, "'\(field.name)' is out of range") }
+            return n
         }
 
         func bool(_ field: Field) throws(FileFormatError) -> Bool? {

@@ -84,10 +84,10 @@ private struct InventoryFileReader {
             case "boolean": parsed = .boolean
             case "time": parsed = .time
             case "integer":
-                guard let minimum = schema["minimum"]?.doubleValue, let maximum = schema["maximum"]?.doubleValue else {
+                guard let minimum = schema["minimum"]?.integerValue, let maximum = schema["maximum"]?.integerValue else {
                     throw fail("setting '\(key)': an integer schema needs minimum and maximum")
                 }
-                parsed = .integer(minimum: Int(minimum), maximum: Int(maximum))
+                parsed = .integer(minimum: minimum, maximum: maximum)
             case "timeRanges": parsed = .timeRanges
             default: throw fail("setting '\(key)': unknown schema type '\(type)'")
             }

@@ -78,6 +78,12 @@ public enum JSONValue: Equatable, Sendable {
         if case .number(let s) = self { return Double(s) }
         return nil
     }
+
+    /// The number truncated toward zero, when it is one and fits an `Int`. A JSON number may be
+    /// as large as a Double holds (or read as infinite), where `Int(_:)` of it traps.
+    public var integerValue: Int? {
+        doubleValue.flatMap { Int(exactly: $0.rounded(.towardZero)) }
+    }
 }
 
 /// Builds a `JSONValue` tree from a reader's events, with an explicit stack (`JSONValue.parse`:

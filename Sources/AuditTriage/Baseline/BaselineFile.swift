@@ -51,7 +51,7 @@ public enum BaselineFile {
     public static func parse(_ text: [UInt8], file: String) throws(FileFormatError) -> Baseline {
         func fail(_ reason: String) -> FileFormatError { FileFormatError(file: file, reason: "not a habiter-audit baseline: \(reason)") }
         guard let root = try? JSONValue.parse(text).value else { throw fail("not valid JSON") }
-        guard case .number(let version)? = root["baselineFormat"], Int(version) == Baseline.formatVersion else {
+        guard root["baselineFormat"]?.integerValue == Baseline.formatVersion else {
             throw fail("baselineFormat must be \(Baseline.formatVersion)")
         }
         guard let saltText = root["salt"]?.stringValue, let salt = Hex.decode(saltText), salt.count >= 16 else {
@@ -65,7 +65,8 @@ public enum BaselineFile {
                   let path = e["path"]?.stringValue, let fingerprint = e["fingerprint"]?.stringValue else {
                 throw fail("finding \(i + 1) needs ruleId, artifact, path and fingerprint")
             }
-            let line = e["line"]?.doubleValue.map { Int($0) } ?? 0
+            // For readers only: a line that is no number, or none an `Int` holds, reads as 0.
+            let line = e["line"]?.integerValue ?? 0
             entries.append(BaselineEntry(ruleId: ruleId, artifact: artifact, path: path, key: e["key"]?.stringValue,
                                           fingerprint: fingerprint, valueDigest: e["valueDigest"]?.stringValue, line: line))
         }

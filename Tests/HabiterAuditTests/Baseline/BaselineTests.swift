@@ -214,6 +214,26 @@ import Testing
             do { _ = try BaselineFile.parse(Array(bad.utf8), file: "b.json") } catch { #expect(error.description.contains(reason), "\(error)") }
         }
     }
+
+    /// Numbers no `Int` holds, where `Int(_:)` of them trapped (exit status 132): a format
+    /// version is refused, a line (for readers only) reads as 0.
+    @Test func numbersBeyondAnIntNeitherTrapNorPass() throws {
+        let salt = String(repeating: "ab", count: 32)
+        let entry = #"{"ruleId": "r", "artifact": "a", "path": "/p", "fingerprint": "f", "line": LINE}"#
+        for version in ["1e300", "-1e300", "1e400", "9223372036854775807"] {
+            let text = #"{"baselineFormat": \#(version), "salt": "\#(salt)", "findings": []}"#
+            do {
+                _ = try BaselineFile.parse(Array(text.utf8), file: "b.json")
+                Issue.record("baselineFormat \(version) passed")
+            } catch {
+                #expect(error.description.contains("baselineFormat must be 1"), "\(error)")
+            }
+        }
+        for (line, read) in [("1e300", 0), ("-1e400", 0), ("42", 42), ("42.9", 42), ("\"7\"", 0)] {
+            let text = #"{"baselineFormat": 1, "salt": "\#(salt)", "findings": [\#(entry.replacingOccurrences(of: "LINE", with: line))]}"#
+            #expect(try BaselineFile.parse(Array(text.utf8), file: "b.json").entries.map(\.line) == [read], "line \(line)")
+        }
+    }
 }
 
 /// Configuration files: discovery, strictness, globs, allowlist expiry.

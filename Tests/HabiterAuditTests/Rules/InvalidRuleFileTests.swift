@@ -26,6 +26,8 @@ import Testing
         ("unknown-contract-rule.json", "unknown-contract-rule.json:2:3: rule 'contract.habit-colour': there is no built-in contract check with this id"),
         ("catastrophic-pattern.json", "catastrophic-pattern.json:2:3: rule 'secret.slow': the pattern backtracks catastrophically: on \"xxxxxxxxxxxx…\" (1032 bytes) it reached the match limit"),
         ("contract-rule-with-pattern.json", "contract-rule-with-pattern.json:3:98: rule 'contract.entity-id': a contract rule's check is built in; it has no pattern"),
+        // A number no `Int` holds is refused, not converted: `Int(1e300)` traps (exit status 132).
+        ("out-of-range-number.json", "out-of-range-number.json:3:17: rule 'secret.x': 'minLength' is out of range"),
     ])
     func refusedWithFileRuleAndReason(_ name: String, _ message: String) throws {
         let text = Array(try Data(contentsOf: Self.directory.appendingPathComponent(name)))
