@@ -82,7 +82,15 @@ public enum JSONValue: Equatable, Sendable {
     /// The number truncated toward zero, when it is one and fits an `Int`. A JSON number may be
     /// as large as a Double holds (or read as infinite), where `Int(_:)` of it traps.
     public var integerValue: Int? {
-        doubleValue.flatMap { Int(exactly: $0.rounded(.towardZero)) }
+        guard case .number(var text) = self else { return nil }
+        // Up to 15 digits, which a Double holds exactly, read as the integer they are: through
+        // `Double`'s parsing, some 700 instructions a number.
+        let plain = text.withUTF8 { bytes in
+            let digits = bytes.first == UInt8(ascii: "-") ? bytes.count - 1 : bytes.count
+            return digits >= 1 && digits <= 15 && bytes.allSatisfy { $0 &- UInt8(ascii: "0") < 10 || $0 == UInt8(ascii: "-") }
+        }
+        if plain, let n = Int(text) { return n }
+        return Double(text).flatMap { Int(exactly: $0.rounded(.towardZero)) }
     }
 }
 

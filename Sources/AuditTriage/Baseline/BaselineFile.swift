@@ -50,25 +50,33 @@ public enum BaselineFile {
     /// Parses a baseline; malformed content is an error naming the file and what is wrong.
     public static func parse(_ text: [UInt8], file: String) throws(FileFormatError) -> Baseline {
         func fail(_ reason: String) -> FileFormatError { FileFormatError(file: file, reason: "not a habiter-audit baseline: \(reason)") }
-        guard let root = try? JSONValue.parse(text).value else { throw fail("not valid JSON") }
-        guard root["baselineFormat"]?.integerValue == Baseline.formatVersion else {
+        var members = BaselineFileReader()
+        do {
+            try text.withUnsafeBytes { bytes in
+                var reader = JSONReader(bytes)
+                try reader.readText(&members)
+            }
+        } catch {
+            throw fail("not valid JSON")
+        }
+        guard members.baselineFormat?.integerValue == Baseline.formatVersion else {
             throw fail("baselineFormat must be \(Baseline.formatVersion)")
         }
-        guard let saltText = root["salt"]?.stringValue, let salt = Hex.decode(saltText), salt.count >= 16 else {
+        guard let saltText = members.salt?.stringValue, let salt = Hex.decode(saltText), salt.count >= 16 else {
             throw fail("salt must be 32 or more hex digits")
         }
-        guard let elements = root["findings"]?.arrayElements else { throw fail("findings must be an array") }
+        guard let elements = members.findings else { throw fail("findings must be an array") }
         var entries: [BaselineEntry] = []
-        for (i, element) in elements.enumerated() {
-            let e = element.value
-            guard let ruleId = e["ruleId"]?.stringValue, let artifact = e["artifact"]?.stringValue,
-                  let path = e["path"]?.stringValue, let fingerprint = e["fingerprint"]?.stringValue else {
+        entries.reserveCapacity(elements.count)
+        for i in elements.indices {
+            guard let ruleId = elements[i].ruleId?.stringValue, let artifact = elements[i].artifact?.stringValue,
+                  let path = elements[i].path?.stringValue, let fingerprint = elements[i].fingerprint?.stringValue else {
                 throw fail("finding \(i + 1) needs ruleId, artifact, path and fingerprint")
             }
             // For readers only: a line that is no number, or none an `Int` holds, reads as 0.
-            let line = e["line"]?.integerValue ?? 0
-            entries.append(BaselineEntry(ruleId: ruleId, artifact: artifact, path: path, key: e["key"]?.stringValue,
-                                          fingerprint: fingerprint, valueDigest: e["valueDigest"]?.stringValue, line: line))
+            let line = elements[i].line?.integerValue ?? 0
+            entries.append(BaselineEntry(ruleId: ruleId, artifact: artifact, path: path, key: elements[i].key?.stringValue,
+                                          fingerprint: fingerprint, valueDigest: elements[i].valueDigest?.stringValue, line: line))
         }
         return Baseline(salt: salt, entries: entries)
     }

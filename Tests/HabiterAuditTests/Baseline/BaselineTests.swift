@@ -1,5 +1,6 @@
 @testable import AuditBytes
 @testable import AuditCore
+@testable import AuditInputs
 @testable import AuditReport
 @testable import AuditScan
 @testable import AuditTriage
@@ -212,6 +213,103 @@ import Testing
                               (#"{"baselineFormat": 1, "salt": "\#(String(repeating: "ab", count: 32))", "findings": [{}]}"#, "finding 1 needs")] {
             #expect(throws: FileFormatError.self) { _ = try BaselineFile.parse(Array(bad.utf8), file: "b.json") }
             do { _ = try BaselineFile.parse(Array(bad.utf8), file: "b.json") } catch { #expect(error.description.contains(reason), "\(error)") }
+        }
+    }
+
+    /// The file read from the reader's events, without a tree, gives what the tree of
+    /// `JSONValue.parse` gave (kept here as the reference): the same baseline or the same error,
+    /// on random files whose members repeat (the last one counts), hold other types, nest
+    /// containers, escape their names, and sometimes are no baseline or no JSON at all.
+    @Test func readingIsThatOfTheTree() {
+        func treeRead(_ text: [UInt8]) -> Result<Baseline, FileFormatError> {
+            func fail(_ reason: String) -> FileFormatError { FileFormatError(file: "b.json", reason: "not a habiter-audit baseline: \(reason)") }
+            guard let root = try? JSONValue.parse(text).value else { return .failure(fail("not valid JSON")) }
+            guard root["baselineFormat"]?.integerValue == Baseline.formatVersion else { return .failure(fail("baselineFormat must be 1")) }
+            guard let saltText = root["salt"]?.stringValue, let salt = Hex.decode(saltText), salt.count >= 16 else {
+                return .failure(fail("salt must be 32 or more hex digits"))
+            }
+            guard let elements = root["findings"]?.arrayElements else { return .failure(fail("findings must be an array")) }
+            var entries: [BaselineEntry] = []
+            for (i, element) in elements.enumerated() {
+                let e = element.value
+                guard let ruleId = e["ruleId"]?.stringValue, let artifact = e["artifact"]?.stringValue,
+                      let path = e["path"]?.stringValue, let fingerprint = e["fingerprint"]?.stringValue else {
+                    return .failure(fail("finding \(i + 1) needs ruleId, artifact, path and fingerprint"))
+                }
+                entries.append(BaselineEntry(ruleId: ruleId, artifact: artifact, path: path, key: e["key"]?.stringValue, fingerprint: fingerprint,
+                                             valueDigest: e["valueDigest"]?.stringValue, line: e["line"]?.integerValue ?? 0))
+            }
+            return .success(Baseline(salt: salt, entries: entries))
+        }
+        var generator = SeededGenerator(seed: 0xF11E)
+        func pick(_ values: [String]) -> String { values[Int.random(in: 0..<values.count, using: &generator)] }
+        func some(_ range: ClosedRange<Int>, _ make: () -> String) -> String { (0..<Int.random(in: range, using: &generator)).map { _ in make() }.joined(separator: ", ") }
+        let scalars = ["1", "1.0", "1.9", "2", "-1", "1e300", "\"1\"", "null", "true", "\"\"", "\"a\\u00e9\\n\\\"b\"", "\"x\""]
+        let salts = ["\"\(String(repeating: "ab", count: 16))\"", "\"\(String(repeating: "0F", count: 20))\"", "\"abc\"", "\"zz\"", "7"]
+        let fieldNames = ["ruleId", "artifact", "path", "fingerprint", "key", "valueDigest", "line", "other", "rule\\u0049d", "\\u212Aey", "Path"]
+        func nested() -> String { pick(["{}", "[]", "{\"ruleId\": \"r\"}", "[1, [2, {\"a\": []}]]"]) }
+        func field() -> String {
+            "\"\(pick(fieldNames))\": " + (Int.random(in: 0..<6, using: &generator) == 0 ? nested() : pick(scalars + ["\"r\"", "\"a.json\"", "\"/p\"", "\"f\""]))
+        }
+        func element() -> String {
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 0: return pick(scalars + ["[]", "[{}]"])
+            case 1, 2: return "{" + some(0...4, field) + "}"
+            default:
+                // Mostly complete entries, sometimes with a member repeated.
+                return ("{\"ruleId\": \"r\", \"artifact\": \"a.json\", \"path\": \"/p\", \"fingerprint\": \"f\", " + some(0...3, field) + "}")
+                    .replacingOccurrences(of: ", }", with: "}")
+            }
+        }
+        func member() -> String {
+            switch Int.random(in: 0..<9, using: &generator) {
+            case 0, 1: return "\"baselineFormat\": " + pick(["1", "1", "1.5", "2", "\"1\"", "1e300", "[]"])
+            case 2, 3: return "\"salt\": " + pick(salts)
+            case 4, 5, 6: return "\"findings\": " + (Int.random(in: 0..<8, using: &generator) == 0 ? pick(["{}", "5", "null"]) : "[" + some(0...6, element) + "]")
+            case 7: return "\"" + pick(["other", "tool", "find\\u0069ngs", "salt "]) + "\": " + pick(scalars + ["{\"findings\": []}", "[[]]"])
+            default: return "\"baselineFormat\": 1, \"salt\": \(salts[0])"
+            }
+        }
+        var outcomes = Set<String>()
+        for round in 0..<3_000 {
+            var text: String
+            switch round % 25 {
+            case 0: text = pick(["[]", "5", "\"x\"", "{", "{\"salt\": }", ""])
+            case 1: text = "[{\"baselineFormat\": 1}]"
+            default: text = "{" + some(1...6, member) + "}"
+            }
+            let bytes = Array(text.utf8)
+            let expected = treeRead(bytes)
+            let read: Result<Baseline, FileFormatError>
+            do { read = .success(try BaselineFile.parse(bytes, file: "b.json")) } catch { read = .failure(error) }
+            switch (read, expected) {
+            case (.success(let a), .success(let b)):
+                #expect(a == b, "\(text)")
+                outcomes.insert("read \(min(a.entries.count, 3))")
+            case (.failure(let a), .failure(let b)):
+                #expect(a.description == b.description, "\(text)")
+                outcomes.insert(b.reason.filter { !$0.isNumber })
+            default:
+                Issue.record("\(text): \(read) against \(expected)")
+            }
+        }
+        // Every outcome is met: each error and baselines of none, one, two and more entries.
+        #expect(outcomes.count == 9, "\(outcomes.sorted())")
+    }
+
+    /// `integerValue` reads up to 15 digits as the integer they are, and every other number
+    /// through `Double`: both give what `Double` alone gave, on random integers of 1 to 20 digits,
+    /// either sign, and on decimals and exponents.
+    @Test func integerValueIsTheDoublesTruncated() {
+        var generator = SeededGenerator(seed: 0x1E7)
+        var texts = ["0", "-0", "1", "-1", "999999999999999", "-999999999999999", "1000000000000000", "9007199254740993", "1e3", "1.9", "-1.9", "1E+2", "2.5e-1"]
+        for _ in 0..<5_000 {
+            let digits = String((0..<Int.random(in: 1...20, using: &generator)).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+            let trimmed = String(digits.drop { $0 == "0" }).isEmpty ? "0" : String(digits.drop { $0 == "0" })
+            texts.append((Bool.random(using: &generator) ? "-" : "") + trimmed)
+        }
+        for text in texts {
+            #expect(JSONValue.number(text).integerValue == Double(text).flatMap { Int(exactly: $0.rounded(.towardZero)) }, "\(text)")
         }
     }
 
