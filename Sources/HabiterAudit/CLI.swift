@@ -72,7 +72,9 @@ public struct CLIEnvironment {
         return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
-    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> String? {
+    /// Writes all of `buffer` to `fd`, again after an interruption; the error text on failure.
+    /// The one loop that writes to a descriptor: stdout and stderr, reports, redacted files.
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> String? {
         var done = 0
         while done < buffer.count {
             let n = write(fd, buffer.baseAddress! + done, buffer.count - done)

@@ -216,15 +216,6 @@ enum OutputFile {
 
     /// Writes all of `bytes` to `fd`; the error text on failure.
     static func writeAll(_ bytes: [UInt8], to fd: Int32) -> String? {
-        bytes.withUnsafeBytes { buffer -> String? in
-            var done = 0
-            while done < buffer.count {
-                let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return String(cString: strerror(errno)) }
-                done += n
-            }
-            return nil
-        }
+        bytes.withUnsafeBytes { CLIEnvironment.writeAll(fd, $0) }
     }
 }

@@ -103,12 +103,6 @@ enum ScanCommand {
         return exitCode
     }
 
-    /// Writes `text` to `path`; returns the error text on failure.
-    static func write(_ text: String, to path: String) -> String? {
-        var text = text
-        return text.withUTF8 { bytes in write(to: path) { sink in sink(UnsafeRawBufferPointer(bytes)) } }
-    }
-
     /// Creates or truncates the file at `path` and hands `produce` a sink that writes to it;
     /// returns the error text on failure.
     static func write(to path: String, _ produce: ((UnsafeRawBufferPointer) -> Bool) -> Bool) -> String? {
@@ -117,17 +111,8 @@ enum ScanCommand {
         defer { close(fd) }
         var failure: String?
         let written = produce { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    failure = String(cString: strerror(errno))
-                    return false
-                }
-                done += n
-            }
-            return true
+            failure = CLIEnvironment.writeAll(fd, buffer)
+            return failure == nil
         }
         return written ? nil : failure ?? "the report could not be written"
     }
