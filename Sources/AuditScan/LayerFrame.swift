@@ -205,7 +205,7 @@ extension ArtifactScan {
         var visitor = takeLayerVisitor(for: frame)
         do {
             try reader.readText(&visitor)
-            keepLayerVisitor(visitor)
+            keepLayerVisitor(consume visitor)
             return true
         } catch let limit as DocumentLimit {
             // JSON all the same, too large to check in full: the input fails closed.
