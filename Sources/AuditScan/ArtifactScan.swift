@@ -39,6 +39,16 @@ final class ArtifactScan {
     private(set) var layerVisitorsMade = 0
     /// How many strings that carry layers were located (tests check that the others were not).
     var layerOriginsLocated = 0
+    /// The base64 decoder, as a bit mask over `layerDecoders` (0 without one).
+    let base64Decoder: UInt16
+    /// Set when the base64 decoder opens a layer of a string value outside any layer
+    /// (`openLayers`); whoever reads it clears it first. A HAR body declared base64 is decoded
+    /// only if the decoder does not recognise it (`HARScanVisitor.closeContent`), which asked
+    /// it a second time before. (A value it refuses is rare, and asked about again.)
+    var base64RecognisedOutside = false
+    /// How many HAR bodies declared base64 the base64 decoder was asked about again when their
+    /// `content` closed (tests check that the others were not).
+    var declaredBase64BodiesAskedAgain = 0
     /// The findings so far (rule 1 merges a request's repeats in place).
     let findingsBox = UncheckedBox<[Finding]>([])
     private let errorsBox = UncheckedBox<[InputError]>([])
@@ -141,6 +151,7 @@ final class ArtifactScan {
         keyCache = caches.keyFacts
         quietValues = caches.quietValues
         layerDecoders = caches.layerDecoders
+        base64Decoder = caches.layerDecoders.mask(named: Base64LayerDecoder().name)
         fieldLists = caches.fieldLists
         self.options = options
         self.share = share

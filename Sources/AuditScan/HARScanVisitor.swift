@@ -112,6 +112,8 @@ struct HARScanVisitor: JSONVisitor {
         /// Where the text is when it is base64: if the body is declared base64 and decodes to
         /// bytes that are no text layer, those bytes are scanned when `content` closes.
         var base64: Base64Text?
+        /// Whether the base64 layer decoder opened the text as it was scanned.
+        var base64Recognised = false
     }
 
     /// A base64 `content.text`: where it stands in the window (which `content`'s pin keeps
@@ -251,6 +253,9 @@ struct HARScanVisitor: JSONVisitor {
         }
         let isFieldValue = structure.pendingKey == .value && structure.current?.isField == true
         let isBody = structure.pendingKey == .text && (structure.current == .content || structure.current == .postData)
+        // A response body that may be base64: the layer decoder's look at it is kept for its
+        // `encoding` (`closeContent`).
+        let isBase64Body = isBody && structure.current == .content && contentText?.base64 != nil
         structure.scalarRead()
         let hitsBefore = scan.hitCount
         // A body is declared what its `mimeType` says, for this value only.
@@ -259,8 +264,10 @@ struct HARScanVisitor: JSONVisitor {
         defer { if declares { plain.declaredKind = nil } }
         if isFieldValue { plain.carrierContext = field.context }
         defer { if isFieldValue { plain.carrierContext = 0 } }
+        if isBase64Body { scan.base64RecognisedOutside = false }
         try plain.string(raw, escaped: escaped, at: offset)
         if isFieldValue { field.valueHasHits = scan.hitCount > hitsBefore }
+        if isBase64Body { contentText?.base64Recognised = scan.base64RecognisedOutside }
     }
 
     mutating func number(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
@@ -428,10 +435,16 @@ struct HARScanVisitor: JSONVisitor {
     }
 
     /// A body declared base64 that no decoder opens as text or gzip: its bytes, decoded, with
-    /// the pattern rules.
+    /// the pattern rules. The decoder is asked again only when the scan of the text did not see
+    /// it open a layer.
     private func scanDeclaredBase64(_ body: UnsafeRawBufferPointer, _ text: ContentText, _ location: () -> HitLocation) {
         let isLayer: Bool
-        do { isLayer = try Base64LayerDecoder().recognises(body) } catch { isLayer = true }
+        if text.base64Recognised && scan.options.keepsBase64Verdicts {
+            isLayer = true
+        } else {
+            scan.declaredBase64BodiesAskedAgain += 1
+            do { isLayer = try Base64LayerDecoder().recognises(body) } catch { isLayer = true }
+        }
         if isLayer { return }
         switch Base64LayerDecoder.decodeForced(body, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
         case .success(let decoded):

@@ -118,6 +118,7 @@ extension ArtifactScan {
             var opened = OpenedLayers(any: true)
             var next: (layer: DecodedLayer, decoder: Int)? = first
             while let (layer, index) = next {
+                if depth == 0 && base64Decoder == 1 << UInt16(index) { base64RecognisedOutside = true }
                 let name = layerDecoders.decoders[index].name
                 guard depth < options.maxLayerDepth else {
                     fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(name) layer inside is not checked")

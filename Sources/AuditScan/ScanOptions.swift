@@ -42,6 +42,10 @@ public struct ScanOptions: Sendable {
     /// for it (`LayerOrigin`), not as the layer opens. Off only to show that the answers do not
     /// depend on it.
     public var locatesLayersWhenAsked = true
+    /// Whether a HAR body declared base64 takes the base64 decoder's look at it from the scan of
+    /// its text (`ArtifactScan.base64RecognisedOutside`), not asking the decoder again when
+    /// `content` closes. Off only to show that the answers do not depend on it.
+    public var keepsBase64Verdicts = true
 
     public init(context: ScanContext? = nil, inputFormat: InputFormat = .auto,
                 maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8,
