@@ -12,9 +12,11 @@ public enum WordHash {
         return h ^ (h &>> 33)
     }
 
-    /// The hash of a string's UTF-8 (read in place).
+    /// The hash of a string's UTF-8 (read in place). A native string is read where it is: a
+    /// copy to call `withUTF8` on retained and released its storage.
     @inline(__always)
     public static func hash(_ text: String, seed: UInt64 = 0) -> UInt64 {
+        if let hash = text.utf8.withContiguousStorageIfAvailable({ hash($0, seed: seed) }) { return hash }
         var text = text
         return text.withUTF8 { hash($0, seed: seed) }
     }

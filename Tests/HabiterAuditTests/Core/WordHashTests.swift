@@ -36,6 +36,19 @@ import Testing
         }
     }
 
+    /// A string hashes as its UTF-8 bytes do, small (held in the string itself) or not, read in
+    /// place or through a copy.
+    @Test func aStringHashesAsItsBytes() {
+        let texts = ["", "k", "pin", "an empty string", "a 12-character value", "habiter_habits.settings.reminder",
+                     "caf\u{E9}", "\u{1F600} emoji and more text", "nul\u{0}inside", String(repeating: "x", count: 1_000)]
+        for text in texts + texts.map({ String($0.dropFirst()) }) {
+            for seed: UInt64 in [0, 7] {
+                let bytes = Array(text.utf8)
+                #expect(WordHash.hash(text, seed: seed) == bytes.withUnsafeBufferPointer { WordHash.hash($0, seed: seed) }, "\(text.utf8.count) bytes")
+            }
+        }
+    }
+
     /// The seed changes the hash, so that a perfect-hash bucket can try another.
     @Test func theSeedChangesTheHash() {
         let key: [UInt8] = Array("habiter_habits".utf8)
