@@ -77,12 +77,21 @@ enum TestSupport {
     /// Scans the JSON `text` with the built-in pack and returns what `read` reads of the scan
     /// when it is done (its counters of the work it did).
     static func jsonScan<T>(_ text: String, options: ScanOptions, read: (ArtifactScan) -> T) -> T {
-        var bytes = Array(text.utf8)
+        artifactScan(Array(text.utf8), name: "input.json", options: options, run: {
+            _ = JSONInputScanner(scan: $0, format: .json, start: 0, defaultContext: .payload, closesJSONP: false).run()
+        }, read: read)
+    }
+
+    /// Scans `bytes`, an input named `name`, with the built-in pack and the scanner `run` calls,
+    /// and returns what `read` reads of the scan when it is done.
+    static func artifactScan<T>(_ bytes: [UInt8], name: String, options: ScanOptions, run: (ArtifactScan) -> Void,
+                                read: (ArtifactScan) -> T) -> T {
+        var bytes = bytes
         return bytes.withUnsafeMutableBytes { buffer in
-            let scan = ArtifactScan(artifact: "input.json", window: ByteWindow(whole: UnsafeRawBufferPointer(buffer)),
+            let scan = ArtifactScan(artifact: name, window: ByteWindow(whole: UnsafeRawBufferPointer(buffer)),
                                     rules: builtinPack, matcher: RegexMatcher(), caches: WorkerCaches(rules: builtinPack), options: options)
             defer { scan.dropLayerVisitors() }
-            _ = JSONInputScanner(scan: scan, format: .json, start: 0, defaultContext: .payload, closesJSONP: false).run()
+            run(scan)
             return read(scan)
         }
     }

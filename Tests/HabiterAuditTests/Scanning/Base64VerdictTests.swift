@@ -1,6 +1,5 @@
 @testable import AuditCore
 @testable import AuditInputs
-import AuditRules
 @testable import AuditScan
 import Foundation
 import Testing
@@ -47,13 +46,8 @@ import Testing
 
     /// How many declared base64 bodies of `capture` the decoder was asked about again.
     static func askedAgain(_ options: ScanOptions) -> Int {
-        var bytes = capture
-        return bytes.withUnsafeMutableBytes { buffer in
-            let scan = ArtifactScan(artifact: "c.har", window: ByteWindow(whole: UnsafeRawBufferPointer(buffer)), rules: TestSupport.builtinPack,
-                                    matcher: RegexMatcher(), caches: WorkerCaches(rules: TestSupport.builtinPack), options: options)
-            defer { scan.dropLayerVisitors() }
-            CaptureInputScanner.scanHAR(scan, start: 0)
-            return scan.declaredBase64BodiesAskedAgain
+        TestSupport.artifactScan(capture, name: "c.har", options: options, run: { CaptureInputScanner.scanHAR($0, start: 0) }) {
+            $0.declaredBase64BodiesAskedAgain
         }
     }
 
