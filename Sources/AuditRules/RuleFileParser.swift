@@ -245,10 +245,10 @@ public enum RuleFileParser {
             return d
         }
 
-        /// A number an `Int` holds, truncated toward zero.
+        /// A number an `Int` holds, truncated toward zero (`JSONValue.integerValue`).
         func integer(_ field: Field) throws(FileFormatError) -> Int? {
-            guard let d = try number(field, required: false) else { return nil }
-            guard let n = Int(exactly: d.rounded(.towardZero)) else { throw error(field, "'\(field.name)' is out of range") }
+            guard try number(field, required: false) != nil else { return nil }
+            guard let n = member(field)?.value.value.integerValue else { throw error(field, "'\(field.name)' is out of range") }
             return n
         }
 
