@@ -23,8 +23,9 @@ public enum Base64 {
         var bits = BitAccumulator()
         var valid = true
         let values = values(in: alphabet)
-        let output = [UInt8](unsafeUninitializedCapacity: text.count * 3 / 4 + 1) { out, count in
+        let output = [UInt8](uninitializedCapacity: text.count * 3 / 4 + 1) { out in
             // Whole groups of four symbols, three bytes each, while nothing else comes.
+            var count = 0
             var i = 0
             decodeGroups(text, values, from: &i, into: out, count: &count)
             symbols = i
@@ -44,6 +45,7 @@ public enum Base64 {
                     break
                 }
             }
+            return count
         }
         guard valid, symbols % 4 != 1, padding <= 2, padding == 0 || (symbols + padding) % 4 == 0, bits.leftoverIsZero else { return nil }
         return output

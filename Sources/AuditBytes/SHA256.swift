@@ -141,14 +141,14 @@ public struct SHA256 {
 
     /// The state as the digest's 32 bytes, big-endian.
     private static func digest(of state: [UInt32]) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 32) { out, count in
+        [UInt8](uninitializedCapacity: 32) { out in
             for (i, word) in state.enumerated() {
                 out[4 * i] = UInt8(truncatingIfNeeded: word >> 24)
                 out[4 * i + 1] = UInt8(truncatingIfNeeded: word >> 16)
                 out[4 * i + 2] = UInt8(truncatingIfNeeded: word >> 8)
                 out[4 * i + 3] = UInt8(truncatingIfNeeded: word)
             }
-            count = 32
+            return 32
         }
     }
 

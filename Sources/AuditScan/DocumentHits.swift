@@ -1,3 +1,5 @@
+import AuditBytes
+
 /// What the hits of one document say about each other, worked out once when the document ends:
 /// the facts `HitPrecedence`'s rules read. A hit is named by its index: `pending` first, then
 /// the quiet name hits from `quietStart` on (a `PendingHit` is large, and copying one retains
@@ -75,7 +77,7 @@ struct DocumentHits {
 
     /// The rendered path of hit `index`.
     mutating func path(_ index: Int) -> String {
-        if paths.isEmpty { paths = [String?](repeating: nil, count: count) }
+        if paths.isEmpty { paths = [String?](filling: nil, count: count) }
         if let rendered = paths[index] { return rendered }
         // Read in place: a copy of the hit would retain all it holds.
         let rendered = index < quietStart ? scan.pending.withUnsafeBufferPointer { $0[index].location.pathDescription }

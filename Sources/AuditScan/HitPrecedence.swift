@@ -1,3 +1,4 @@
+import AuditBytes
 import AuditCore
 import AuditDetection
 
@@ -40,7 +41,7 @@ extension ArtifactScan {
         defer { if isRequest { mergeRepeatedSecrets(from: firstFinding) } }
         var hits = DocumentHits(scan: self, duplicates: duplicateSecretHits())
         // The context of each place of the quiet hits, worked out once.
-        var placeContexts = [ScanContext?](repeating: nil, count: quietNameHits.places.count)
+        var placeContexts = [ScanContext?](filling: nil, count: quietNameHits.places.count)
         for index in 0..<hits.count where !hits.isDuplicate(index) {
             guard let (hit, context) = resolved(index, hits: hits, placeContexts: &placeContexts, defaultContext: defaultContext) else { continue }
             switch hit.detail {
@@ -263,7 +264,7 @@ extension ArtifactScan {
                 pending[best].location.path = pending[innermost].location.path
                 pending[best].location.key = pending[innermost].location.key
             }
-            if duplicates.isEmpty { duplicates = [Bool](repeating: false, count: pending.count) }
+            if duplicates.isEmpty { duplicates = [Bool](filling: false, count: pending.count) }
             for index in group where index != best { duplicates[index] = true }
         }
         return duplicates
