@@ -43,7 +43,7 @@ PROBES = {
     "status": (r"0B0O10exitStatus_6failOn", ["in", "out"]),
     # The stream that writes the report (once a report): `JSONReport.write` itself is inlined
     # into the command and never runs as such.
-    "report": (r"JSONStreamWriterV6stream5chunk2to_\w*XEfU_$", ["in", "out"]),
+    "report": (r"JSONStreamWriterV6stream5chunk(?:7writers)?2to_\w*XEfU_$", ["in", "out"]),
 }
 
 

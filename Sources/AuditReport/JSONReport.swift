@@ -14,8 +14,9 @@ public enum JSONReport {
     /// Writes the report to `sink` as it is made, about `chunk` bytes at a time, so that a report
     /// of millions of findings is never held whole; false when the sink fails (it is not called
     /// again).
-    public static func write(_ input: ReportInput, chunk: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
-        JSONStreamWriter.stream(chunk: chunk, to: sink) { writer, flush in write(input, into: &writer, flush: flush) }
+    /// Its findings may be written on up to `writers` threads.
+    public static func write(_ input: ReportInput, chunk: Int = 1 << 20, writers: Int = 1, to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        JSONStreamWriter.stream(chunk: chunk, writers: writers, to: sink) { writer, flush in write(input, into: &writer, flush: flush) }
     }
 
     /// Writes the report into `writer`, offering it to `flush` after each finding; false when
@@ -34,12 +35,7 @@ public enum JSONReport {
         // Read in place: a finding copied out of the array (as even a borrowed element was,
         // before each write) took some 620 instructions of retains and releases.
         let written = result.findings.withUnsafeBufferPointer { findings in
-            for i in findings.indices {
-                writer.element()
-                write(findings.baseAddress! + i, to: &writer)
-                guard flush(&writer) else { return false }
-            }
-            return true
+            writer.elements(findings.count, flush: flush) { i, writer in write(findings.baseAddress! + i, to: &writer) }
         }
         guard written else { return false }
         writer.close("]")

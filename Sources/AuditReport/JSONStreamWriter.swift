@@ -1,4 +1,5 @@
 import AuditInputs
+import AuditScan
 
 /// Writes pretty JSON straight into bytes, laid out exactly as `JSONOutput.rendered()` lays out
 /// the same value, for the long arrays of a report: a finding is written member by member instead
@@ -22,29 +23,90 @@ package struct JSONStreamWriter: ~Copyable {
 
     /// Offered the writer after each long array's element (a finding): hands what was written
     /// on when enough has gathered; false when that fails.
-    package typealias Flush = (inout JSONStreamWriter) -> Bool
+    package struct Flush {
+        /// Where the bytes go; nil while the whole text is kept (`rendered`).
+        fileprivate let sink: ((UnsafeRawBufferPointer) -> Bool)?
+        fileprivate let chunk: Int
+        /// The threads that may write a long array's elements at once (`elements`).
+        fileprivate let writers: Int
+
+        package func callAsFunction(_ writer: inout JSONStreamWriter) -> Bool {
+            guard let sink, writer.pendingCount >= chunk else { return true }
+            return writer.flush(to: sink)
+        }
+    }
 
     /// The whole text `body` writes (given a flush that keeps everything), with room for
     /// `capacity` bytes made at once.
     package static func rendered(reserving capacity: Int, _ body: (inout JSONStreamWriter, Flush) -> Bool) -> String {
         var writer = JSONStreamWriter()
         writer.reserve(capacity)
-        _ = body(&writer) { _ in true }
+        _ = body(&writer, Flush(sink: nil, chunk: .max, writers: 1))
         return writer.rendered()
     }
 
     /// Writes what `body` writes to `sink` as it is made, about `chunk` bytes at a time, so that
     /// a report of millions of findings is never held whole; false when the sink fails (it is
-    /// not called again).
-    package static func stream(chunk: Int, to sink: (UnsafeRawBufferPointer) -> Bool, _ body: (inout JSONStreamWriter, Flush) -> Bool) -> Bool {
-        // The sink is only called while `stream` runs: the flush that captures it does not
+    /// not called again). A long array's elements may be written on up to `writers` threads
+    /// (`elements`), the sink called by one at a time.
+    package static func stream(chunk: Int, writers: Int = 1, to sink: (UnsafeRawBufferPointer) -> Bool,
+                               _ body: (inout JSONStreamWriter, Flush) -> Bool) -> Bool {
+        // The sink is only called while `stream` runs: the flush that holds it does not
         // outlive it.
         withoutActuallyEscaping(sink) { sink in
             var writer = JSONStreamWriter()
             writer.reserve(chunk + 4096)
-            let written = body(&writer) { writer in writer.pendingCount < chunk || writer.flush(to: sink) }
+            let written = body(&writer, Flush(sink: sink, chunk: chunk, writers: writers))
             return written && writer.finish(to: sink)
         }
+    }
+
+    /// Writes `count` elements of the innermost array, element `i` by `write(i, &writer)` after
+    /// its separator, and offers the writer to `flush` after each; false when that fails. Where
+    /// `flush` streams to a sink and allows more than one writer, the elements are written a
+    /// block of `blockSize` at a time on that many threads, each into a writer of its own at
+    /// this one's depth, and the blocks handed to the sink in order (`BlockTurns`): the bytes
+    /// are those one writer writes. `write` must then be safe to call from several threads at
+    /// once (it reads what it writes, and changes nothing else).
+    package mutating func elements(_ count: Int, flush: Flush, blockSize: Int = 1024, _ write: (Int, inout JSONStreamWriter) -> Void) -> Bool {
+        let blocks = (count + blockSize - 1) / blockSize
+        guard let sink = flush.sink, flush.writers > 1, blocks > 1 else {
+            for i in 0..<count {
+                element()
+                write(i, &self)
+                guard flush(&self) else { return false }
+            }
+            return true
+        }
+        // What was written before the array's elements goes first.
+        guard self.flush(to: sink) else { return false }
+        let turns = BlockTurns(count: blocks)
+        let stack = Array(UnsafeBufferPointer(start: counts, count: depth))
+        withoutActuallyEscaping(write) { write in
+            nonisolated(unsafe) let (write, sink) = (write, sink)
+            WorkerThreads.run(count: min(flush.writers, blocks)) { _ in
+                var writer = JSONStreamWriter(continuing: stack)
+                while let block = turns.claim() {
+                    let elements = block * blockSize..<min(count, (block + 1) * blockSize)
+                    // Only the first element of the array has no comma before it.
+                    writer.counts[writer.depth - 1] = stack[stack.count - 1] + elements.lowerBound
+                    for i in elements {
+                        writer.element()
+                        write(i, &writer)
+                    }
+                    turns.handOn(block) { writer.flush(to: sink) }
+                }
+            }
+        }
+        counts[depth - 1] += count
+        return !turns.failed
+    }
+
+    /// A writer inside the containers whose element counts `stack` holds, outermost first.
+    private init(continuing stack: [Int]) {
+        self.init()
+        for (depth, count) in stack.enumerated() { counts[depth] = count }
+        depth = stack.count
     }
 
     init() {

@@ -19,8 +19,9 @@ public enum SARIFReport {
 
     /// Writes the log to `sink` as it is made, about `chunk` bytes at a time, so that a log of
     /// millions of results is never held whole; false when the sink fails.
-    public static func write(_ input: ReportInput, chunk: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
-        JSONStreamWriter.stream(chunk: chunk, to: sink) { writer, flush in write(input, into: &writer, flush: flush) }
+    /// Its results may be written on up to `writers` threads.
+    public static func write(_ input: ReportInput, chunk: Int = 1 << 20, writers: Int = 1, to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        JSONStreamWriter.stream(chunk: chunk, writers: writers, to: sink) { writer, flush in write(input, into: &writer, flush: flush) }
     }
 
     private static func write(_ input: ReportInput, into writer: inout JSONStreamWriter, flush: JSONStreamWriter.Flush) -> Bool {
@@ -54,12 +55,15 @@ public enum SARIFReport {
         writer.key("results"); writer.open("[")
         // Read in place, as the JSON report reads them.
         let written = input.result.findings.withUnsafeBufferPointer { findings in
-            for i in findings.indices where !input.sarifOmitSuppressed || findings[i].isActive {
-                writer.element()
-                result(findings.baseAddress! + i, ruleIndex: ruleIndex, artifacts: artifacts, into: &writer)
-                guard flush(&writer) else { return false }
+            guard input.sarifOmitSuppressed else {
+                return writer.elements(findings.count, flush: flush) { i, writer in
+                    result(findings.baseAddress! + i, ruleIndex: ruleIndex, artifacts: artifacts, into: &writer)
+                }
             }
-            return true
+            let active = findings.indices.filter { findings[$0].isActive }
+            return writer.elements(active.count, flush: flush) { i, writer in
+                result(findings.baseAddress! + active[i], ruleIndex: ruleIndex, artifacts: artifacts, into: &writer)
+            }
         }
         guard written else { return false }
         if !input.sarifOmitSuppressed {

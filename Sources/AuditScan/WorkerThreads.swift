@@ -9,11 +9,11 @@ import Darwin
 /// many threads as there are CPUs at most, each thread taking the next worker when it is done
 /// with one. But each thread after the caller's starts on a CPU of its own (`CPUPlacement`),
 /// which `concurrentPerform` cannot ask for.
-enum WorkerThreads {
+package enum WorkerThreads {
     /// Calls `body` with every worker of 0 ..< `count` and returns when every call has; worker 0
     /// first, on the calling thread. A thread that cannot be started leaves its first worker to
     /// the calling thread.
-    static func run(count: Int, _ body: @Sendable (Int) -> Void) {
+    package static func run(count: Int, _ body: @Sendable (Int) -> Void) {
         let threads = min(count, ProcessInfo.processInfo.activeProcessorCount)
         guard threads > 1 else {
             for worker in 0..<count { body(worker) }

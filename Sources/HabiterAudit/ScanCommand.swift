@@ -75,8 +75,8 @@ enum ScanCommand {
         func writeReport(to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
             var text: String
             switch format {
-            case .json: return JSONReport.write(input, to: sink)
-            case .sarif: return SARIFReport.write(input, to: sink)
+            case .json: return JSONReport.write(input, writers: setup.jobs, to: sink)
+            case .sarif: return SARIFReport.write(input, writers: setup.jobs, to: sink)
             case .html: return HTMLReport.write(input, to: sink)
             case .github: text = GitHubReport.render(input)
             case .text:

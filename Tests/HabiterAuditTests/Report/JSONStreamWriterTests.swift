@@ -98,6 +98,59 @@ import Testing
         }
     }
 
+    /// A long array's elements written a block at a time on several threads come out as one
+    /// writer writes them: every count around the block size, every number of writers, and
+    /// flushes after every element or never. Each element is a random tree of its own.
+    @Test func elementsOnSeveralThreadsAreWrittenAsOnOne() {
+        func text(_ count: Int, blockSize: Int, writers: Int?, chunk: Int) -> [UInt8] {
+            func body(_ writer: inout JSONStreamWriter, _ flush: JSONStreamWriter.Flush) -> Bool {
+                writer.open("{")
+                writer.key("before"); writer.string("the header")
+                writer.key("a"); writer.open("[")
+                guard writer.elements(count, flush: flush, blockSize: blockSize, { i, writer in
+                    var generator = Generator(state: UInt64(i) &* 0x9E37_79B9 &+ 1)
+                    _ = generator.write(into: &writer, depth: 0)
+                }) else { return false }
+                writer.close("]")
+                writer.key("k2"); writer.int(count)
+                writer.close("}")
+                return true
+            }
+            guard let writers else { return Array(JSONStreamWriter.rendered(reserving: 0, body).utf8) }
+            var bytes: [UInt8] = []
+            #expect(JSONStreamWriter.stream(chunk: chunk, writers: writers, to: { bytes += $0; return true }, body))
+            return bytes
+        }
+        for count in [0, 1, 3, 4, 5, 8, 9, 37] {
+            let one = text(count, blockSize: 4, writers: nil, chunk: 0)
+            for writers in [1, 2, 3] {
+                for chunk in [1, 1 << 20] {
+                    let same = text(count, blockSize: 4, writers: writers, chunk: chunk) == one
+                    #expect(same, "\(count) elements, \(writers) writers, chunks of \(chunk)")
+                }
+            }
+        }
+    }
+
+    /// A sink that fails stops the writing: the stream says so, and the sink is not called
+    /// again, whichever thread's block it failed on.
+    @Test func aFailedSinkStopsTheBlocks() {
+        for failing in 1...6 {
+            var calls = 0
+            let written = JSONStreamWriter.stream(chunk: 1, writers: 2, to: { _ in
+                calls += 1
+                return calls < failing
+            }) { writer, flush in
+                writer.open("[")
+                guard writer.elements(40, flush: flush, blockSize: 4, { i, writer in writer.int(i) }) else { return false }
+                writer.close("]")
+                return true
+            }
+            #expect(!written, "failing at call \(failing)")
+            #expect(calls == failing, "failing at call \(failing): \(calls) calls")
+        }
+    }
+
     /// Integers at every digit count and at each edge, as Swift writes them.
     @Test func writesIntegersAsSwiftDoes() {
         var values = [0, 1, 9, 10, 99, 100, 101, 999, Int.max, Int.min, Int.min + 1, -1, -10, -99, -100]
