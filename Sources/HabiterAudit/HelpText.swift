@@ -122,9 +122,10 @@ enum HelpText {
       --max-document-hits <n> Maximum hits waiting for the end of one JSON document or HAR
                               entry (a hit's context depends on what follows it); beyond,
                               the scan of that input stops with an error. (default: 250000)
-      -j, --jobs <n>          Scan up to <n> inputs in parallel, and share an NDJSON or HAR
+      -j, --jobs <n>          Scan up to <n> inputs in parallel, share an NDJSON or HAR
                               file of 16 MiB or more among the jobs left over (one file:
-                              all <n>); the report is the same for every <n>. (default: 1)
+                              all <n>), and write a JSON or SARIF report's findings on <n>
+                              threads; the report is the same for every <n>. (default: 1)
       --color <when>          Colour the text report: auto, always or never. (default: auto:
                               when stdout is a terminal and NO_COLOR is not set)
       -q, --quiet             Print nothing on stderr except errors (no progress line;
