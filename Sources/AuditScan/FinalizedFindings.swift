@@ -18,7 +18,7 @@ struct FinalizedFindings {
     init(_ findings: consuming [Finding], digestingIdentities: Bool = false) {
         // In place: an array of millions of findings is neither copied nor retained anew.
         var findings = findings
-        findings.sortByIndex(Self.inReportOrder)
+        findings.sort(by: Self.inReportOrder)
         var occurrences: [FingerprintIdentity: Int] = [:]
         occurrences.reserveCapacity(findings.count)
         var firstBlock = SHA256.FirstBlockCache()
@@ -47,7 +47,7 @@ struct FinalizedFindings {
     /// line's findings do not name the line).
     init(sortedOnly findings: consuming [Finding]) {
         var findings = findings
-        findings.sortByIndex(Self.inReportOrder)
+        findings.sort(by: Self.inReportOrder)
         self.findings = findings
         identities = nil
     }
