@@ -403,8 +403,13 @@ final class ArtifactScan {
     /// `carriedByProtocol`: the value is a header, a cookie or another field of the protocol,
     /// where a session id of any shape is a live credential. `context`: the context rules whose
     /// keyword the name (or the request's host) holds.
+    /// `recordQuiet`, when it records a quiet name hit (the value no secret) at the offset it is
+    /// given by the parts of its location and says so, spares making the location
+    /// (`recordQuietNameHit`).
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
-                         kind: TextKind? = nil, context: ContextMask = 0, carriedByProtocol: Bool = false, locate: () -> HitLocation) {
+                         kind: TextKind? = nil, context: ContextMask = 0, carriedByProtocol: Bool = false,
+                         recordQuiet: (ArtifactScan, NameMatch, String, Int) -> Bool = { _, _, _, _ in false },
+                         locate: () -> HitLocation) {
         pkce.observe(value)
         // The location, made at most once and only when something is found. In a local
         // `HitLocation?` it was destroyed at every value, found or not, through the type's
@@ -437,6 +442,7 @@ final class ArtifactScan {
             let credible = !replaced && value.count >= ValueCredibility.minimumLength
                 && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
             let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
+            if !credible && !located && recordQuiet(self, name, description, offset) { return }
             // The location moved out of its slot, its last use: a copy retained and released each of
             // its references (a document of sensitive names has a name hit at every value).
             Self.makeLocation(in: slot, located: &located, locate)
@@ -495,6 +501,13 @@ final class ArtifactScan {
 
     /// Records that a name rule matched the name of a value (given when it is a string, so that
     /// a PKCE verifier can be paired with its challenge).
+    /// Records a quiet name hit (the value no secret) at the current value of a JSON text, by the
+    /// parts of its location (`JSONPathTracker.appendQuietHit`).
+    func recordQuietNameHit<Notes>(_ match: NameMatch, valueDescription: String, at offset: Int, path: JSONPathTracker<Notes>) {
+        path.appendQuietHit(to: &quietNameHitsBox.value, ruleIndex: match.ruleIndex, describesMetadata: match.describesMetadata,
+                            valueDescription: valueDescription, position: position(of: offset))
+    }
+
     func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int, location: HitLocation,
                        value: UnsafeRawBufferPointer? = nil) {
         guard credible else {

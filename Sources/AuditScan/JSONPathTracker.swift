@@ -183,6 +183,26 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
                            readerContext: layer.readerContext, carrier: layer.carrier)
     }
 
+    /// Appends a quiet name hit (on a value that is no secret) at the current value to `hits`,
+    /// by the parts of `location()`: its place made only when the container is not the last
+    /// place's (`QuietNameHits.append(…inContainer:…)`).
+    func appendQuietHit(to hits: inout QuietNameHits, ruleIndex: Int, describesMetadata: Bool, valueDescription: String,
+                        position: SourcePosition) {
+        guard !containers.isEmpty else {
+            return hits.append(ruleIndex: ruleIndex, describesMetadata: describesMetadata, valueDescription: valueDescription,
+                               location: location(), position: position)
+        }
+        let leaf = containers.top.memberBegun ? memberToken(containers.top) : nil
+        let key: String? = if case .key(let name)? = leaf { name } else { nearestKey() }
+        hits.append(ruleIndex: ruleIndex, describesMetadata: describesMetadata, valueDescription: valueDescription, key: key, token: leaf,
+                    inContainer: containers.top.id, place: {
+                        let place = currentPlace()
+                        return QuietNameHits.Place(containerPath: place.containerPath, ancestry: place.ancestry,
+                                                   readerContext: layer.readerContext, carrier: layer.carrier,
+                                                   isProtocolField: false, isSecureStorage: false)
+                    }, position: position)
+    }
+
     /// The location of a member of the innermost container that has not begun yet (at its key).
     func memberLocation(_ token: PathToken, key: String?) -> HitLocation {
         let place = currentPlace()

@@ -222,7 +222,12 @@ struct JSONScanVisitor: JSONVisitor {
         // The closure captures the path alone: with one that captured the visitor in place, the
         // scan was retained and released around every call.
         scan.scanNamedString(value, name: name, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind,
-                             context: pendingContext | carrierContext) { [path] in path.location() }
+                             context: pendingContext | carrierContext,
+                             recordQuiet: { [path] scan, match, description, offset in
+                                 guard scan.options.recordsQuietHitsByParts else { return false }
+                                 scan.recordQuietNameHit(match, valueDescription: description, at: offset, path: path)
+                                 return true
+                             }) { [path] in path.location() }
         if drafts.wantsValue {
             value.withMemoryRebound(to: UInt8.self) { bytes in
                 drafts.capture { $0.scalar(.string, bytes, at: offset) }
@@ -308,6 +313,9 @@ struct JSONScanVisitor: JSONVisitor {
     }
 
     private mutating func recordName(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int) {
+        guard credible || !scan.options.recordsQuietHitsByParts else {
+            return scan.recordQuietNameHit(match, valueDescription: valueDescription, at: layer.outerOffset ?? offset, path: path)
+        }
         scan.recordNameHit(match, credible: credible, valueDescription: valueDescription,
                            at: layer.outerOffset ?? offset, location: location())
     }

@@ -20,7 +20,7 @@ struct QuietNameHits {
     }
 
     /// What the hits of one container share.
-    struct Place {
+    struct Place: Equatable {
         var containerPath: LayeredPath
         var ancestry: [Int]
         var readerContext: ScanContext?
@@ -69,6 +69,9 @@ struct QuietNameHits {
     /// The number of hits.
     private(set) var count = 0
     private(set) var places: [Place] = []
+    /// The container whose place the last place is, when a hit in a JSON text's container made
+    /// or found it (`append(…inContainer:…)`).
+    private var lastPlaceContainer: Int?
     private var labels: [Label] = []
     private var labelFingerprints: [UInt64] = []
     /// Open addressing over `labels`: a label's number, or -1 for a free slot.
@@ -84,8 +87,33 @@ struct QuietNameHits {
             places.append(Place(containerPath: location.containerPath, ancestry: location.ancestry, readerContext: location.readerContext,
                                 carrier: location.carrier, isProtocolField: location.isProtocolField,
                                 isSecureStorage: location.isSecureStorage))
+            lastPlaceContainer = nil
         }
-        let label = number(key: location.key, token: location.token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
+        appendHit(ruleIndex: ruleIndex, describesMetadata: describesMetadata, valueDescription: valueDescription, key: location.key,
+                  token: location.token, position: position)
+    }
+
+    /// A hit in the open container `container` of a JSON text, whose place `place` makes: asked
+    /// only when the last place is not known to be that container's. A container's id is its
+    /// own in the whole scan and its ancestry ends with it, so a place made for another
+    /// container is never this one's. Made as a `HitLocation`, the location of a quiet hit was
+    /// copied once more and destroyed twice, each retaining and releasing its path and ancestry
+    /// (`JSONPathTracker.appendQuietHit`).
+    mutating func append(ruleIndex: Int, describesMetadata: Bool, valueDescription: String, key: String?, token: PathToken?,
+                         inContainer container: Int, place: () -> Place, position: SourcePosition) {
+        if places.isEmpty || lastPlaceContainer != container {
+            let made = place()
+            if places.isEmpty || places[places.count - 1] != made { places.append(made) }
+            lastPlaceContainer = container
+        }
+        appendHit(ruleIndex: ruleIndex, describesMetadata: describesMetadata, valueDescription: valueDescription, key: key,
+                  token: token, position: position)
+    }
+
+    /// A hit of the last place.
+    private mutating func appendHit(ruleIndex: Int, describesMetadata: Bool, valueDescription: String, key: String?, token: PathToken?,
+                                    position: SourcePosition) {
+        let label = number(key: key, token: token, ruleIndex: ruleIndex, describesMetadata: describesMetadata,
                            valueDescription: valueDescription)
         var hit = Hit(byteOffset: position.byteOffset, line: UInt32.max, column: UInt32.max, place: Int32(places.count - 1), label: label)
         if let line = UInt32(exactly: position.line), let column = UInt32(exactly: position.column), line < .max, column < .max {
@@ -192,6 +220,7 @@ struct QuietNameHits {
         outsized.removeAll()
         count = 0
         places.removeAll()
+        lastPlaceContainer = nil
         labels.removeAll()
         labelFingerprints.removeAll()
         labelSlots = [Int32](repeating: -1, count: 64)

@@ -46,6 +46,10 @@ public struct ScanOptions: Sendable {
     /// its text (`ArtifactScan.base64RecognisedOutside`), not asking the decoder again when
     /// `content` closes. Off only to show that the answers do not depend on it.
     public var keepsBase64Verdicts = true
+    /// Whether a quiet name hit (the value no secret) in a JSON text is recorded by the parts of
+    /// its location (`JSONPathTracker.appendQuietHit`), not through a `HitLocation` made for it.
+    /// Off only to show that the answers do not depend on it.
+    public var recordsQuietHitsByParts = true
 
     public init(context: ScanContext? = nil, inputFormat: InputFormat = .auto,
                 maxDepth: Int = JSONReader.defaultMaxDepth, maxLayerDepth: Int = 8,
