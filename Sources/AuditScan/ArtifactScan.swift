@@ -499,8 +499,6 @@ final class ArtifactScan {
         pending.append(PendingHit(detail: .contract(ruleId: ruleId, message: message), location: location, position: position))
     }
 
-    /// Records that a name rule matched the name of a value (given when it is a string, so that
-    /// a PKCE verifier can be paired with its challenge).
     /// Records a quiet name hit (the value no secret) at the current value of a JSON text, by the
     /// parts of its location (`JSONPathTracker.appendQuietHit`).
     func recordQuietNameHit<Notes>(_ match: NameMatch, valueDescription: String, at offset: Int, path: JSONPathTracker<Notes>) {
@@ -508,6 +506,8 @@ final class ArtifactScan {
                             valueDescription: valueDescription, position: position(of: offset))
     }
 
+    /// Records that a name rule matched the name of a value (given when it is a string, so that
+    /// a PKCE verifier can be paired with its challenge).
     func recordNameHit(_ match: NameMatch, credible: Bool, valueDescription: String, at offset: Int, location: HitLocation,
                        value: UnsafeRawBufferPointer? = nil) {
         guard credible else {
