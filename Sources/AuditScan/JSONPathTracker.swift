@@ -177,10 +177,18 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
     /// else the container itself.
     func location() -> HitLocation {
         let place = currentPlace()
-        let leaf = !containers.isEmpty && containers.top.memberBegun ? memberToken(containers.top) : nil
-        let key: String? = if case .key(let name)? = leaf { name } else { nearestKey() }
+        let (leaf, key) = leafAndKey()
         return HitLocation(key: key, containerPath: place.containerPath, token: leaf, ancestry: place.ancestry,
                            readerContext: layer.readerContext, carrier: layer.carrier)
+    }
+
+    /// The current value's own token (nil for a container not yet at a member) and its nearest
+    /// key. Inlined: called, it cost the sensitive-keys input 1.1 % more instructions.
+    @inline(__always)
+    private func leafAndKey() -> (leaf: PathToken?, key: String?) {
+        let leaf = !containers.isEmpty && containers.top.memberBegun ? memberToken(containers.top) : nil
+        let key: String? = if case .key(let name)? = leaf { name } else { nearestKey() }
+        return (leaf, key)
     }
 
     /// Appends a quiet name hit (on a value that is no secret) at the current value to `hits`,
@@ -192,8 +200,7 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
             return hits.append(ruleIndex: ruleIndex, describesMetadata: describesMetadata, valueDescription: valueDescription,
                                location: location(), position: position)
         }
-        let leaf = containers.top.memberBegun ? memberToken(containers.top) : nil
-        let key: String? = if case .key(let name)? = leaf { name } else { nearestKey() }
+        let (leaf, key) = leafAndKey()
         hits.append(ruleIndex: ruleIndex, describesMetadata: describesMetadata, valueDescription: valueDescription, key: key, token: leaf,
                     inContainer: containers.top.id, place: {
                         let place = currentPlace()
