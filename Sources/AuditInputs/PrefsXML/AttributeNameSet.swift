@@ -9,12 +9,11 @@ import Darwin
 /// as they come: hashing costs more than that for the one to three attributes of a real entry.
 /// Past them, each name's hash and offset are noted in order, and the names are checked when the
 /// tag ends or breaks off (`firstDuplicate`): the notes are split by their hashes' top bits
-/// into buckets of a few hundred, which a cache holds, and each bucket's names are looked up
-/// in a small table by hash. Inserted one
-/// by one into a hash table of millions of slots, every name missed the cache (`perf record`: 23 %
-/// of a scan of tags of a million attributes in the insert). Hashing is Swift's `Hasher`,
-/// seeded per process, so that no input can be made of names that all collide. A note takes 16
-/// bytes, and the split copies them once.
+/// into buckets of a few hundred, which a cache holds, and each bucket's names are looked up in
+/// a small table by hash. Inserted one by one into a hash table of millions of slots, every
+/// name missed the cache (`perf record`: 23 % of a scan of tags of a million attributes in the
+/// insert). Hashing is Swift's `Hasher`, seeded per process, so that no input can be made of
+/// names that all collide. A note takes 16 bytes, and the split copies them once.
 struct AttributeNameSet {
     private struct Note {
         var hash: UInt64
