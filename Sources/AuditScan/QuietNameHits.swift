@@ -75,7 +75,8 @@ struct QuietNameHits {
     private var labels: [Label] = []
     private var labelFingerprints: [UInt64] = []
     /// Open addressing over `labels`: a label's number, or -1 for a free slot.
-    private var labelSlots = [Int32](repeating: -1, count: 64)
+    private var labelSlots = [Int32](filling: -1, count: QuietNameHits.initialSlotCount)
+    private static let initialSlotCount = 64
 
     var isEmpty: Bool { count == 0 }
 
@@ -166,7 +167,7 @@ struct QuietNameHits {
     }
 
     private mutating func rebuildSlots(count: Int) {
-        labelSlots = [Int32](repeating: -1, count: count)
+        labelSlots = [Int32](filling: -1, count: count)
         let mask = count - 1
         for (number, fingerprint) in labelFingerprints.enumerated() {
             var slot = Int(truncatingIfNeeded: fingerprint) & mask
@@ -223,7 +224,7 @@ struct QuietNameHits {
         lastPlaceContainer = nil
         labels.removeAll()
         labelFingerprints.removeAll()
-        labelSlots = [Int32](repeating: -1, count: 64)
+        labelSlots = [Int32](filling: -1, count: QuietNameHits.initialSlotCount)
     }
 }
 
