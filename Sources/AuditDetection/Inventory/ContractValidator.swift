@@ -193,19 +193,8 @@ public struct DocumentSummary {
         isEntityDocument = ContractValidator.isEntityDocument(draft)
         isStorageEnvelope = ContractValidator.isStorageEnvelope(draft)
         deleted = draft.deleted?.boolValue
-        if let payload = draft.payload, payload.kind(payload.root) == .object { self.payload = payload }
+        if let payload = draft.payload, payload.view.kind(payload.view.root) == .object { self.payload = payload }
         self.metadataKeys = metadataKeys
-    }
-
-    /// Calls `body` with each payload key.
-    func forEachPayloadKey(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        guard let payload else { return }
-        for member in payload.children(payload.root) { payload.withKey(member, body) }
-    }
-
-    /// Calls `body` with each additional field's name.
-    func forEachMetadataKey(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        for var key in metadataKeys { key.withUTF8(body) }
     }
 }
 
@@ -329,7 +318,7 @@ public enum ContractValidator {
         }
         /// A violation of one member of the payload (`payload` itself when `member` is nil):
         /// reported there, not at the document.
-        func add(_ check: BuiltinCheck, _ message: String, payloadMember member: Int?, payload: CapturedJSON?) {
+        func add(_ check: BuiltinCheck, _ message: String, payloadMember member: Int?, payload: CapturedJSON.View?) {
             if let member, let payload {
                 let key = payload.key(member)
                 violations.append(ContractViolation(check: check, message: message, key: key, offset: payload.offset(member),
@@ -367,11 +356,11 @@ public enum ContractValidator {
         if deleted == true {
             if d.hasPayload {
                 add(.tombstonePayload, "A tombstone (deleted: true) has a payload key: \"tombstones contain the same version and ID with deleted: true and no payload\".",
-                    payloadMember: nil, payload: d.payload)
+                    payloadMember: nil, payload: d.payload?.view)
             }
             return
         }
-        guard d.hasPayload && d.payloadIsObject, let payload = d.payload, payload.kind(payload.root) == .object else {
+        guard d.hasPayload && d.payloadIsObject, let payload = d.payload?.view, payload.kind(payload.root) == .object else {
             add(.missingPayload, "A live document needs a JSON payload object (\"version-1 live documents contain schemaVersion, entityId, deleted: false, and a JSON payload\").")
             return
         }

@@ -17,7 +17,7 @@ enum EntityStateChecks {
             add("An entity state needs \"deleted\": true or false (here \(d.deleted?.kindName ?? "missing")).")
         }
         var lifecycle: Revision?
-        switch d.lifecycleRevision {
+        switch d.lifecycleRevision?.view {
         case nil:
             add("An entity state has a lifecycleRevision: a revision {deviceId, sequence} or null.")
         case let tree? where tree.kind(tree.root) != .null:
@@ -28,8 +28,8 @@ enum EntityStateChecks {
         default:
             if d.deleted?.boolValue == true { add("A pending entity state (lifecycleRevision null) cannot be deleted.", key: "deleted") }
         }
-        for (name, shapeKey, registers) in [("payloadFields", ShapeKeys.payloadFields, d.payloadFields),
-                                            ("metadataFields", ShapeKeys.metadataFields, d.metadataFields)] {
+        for (name, shapeKey, registers) in [("payloadFields", ShapeKeys.payloadFields, d.payloadFields?.view),
+                                            ("metadataFields", ShapeKeys.metadataFields, d.metadataFields?.view)] {
             guard let registers else {
                 add("An entity state has \(name): an object of field registers.")
                 continue
@@ -58,14 +58,15 @@ enum EntityStateChecks {
                 }
             }
         }
-        if let lifecycle, d.deleted?.boolValue == false, let payload = visiblePayload(d.payloadFields, lifecycle: lifecycle) {
-            checkMaterialized(payload, entity: entity, into: &violations)
+        if let lifecycle, d.deleted?.boolValue == false,
+           let payload = visiblePayload(d.payloadFields?.view, lifecycle: lifecycle, in: d.lifecycleRevision!.view) {
+            payload.withView { checkMaterialized($0, entity: entity, into: &violations) }
         }
     }
 
     /// The `value` and `revision` of the register at `i`, exactly those two members; nil when
     /// it is something else.
-    private static func register(_ i: Int, in tree: CapturedJSON) -> (value: Int, revision: Int)? {
+    private static func register(_ i: Int, in tree: CapturedJSON.View) -> (value: Int, revision: Int)? {
         guard tree.kind(i) == .object, tree.count(i) == 2 else { return nil }
         var members = tree.children(i)
         let (first, second) = (members.next()!, members.next()!)
@@ -76,15 +77,16 @@ enum EntityStateChecks {
 
     /// The live payload the state stands for, as the server's `materializeEntity` makes it: the
     /// registers written at or after the lifecycle revision (earlier ones belong to a life the
-    /// entity ended). Each field's offset is its register's.
-    private static func visiblePayload(_ registers: CapturedJSON?, lifecycle: Revision) -> CapturedJSON? {
+    /// entity ended). Each field's offset is its register's. `lifecycle` was parsed from
+    /// `lifecycleTree`.
+    private static func visiblePayload(_ registers: CapturedJSON.View?, lifecycle: Revision, in lifecycleTree: CapturedJSON.View) -> CapturedJSON? {
         guard let registers, registers.kind(registers.root) == .object else { return nil }
         var fields: [JSONValue.Member] = []
         for member in registers.children(registers.root) {
             guard let revisionIndex = registers.member("revision", of: member),
                   case .success(let revision) = Revision.parse(registers, at: revisionIndex),
                   let value = registers.member("value", of: member) else { return nil }
-            if !revision.precedes(lifecycle) {
+            if !revision.precedes(lifecycle, in: registers, otherIn: lifecycleTree) {
                 fields.append(JSONValue.Member(key: registers.key(member), keyOffset: registers.keyOffset(member),
                                                value: JSONValue.Node(value: registers.jsonNode(value).value, offset: registers.offset(member))))
             }
@@ -94,7 +96,7 @@ enum EntityStateChecks {
 
     /// A materialized habit or entry is checked as a document's payload would be, its
     /// violations placed at the registers.
-    private static func checkMaterialized(_ payload: CapturedJSON, entity: EntityId, into violations: inout [ContractViolation]) {
+    private static func checkMaterialized(_ payload: CapturedJSON.View, entity: EntityId, into violations: inout [ContractViolation]) {
         var found: [ContractViolation] = []
         switch entity {
         // Its names were screened in the registers (above); these violations are dropped.
@@ -114,8 +116,10 @@ enum EntityStateChecks {
 
 extension Revision {
     /// Lamport order: sequence first, then device id by UTF-16 code units (the server's
-    /// `compareRevisions`; for the ASCII device ids, byte order).
-    func precedes(_ other: Revision) -> Bool {
-        sequence != other.sequence ? sequence < other.sequence : withDeviceId { mine in other.withDeviceId { mine.lexicographicallyPrecedes($0) } }
+    /// `compareRevisions`; for the ASCII device ids, byte order). The revision was parsed from
+    /// `tree`, `other` from `otherTree`.
+    func precedes(_ other: Revision, in tree: CapturedJSON.View, otherIn otherTree: CapturedJSON.View) -> Bool {
+        sequence != other.sequence ? sequence < other.sequence
+            : withDeviceId(in: tree) { mine in other.withDeviceId(in: otherTree) { mine.lexicographicallyPrecedes($0) } }
     }
 }

@@ -1,4 +1,5 @@
 import AuditBytes
+import AuditInputs
 
 /// The answers of a worker's last few field-list comparisons (`FieldNameSet.compare`), kept
 /// with their exact inputs. Sync data repeats its field lists: every create of a habit lists the
@@ -76,21 +77,21 @@ public final class FieldListComparisons {
         }
     }
 
-    /// `set.compare(with: available)`, answered from a kept comparison of the same names when
-    /// there is one.
-    func compare(_ set: FieldNameSet, with available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void)
+    /// `FieldNameSet.compare(list, with: available)`, answered from a kept comparison of the
+    /// same names when there is one.
+    func compare(_ list: CapturedJSON.View, with available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void)
         -> (setIsAvailable: Bool, availableAreInSet: Bool) {
         let room = FieldListComparisons.room
         var input = Input(base: bytes + FieldListComparisons.kept * room)
-        set.forEachName { input.append(name: $0) }
+        FieldNameSet.forEachName(list) { input.append(name: $0) }
         input.append(length: FieldListComparisons.availableMark, UnsafeBufferPointer(start: nil, count: 0))
         available { input.append(name: $0) }
-        if input.overflowed { return set.compare(with: available) }
+        if input.overflowed { return FieldNameSet.compare(list, with: available) }
         let inputs = UnsafeBufferPointer(start: input.base, count: input.count)
         for i in 0..<FieldListComparisons.kept where comparisons[i].count == inputs.count {
             if UnsafeBufferPointer(start: bytes + i * room, count: inputs.count).equals(inputs) { return comparisons[i].answer }
         }
-        let answer = set.compare(with: available)
+        let answer = FieldNameSet.compare(list, with: available)
         let slot = next.pointee
         (bytes + slot * room).update(from: input.base, count: input.count)
         comparisons[slot] = Kept(count: input.count, answer: answer)

@@ -4,10 +4,12 @@ import AuditInputs
 /// The checks of an operation (the element of a push body, a pull page and the engine's queue)
 /// and of a push body, as `personal_sync_operation.dart` and the server's sync-core make them.
 enum OperationChecks {
-    static let kinds = ["create", "patch", "delete", "restore"]
     static let maximumPushOperations = 100
 
     /// `fieldLists`: the worker's recent comparisons of field lists with their documents.
+    ///
+    /// The draft's trees are read through views (`CapturedJSON.view`), and no closure here
+    /// reads the draft: one that did copied all of it.
     static func check(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, fieldLists: FieldListComparisons,
                       into violations: inout [ContractViolation]) {
         func add(_ message: String, key: String? = nil, offset: Int? = nil) {
@@ -24,80 +26,101 @@ enum OperationChecks {
         }
         ContractValidator.checkSensitiveMembers(d, what: "an operation's additional fields", into: &violations)
 
-        let kind = d.kind?.stringValue.flatMap { kinds.contains($0) ? $0 : nil }
+        let kind = d.kind?.stringValue.flatMap(Kind.init(rawValue:))
         if kind == nil {
-            add("The operation's kind is \(d.kind.map { $0.stringValue == nil ? $0.kindName : "another string" } ?? "missing"), not one of \(kinds.joined(separator: ", ")).",
+            add("The operation's kind is \(d.kind.map { $0.stringValue == nil ? $0.kindName : "another string" } ?? "missing"), not one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).",
                 key: "kind", offset: d.kindOffset)
         }
-        let revision = d.revision.map { Revision.parse($0, at: $0.root) }
-        switch revision {
+        switch d.revision.map({ Revision.parse($0.view, at: $0.view.root) }) {
         case .success(let r)?:
-            if !(d.operationId?.withText(in: texts, r.isOperationId) ?? false) {
+            if !isOperationId(d.operationId, of: r, in: d.revision!.view, texts: texts) {
                 add("The operationId is \(d.operationId.map { $0.isString ? "another string" : $0.kindName } ?? "missing"), not operation/<encoded deviceId>/<sequence> of its revision (the operationId is the idempotency key).",
                     key: "operationId", offset: d.operationIdOffset)
             }
         case .failure(let problem)?:
-            add("The operation's revision \(problem.message).", key: "revision", offset: d.revision?.rootOffset)
+            add("The operation's revision \(problem.message).", key: "revision", offset: d.revision?.view.rootOffset)
         case nil:
             add("The operation has no revision {deviceId, sequence}.")
         }
 
-        let changed = fieldSet(d.changedFields, name: "changedFields", into: &violations)
-        let changedMetadata = fieldSet(d.changedMetadataFields, name: "changedMetadataFields", into: &violations)
-        guard let kind, let document = d.document else { return }
-        guard document.isEntityDocument else {
+        let changedIsValid = isFieldList(d.changedFields?.view, name: "changedFields", into: &violations)
+        let changedMetadataIsValid = isFieldList(d.changedMetadataFields?.view, name: "changedMetadataFields", into: &violations)
+        guard let kind, d.document != nil else { return }
+        guard d.document!.isEntityDocument else {
             // A storage envelope there is reported as one, by contract.storage-envelope.
-            if !document.isStorageEnvelope {
+            if !d.document!.isStorageEnvelope {
                 add("The operation's document is not an entity document.", key: "document", offset: d.documentOffset)
             }
             return
         }
-        let isDelete = kind == "delete"
-        if let deleted = document.deleted, deleted != isDelete {
-            add(isDelete ? "A delete operation carries a live document, not a tombstone." : "A \(kind) operation carries a tombstone, not a live document.",
+        let isDelete = kind == .delete
+        if let deleted = d.document!.deleted, deleted != isDelete {
+            add(isDelete ? "A delete operation carries a live document, not a tombstone." : "A \(kind.rawValue) operation carries a tombstone, not a live document.",
                 key: "document", offset: d.documentOffset)
         }
-        // The server's validateFieldSet and requireComplete, the app's _validatedChangedFields.
-        func checkFieldList(_ list: FieldNameSet?, available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void, name: String, what: String,
-                            node: CapturedJSON?) {
+        checkFieldLists(of: kind, changed: changedIsValid ? d.changedFields?.view : nil,
+                        changedMetadata: changedMetadataIsValid ? d.changedMetadataFields?.view : nil,
+                        payloadKeysOf: d.document!.payload?.view, metadataKeys: d.document!.metadataKeys, fieldLists: fieldLists, into: &violations)
+    }
+
+    /// Whether `id` is the operation id of the revision `r`, parsed from `tree`. (A function of
+    /// its own: a closure in `check` that read the draft copied all of it.)
+    private static func isOperationId(_ id: DraftValue?, of r: Revision, in tree: CapturedJSON.View, texts: UnsafeBufferPointer<UInt8>) -> Bool {
+        id?.withText(in: texts) { r.isOperationId($0, in: tree) } ?? false
+    }
+
+    /// The server's validateFieldSet and requireComplete, the app's _validatedChangedFields: an
+    /// operation's field lists (nil when absent or malformed, which is reported already) against
+    /// its entity document: the keys of its payload (nil for none) and its additional fields'
+    /// names.
+    private static func checkFieldLists(of kind: Kind, changed: CapturedJSON.View?, changedMetadata: CapturedJSON.View?,
+                                        payloadKeysOf payload: CapturedJSON.View?, metadataKeys: [String],
+                                        fieldLists: FieldListComparisons, into violations: inout [ContractViolation]) {
+        func check(_ list: CapturedJSON.View?, available: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void, name: String, what: String) {
             guard let list else { return }
-            let whole = kind == "create" || kind == "restore" || (kind == "delete" && name == "changedMetadataFields")
+            let whole = kind == .create || kind == .restore || (kind == .delete && name == "changedMetadataFields")
             // An empty list (`changedMetadataFields`, mostly) answers at once, without a table;
             // a list of names mostly repeats one compared before. (Routed here: through the
             // comparisons' call, the empty list cost some 130 instructions an operation more.)
-            let (listIsAvailable, availableAreListed) = list.isEmpty ? list.compare(with: available) : fieldLists.compare(list, with: available)
+            let (listIsAvailable, availableAreListed) = FieldNameSet.isEmpty(list) ? FieldNameSet.compare(list, with: available)
+                : fieldLists.compare(list, with: available)
             if !listIsAvailable {
-                add("The operation's \(name) names a field its document does not have (a removed payload key is sent as null).", key: name, offset: node?.rootOffset)
+                violations.append(ContractViolation(check: .operation, message: "The operation's \(name) names a field its document does not have (a removed payload key is sent as null).",
+                                                    key: name, offset: list.rootOffset, memberPath: [.key(name)]))
             } else if whole && !availableAreListed {
-                add("A \(kind) operation lists every one of its document's \(what) in \(name), and only those.", key: name, offset: node?.rootOffset)
+                violations.append(ContractViolation(check: .operation, message: "A \(kind.rawValue) operation lists every one of its document's \(what) in \(name), and only those.",
+                                                    key: name, offset: list.rootOffset, memberPath: [.key(name)]))
             }
         }
-        checkFieldList(changed, available: document.forEachPayloadKey, name: "changedFields", what: "payload keys", node: d.changedFields)
-        checkFieldList(changedMetadata, available: document.forEachMetadataKey, name: "changedMetadataFields", what: "additional document fields",
-                       node: d.changedMetadataFields)
-        if kind == "patch", changed?.isEmpty == true, changedMetadata?.isEmpty == true {
-            add("A patch operation changes at least one field.", key: "changedFields", offset: d.changedFields?.rootOffset)
+        check(changed, available: { body in if let payload { payload.forEachKey(of: payload.root, body) } }, name: "changedFields", what: "payload keys")
+        check(changedMetadata, available: { body in for var key in metadataKeys { key.withUTF8(body) } }, name: "changedMetadataFields",
+              what: "additional document fields")
+        if kind == .patch, let changed, let changedMetadata, FieldNameSet.isEmpty(changed), FieldNameSet.isEmpty(changedMetadata) {
+            violations.append(ContractViolation(check: .operation, message: "A patch operation changes at least one field.",
+                                                key: "changedFields", offset: changed.rootOffset, memberPath: [.key("changedFields")]))
         }
     }
 
-    /// A list of field names (duplicates are one name, as both the app and the server read it);
-    /// nil when absent or malformed (reported). The names it lists are screened where they
-    /// occur, in the document.
-    private static func fieldSet(_ list: CapturedJSON?, name: String, into violations: inout [ContractViolation]) -> FieldNameSet? {
+    /// An operation's kind.
+    enum Kind: String, CaseIterable {
+        case create, patch, delete, restore
+    }
+
+    /// Whether `list` is a list of field names (duplicates are one name, as both the app and the
+    /// server read it); reports it when absent or malformed. The names it lists are screened
+    /// where they occur, in the document.
+    private static func isFieldList(_ list: CapturedJSON.View?, name: String, into violations: inout [ContractViolation]) -> Bool {
         guard let list else {
             violations.append(ContractViolation(check: .operation, message: "The operation has no \(name) list."))
-            return nil
-        }
-        func malformed() -> FieldNameSet? {
-            violations.append(ContractViolation(check: .operation, message: "The operation's \(name) is not a list of field names.",
-                                                key: name, offset: list.rootOffset, memberPath: [.key(name)]))
-            return nil
+            return false
         }
         guard list.kind(list.root) == .array,
-              list.children(list.root).allSatisfy({ list.kind($0) == .string && !list.withText($0, PortableFields.isBlank) }) else {
-            return malformed()
+              list.allChildren(of: list.root, satisfy: { $0 == .string && !PortableFields.isBlank($1) }) else {
+            violations.append(ContractViolation(check: .operation, message: "The operation's \(name) is not a list of field names.",
+                                                key: name, offset: list.rootOffset, memberPath: [.key(name)]))
+            return false
         }
-        return FieldNameSet(stringsOf: list)
+        return true
     }
 
     /// A push body is exactly `{"operations": [...]}` with 1 to 100 operations.
@@ -112,12 +135,10 @@ enum OperationChecks {
     }
 }
 
-/// An operation's or entity state's `revision` {deviceId, sequence}: a Lamport clock.
+/// An operation's or entity state's `revision` {deviceId, sequence}: a Lamport clock. It names
+/// its `deviceId` by the entry in the tree it was parsed from, which the methods are given: a
+/// revision holding the tree retained and released its storage at every operation.
 struct Revision {
-    /// The tree the revision was read from, and the entry of its `deviceId` string there: the
-    /// id is read in place, where a `String` took an allocation and its release for every
-    /// operation.
-    let tree: CapturedJSON
     let deviceIdEntry: Int
     var sequence: Int
 
@@ -134,29 +155,30 @@ struct Revision {
     }
 
     /// The revision at `i`.
-    static func parse(_ tree: CapturedJSON, at i: Int) -> Result<Revision, Problem> {
+    static func parse(_ tree: CapturedJSON.View, at i: Int) -> Result<Revision, Problem> {
         // Other members are let through, by the server and the app alike.
         guard tree.kind(i) == .object else { return .failure(.shape) }
         guard let deviceId = tree.member("deviceId", of: i), tree.kind(deviceId) == .string, tree.withText(deviceId, isDeviceId) else {
             return .failure(.deviceId)
         }
         guard let sequence = tree.member("sequence", of: i).flatMap({ PortableFields.integer(tree, $0) }), sequence >= 1 else { return .failure(.sequence) }
-        return .success(Revision(tree: tree, deviceIdEntry: deviceId, sequence: sequence))
+        return .success(Revision(deviceIdEntry: deviceId, sequence: sequence))
     }
 
-    /// `body` on the UTF-8 of the device id.
-    func withDeviceId<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// `body` on the UTF-8 of the device id, in `tree`, the tree the revision was parsed from.
+    func withDeviceId<R>(in tree: CapturedJSON.View, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         tree.withText(deviceIdEntry, body)
     }
 
     /// Whether the UTF-8 `id` is `operation/<deviceId>/<sequence>`, the operation id the app
-    /// makes of this revision (a device id's characters are all ones encodeURIComponent leaves as
-    /// they are), compared in place: the interpolated string took an allocation and some 1,500
-    /// instructions an operation, generic comparisons of the pieces 1,300.
-    func isOperationId(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// makes of this revision (parsed from `tree`; a device id's characters are all ones
+    /// encodeURIComponent leaves as they are), compared in place: the interpolated string took
+    /// an allocation and some 1,500 instructions an operation, generic comparisons of the pieces
+    /// 1,300.
+    func isOperationId(_ id: UnsafeBufferPointer<UInt8>, in tree: CapturedJSON.View) -> Bool {
         // `parse` makes no other; the digit loop below needs one at least.
         guard sequence >= 1 else { return id.elementsEqual("operation/\(tree.string(deviceIdEntry) ?? "")/\(sequence)".utf8) }
-        return withDeviceId { deviceId in
+        return withDeviceId(in: tree) { deviceId in
             let prefix: StaticString = "operation/"
             let deviceIdStart = prefix.utf8CodeUnitCount
             let sequenceStart = deviceIdStart + deviceId.count + 1

@@ -40,15 +40,15 @@ enum PortableFields {
     /// `screensNames`: whether to screen the payload's names with the app's sensitive-name rule
     /// (false where the scan saw that no name in it matches, or where the caller drops those
     /// violations).
-    static func checkHabit(_ payload: CapturedJSON, screensNames: Bool, into violations: inout [ContractViolation]) {
+    static func checkHabit(_ payload: CapturedJSON.View, screensNames: Bool, into violations: inout [ContractViolation]) {
         check(payload, required: habitFields, entity: "habit", screensNames: screensNames, into: &violations)
     }
 
-    static func checkEntry(_ payload: CapturedJSON, screensNames: Bool, into violations: inout [ContractViolation]) {
+    static func checkEntry(_ payload: CapturedJSON.View, screensNames: Bool, into violations: inout [ContractViolation]) {
         check(payload, required: entryFields, entity: "entry", screensNames: screensNames, into: &violations)
     }
 
-    private static func check(_ payload: CapturedJSON, required: [(name: StaticString, kind: Kind)], entity: String,
+    private static func check(_ payload: CapturedJSON.View, required: [(name: StaticString, kind: Kind)], entity: String,
                               screensNames: Bool, into violations: inout [ContractViolation]) {
         precondition(required.count <= UInt64.bitWidth, "a bit per required field")
         let root = payload.root
@@ -88,14 +88,14 @@ enum PortableFields {
     /// Whether the app's sensitive-name rule matches a name anywhere in the value at `i`: almost
     /// no payload holds one, and this pass over its entries keeps no path (`screenNames` then
     /// finds where).
-    private static func holdsSensitiveName(_ tree: CapturedJSON, _ i: Int) -> Bool {
+    private static func holdsSensitiveName(_ tree: CapturedJSON.View, _ i: Int) -> Bool {
         tree.descendants(i).contains { tree.isMember($0) && tree.withKey($0, AppSensitiveName.matches) }
     }
 
     /// The app's sensitive-name rule on every name in the value at `i`, at any depth. The path
     /// is kept on one stack and copied only for a match: a payload has many names and almost
     /// never a match.
-    static func screenNames(in tree: CapturedJSON, at i: Int, path: @autoclosure () -> [PathToken], place: @autoclosure () -> String,
+    static func screenNames(in tree: CapturedJSON.View, at i: Int, path: @autoclosure () -> [PathToken], place: @autoclosure () -> String,
                             into violations: inout [ContractViolation]) {
         // Most values hold no such name: found out without a path kept, or the place written.
         guard holdsSensitiveName(tree, i) else { return }
@@ -128,7 +128,7 @@ enum PortableFields {
 
     /// What is wrong with the value at `i` as a value of `kind` (by kind, never echoing it), or
     /// nil.
-    static func problem(with i: Int, in tree: CapturedJSON, as kind: Kind) -> String? {
+    static func problem(with i: Int, in tree: CapturedJSON.View, as kind: Kind) -> String? {
         let valueKind = tree.kind(i)
         switch kind {
         case .nonEmptyString:
@@ -166,7 +166,7 @@ enum PortableFields {
     /// The number at `i` as a JSON integer (no fraction, no exponent) within the safe range of a
     /// double. Compared by magnitude: `abs` of the smallest `Int` (-9223372036854775808, which
     /// `Int` reads) traps.
-    static func integer(_ tree: CapturedJSON, _ i: Int) -> Int? {
+    static func integer(_ tree: CapturedJSON.View, _ i: Int) -> Int? {
         tree.kind(i) == .number ? tree.withText(i, safeInteger) : nil
     }
 

@@ -206,11 +206,6 @@ public struct CapturedJSON: @unchecked Sendable {
     /// A `var` only so that `giveBack` can tell whether a tree is its storage's last holder.
     @usableFromInline var storage: Storage
 
-    /// The root's index.
-    @inlinable public var root: Int { 0 }
-    /// Where the root value begins.
-    @inlinable public var rootOffset: Int { storage.baseOffset }
-
     /// The tree of a parsed value: a captured member that is a scalar, or a value the checks
     /// make of several captured ones (an entity state's visible payload).
     public init(_ node: JSONValue.Node) {
@@ -223,62 +218,95 @@ public struct CapturedJSON: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// The entry at `i`: an index the tree gave (`root`, `children`, `member`, `descendants`).
-    @inlinable func entry(_ i: Int) -> Entry {
-        precondition(i >= 0 && i < storage.entryCount, "an index of this tree")
-        return storage.entries[i]
-    }
-
-    @inlinable public func kind(_ i: Int) -> Kind { entry(i).kind }
-    @inlinable public func offset(_ i: Int) -> Int { storage.baseOffset + Int(entry(i).offset) }
-    @inlinable public func keyOffset(_ i: Int) -> Int { storage.baseOffset + Int(entry(i).keyOffset) }
-    @inlinable public func isContainer(_ i: Int) -> Bool { kind(i) == .object || kind(i) == .array }
-    /// Whether the value at `i` is an object's member (has a key).
-    @inlinable public func isMember(_ i: Int) -> Bool { entry(i).keyStart >= 0 }
-
-    /// Members of an object, elements of an array (counted: the checks ask of few).
-    @inlinable public func count(_ i: Int) -> Int {
-        var count = 0
-        for _ in children(i) { count += 1 }
-        return count
-    }
-
-    /// The members or elements of the container at `i`, in document order.
-    @inlinable public func children(_ i: Int) -> Children { Children(storage: storage, index: i + 1, end: Int(entry(i).end)) }
-
-    public struct Children: Sequence, IteratorProtocol {
-        @usableFromInline let storage: Storage
-        @usableFromInline var index: Int
-        @usableFromInline let end: Int
-
-        @inlinable init(storage: Storage, index: Int, end: Int) {
-            (self.storage, self.index, self.end) = (storage, index, end)
-        }
-
-        @inlinable public mutating func next() -> Int? {
-            guard index < end else { return nil }
-            defer { index = Int(storage.entries[index].end) }
-            return index
+    /// The tree read where its memory is, without holding it: a view is a few pointers and
+    /// counts, copied and passed without reference counting. Valid only while a `CapturedJSON`
+    /// holding the tree lives and its storage is not given back (`giveBack`): the contract
+    /// checks read a draft's trees through views while the draft holds them. Each copy of a
+    /// tree, made as the checks bound a draft's member, passed it on or captured it, retained
+    /// and released its storage: some 57 atomic counts an operation of the bench inputs, 7 with
+    /// views (BENCHMARKS.md, "The contract checks through views").
+    @inlinable public var view: View {
+        storage.withUnsafeMutablePointerToHeader { header in
+            View(entries: header.pointee.entries, entryCount: header.pointee.entryCount, bytes: header.pointee.bytes,
+                 baseOffset: header.pointee.baseOffset)
         }
     }
 
-    /// Whether `predicate` holds for the kind and text (as `withText` gives it) of every member
-    /// or element of the container at `i`, read in place: through `children`, `kind` and
-    /// `withText`, each element read the storage's header and checked its index again, 6 of
-    /// the some 50 instructions a weekday of a list cost (BENCHMARKS.md, "The adversarial
-    /// inputs' own paths").
-    @inlinable public func allChildren(of i: Int, satisfy predicate: (Kind, UnsafeBufferPointer<UInt8>) throws -> Bool) rethrows -> Bool {
-        try forEachChildEntry(of: i) { _, entry, bytes in try predicate(entry.kind, entry.text(in: bytes)) }
+    /// `body` with the tree's view, the tree kept alive until it returns.
+    @inlinable public func withView<R>(_ body: (View) throws -> R) rethrows -> R {
+        try withExtendedLifetime(storage) { try body(view) }
     }
 
-    /// Calls `body` with the index and entry of each member or element of the container at `i`,
-    /// in order, and the tree's bytes, read in place, until it returns false; whether it never
-    /// did. (`member` and `allChildren`; `children` gives indices, each read again.)
-    @inlinable @discardableResult
-    func forEachChildEntry(of i: Int, _ body: (Int, Entry, UnsafeMutablePointer<UInt8>) throws -> Bool) rethrows -> Bool {
-        let end = Int(entry(i).end)
-        return try withExtendedLifetime(storage) {
-            let (entries, bytes) = (storage.entries, storage.bytes)
+    /// A tree's memory, read in place (`view`).
+    public struct View {
+        @usableFromInline let entries: UnsafeMutablePointer<Entry>
+        @usableFromInline let entryCount: Int
+        @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+        @usableFromInline let baseOffset: Int
+
+        @inlinable init(entries: UnsafeMutablePointer<Entry>, entryCount: Int, bytes: UnsafeMutablePointer<UInt8>, baseOffset: Int) {
+            (self.entries, self.entryCount, self.bytes, self.baseOffset) = (entries, entryCount, bytes, baseOffset)
+        }
+
+        /// The root's index.
+        @inlinable public var root: Int { 0 }
+        /// Where the root value begins.
+        @inlinable public var rootOffset: Int { baseOffset }
+
+        /// The entry at `i`: an index the tree gave (`root`, `children`, `member`, `descendants`).
+        @inlinable func entry(_ i: Int) -> Entry {
+            precondition(i >= 0 && i < entryCount, "an index of this tree")
+            return entries[i]
+        }
+
+        @inlinable public func kind(_ i: Int) -> Kind { entry(i).kind }
+        @inlinable public func offset(_ i: Int) -> Int { baseOffset + Int(entry(i).offset) }
+        @inlinable public func keyOffset(_ i: Int) -> Int { baseOffset + Int(entry(i).keyOffset) }
+        @inlinable public func isContainer(_ i: Int) -> Bool { kind(i) == .object || kind(i) == .array }
+        /// Whether the value at `i` is an object's member (has a key).
+        @inlinable public func isMember(_ i: Int) -> Bool { entry(i).keyStart >= 0 }
+
+        /// Members of an object, elements of an array (counted: the checks ask of few).
+        @inlinable public func count(_ i: Int) -> Int {
+            var count = 0
+            for _ in children(i) { count += 1 }
+            return count
+        }
+
+        /// The members or elements of the container at `i`, in document order.
+        @inlinable public func children(_ i: Int) -> Children { Children(entries: entries, index: i + 1, end: Int(entry(i).end)) }
+
+        public struct Children: Sequence, IteratorProtocol {
+            @usableFromInline let entries: UnsafeMutablePointer<Entry>
+            @usableFromInline var index: Int
+            @usableFromInline let end: Int
+
+            @inlinable init(entries: UnsafeMutablePointer<Entry>, index: Int, end: Int) {
+                (self.entries, self.index, self.end) = (entries, index, end)
+            }
+
+            @inlinable public mutating func next() -> Int? {
+                guard index < end else { return nil }
+                defer { index = Int(entries[index].end) }
+                return index
+            }
+        }
+
+        /// Whether `predicate` holds for the kind and text (as `withText` gives it) of every member
+        /// or element of the container at `i`, read in place: through `children`, `kind` and
+        /// `withText`, each element read the storage's header and checked its index again, 6 of
+        /// the some 50 instructions a weekday of a list cost (BENCHMARKS.md, "The adversarial
+        /// inputs' own paths").
+        @inlinable public func allChildren(of i: Int, satisfy predicate: (Kind, UnsafeBufferPointer<UInt8>) throws -> Bool) rethrows -> Bool {
+            try forEachChildEntry(of: i) { _, entry, bytes in try predicate(entry.kind, entry.text(in: bytes)) }
+        }
+
+        /// Calls `body` with the index and entry of each member or element of the container at `i`,
+        /// in order, and the tree's bytes, read in place, until it returns false; whether it never
+        /// did. (`member` and `allChildren`; `children` gives indices, each read again.)
+        @inlinable @discardableResult
+        func forEachChildEntry(of i: Int, _ body: (Int, Entry, UnsafeMutablePointer<UInt8>) throws -> Bool) rethrows -> Bool {
+            let end = Int(entry(i).end)
             var child = i + 1
             while child < end {
                 let entry = entries[child]
@@ -287,101 +315,109 @@ public struct CapturedJSON: @unchecked Sendable {
             }
             return true
         }
-    }
 
-    /// The entries of the value at `i` below it, at every depth.
-    @inlinable public func descendants(_ i: Int) -> Range<Int> { (i + 1)..<Int(entry(i).end) }
+        /// The entries of the value at `i` below it, at every depth.
+        @inlinable public func descendants(_ i: Int) -> Range<Int> { (i + 1)..<Int(entry(i).end) }
 
-    /// The last member of the object at `i` named `key` (the one most parsers keep), or nil.
-    /// Read from the entries in place: through `children` and `keyIs`, each member cost a
-    /// bounds check, the storage's header read twice and a call to compare (some 280
-    /// instructions a look-up of an object of two members).
-    @inlinable public func member(_ key: StaticString, of i: Int) -> Int? {
-        guard kind(i) == .object else { return nil }
-        var found: Int?
-        forEachChildEntry(of: i) { child, entry, bytes in
-            if entry.key(in: bytes).equals(key) { found = child }
-            return true
+        /// The last member of the object at `i` named `key` (the one most parsers keep), or nil.
+        /// Read from the entries in place: through `children` and `keyIs`, each member cost a
+        /// bounds check, the storage's header read twice and a call to compare (some 280
+        /// instructions a look-up of an object of two members).
+        @inlinable public func member(_ key: StaticString, of i: Int) -> Int? {
+            guard kind(i) == .object else { return nil }
+            var found: Int?
+            forEachChildEntry(of: i) { child, entry, bytes in
+                if entry.key(in: bytes).equals(key) { found = child }
+                return true
+            }
+            return found
         }
-        return found
-    }
 
-    /// Whether the member at `i` is named `name`, byte for byte.
-    @inlinable public func keyIs(_ i: Int, _ name: StaticString) -> Bool { keyBytes(i).equals(name) }
+        /// Whether the member at `i` is named `name`, byte for byte.
+        @inlinable public func keyIs(_ i: Int, _ name: StaticString) -> Bool { keyBytes(i).equals(name) }
 
-    /// Calls `body` with the member's name at `i` (empty for a value that is not a member).
-    @inlinable public func withKey<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try withExtendedLifetime(storage) { try body(keyBytes(i)) }
-    }
-
-    /// Calls `body` with the text of the string or number at `i` (a string unescaped; empty for
-    /// any other kind).
-    @inlinable public func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try withExtendedLifetime(storage) { try body(textBytes(i)) }
-    }
-
-    /// The bytes of the member's name at `i` and of the string's or number's text, in the tree's
-    /// memory: valid only while the tree lives (`withKey` and `withText` see to it).
-    @inlinable public func keyBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        entry(i).key(in: storage.bytes)
-    }
-
-    @inlinable public func textBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        entry(i).text(in: storage.bytes)
-    }
-
-    /// The member's name at `i`, made a `String` (for a report).
-    @inlinable public func key(_ i: Int) -> String { withKey(i) { String(decoding: $0, as: UTF8.self) } }
-
-    /// The string at `i`, made a `String`; nil for any other kind.
-    @inlinable public func string(_ i: Int) -> String? {
-        kind(i) == .string ? withText(i) { String(decoding: $0, as: UTF8.self) } : nil
-    }
-
-    /// Whether the value at `i` is the string `text`, byte for byte.
-    @inlinable public func isString(_ i: Int, _ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { isString(i, $0) }
-    }
-
-    /// Whether the value at `i` is a string of the UTF-8 `text`, byte for byte.
-    @inlinable public func isString(_ i: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        kind(i) == .string && withText(i) { $0.equals(text) }
-    }
-
-    /// The boolean at `i`, or nil.
-    @inlinable public func bool(_ i: Int) -> Bool? {
-        switch kind(i) {
-        case .true: true
-        case .false: false
-        default: nil
+        /// Calls `body` with the name of each member of the object at `i`, in order.
+        @inlinable public func forEachKey(of i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+            forEachChildEntry(of: i) { _, entry, bytes in
+                body(entry.key(in: bytes))
+                return true
+            }
         }
-    }
 
-    /// The value at `i` as a `JSONValue` tree.
-    public func jsonNode(_ i: Int) -> JSONValue.Node {
-        let value: JSONValue
-        switch kind(i) {
-        case .object: value = .object(children(i).map { JSONValue.Member(key: key($0), keyOffset: keyOffset($0), value: jsonNode($0)) })
-        case .array: value = .array(children(i).map(jsonNode))
-        case .string: value = .string(withText(i) { String(decoding: $0, as: UTF8.self) })
-        case .number: value = .number(withText(i) { String(decoding: $0, as: UTF8.self) })
-        case .true: value = .bool(true)
-        case .false: value = .bool(false)
-        case .null: value = .null
+        /// Calls `body` with the member's name at `i` (empty for a value that is not a member).
+        @inlinable public func withKey<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            try body(keyBytes(i))
         }
-        return JSONValue.Node(value: value, offset: offset(i))
-    }
 
-    /// The kind of a value, for messages that must not show the value.
-    public func kindName(_ i: Int) -> String {
-        switch kind(i) {
-        case .object: "an object"
-        case .array: "an array"
-        case .string: "a string"
-        case .number: "a number"
-        case .true, .false: "a boolean"
-        case .null: "null"
+        /// Calls `body` with the text of the string or number at `i` (a string unescaped; empty for
+        /// any other kind).
+        @inlinable public func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            try body(textBytes(i))
+        }
+
+        /// The bytes of the member's name at `i` and of the string's or number's text, in the tree's
+        /// memory: valid only while the tree lives.
+        @inlinable public func keyBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+            entry(i).key(in: bytes)
+        }
+
+        @inlinable public func textBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+            entry(i).text(in: bytes)
+        }
+
+        /// The member's name at `i`, made a `String` (for a report).
+        @inlinable public func key(_ i: Int) -> String { withKey(i) { String(decoding: $0, as: UTF8.self) } }
+
+        /// The string at `i`, made a `String`; nil for any other kind.
+        @inlinable public func string(_ i: Int) -> String? {
+            kind(i) == .string ? withText(i) { String(decoding: $0, as: UTF8.self) } : nil
+        }
+
+        /// Whether the value at `i` is the string `text`, byte for byte.
+        @inlinable public func isString(_ i: Int, _ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { isString(i, $0) }
+        }
+
+        /// Whether the value at `i` is a string of the UTF-8 `text`, byte for byte.
+        @inlinable public func isString(_ i: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+            kind(i) == .string && withText(i) { $0.equals(text) }
+        }
+
+        /// The boolean at `i`, or nil.
+        @inlinable public func bool(_ i: Int) -> Bool? {
+            switch kind(i) {
+            case .true: true
+            case .false: false
+            default: nil
+            }
+        }
+
+        /// The value at `i` as a `JSONValue` tree.
+        public func jsonNode(_ i: Int) -> JSONValue.Node {
+            let value: JSONValue
+            switch kind(i) {
+            case .object: value = .object(children(i).map { JSONValue.Member(key: key($0), keyOffset: keyOffset($0), value: jsonNode($0)) })
+            case .array: value = .array(children(i).map(jsonNode))
+            case .string: value = .string(withText(i) { String(decoding: $0, as: UTF8.self) })
+            case .number: value = .number(withText(i) { String(decoding: $0, as: UTF8.self) })
+            case .true: value = .bool(true)
+            case .false: value = .bool(false)
+            case .null: value = .null
+            }
+            return JSONValue.Node(value: value, offset: offset(i))
+        }
+
+        /// The kind of a value, for messages that must not show the value.
+        public func kindName(_ i: Int) -> String {
+            switch kind(i) {
+            case .object: "an object"
+            case .array: "an array"
+            case .string: "a string"
+            case .number: "a number"
+            case .true, .false: "a boolean"
+            case .null: "null"
+            }
         }
     }
 

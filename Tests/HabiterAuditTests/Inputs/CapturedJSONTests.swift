@@ -48,20 +48,38 @@ import Testing
         return visitor.builder.takeResult(reusing: spares)
     }
 
+    /// The whole tree as a `JSONValue`, read through its view.
+    static func node(_ tree: CapturedJSON) -> JSONValue.Node {
+        tree.withView { $0.jsonNode($0.root) }
+    }
+
     @Test func holdsWhatTheParsedTreeHolds() throws {
         let builder = CapturedJSON.Builder()
         for text in Self.texts + Self.texts.reversed() {
             let parsed = try JSONValue.parse(Array(text.utf8), maxDepth: 100)
             let tree = try #require(try Self.capture(text, with: builder), "\(text.prefix(40))")
-            #expect(tree.jsonNode(tree.root) == parsed, "\(text.prefix(40))")
+            #expect(Self.node(tree) == parsed, "\(text.prefix(40))")
             // The converse: a parsed tree made flat.
             let flat = CapturedJSON(parsed)
-            #expect(flat.jsonNode(flat.root) == parsed, "\(text.prefix(40))")
+            #expect(Self.node(flat) == parsed, "\(text.prefix(40))")
         }
     }
 
     @Test func readsMembersAsParsersDo() throws {
-        let tree = try #require(try Self.capture(Self.texts[5], with: CapturedJSON.Builder()))
+        let captured = try #require(try Self.capture(Self.texts[5], with: CapturedJSON.Builder()))
+        try captured.withView { tree in try readMembers(of: tree) }
+        // A member's own members are not the object's: the look-up passes over them.
+        let captureNested = try #require(try Self.capture(#"{"a": {"k": 1, "b": [{"k": 2}]}, "b": 3, "c": {"k": 4}}"#, with: CapturedJSON.Builder()))
+        try captureNested.withView { nested in
+            #expect(nested.member("k", of: nested.root) == nil)
+            let b = try #require(nested.member("b", of: nested.root))
+            #expect(nested.withText(b) { Array($0) } == Array("3".utf8))
+            let c = try #require(nested.member("c", of: nested.root))
+            #expect(nested.member("k", of: c).map { i in nested.withText(i) { Array($0) } } == Array("4".utf8))
+        }
+    }
+
+    private func readMembers(of tree: CapturedJSON.View) throws {
         let root = tree.root
         #expect(tree.kind(root) == .object && tree.count(root) == 4)
         // The last of two members of one name, as `JSONValue`'s subscript reads it.
@@ -73,13 +91,6 @@ import Testing
         #expect(tree.isMember(first) && !tree.isMember(root))
         #expect(tree.member("missing", of: root) == nil && tree.member("k", of: k) == nil)
         #expect(tree.descendants(root).count == 4 && tree.keyOffset(first) == 1)
-        // A member's own members are not the object's: the look-up passes over them.
-        let nested = try #require(try Self.capture(#"{"a": {"k": 1, "b": [{"k": 2}]}, "b": 3, "c": {"k": 4}}"#, with: CapturedJSON.Builder()))
-        #expect(nested.member("k", of: nested.root) == nil)
-        let b = try #require(nested.member("b", of: nested.root))
-        #expect(nested.withText(b) { Array($0) } == Array("3".utf8))
-        let c = try #require(nested.member("c", of: nested.root))
-        #expect(nested.member("k", of: c).map { i in nested.withText(i) { Array($0) } } == Array("4".utf8))
     }
 
     /// `allChildren` reads what `children`, `kind` and `withText` read, in order, and stops at
@@ -87,7 +98,9 @@ import Testing
     @Test func allChildrenReadsWhatChildrenRead() throws {
         let builder = CapturedJSON.Builder()
         for text in Self.texts {
-            let tree = try #require(try Self.capture(text, with: builder), "\(text.prefix(40))")
+            let captured = try #require(try Self.capture(text, with: builder), "\(text.prefix(40))")
+            let tree = captured.view
+            defer { withExtendedLifetime(captured) {} }
             for i in [tree.root] + Array(tree.descendants(tree.root)) where tree.isContainer(i) {
                 let expected = tree.children(i).map { (tree.kind($0), tree.withText($0) { Array($0) }) }
                 var seen: [(CapturedJSON.Kind, [UInt8])] = []
@@ -115,15 +128,15 @@ import Testing
         let large = { (n: Int) in "[" + (0..<n).map { #"{"k\#($0)": "v\#($0)"}"# }.joined(separator: ",") + "]" }
         var first = try #require(try Self.capture(large(6000), with: builder))
         let firstBlocks = (first.storage.entries, first.storage.bytes)
-        #expect(first.jsonNode(first.root) == (try JSONValue.parse(Array(large(6000).utf8), maxDepth: 100)))
+        #expect(Self.node(first) == (try JSONValue.parse(Array(large(6000).utf8), maxDepth: 100)))
         first = try #require(try Self.capture("[1]", with: builder))
         let second = try #require(try Self.capture(large(5500), with: builder))
         #expect(second.storage.entries == firstBlocks.0 && second.storage.bytes == firstBlocks.1, "grown into the blocks given back")
         let third = try #require(try Self.capture(large(5000), with: builder))
         #expect(third.storage.entries != second.storage.entries, "the blocks of a tree still held are its own")
-        #expect(second.jsonNode(second.root) == (try JSONValue.parse(Array(large(5500).utf8), maxDepth: 100)))
-        #expect(third.jsonNode(third.root) == (try JSONValue.parse(Array(large(5000).utf8), maxDepth: 100)))
-        #expect(first.jsonNode(first.root) == (try JSONValue.parse(Array("[1]".utf8), maxDepth: 100)))
+        #expect(Self.node(second) == (try JSONValue.parse(Array(large(5500).utf8), maxDepth: 100)))
+        #expect(Self.node(third) == (try JSONValue.parse(Array(large(5000).utf8), maxDepth: 100)))
+        #expect(Self.node(first) == (try JSONValue.parse(Array("[1]".utf8), maxDepth: 100)))
     }
 
     /// A tree given back once its holder is done with it (`CapturedJSON.giveBack`) takes the
@@ -136,14 +149,14 @@ import Testing
         #expect(given == nil && spares.count == 1)
         let next = try #require(try Self.capture(#"{"c": "d", "e": {"f": null}}"#, with: builder, reusing: spares))
         #expect(spares.count == 0, "copied into the storage given back")
-        #expect(next.jsonNode(next.root) == (try JSONValue.parse(Array(#"{"c": "d", "e": {"f": null}}"#.utf8), maxDepth: 100)))
+        #expect(Self.node(next) == (try JSONValue.parse(Array(#"{"c": "d", "e": {"f": null}}"#.utf8), maxDepth: 100)))
 
         var shared: CapturedJSON? = next
         CapturedJSON.giveBack(&shared, to: spares)
         #expect(shared == nil && spares.count == 0, "a tree still held elsewhere is not given back")
         let other = try #require(try Self.capture("[true]", with: builder, reusing: spares))
         #expect(other.storage !== next.storage)
-        #expect(next.jsonNode(next.root) == (try JSONValue.parse(Array(#"{"c": "d", "e": {"f": null}}"#.utf8), maxDepth: 100)))
+        #expect(Self.node(next) == (try JSONValue.parse(Array(#"{"c": "d", "e": {"f": null}}"#.utf8), maxDepth: 100)))
 
         // Every text, each tree given back but every third, which is held: all read as parsed,
         // whatever storage they were copied into (large trees are lent, never given back).
@@ -154,7 +167,7 @@ import Testing
             CapturedJSON.giveBack(&tree, to: spares)
         }
         for (tree, text) in held {
-            #expect(tree.jsonNode(tree.root) == (try JSONValue.parse(Array(text.utf8), maxDepth: 100)), "\(text.prefix(40))")
+            #expect(Self.node(tree) == (try JSONValue.parse(Array(text.utf8), maxDepth: 100)), "\(text.prefix(40))")
         }
     }
 

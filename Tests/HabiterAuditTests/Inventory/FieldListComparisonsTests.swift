@@ -5,8 +5,10 @@ import Testing
 /// inputs are told apart by every name and by where the list ends and the available names begin.
 @Suite struct FieldListComparisonsTests {
     static func answer(_ comparisons: FieldListComparisons, _ list: [String], _ available: [String]) -> (Bool, Bool) {
-        let answer = comparisons.compare(FieldNameSetTests.set(list)) { body in
-            for var name in available { name.withUTF8(body) }
+        let answer = FieldNameSetTests.set(list).withView { list in
+            comparisons.compare(list) { body in
+                for var name in available { name.withUTF8(body) }
+            }
         }
         return (answer.setIsAvailable, answer.availableAreInSet)
     }
