@@ -198,9 +198,9 @@ struct ContractDrafts {
             var draft = drafts.removeLast()
             draft.keys = notes.keys
             draft.memberCount = notes.memberCount
-            draft.appSensitiveKeys = Array(appSensitiveKeys[notes.appSensitiveKeysStart...])
+            draft.appSensitiveKeys = appSensitiveKeys.copied(from: notes.appSensitiveKeysStart)
             if let parent = notes.documentOf {
-                drafts[parent].document = DocumentSummary(draft, metadataKeys: Array(metadataKeys[notes.metadataKeysStart...]))
+                drafts[parent].document = DocumentSummary(draft, metadataKeys: metadataKeys.copied(from: notes.metadataKeysStart))
             }
             check(draft, location: location)
             draft.giveBackTrees(to: spareStorages)

@@ -76,8 +76,9 @@ enum PortableFields {
                                                     key: key, offset: payload.offset(member), memberPath: [.key("payload"), .key(key)]))
             }
         }
-        let missing = required.indices.filter { present & 1 << UInt64($0) == 0 }.map { required[$0].name.description }
-        if !missing.isEmpty {
+        // Every field present, the payload's usual case, without a list made of none.
+        if present != UInt64.max >> (UInt64.bitWidth - required.count) {
+            let missing = required.indices.filter { present & 1 << UInt64($0) == 0 }.map { required[$0].name.description }
             violations.append(ContractViolation(check: .requiredField, message: "The \(entity) payload lacks portable fields: \(missing.joined(separator: ", ")) (\"\(entity) payloads require the current portable \(entity) fields\")."))
         }
         // Additive fields are kept, but no sensitive-looking one, at any depth.

@@ -1,7 +1,8 @@
 import AuditBytes
 import Testing
 
-/// `truncate(to:)` keeps exactly the first elements, whatever the count asked for.
+/// `truncate(to:)` keeps exactly the first elements, and `copied(from:)` copies exactly the
+/// last, whatever the count asked for.
 @Suite struct ArrayTruncationTests {
     @Test func keepsThePrefix() {
         let whole = ["a", "b", "c", "d"]
@@ -13,5 +14,13 @@ import Testing
         var empty: [(name: String, offset: Int)] = []
         empty.truncate(to: 0)
         #expect(empty.isEmpty)
+    }
+
+    @Test func copiesTheSuffix() {
+        let whole = ["a", "b", "c", "d"]
+        for start in 0...6 {
+            #expect(whole.copied(from: start) == Array(whole.dropFirst(start)), "from \(start)")
+        }
+        #expect([(name: String, offset: Int)]().copied(from: 0).isEmpty)
     }
 }
