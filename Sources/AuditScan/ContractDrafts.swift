@@ -28,7 +28,7 @@ struct ContractDrafts {
     static let maxCapturedValues = 1 << 19
 
     private let scan: ArtifactScan
-    private var layer: LayerFrame
+    private var layer: LayerPosition
     /// Drafts of the open objects that have one, innermost last.
     private var drafts: [DocumentDraft] = []
     /// The document key (`entityId`, `payload`, …) whose value comes next.
@@ -60,13 +60,13 @@ struct ContractDrafts {
     /// The storages of checked drafts' trees, for the next captures' trees.
     private let spareStorages = CapturedJSON.SpareStorages()
 
-    init(scan: ArtifactScan, layer: LayerFrame) {
+    init(scan: ArtifactScan, layer: LayerPosition) {
         self.scan = scan
         self.layer = layer
     }
 
     /// The drafts of another text, `layer`'s: those of the one before are all checked.
-    mutating func retarget(to layer: LayerFrame) {
+    mutating func retarget(to layer: LayerPosition) {
         precondition(drafts.isEmpty && openCaptures == 0 && texts.isEmpty, "drafts done with their text")
         self.layer = layer
     }

@@ -10,7 +10,7 @@ import AuditInputs
 /// (`ContractDrafts`).
 struct JSONScanVisitor: JSONVisitor {
     private let scan: ArtifactScan
-    private var layer: LayerFrame
+    private var layer: LayerPosition
     /// Shared by copies of the visitor, which is used in place.
     private let path: JSONPathTracker<ContainerNotes>
     private var stores = StoreValueTracker()
@@ -34,17 +34,17 @@ struct JSONScanVisitor: JSONVisitor {
 
     init(scan: ArtifactScan, layer: LayerFrame) {
         self.scan = scan
-        self.layer = layer
+        self.layer = layer.position
         path = JSONPathTracker(scan: scan, layer: layer)
-        drafts = ContractDrafts(scan: scan, layer: layer)
+        drafts = ContractDrafts(scan: scan, layer: layer.position)
     }
 
     /// The visitor, done with a text it read in full, made ready for another: `layer`'s
     /// (`ArtifactScan.takeLayerVisitor`). It is as it began, its stacks' room kept.
     mutating func retarget(to layer: LayerFrame) {
-        self.layer = layer
+        self.layer = layer.position
         path.retarget(to: layer)
-        drafts.retarget(to: layer)
+        drafts.retarget(to: layer.position)
     }
 
     /// The id of the innermost open container.

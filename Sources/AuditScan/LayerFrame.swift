@@ -84,11 +84,25 @@ struct LayerFrame {
         return frame
     }
 
+    /// The offset and depth of this text, all its visitor and its drafts read of it.
+    var position: LayerPosition { LayerPosition(outerOffset: outerOffset, depth: depth) }
+
     /// Where a hit at the root of this text sits.
     var location: HitLocation {
         HitLocation(key: outerKey, path: path, ancestry: ancestry, readerContext: readerContext, carrier: carrier,
                     isProtocolField: isProtocolField)
     }
+}
+
+/// Where a text sits by offset and depth: what a JSON text's visitor and its drafts need of
+/// its frame. A value without references: each kept a copy of the frame, retained and released
+/// with its origin and path (two atomic counts each) every time a layer's visitor was taken for
+/// another text, where the path tracker's copy is the one that locations need.
+struct LayerPosition {
+    /// The offset of the outer string that carries the text; nil for the input itself.
+    var outerOffset: Int?
+    /// How many layers are open around the text.
+    var depth: Int
 }
 
 extension ArtifactScan {
