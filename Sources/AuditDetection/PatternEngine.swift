@@ -144,15 +144,15 @@ public final class PatternEngine: @unchecked Sendable {
                 throw PatternLimitError(ruleIndex: ruleIndex, error: error)
             }
             if matches.isEmpty { continue }
-            let rule = rules[ruleIndex]
+            // The rule read in place: a copy retained and released its strings and arrays.
             for m in matches {
                 guard var secret = m.secret, !secret.isEmpty else { continue }
                 let bytes = UnsafeRawBufferPointer(rebasing: value[secret])
-                if let minimum = rule.minEntropy, shannonEntropy(bytes) < minimum { continue }
+                if let minimum = rules[ruleIndex].minEntropy, shannonEntropy(bytes) < minimum { continue }
                 if bytes.withMemoryRebound(to: UInt8.self, Placeholders.isPlaceholder) { continue }
-                if rule.codePolicy != .scan {
+                if rules[ruleIndex].codePolicy != .scan {
                     if kind == nil { kind = TextKind.sniff(value) }
-                    if !Self.stands(rule.codePolicy, secret: secret, in: value, kind: kind!) { continue }
+                    if !Self.stands(rules[ruleIndex].codePolicy, secret: secret, in: value, kind: kind!) { continue }
                     // In markup a text node ends at the next tag: `PIN: 4821</p>` is `4821`.
                     if kind == .markup, let tag = value[secret].firstIndex(of: UInt8(ascii: "<")) {
                         secret = secret.lowerBound..<tag
@@ -160,12 +160,12 @@ public final class PatternEngine: @unchecked Sendable {
                         if cut.count < 4 || cut.withMemoryRebound(to: UInt8.self, Placeholders.isPlaceholder) { continue }
                     }
                 }
-                if let window = rule.keywordWindow, context & contextBits[ruleIndex] == 0,
-                   !Self.keywordNear(rule.keywords, secret: secret, within: window, in: value) { continue }
-                if !rule.publishedExamples.isEmpty,
-                   rule.publishedExamples.contains(SHA256.hexDigest(bytes: Array(UnsafeRawBufferPointer(rebasing: value[secret])))) { continue }
-                var confidence = rule.confidence ?? Confidence.high
-                if let validator = rule.validator {
+                if let window = rules[ruleIndex].keywordWindow, context & contextBits[ruleIndex] == 0,
+                   !Self.keywordNear(rules[ruleIndex].keywords, secret: secret, within: window, in: value) { continue }
+                if !rules[ruleIndex].publishedExamples.isEmpty,
+                   rules[ruleIndex].publishedExamples.contains(SHA256.hexDigest(bytes: Array(UnsafeRawBufferPointer(rebasing: value[secret])))) { continue }
+                var confidence = rules[ruleIndex].confidence ?? Confidence.high
+                if let validator = rules[ruleIndex].validator {
                     switch Validators.check(validator, bytes) {
                     case .valid: break
                     case .invalid: confidence = .low

@@ -44,12 +44,16 @@ struct HARScanVisitor: JSONVisitor {
 
         /// Begins the field object `id` in this field's buffers, emptied.
         mutating func begin(id: Int, hitsAtOpen: Int) {
-            var (name, value) = (self.name, self.value)
-            // Dropped first, so that the buffers are empty in place, not copied.
+            // The buffers swapped out, not copied: a copy retained each, and the field's reset
+            // released it, four atomic counts a field.
+            var (name, value) = ([UInt8](), [UInt8]())
+            swap(&name, &self.name)
+            swap(&value, &self.value)
             self = Field(id: id, hitsAtOpen: hitsAtOpen)
             name.truncate(to: 0)
             value.truncate(to: 0)
-            (self.name, self.value) = (name, value)
+            swap(&name, &self.name)
+            swap(&value, &self.value)
         }
 
         /// Whether the name, lowercased as `String.lowercased()` lowercases it, is `lowercase`
@@ -140,7 +144,7 @@ struct HARScanVisitor: JSONVisitor {
         case .field:
             field.begin(id: id, hitsAtOpen: scan.hitCount)
             // Judged when it closes, so its value's position must still resolve then.
-            scan.window.pin(at: offset)
+            scan.pinWindow(at: offset)
         case .postData:
             entry?.bodyIds.append(id)
             bodyKind = nil
@@ -149,7 +153,7 @@ struct HARScanVisitor: JSONVisitor {
             bodyKind = nil
             contentEncoding = nil
             contentText = nil
-            scan.window.pin(at: offset)
+            scan.pinWindow(at: offset)
         default: break
         }
     }
@@ -171,10 +175,10 @@ struct HARScanVisitor: JSONVisitor {
         switch role {
         case .field(let list):
             closeField(list: list)
-            scan.window.unpin()
+            scan.unpinWindow()
         case .content:
             closeContent()
-            scan.window.unpin()
+            scan.unpinWindow()
         default: break
         }
         plain.objectEnd(at: offset)
