@@ -5,9 +5,9 @@ import Synchronization
 /// container before its members, with the index past its last) and one block holding the keys'
 /// and scalars' bytes. Building one makes no `String` and no array per container, and dropping
 /// it frees an object and two blocks, where a `JSONValue` tree cost a string, an array slot and
-/// their release per value (BENCHMARKS.md, "The contract checks on flat captures"). The checks read it by
-/// entry index and compare bytes; a value is made a `String` or a `JSONValue` only where one is
-/// reported, or checked by a schema that reads `JSONValue`s.
+/// their release per value (BENCHMARKS.md, "The contract checks on flat captures"). The checks read it
+/// through its `view` by entry index and compare bytes; a value is made a `String` or a `JSONValue`
+/// only where one is reported, or checked by a schema that reads `JSONValue`s.
 ///
 /// Unchecked: `ManagedBuffer`, which holds a tree's memory, is not `Sendable`, but a tree never
 /// changes once built, and a large tree's blocks go back to their scratch under its lock.
