@@ -322,8 +322,9 @@ final class ArtifactScan {
     func deferredPosition(_ ticket: Int) -> SourcePosition { window.deferredPosition(ticket) }
     var deferredCount: Int { window.deferredCount }
     func releaseDeferred(from ticket: Int) { window.releaseDeferred(from: ticket) }
-    /// The window's pin (`ByteWindow.pin(at:)`), through the scan, for a capture's fields and
-    /// bodies: `scan.window.pin` retained and released the window, twice a HAR field.
+    /// The window's pin (`ByteWindow.pin(at:)`), through the scan, for a capture's fields,
+    /// bodies and exchanges: `scan.window.pin` retained and released the window, twice a HAR
+    /// field.
     func pinWindow(at offset: Int) { window.pin(at: offset) }
     func unpinWindow() { window.unpin() }
 

@@ -17,7 +17,7 @@ enum CaptureInputScanner {
                 try reader.readText(&visitor)
             }
         } catch let error as JSONSyntaxError {
-            scan.window.unpin()
+            scan.unpinWindow()
             if scan.window.failure == nil {
                 let kind: InputError.Kind = if case .nestingTooDeep = error.reason { .limit } else { .parse }
                 scan.fail(kind, at: error.offset, error.reason.message)
@@ -43,13 +43,13 @@ enum CaptureInputScanner {
                 }
                 count += 1
                 scan.finishDocument(defaultContext: .payload, isRequest: true)
-                scan.window.unpin()
+                scan.unpinWindow()
                 if let truncation = reader.truncation {
                     if scan.window.failure == nil { scan.fail(.parse, at: truncation.offset, truncation.reason) }
                     return
                 }
             } catch {
-                scan.window.unpin()
+                scan.unpinWindow()
                 switch error {
                 case let syntax as HTTPSyntaxError:
                     if scan.window.failure == nil { scan.fail(.parse, at: syntax.offset, syntax.reason) }

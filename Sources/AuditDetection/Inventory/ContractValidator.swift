@@ -193,7 +193,7 @@ public struct DocumentSummary {
         isEntityDocument = ContractValidator.isEntityDocument(draft)
         isStorageEnvelope = ContractValidator.isStorageEnvelope(draft)
         deleted = draft.deleted?.boolValue
-        if let payload = draft.payload, payload.view.kind(payload.view.root) == .object { self.payload = payload }
+        if let payload = draft.payload, case let view = payload.view, view.kind(view.root) == .object { self.payload = payload }
         self.metadataKeys = metadataKeys
     }
 }
