@@ -48,14 +48,18 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     /// What the entry's path is made of. The path is made only for what is found, as most
     /// entries find nothing (a path per entry took two allocations and their release), but kept
     /// once made for markup, which can come a million times in one entry.
-    private var pathParts = EntryPath(root: LayeredPath(), name: "")
+    private var pathParts = EntryPath(root: LayeredPath(), prefix: "", key: "", isMasked: false)
     private var markupPath: LayeredPath?
 
-    /// The input's root path and the entry's name (masked when it is a secret).
+    /// The input's root path and the entry's name: its plugin prefix and key, or the mask when
+    /// the name is a secret. The name is made only with the path (a string for it, longer than
+    /// a small string's 15 bytes with the `flutter.` prefix, was allocated at every entry).
     private struct EntryPath {
         let root: LayeredPath
-        let name: String
-        var path: LayeredPath { root.appending(.key(name)) }
+        let prefix: String
+        let key: String
+        let isMasked: Bool
+        var path: LayeredPath { root.appending(.key(isMasked ? Redaction.maskedKey : prefix + key)) }
     }
 
     init(scan: ArtifactScan) {
@@ -64,17 +68,23 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     }
 
     mutating func entry(_ entry: PrefsEntry) throws {
-        let name = entry.name
         (kind, nameOffset) = (entry.kind, entry.nameOffset)
-        isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
-        secure = FlutterPrefsEncoding.isSecureStorageKey(name)
-        nameKey = PrefsEntry.key(ofName: name)
-        // The name judged once: whether the pattern rules match it, and its name rule.
-        let judgement = scan.judgeKey(nameKey)
+        // Read from the name's bytes: its plugin prefix (secure storage's is checked first, as
+        // `FlutterPrefsEncoding.pluginPrefix` does) and its key, judged once (whether the
+        // pattern rules match it, its name rule).
+        var prefix = ""
+        let judgement = entry.nameBytes.withUnsafeBufferPointer { name in
+            isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
+            secure = FlutterPrefsEncoding.isSecureStorageKey(name)
+            let key = PrefsEntry.key(ofName: name)
+            if key.count < name.count { prefix = secure ? FlutterPrefsEncoding.secureStoragePrefix : FlutterPrefsEncoding.sharedPreferencesPrefix }
+            nameKey = String(decoding: key, as: UTF8.self)
+            return scan.judgeKey(key)
+        }
         nameIsSecret = !isKeyset && judgement.facts.matchesPattern
         values = nameIsSecret ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey)
             : PrefsValueScanner(scan: scan, key: nameKey, judgement: judgement)
-        pathParts = EntryPath(root: scan.rootPath, name: nameIsSecret ? Redaction.maskedKey : name)
+        pathParts = EntryPath(root: scan.rootPath, prefix: prefix, key: nameKey, isMasked: nameIsSecret)
         markupPath = nil
     }
 

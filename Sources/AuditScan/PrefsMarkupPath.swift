@@ -47,8 +47,14 @@ extension PrefsEntry {
         // bytes (a `Substring` of the UTF-8 view, then a `String` of it, took some 680).
         var name = name
         return name.withUTF8 { bytes in
-            guard let prefix = FlutterPrefsEncoding.pluginPrefix(of: bytes) else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[prefix.count...]), as: UTF8.self)
+            let key = key(ofName: bytes)
+            return key.count == bytes.count ? nil : String(decoding: key, as: UTF8.self)
         } ?? name
+    }
+
+    /// `key(ofName:)` of a name's UTF-8: its bytes after the plugin prefix.
+    public static func key(ofName name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        guard let prefix = FlutterPrefsEncoding.pluginPrefix(of: name) else { return name }
+        return UnsafeBufferPointer(rebasing: name[prefix.count...])
     }
 }

@@ -96,6 +96,11 @@ public enum FlutterPrefsEncoding {
         name.hasUTF8Prefix(secureStoragePrefixBytes)
     }
 
+    /// `isSecureStorageKey` of a name's UTF-8.
+    public static func isSecureStorageKey(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.hasBytePrefix(secureStoragePrefixBytes)
+    }
+
     /// The two plugins' prefixes as bytes, compared as the plugins compare them, by code units.
     public static let sharedPreferencesPrefixBytes = Array(sharedPreferencesPrefix.utf8), secureStoragePrefixBytes = Array(secureStoragePrefix.utf8)
 
@@ -123,9 +128,15 @@ public enum FlutterPrefsEncoding {
     /// One of the two keyset entries that mark a Jetpack EncryptedSharedPreferences file, in
     /// which entry names are encrypted too.
     public static func isEncryptedPrefsKeyset(_ name: String) -> Bool {
-        // The first byte before hashing: every entry's name is asked about.
-        guard let first = name.utf8.first, encryptedPrefsKeysetLeads.contains(first) else { return false }
-        return encryptedPrefsKeysetNames.contains(name)
+        var name = name
+        return name.withUTF8(isEncryptedPrefsKeyset)
+    }
+
+    /// `isEncryptedPrefsKeyset` of a name's UTF-8.
+    public static func isEncryptedPrefsKeyset(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The first byte before the names: every entry's name is asked about.
+        guard let first = name.first, encryptedPrefsKeysetLeads.contains(first) else { return false }
+        return encryptedPrefsKeysetNames.contains(String(decoding: name, as: UTF8.self))
     }
 
     /// The first bytes of `encryptedPrefsKeysetNames` (both start with `_`).

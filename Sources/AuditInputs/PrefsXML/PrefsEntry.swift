@@ -50,8 +50,12 @@ extension PrefsEntryKind {
 
 /// One child of the root `<map>`, as its start tag gives it.
 public struct PrefsEntry: Equatable, Sendable {
-    /// The decoded `name` attribute.
-    public var name: String
+    /// The decoded `name` attribute's UTF-8. Bytes, not a string: a name is longer than a small
+    /// string's 15 bytes once it has the `flutter.` prefix, and a string for it was allocated and
+    /// freed at every entry. The reader lends its own buffer (`PrefsXMLReader`).
+    public var nameBytes: [UInt8]
+    /// The decoded `name` attribute, made from `nameBytes` at each call.
+    public var name: String { String(decoding: nameBytes, as: UTF8.self) }
     /// Absolute offset of the first byte of the `name` attribute's value (after the quote). It may
     /// come after the value's offset when `value=` is written before `name=`.
     public var nameOffset: Int
@@ -60,11 +64,15 @@ public struct PrefsEntry: Equatable, Sendable {
     /// its type, or a floating-point literal as Java's `toString` writes it (`NaN`, `1.0E10`, …).
     public var value: PrefsText?
 
-    public init(name: String, nameOffset: Int, kind: PrefsEntryKind, value: PrefsText? = nil) {
-        self.name = name
+    public init(nameBytes: [UInt8], nameOffset: Int, kind: PrefsEntryKind, value: PrefsText? = nil) {
+        self.nameBytes = nameBytes
         self.nameOffset = nameOffset
         self.kind = kind
         self.value = value
+    }
+
+    public init(name: String, nameOffset: Int, kind: PrefsEntryKind, value: PrefsText? = nil) {
+        self.init(nameBytes: Array(name.utf8), nameOffset: nameOffset, kind: kind, value: value)
     }
 }
 

@@ -60,6 +60,12 @@ public struct PrefsXMLReader {
     /// keeps its copy; the next attribute is then made in a new buffer.)
     private var attributeNameBuffer: [UInt8] = []
     private var attributeTextBuffer: [UInt8] = []
+    /// The same for the texts handed as values (a `<string>`'s text, a scalar's `value`
+    /// attribute): an array made and freed for each was a third of a prefs export's allocations.
+    private var valueTextBuffer: [UInt8] = []
+    private var scalarValueBuffer: [UInt8] = []
+    /// And for an entry's decoded name (`PrefsEntry.nameBytes`).
+    private var entryNameBuffer: [UInt8] = []
     /// The names of the open elements inside an `.other` entry, end to end, and where each ends:
     /// copied, so that the window need not keep their start tags.
     private var openNames: [UInt8] = []
@@ -247,7 +253,7 @@ public struct PrefsXMLReader {
             }
             guard valid else { throw PrefsXMLError(.invalidValue(kind), at: v.offset) }
         }
-        try visitor.entry(PrefsEntry(name: name.text, nameOffset: name.offset, kind: kind, value: tag.value))
+        try visitor.entry(PrefsEntry(nameBytes: name.bytes, nameOffset: name.offset, kind: kind, value: tag.value))
         try hand(tag, role: .entry, &visitor)
         switch kind {
         case .string:
@@ -265,6 +271,8 @@ public struct PrefsXMLReader {
             next = try readOther(tag, &visitor)
         }
         try visitor.endEntry()
+        entryNameBuffer = name.bytes
+        if let value = tag.value { scalarValueBuffer = value.bytes }
     }
 
     /// The text of a `<string>` (an entry or a set member) up to its end tag, which may hold
@@ -272,12 +280,13 @@ public struct PrefsXMLReader {
     /// Returns the offset after the end tag.
     private mutating func readText<V: PrefsXMLVisitor>(from start: Int, index: Int?, _ visitor: inout V) throws -> Int {
         keep = start
-        var text: [UInt8] = []
+        var text = Self.take(&valueTextBuffer)
         let (lt, kind, hasComments) = try readContent(from: start, into: &text, textAllowed: true, place: .stringText, &visitor)
         if kind == .element { throw PrefsXMLError(.unexpectedElement(.stringText), at: lt) }
         let close = try endTag(at: lt)
         guard nameIs(close.nameStart, close.nameEnd, "string") else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
         try visitor.part(.value(PrefsText(text, at: start), index: index))
+        valueTextBuffer = text
         if hasComments { try handComments(from: start, to: lt, &visitor) }
         return close.end
     }
@@ -332,7 +341,8 @@ public struct PrefsXMLReader {
         pushOpenName(tag.nameStart, tag.nameEnd)
         var texts = 0
         var elements = 0
-        var text: [UInt8] = []
+        var text = Self.take(&valueTextBuffer)
+        defer { valueTextBuffer = text }
         var i = tag.end
         while true {
             keep = i
@@ -557,8 +567,8 @@ public struct PrefsXMLReader {
         var selfClosing: Bool
         /// For an entry: its kind, by the element's name.
         var kind: PrefsEntryKind
-        /// An entry's decoded `name` and the offset of its first byte.
-        var name: (text: String, offset: Int)?
+        /// An entry's decoded `name`, in the reader's buffer, which `readEntry` takes back.
+        var name: PrefsText?
         var value: PrefsText?
         /// How many of its attributes are markup, for `hand`.
         var markupAttributes: Int
@@ -640,9 +650,9 @@ public struct PrefsXMLReader {
                 let valueStart = i + 1
                 guard let valueEnd = find(quote, from: valueStart) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
                 if isEntry && nameIs(attributeStart, attributeEnd, "name") {
-                    tag.name = (try entryName(from: valueStart, to: valueEnd), valueStart)
+                    tag.name = try entryName(from: valueStart, to: valueEnd)
                 } else if interpretsValue && nameIs(attributeStart, attributeEnd, "value") {
-                    tag.value = try attributeValue(from: valueStart, to: valueEnd)
+                    tag.value = try scalarValue(from: valueStart, to: valueEnd)
                 } else {
                     try decode(from: valueStart, to: valueEnd, mode: .attribute, collect: false, into: &none)
                     tag.markupAttributes += 1
@@ -706,9 +716,7 @@ public struct PrefsXMLReader {
             } else {
                 // The name and the decoded value made in the reader's buffers, lent to the markup
                 // and taken back once the visitor is done with it.
-                var name: [UInt8] = []
-                swap(&name, &attributeNameBuffer)
-                name.removeAll(keepingCapacity: true)
+                var name = Self.take(&attributeNameBuffer)
                 name.append(contentsOf: UnsafeBufferPointer(start: origin + attributeStart, count: attributeEnd - attributeStart))
                 let text = try takeDecodedAttribute(from: valueStart, to: valueEnd)
                 try hand(PrefsMarkup(.attribute, owner: role.owner, name: PrefsText(name, at: attributeStart), text: PrefsText(text, at: valueStart)),
@@ -728,29 +736,37 @@ public struct PrefsXMLReader {
         }
     }
 
-    /// The decoded attribute value `[start, end)` (visible).
-    private func attributeValue(from start: Int, to end: Int) throws -> PrefsText {
-        var decoded: [UInt8] = []
+    /// A scalar's decoded `value` attribute `[start, end)` (visible), in the reader's buffer,
+    /// which `readEntry` takes back.
+    private mutating func scalarValue(from start: Int, to end: Int) throws -> PrefsText {
+        var decoded = Self.take(&scalarValueBuffer)
         try decode(from: start, to: end, mode: .attribute, collect: true, into: &decoded)
         return PrefsText(decoded, at: start)
     }
 
-    /// An entry's decoded `name` attribute `[start, end)` (visible), decoded in the reader's
-    /// buffer: only its `String` is kept, where an array for it was made and freed every entry.
-    private mutating func entryName(from start: Int, to end: Int) throws -> String {
-        let decoded = try takeDecodedAttribute(from: start, to: end)
-        defer { attributeTextBuffer = decoded }
-        return String(decoding: decoded, as: UTF8.self)
+    /// An entry's decoded `name` attribute `[start, end)` (visible), in the reader's buffer,
+    /// which `readEntry` takes back.
+    private mutating func entryName(from start: Int, to end: Int) throws -> PrefsText {
+        var decoded = Self.take(&entryNameBuffer)
+        try decode(from: start, to: end, mode: .attribute, collect: true, into: &decoded)
+        return PrefsText(decoded, at: start)
     }
 
     /// The attribute value `[start, end)` (visible), decoded into the reader's text buffer, which
     /// the caller takes and gives back (`attributeTextBuffer`) once done with it.
     private mutating func takeDecodedAttribute(from start: Int, to end: Int) throws -> [UInt8] {
-        var text: [UInt8] = []
-        swap(&text, &attributeTextBuffer)
-        text.removeAll(keepingCapacity: true)
+        var text = Self.take(&attributeTextBuffer)
         try decode(from: start, to: end, mode: .attribute, collect: true, into: &text)
         return text
+    }
+
+    /// One of the reader's buffers, emptied, for the caller to fill, lend and give back. Its
+    /// room is kept when no text handed in it is still held (else the array is new).
+    private static func take(_ buffer: inout [UInt8]) -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &buffer)
+        taken.removeAll(keepingCapacity: true)
+        return taken
     }
 
     /// The visible bytes `[start, end)`, copied.

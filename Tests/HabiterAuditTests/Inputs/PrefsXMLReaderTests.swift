@@ -301,6 +301,37 @@ private func plainlyDecoded(_ text: String, inAttribute: Bool) -> [UInt8] {
         #expect(kept.map(\.1) == attributes.map { $0.value.replacingOccurrences(of: "&amp;", with: "&") })
     }
 
+    /// Entry names, scalar values and texts are made in buffers the reader takes back too: a
+    /// visitor that keeps every entry and part still holds each one's own bytes, however long
+    /// or short the ones after it.
+    @Test func keptEntriesKeepTheirOwnNamesAndValues() throws {
+        let count = 24
+        let name = { (i: Int) in "flutter." + String(repeating: "n", count: (i * 7) % 19) + "\(i)" }
+        let text = { (i: Int) in String(repeating: "t", count: (i * 5) % 23) + "&amp;\(i)" }
+        let xml = (0..<count).map { i -> String in
+            switch i % 4 {
+            case 0: return #"<string name="\#(name(i))">\#(text(i))</string>"#
+            case 1: return #"<long name="\#(name(i))" value="\#(i * 1_000_003)" />"#
+            case 2: return #"<set name="\#(name(i))"><string>\#(text(i))</string><string>\#(text(i + 1))</string></set>"#
+            default: return #"<list name="\#(name(i))"><string>\#(text(i))</string></list>"#
+            }
+        }.joined()
+        let read = try entries("<map>\(xml)</map>")
+        #expect(read.map(\.entry.name) == (0..<count).map(name))
+        for (i, entry) in read.enumerated() {
+            let values = entry.parts.compactMap { part -> String? in
+                guard case .value(let value, _) = part else { return nil }
+                return String(decoding: value.bytes, as: UTF8.self)
+            }
+            let decoded = { (i: Int) in text(i).replacingOccurrences(of: "&amp;", with: "&") }
+            switch i % 4 {
+            case 0, 3: #expect(values == [decoded(i)], "\(i)")
+            case 1: #expect(values == ["\(i * 1_000_003)"] && entry.entry.value.map { String(decoding: $0.bytes, as: UTF8.self) } == "\(i * 1_000_003)", "\(i)")
+            default: #expect(values == [decoded(i), decoded(i + 1)], "\(i)")
+            }
+        }
+    }
+
     /// Values long enough for the reader's blocks of 64 bytes (`XMLTextBlock`): JSON held in
     /// a value, its `&quot;` and the other references, line ends, multi-byte characters and `]`
     /// at every place in a block and across a block's end, written down once a reference has

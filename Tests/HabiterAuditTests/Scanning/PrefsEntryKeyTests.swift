@@ -22,6 +22,8 @@ import Testing
     ])
     func keyOfName(name: String, key: String) {
         #expect(String(PrefsEntry.key(ofName: name)).utf8.elementsEqual(key.utf8))
+        // The bytes the scan reads the key from: the same, as a suffix of the name's.
+        #expect(Array(name.utf8).withUnsafeBufferPointer { Array(PrefsEntry.key(ofName: $0)) } == Array(key.utf8))
     }
 
     @Test func keysetNamesOnlyStartingWithTheirByte() {
@@ -30,6 +32,17 @@ import Testing
         #expect(!FlutterPrefsEncoding.isEncryptedPrefsKeyset("x__androidx_security_crypto_encrypted_prefs_key_keyset__"))
         for name in FlutterPrefsEncoding.encryptedPrefsKeysetNames {
             #expect(FlutterPrefsEncoding.isEncryptedPrefsKeyset(name))
+        }
+    }
+
+    /// The forms of a name's bytes, which the scan asks, answer as the forms of a string do.
+    @Test(arguments: ["", "_", "flutter.token", FlutterPrefsEncoding.secureStoragePrefix, FlutterPrefsEncoding.secureStoragePrefix + "k",
+                      String(FlutterPrefsEncoding.secureStoragePrefix.dropLast()), "x" + FlutterPrefsEncoding.secureStoragePrefix]
+                     + FlutterPrefsEncoding.encryptedPrefsKeysetNames.sorted() + FlutterPrefsEncoding.encryptedPrefsKeysetNames.map { $0 + "_" })
+    func nameBytesAnswerAsTheString(name: String) {
+        Array(name.utf8).withUnsafeBufferPointer { bytes in
+            #expect(FlutterPrefsEncoding.isSecureStorageKey(bytes) == FlutterPrefsEncoding.isSecureStorageKey(name))
+            #expect(FlutterPrefsEncoding.isEncryptedPrefsKeyset(bytes) == FlutterPrefsEncoding.isEncryptedPrefsKeyset(name))
         }
     }
 }
