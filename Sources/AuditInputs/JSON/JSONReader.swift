@@ -178,11 +178,18 @@ public struct JSONReader {
         var expect = JSONExpect.value
 
         while true {
-            // Whitespace between tokens.
+            // Whitespace between tokens; a line's indentation, after its line feed, eight bytes
+            // at a time.
             while true {
                 while next < end {
                     let c = base[next]
-                    if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { next += 1 } else { break }
+                    if c == 0x0A {
+                        next = Indentation.end(in: base, from: next &+ 1, to: end)
+                    } else if c == 0x20 || c == 0x0D || c == 0x09 {
+                        next += 1
+                    } else {
+                        break
+                    }
                 }
                 if next < end { break }
                 if !refill(keeping: next) { throw JSONSyntaxError(.unexpectedEnd, at: position) }
