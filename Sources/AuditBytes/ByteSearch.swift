@@ -115,13 +115,6 @@ extension String {
     public func containsText(_ other: String) -> Bool {
         Array(utf8).containsBytes(other)
     }
-
-    /// Whether the string's UTF-8 starts with `prefix`, compared in place: `utf8.starts(with:)`
-    /// walked both views an index at a time (some 300 instructions a SharedPreferences entry
-    /// name, three times an entry).
-    public func hasUTF8Prefix(_ prefix: [UInt8]) -> Bool {
-        utf8.withContiguousStorageIfAvailable { $0.hasBytePrefix(prefix) } ?? utf8.starts(with: prefix)
-    }
 }
 
 extension UnsafeBufferPointer where Element == UInt8 {

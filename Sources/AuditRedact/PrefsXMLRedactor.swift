@@ -36,15 +36,16 @@ struct PrefsXMLRedactor {
 
         mutating func entry(_ entry: PrefsEntry) {
             current = nil
-            let secure = FlutterPrefsEncoding.isSecureStorageKey(entry.name)
-            let isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(entry.name)
+            let name = entry.name
+            let secure = FlutterPrefsEncoding.isSecureStorageKey(name)
+            let isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
             // The scanner's check of the name: its key, shifted back to the whole name.
-            let key = Array(PrefsEntry.key(ofName: entry.name).utf8)
-            let start = entry.name.utf8.count - key.count
+            let key = Array(PrefsEntry.key(ofName: name).utf8)
+            let start = entry.nameBytes.count - key.count
             let nameSpans = isKeyset ? [] : spans(in: key, at: PrefsEntry.namePath(in: root.appending(.key(Redaction.maskedKey)))).map {
                 RedactionSession.Span(range: $0.range.lowerBound + start..<$0.range.upperBound + start, ruleId: $0.ruleId)
             }
-            let path = root.appending(.key(nameSpans.isEmpty ? entry.name : Redaction.maskedKey))
+            let path = root.appending(.key(nameSpans.isEmpty ? name : Redaction.maskedKey))
             guard session.plan.leadsSomewhere(path) else { return }
             if !nameSpans.isEmpty { redactName(entry, spans: nameSpans, at: PrefsEntry.namePath(in: path)) }
             current = (path, entry.kind, secure, isKeyset)
@@ -99,7 +100,7 @@ struct PrefsXMLRedactor {
                 name.replace(span.range, with: RedactionPlaceholder.bytes(forRule: span.ruleId))
                 session.noteWhole(path, ruleId: span.ruleId)
             }
-            replaceAttributeValue(at: entry.nameOffset, with: name.applied(to: Array(entry.name.utf8)))
+            replaceAttributeValue(at: entry.nameOffset, with: name.applied(to: entry.nameBytes))
         }
 
         private mutating func redact(_ markup: PrefsMarkup, in entryPath: LayeredPath) {

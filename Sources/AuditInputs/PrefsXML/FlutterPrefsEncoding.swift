@@ -93,7 +93,8 @@ public enum FlutterPrefsEncoding {
     /// A flutter_secure_storage entry name (default key prefix). Its value should be ciphertext;
     /// a plaintext one is the finding.
     public static func isSecureStorageKey(_ name: String) -> Bool {
-        name.hasUTF8Prefix(secureStoragePrefixBytes)
+        var name = name
+        return name.withUTF8(isSecureStorageKey)
     }
 
     /// `isSecureStorageKey` of a name's UTF-8.

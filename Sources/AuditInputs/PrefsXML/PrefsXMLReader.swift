@@ -281,12 +281,12 @@ public struct PrefsXMLReader {
     private mutating func readText<V: PrefsXMLVisitor>(from start: Int, index: Int?, _ visitor: inout V) throws -> Int {
         keep = start
         var text = Self.take(&valueTextBuffer)
+        defer { valueTextBuffer = text }
         let (lt, kind, hasComments) = try readContent(from: start, into: &text, textAllowed: true, place: .stringText, &visitor)
         if kind == .element { throw PrefsXMLError(.unexpectedElement(.stringText), at: lt) }
         let close = try endTag(at: lt)
         guard nameIs(close.nameStart, close.nameEnd, "string") else { throw PrefsXMLError(.mismatchedEndTag, at: lt) }
         try visitor.part(.value(PrefsText(text, at: start), index: index))
-        valueTextBuffer = text
         if hasComments { try handComments(from: start, to: lt, &visitor) }
         return close.end
     }
