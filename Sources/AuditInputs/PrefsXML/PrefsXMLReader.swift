@@ -761,7 +761,10 @@ public struct PrefsXMLReader {
     }
 
     /// One of the reader's buffers, emptied, for the caller to fill, lend and give back. Its
-    /// room is kept when no text handed in it is still held (else the array is new).
+    /// room is kept when no text handed in it is still held (else the array is new). Inline:
+    /// called out of line, twice for each markup attribute, it cost a tag of a million
+    /// attributes 2 % more instructions than the swap written in place.
+    @inline(__always)
     private static func take(_ buffer: inout [UInt8]) -> [UInt8] {
         var taken: [UInt8] = []
         swap(&taken, &buffer)
