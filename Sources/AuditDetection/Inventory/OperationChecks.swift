@@ -13,8 +13,7 @@ enum OperationChecks {
     static func check(_ d: borrowing DocumentDraft, texts: UnsafeBufferPointer<UInt8>, fieldLists: FieldListComparisons,
                       into violations: inout [ContractViolation]) {
         func add(_ message: String, key: String? = nil, offset: Int? = nil) {
-            violations.append(ContractViolation(check: .operation, message: message, key: key, offset: offset,
-                                                memberPath: key.map { [.key($0)] } ?? []))
+            violations.append(violation(message, key: key, offset: offset))
         }
         if let version = d.protocolVersion {
             if let problem = ContractValidator.protocolVersionProblem(version) {
@@ -85,20 +84,24 @@ enum OperationChecks {
             let (listIsAvailable, availableAreListed) = FieldNameSet.isEmpty(list) ? FieldNameSet.compare(list, with: available)
                 : fieldLists.compare(list, with: available)
             if !listIsAvailable {
-                violations.append(ContractViolation(check: .operation, message: "The operation's \(name) names a field its document does not have (a removed payload key is sent as null).",
-                                                    key: name, offset: list.rootOffset, memberPath: [.key(name)]))
+                violations.append(violation("The operation's \(name) names a field its document does not have (a removed payload key is sent as null).",
+                                            key: name, offset: list.rootOffset))
             } else if whole && !availableAreListed {
-                violations.append(ContractViolation(check: .operation, message: "A \(kind.rawValue) operation lists every one of its document's \(what) in \(name), and only those.",
-                                                    key: name, offset: list.rootOffset, memberPath: [.key(name)]))
+                violations.append(violation("A \(kind.rawValue) operation lists every one of its document's \(what) in \(name), and only those.",
+                                            key: name, offset: list.rootOffset))
             }
         }
         check(changed, available: { body in if let payload { payload.forEachKey(of: payload.root, body) } }, name: "changedFields", what: "payload keys")
         check(changedMetadata, available: { body in for var key in metadataKeys { key.withUTF8(body) } }, name: "changedMetadataFields",
               what: "additional document fields")
         if kind == .patch, let changed, let changedMetadata, FieldNameSet.isEmpty(changed), FieldNameSet.isEmpty(changedMetadata) {
-            violations.append(ContractViolation(check: .operation, message: "A patch operation changes at least one field.",
-                                                key: "changedFields", offset: changed.rootOffset, memberPath: [.key("changedFields")]))
+            violations.append(violation("A patch operation changes at least one field.", key: "changedFields", offset: changed.rootOffset))
         }
+    }
+
+    /// A violation of the operation, placed at its member `key` when there is one.
+    private static func violation(_ message: String, key: String? = nil, offset: Int? = nil) -> ContractViolation {
+        ContractViolation(check: .operation, message: message, key: key, offset: offset, memberPath: key.map { [.key($0)] } ?? [])
     }
 
     /// An operation's kind.
@@ -111,13 +114,12 @@ enum OperationChecks {
     /// where they occur, in the document.
     private static func isFieldList(_ list: CapturedJSON.View?, name: String, into violations: inout [ContractViolation]) -> Bool {
         guard let list else {
-            violations.append(ContractViolation(check: .operation, message: "The operation has no \(name) list."))
+            violations.append(violation("The operation has no \(name) list."))
             return false
         }
         guard list.kind(list.root) == .array,
               list.allChildren(of: list.root, satisfy: { $0 == .string && !PortableFields.isBlank($1) }) else {
-            violations.append(ContractViolation(check: .operation, message: "The operation's \(name) is not a list of field names.",
-                                                key: name, offset: list.rootOffset, memberPath: [.key(name)]))
+            violations.append(violation("The operation's \(name) is not a list of field names.", key: name, offset: list.rootOffset))
             return false
         }
         return true
