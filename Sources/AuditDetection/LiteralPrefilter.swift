@@ -155,11 +155,12 @@ public final class LiteralPrefilter: @unchecked Sendable {
         }
         // Four bytes at a time while there are four; then the last offset with three bytes.
         var i = 0
-        while true {
-            i = LiteralPrefilter.nextPassingProbe(in: start, from: i, count: n, probes: probes, shortLiteralEnds: shortLiteralEnds)
-            guard i &+ 4 <= n else { break }
+        while i &+ 4 <= n {
             let bytes = UnsafeRawPointer(start + i).loadUnaligned(as: UInt32.self).littleEndian
-            verifyCandidates(at: i, here: LiteralPrefilter.trigramHash(bytes & 0xFF_FFFF), in: start, count: n, found)
+            let here = LiteralPrefilter.trigramHash(bytes & 0xFF_FFFF)
+            if LiteralPrefilter.bit(here, in: probes) | LiteralPrefilter.bit(Int(bytes & 0xFFFF), in: shortLiteralEnds) != 0 {
+                verifyCandidates(at: i, here: here, in: start, count: n, found)
+            }
             i &+= 2
         }
         if i &+ 2 < n {
@@ -175,30 +176,6 @@ public final class LiteralPrefilter: @unchecked Sendable {
             let word = Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
             if LiteralPrefilter.has(word, in: shortLiteralEnds) { verifyCandidates(at: i, here: -1, in: start, count: n, found) }
         }
-    }
-
-    /// The first offset from `i` on, in steps of two, with four bytes before `count` whose probe
-    /// passes (the three bytes at it hash to a bit of `probes`, or its first two are a pair of
-    /// `shortLiteralEnds`); else the first offset of those steps with fewer than four bytes left.
-    /// Two offsets a round, with one branch for both; out of line, so that the loop keeps the
-    /// tables and the offset in registers: inlined into the pattern engine's scan, it loaded the
-    /// tables' addresses from the stack and spilled its hash there at every offset (30
-    /// instructions an offset).
-    @inline(never)
-    private static func nextPassingProbe(in start: UnsafePointer<UInt8>, from i: Int, count n: Int, probes: UnsafeMutablePointer<UInt64>,
-                                         shortLiteralEnds: UnsafeMutablePointer<UInt64>) -> Int {
-        @inline(__always) func passes(_ bytes: UInt32) -> UInt64 {
-            bit(trigramHash(bytes & 0xFF_FFFF), in: probes) | bit(Int(bytes & 0xFFFF), in: shortLiteralEnds)
-        }
-        var i = i
-        while i &+ 6 <= n {
-            let first = UnsafeRawPointer(start + i).loadUnaligned(as: UInt32.self).littleEndian
-            let second = UnsafeRawPointer(start + (i &+ 2)).loadUnaligned(as: UInt32.self).littleEndian
-            if passes(first) | passes(second) != 0 { return passes(first) != 0 ? i : i &+ 2 }
-            i &+= 4
-        }
-        if i &+ 4 <= n && passes(UnsafeRawPointer(start + i).loadUnaligned(as: UInt32.self).littleEndian) == 0 { i &+= 2 }
-        return i
     }
 
     /// Reports the literals that start one byte before `i`, then those that start at `i`, once
