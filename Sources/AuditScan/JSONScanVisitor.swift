@@ -108,6 +108,7 @@ struct JSONScanVisitor: JSONVisitor {
             notes.elementName = Int32(elementNames.count)
             elementNames.append(name)
         }
+        notes.elementContext = pendingContext
         path.open(id: id, isObject: false, notes: notes)
     }
 
@@ -294,6 +295,7 @@ struct JSONScanVisitor: JSONVisitor {
         } else {
             let elementName = top.pointee.notes.elementName
             if elementName >= 0 { pendingName = elementNames[Int(elementName)] }
+            pendingContext = top.pointee.notes.elementContext
         }
     }
 
@@ -329,6 +331,9 @@ struct ContainerNotes {
     /// For an array under a sensitive name: every element is judged by that name (an index
     /// into `elementNames`, so that a container holds plain values only).
     var elementName: Int32 = -1
+    /// For an array under a key that speaks for context rules (`KeyFacts.contextRules`): every
+    /// element is read with them, as its first was.
+    var elementContext: ContextMask = 0
     /// Pending hits when the container opened: its shape matters only if hits followed.
     var hitsAtOpen = 0
     /// The object's draft for the contract checks, once a document key appeared in it.

@@ -41,6 +41,15 @@ import Testing
         #expect(Self.ruleIds(#"{"cloudflare": "zone", "mirror": "\#(Self.token)"}"#, name: "a.json").isEmpty)
     }
 
+    /// Every element of an array under the key, nested arrays' too, where only the first was
+    /// read with the key's context rules; an object's members have their own keys.
+    @Test func aKeyNamesTheProviderOfEveryElementOfItsArray() {
+        let second = String(Self.token.reversed())
+        let findings = TestSupport.scan(#"{"cloudflare": ["\#(Self.token)", "\#(second)", ["\#(Self.token)"], {"zone": "\#(second)"}]}"#, name: "a.json")
+            .findings.filter { $0.ruleId == "secret.cloudflare-api-token" }
+        #expect(findings.flatMap { [$0.pathText] + $0.relatedLocations.map(\.pathText) }.sorted() == ["/cloudflare/0", "/cloudflare/1", "/cloudflare/2/0"])
+    }
+
     static func har(url: String, request: String, response: String = "[]") -> String {
         #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "\#(url)", "headers": \#(request), "queryString": []}, "response": {"status": 200, "headers": \#(response), "content": {"mimeType": "text/plain", "text": ""}}}]}}"#
     }
