@@ -332,7 +332,7 @@ struct ContainerNotes {
     /// into `elementNames`, so that a container holds plain values only).
     var elementName: Int32 = -1
     /// For an array under a key that speaks for context rules (`KeyFacts.contextRules`): every
-    /// element is read with them, as its first was.
+    /// element is read with them (each element's value begins with them pending).
     var elementContext: ContextMask = 0
     /// Pending hits when the container opened: its shape matters only if hits followed.
     var hitsAtOpen = 0
