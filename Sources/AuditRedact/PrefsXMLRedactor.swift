@@ -36,12 +36,13 @@ struct PrefsXMLRedactor {
 
         mutating func entry(_ entry: PrefsEntry) {
             current = nil
-            let name = entry.name
-            let secure = FlutterPrefsEncoding.isSecureStorageKey(name)
-            let isKeyset = FlutterPrefsEncoding.isEncryptedPrefsKeyset(name)
-            // The scanner's check of the name: its key, shifted back to the whole name.
-            let key = Array(PrefsEntry.key(ofName: name).utf8)
+            // The scanner's check of the name, read as it reads it, from the name's bytes: its
+            // prefixes, and its key, shifted back to the whole name.
+            let (secure, isKeyset, key) = entry.nameBytes.withUnsafeBufferPointer { name in
+                (FlutterPrefsEncoding.isSecureStorageKey(name), FlutterPrefsEncoding.isEncryptedPrefsKeyset(name), Array(PrefsEntry.key(ofName: name)))
+            }
             let start = entry.nameBytes.count - key.count
+            let name = entry.name
             let nameSpans = isKeyset ? [] : spans(in: key, at: PrefsEntry.namePath(in: root.appending(.key(Redaction.maskedKey)))).map {
                 RedactionSession.Span(range: $0.range.lowerBound + start..<$0.range.upperBound + start, ruleId: $0.ruleId)
             }
