@@ -410,11 +410,9 @@ final class ArtifactScan {
     /// keyword the name (or the request's host) holds.
     /// `recordQuiet`, when it records a quiet name hit (the value no secret) at the offset it is
     /// given by the parts of its location and says so, spares making the location
-    /// (`recordQuietNameHit`). `key`: the index of the key the value is under
-    /// (`KeyFacts.textIndex`; -1: none), for `QuietValues` to pass over keys whose values do
-    /// not recur.
+    /// (`recordQuietNameHit`).
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
-                         kind: TextKind? = nil, context: ContextMask = 0, carriedByProtocol: Bool = false, key: Int32 = -1,
+                         kind: TextKind? = nil, context: ContextMask = 0, carriedByProtocol: Bool = false,
                          recordQuiet: (ArtifactScan, NameMatch, String, Int) -> Bool = { _, _, _, _ in false },
                          locate: () -> HitLocation) {
         pkce.observe(value)
@@ -428,7 +426,7 @@ final class ArtifactScan {
             let hitsBefore = hitCount
             var replaced = false
             let quiet = options.remembersQuietValues
-                ? quietValues.lookUp(value, QuietValues.Settings(context: context, excluded: excluded, depth: depth, kind: kind), key: key) : nil
+                ? quietValues.lookUp(value, QuietValues.Settings(context: context, excluded: excluded, depth: depth, kind: kind)) : nil
             if quiet?.isRemembered != true {
                 let errorsBefore = errorCount
                 let layers = openLayers(value, at: offset, depth: depth, excluding: excluded) {

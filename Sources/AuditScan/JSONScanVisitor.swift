@@ -20,10 +20,6 @@ struct JSONScanVisitor: JSONVisitor {
     private var pendingName: NameMatch?
     /// The context rules the current value's key speaks for (`KeyFacts.contextRules`).
     private var pendingContext: ContextMask = 0
-    /// The cache's index of the key read last (`KeyFacts.textIndex`): the current value's own,
-    /// or for an element of an array the last key before it, which for a list of scalars is
-    /// the array's. Only `QuietValues` reads it, to sample the values of keys that do not recur.
-    private var lastKeyIndex: Int32 = -1
     /// The context rules the carrier of every value speaks for (a HAR entry's host, a header's
     /// name), set by the HAR visitor.
     var carrierContext: ContextMask = 0
@@ -183,7 +179,6 @@ struct JSONScanVisitor: JSONVisitor {
             pendingName = nil
         }
         pendingContext = facts.contextRules
-        lastKeyIndex = facts.textIndex
         if let store = facts.store {
             let name = scan.keyText(key, facts: facts)
             let location = path.memberLocation(.key(name), key: name)
@@ -228,7 +223,7 @@ struct JSONScanVisitor: JSONVisitor {
         // The closure captures the path alone: with one that captured the visitor in place, the
         // scan was retained and released around every call.
         scan.scanNamedString(value, name: name, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind,
-                             context: pendingContext | carrierContext, key: lastKeyIndex,
+                             context: pendingContext | carrierContext,
                              recordQuiet: { [path] scan, match, description, offset in
                                  guard scan.options.recordsQuietHitsByParts else { return false }
                                  scan.recordQuietNameHit(match, valueDescription: description, at: offset, path: path)

@@ -44,8 +44,6 @@ struct KeyJudgement {
 /// uniqueness check.
 public final class KeyFactsCache {
     private static let slotCount = 4096
-    /// The most keys the cache keeps: a `KeyFacts.textIndex` is below it.
-    static let capacity = slotCount
     private static let maxKeyLength = 64
     private static let arenaLimit = 256 * 1024
 

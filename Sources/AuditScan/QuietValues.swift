@@ -21,13 +21,6 @@ import Darwin
 /// (`WorkerCaches`); growing it spares a scan of few values, alone or as a shared input's second
 /// worker, the full table (made for each of 3,000 small files, it cost their scan 9 % more
 /// instructions).
-///
-/// Some keys' values never recur (an operation's id, an entity's, a timestamp): a third of a
-/// sync log's lookups, each a load from a random slot. A value is looked up with the key it is
-/// under (`KeyFacts.textIndex`, from the JSON visitor), and a key whose last `sampledAfter`
-/// lookups found nothing has its values looked up once in `sampledAfter` only, until one is
-/// found again. A value not looked up is scanned, as one not found would be: the answers are
-/// the same.
 final class QuietValues {
     /// What the outcome depends on besides the bytes.
     struct Settings: Equatable {
@@ -55,18 +48,6 @@ final class QuietValues {
     static let lengths = 8...64
     static let slotCounts = (first: 64, last: 4096)
 
-    /// The lookups in a row that found nothing after which a key's values are sampled, and the
-    /// share sampled (one in this many).
-    static let sampledAfter: UInt16 = 64
-
-    /// For each key index below `KeyFactsCache.capacity`, the lookups under it since one found
-    /// its value (wrapping to 0 after 65,535, which starts the count afresh).
-    private let keyMisses: UnsafeMutablePointer<UInt16> = {
-        let counts = UnsafeMutablePointer<UInt16>.allocate(capacity: KeyFactsCache.capacity)
-        counts.initialize(repeating: 0, count: KeyFactsCache.capacity)
-        return counts
-    }()
-
     /// `slotCount` slots, and `lengths.upperBound` bytes for each; none until a value is remembered.
     private var slots: UnsafeMutablePointer<Slot>?
     private var bytes: UnsafeMutablePointer<UInt8>?
@@ -75,7 +56,6 @@ final class QuietValues {
     private var taken = 0
 
     deinit {
-        keyMisses.deallocate()
         slots?.deallocate()
         bytes?.deallocate()
     }
@@ -87,31 +67,16 @@ final class QuietValues {
         fileprivate let hash: UInt64
     }
 
-    /// Looks `value` up in `settings`, under the key of index `key` (-1: none); nil for a value
-    /// of a length not kept, or not looked up because its key's values do not recur.
-    func lookUp(_ value: UnsafeRawBufferPointer, _ settings: Settings, key: Int32 = -1) -> Lookup? {
+    /// Looks `value` up in `settings`; nil for a value of a length not kept.
+    func lookUp(_ value: UnsafeRawBufferPointer, _ settings: Settings) -> Lookup? {
         guard QuietValues.lengths.contains(value.count) else { return nil }
-        let misses = key >= 0 ? keyMisses[Int(key)] : 0
-        if misses >= QuietValues.sampledAfter && misses % QuietValues.sampledAfter != 0 {
-            keyMisses[Int(key)] = misses &+ 1
-            return nil
-        }
         let hash = QuietValues.hash(value, settings)
-        let isRemembered = holds(value, settings, hash: hash)
-        if key >= 0 { keyMisses[Int(key)] = isRemembered ? 0 : misses &+ 1 }
-        return Lookup(isRemembered: isRemembered, settings: settings, hash: hash)
-    }
-
-    /// Whether the table holds `value` in `settings` (none before a value is remembered).
-    /// Inlined: out of line, the profile-guided build read 0.3–0.5 % more instructions on the
-    /// bench inputs (callgrind, 4 MB).
-    @inline(__always)
-    private func holds(_ value: UnsafeRawBufferPointer, _ settings: Settings, hash: UInt64) -> Bool {
-        guard let slots, let bytes else { return false }
+        guard let slots, let bytes else { return Lookup(isRemembered: false, settings: settings, hash: hash) }
         let index = index(of: hash)
         let slot = slots[index]
-        return slot.hash == hash && Int(slot.length) == value.count && slot.settings == settings
+        let isRemembered = slot.hash == hash && Int(slot.length) == value.count && slot.settings == settings
             && memcmp(bytes + index * QuietValues.lengths.upperBound, value.baseAddress!, value.count) == 0
+        return Lookup(isRemembered: isRemembered, settings: settings, hash: hash)
     }
 
     /// Remembers that `value`, looked up as `lookup`, gave nothing.

@@ -66,34 +66,4 @@ import Testing
             #expect(isRemembered(other, settings) == nil)
         }
     }
-
-    /// A key whose last `sampledAfter` values were not found has its values looked up once in
-    /// `sampledAfter`, and all of them again once a lookup finds one; other keys' values, and
-    /// values under no key, are looked up as before.
-    @Test func theValuesOfAKeyThatFindsNothingAreSampled() {
-        let values = QuietValues()
-        let settings = QuietValues.Settings(context: 0, excluded: 0, depth: 0, kind: nil)
-        let n = Int(QuietValues.sampledAfter), key: Int32 = 7
-        func lookUp(_ text: String, key: Int32) -> QuietValues.Lookup? {
-            Array(text.utf8).withUnsafeBytes { values.lookUp($0, settings, key: key) }
-        }
-        var counter = 0
-        /// The indices among the next `count` distinct values under `key` that were looked up.
-        func lookedUp(_ count: Int, key: Int32) -> [Int] {
-            (0..<count).filter { i in
-                counter += 1
-                return lookUp("a distinct value \(counter)", key: key) != nil
-            }
-        }
-        #expect(lookedUp(n, key: key) == Array(0..<n))
-        #expect(lookedUp(3 * n, key: key) == [0, n, 2 * n])
-        #expect(lookedUp(n, key: key + 1) == Array(0..<n))
-        #expect(lookedUp(2 * n, key: -1) == Array(0..<(2 * n)))
-        // The key's next lookup is sampled (its 4n-th miss in a row) and finds its value: the
-        // key's values are all looked up again.
-        let recurring = "a value that recurs"
-        Array(recurring.utf8).withUnsafeBytes { bytes in values.lookUp(bytes, settings).map { values.remember(bytes, $0) } }
-        #expect(lookUp(recurring, key: key)?.isRemembered == true)
-        #expect(lookedUp(n, key: key) == Array(0..<n))
-    }
 }
