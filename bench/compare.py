@@ -41,7 +41,7 @@ def run_once(binary, path, jobs):
 
 
 def rounds(binaries, count):
-    """The order of each round: the binaries rotated by one place a round."""
+    """The order of each round, as indices into `binaries`: rotated by one place a round."""
     for r in range(count):
         shift = r % len(binaries)
         yield list(range(shift, len(binaries))) + list(range(shift))
