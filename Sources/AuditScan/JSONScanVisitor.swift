@@ -18,7 +18,8 @@ struct JSONScanVisitor: JSONVisitor {
     /// The names of the open arrays under a sensitive name, innermost last.
     private var elementNames: [NameMatch] = []
     private var pendingName: NameMatch?
-    /// The context rules the current value's key speaks for (`KeyFacts.contextRules`).
+    /// The context rules the current value's key speaks for (`KeyFacts.contextRules`); for the
+    /// root value of a layer, those of the string that carries it (`LayerFrame.context`).
     private var pendingContext: ContextMask = 0
     /// The context rules the carrier of every value speaks for (a HAR entry's host, a header's
     /// name), set by the HAR visitor.
@@ -37,6 +38,7 @@ struct JSONScanVisitor: JSONVisitor {
         self.layer = layer.position
         path = JSONPathTracker(scan: scan, layer: layer)
         drafts = ContractDrafts(scan: scan, layer: layer.position)
+        pendingContext = layer.context
     }
 
     /// The visitor, done with a text it read in full, made ready for another: `layer`'s
@@ -45,6 +47,7 @@ struct JSONScanVisitor: JSONVisitor {
         self.layer = layer.position
         path.retarget(to: layer)
         drafts.retarget(to: layer.position)
+        pendingContext = layer.context
     }
 
     /// The id of the innermost open container.

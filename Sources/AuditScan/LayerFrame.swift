@@ -23,6 +23,11 @@ struct LayerFrame {
     var outerOffset: Int?
     /// How many layers are open around this one.
     var depth: Int
+    /// The context rules the name of the string that carries this layer speaks for
+    /// (`KeyFacts.contextRules`): what the layer holds at its root is read with them, as the
+    /// string itself is (a provider's key over base64 of its token, or over JSON text of a
+    /// list of tokens). An object there is read by its own keys, as under the key itself.
+    var context: ContextMask = 0
 
     init(path: LayeredPath, outerOffset: Int?, outerKey: String?, ancestry: [Int], depth: Int, readerContext: ScanContext?,
          carrier: Family? = nil, isProtocolField: Bool = false) {
@@ -33,13 +38,14 @@ struct LayerFrame {
         self.depth = depth
     }
 
-    /// The layer `decoder` opened in the string at `origin`.
-    init(origin: LayerOrigin, decoder: String, outerOffset: Int, depth: Int) {
+    /// The layer `decoder` opened in the string at `origin`, read with `context`.
+    init(origin: LayerOrigin, decoder: String, outerOffset: Int, depth: Int, context: ContextMask) {
         self.origin = origin
         ownPath = LayeredPath(layers: [LayeredPath.Layer(decoder: decoder, tokens: [])])
         (givenKey, givenAncestry, givenReaderContext, givenCarrier, givenIsProtocolField) = (nil, [], nil, nil, false)
         self.outerOffset = outerOffset
         self.depth = depth
+        self.context = context
     }
 
     static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil, carrier: Family? = nil) -> LayerFrame {
@@ -117,8 +123,10 @@ extension ArtifactScan {
     /// recognises and refuses is (see `nextLayer`). A layer beyond `options.maxLayerDepth` is a
     /// limit error: what it holds is not checked.
     /// `excluded` are decoders not to try (the one that split off a value as it was written).
+    /// `context`: the context rules the value's name speaks for, which speak for what its layers
+    /// hold at their roots (`LayerFrame.context`).
     func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
-                    locate: () -> HitLocation) -> OpenedLayers {
+                    context: ContextMask = 0, locate: () -> HitLocation) -> OpenedLayers {
         var candidates = layerDecoders.candidates(value) & ~excluded
         guard let first = nextLayer(of: value, at: offset, candidates: &candidates) else { return OpenedLayers() }
         return withoutActuallyEscaping(locate) { locate in
@@ -138,7 +146,7 @@ extension ArtifactScan {
                     fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(name) layer inside is not checked")
                     return OpenedLayers(any: true)
                 }
-                let frame = LayerFrame(origin: origin, decoder: name, outerOffset: offset, depth: depth + 1)
+                let frame = LayerFrame(origin: origin, decoder: name, outerOffset: offset, depth: depth + 1, context: context)
                 if scanLayer(layer, of: value, frame: frame) && layer.replacesValue { opened.replacedValue = true }
                 next = nextLayer(of: value, at: offset, candidates: &candidates)
             }
@@ -266,8 +274,8 @@ extension ArtifactScan {
     /// Decoded text: itself offered to the decoders, else scanned with the pattern rules.
     private func scanTextLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
         text.withUnsafeBytes { bytes in
-            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, locate: { frame.location }).replacedValue {
-                _ = scanPatterns(bytes, offset: frame.outerOffset ?? 0) { frame.location }
+            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, context: frame.context, locate: { frame.location }).replacedValue {
+                _ = scanPatterns(bytes, offset: frame.outerOffset ?? 0, context: frame.context) { frame.location }
             }
         }
         return true

@@ -50,6 +50,25 @@ import Testing
         #expect(findings.flatMap { [$0.pathText] + $0.relatedLocations.map(\.pathText) }.sorted() == ["/cloudflare/0", "/cloudflare/1", "/cloudflare/2/0"])
     }
 
+    /// A key that names a provider speaks for its value however the value is encoded: the root
+    /// of a layer opened in it (base64 text, JSON text of a list) is read with the key's context
+    /// rules, in a JSON input as in a prefs export. An object there is read by its own keys, as
+    /// under the key itself; the same layers under a neutral key give nothing.
+    @Test func aKeyNamesTheProviderOfWhatItsValueEncodes() {
+        let second = String(Self.token.reversed())
+        let base64 = Data(Self.token.utf8).base64EncodedString()
+        func paths(_ text: String, name: String) -> [String] {
+            TestSupport.scan(text, name: name).findings.filter { $0.ruleId == "secret.cloudflare-api-token" }
+                .flatMap { [$0.pathText] + $0.relatedLocations.map(\.pathText) }.sorted()
+        }
+        let json = #"{"cloudflare": "\#(base64)", "CF_API_TOKEN": "[\"\#(Self.token)\", \"\#(second)\"]", "cloudflare_zone": "{\"zone\": \"\#(second)\"}", "#
+            + #""mirror": "\#(base64)", "copy": "[\"\#(second)\"]"}"#
+        #expect(paths(json, name: "a.json") == ["/CF_API_TOKEN!json/0", "/CF_API_TOKEN!json/1", "/cloudflare!base64"])
+        let list = "[&quot;\(Self.token)&quot;, &quot;\(second)&quot;]"
+        let prefs = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"flutter.cloudflareTokens\">\(list)</string>\n    <string name=\"flutter.mirror\">\(list)</string>\n</map>\n"
+        #expect(paths(prefs, name: "FlutterSharedPreferences.xml") == ["/flutter.cloudflareTokens!json/0", "/flutter.cloudflareTokens!json/1"])
+    }
+
     static func har(url: String, request: String, response: String = "[]") -> String {
         #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "\#(url)", "headers": \#(request), "queryString": []}, "response": {"status": 200, "headers": \#(response), "content": {"mimeType": "text/plain", "text": ""}}}]}}"#
     }
