@@ -429,7 +429,7 @@ final class ArtifactScan {
                 ? quietValues.lookUp(value, QuietValues.Settings(context: context, excluded: excluded, depth: depth, kind: kind)) : nil
             if quiet?.isRemembered != true {
                 let errorsBefore = errorCount
-                let layers = openLayers(value, at: offset, depth: depth, excluding: excluded, context: context) {
+                let layers = openLayers(value, at: offset, depth: depth, excluding: excluded, name: name, context: context) {
                     Self.location(in: slot, located: &located, locate)
                 }
                 replaced = layers.replacedValue

@@ -18,6 +18,8 @@ struct JSONScanVisitor: JSONVisitor {
     /// The names of the open arrays under a sensitive name, innermost last.
     private var elementNames: [NameMatch] = []
     private var pendingName: NameMatch?
+    /// The name that judges the elements of a list at this text's root (`LayerFrame.rootName`).
+    private var rootName: NameMatch?
     /// The context rules the current value's key speaks for (`KeyFacts.contextRules`); for the
     /// root value of a layer, those of the string that carries it (`LayerFrame.context`).
     private var pendingContext: ContextMask = 0
@@ -39,6 +41,7 @@ struct JSONScanVisitor: JSONVisitor {
         path = JSONPathTracker(scan: scan, layer: layer)
         drafts = ContractDrafts(scan: scan, layer: layer.position)
         pendingContext = layer.context
+        rootName = layer.rootName
     }
 
     /// The visitor, done with a text it read in full, made ready for another: `layer`'s
@@ -48,6 +51,7 @@ struct JSONScanVisitor: JSONVisitor {
         path.retarget(to: layer)
         drafts.retarget(to: layer.position)
         pendingContext = layer.context
+        rootName = layer.rootName
     }
 
     /// The id of the innermost open container.
@@ -107,7 +111,9 @@ struct JSONScanVisitor: JSONVisitor {
         var notes = drafts.arrayNotes(parentDraft: parentDraft)
         try checkCaptureSize(at: offset)
         if drafts.wantsValue { drafts.containerOpens(isObject: false, at: offset, parentDraft: parentDraft) }
-        if let name = pendingName {
+        // Only a key's name hit is made for the array itself (`containerBegins`): at a layer's
+        // root, the carrying string's stands for it.
+        if let name = pendingName ?? (path.isEmpty ? rootName : nil) {
             notes.elementName = Int32(elementNames.count)
             elementNames.append(name)
         }

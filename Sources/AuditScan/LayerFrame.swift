@@ -70,6 +70,10 @@ struct LayerFrame {
     @inline(__always) var carrier: Family? { origin.map { $0.fact { $0.carrier } } ?? givenCarrier }
     /// Everything in this text is a protocol field (see `HitLocation`).
     @inline(__always) var isProtocolField: Bool { origin.map { $0.fact { $0.isProtocolField } } ?? givenIsProtocolField }
+    /// The name rule the name of the string that carries this layer matches: each element of a
+    /// list at the layer's root is judged by it (`{"password": "[\"…\"]"}` as `{"password":
+    /// ["…"]}`). Not the root itself: the carrying string's own name hit stands for it.
+    @inline(__always) var rootName: NameMatch? { origin?.name }
 
     /// The same text read as another decoder's (NDJSON where JSON was expected).
     mutating func renameLayer(to decoder: String) {
@@ -124,14 +128,15 @@ extension ArtifactScan {
     /// limit error: what it holds is not checked.
     /// `excluded` are decoders not to try (the one that split off a value as it was written).
     /// `context`: the context rules the value's name speaks for, which speak for what its layers
-    /// hold at their roots (`LayerFrame.context`).
+    /// hold at their roots (`LayerFrame.context`); `name`: the name rule its name matches, which
+    /// judges a list there (`LayerFrame.rootName`).
     func openLayers(_ value: UnsafeRawBufferPointer, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
-                    context: ContextMask = 0, locate: () -> HitLocation) -> OpenedLayers {
+                    name: NameMatch? = nil, context: ContextMask = 0, locate: () -> HitLocation) -> OpenedLayers {
         var candidates = layerDecoders.candidates(value) & ~excluded
         guard let first = nextLayer(of: value, at: offset, candidates: &candidates) else { return OpenedLayers() }
         return withoutActuallyEscaping(locate) { locate in
             // The value's location, made only if a hit inside asks for it (`LayerOrigin`).
-            let origin = LayerOrigin(locate)
+            let origin = LayerOrigin(locate, name: name)
             if !options.locatesLayersWhenAsked { _ = origin.location }
             defer {
                 if origin.isLocated { layerOriginsLocated += 1 }
@@ -274,7 +279,8 @@ extension ArtifactScan {
     /// Decoded text: itself offered to the decoders, else scanned with the pattern rules.
     private func scanTextLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
         text.withUnsafeBytes { bytes in
-            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, context: frame.context, locate: { frame.location }).replacedValue {
+            if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, name: frame.rootName, context: frame.context,
+                           locate: { frame.location }).replacedValue {
                 _ = scanPatterns(bytes, offset: frame.outerOffset ?? 0, context: frame.context) { frame.location }
             }
         }

@@ -1,3 +1,5 @@
+import AuditDetection
+
 /// The location of the string value that carries a layer, made the first time something in the
 /// layer asks for it: a hit, or a field a layer of pairs reads. Most layers hold no hit (a
 /// capture's request and response bodies), and making the location for each (the outer path
@@ -8,9 +10,15 @@
 final class LayerOrigin {
     private var locate: (() -> HitLocation)?
     private var made: HitLocation?
+    /// The name rule the string's name matches, if any: a list the string encodes is judged by
+    /// it element by element, as a list under the name is (`LayerFrame.rootName`). Kept here,
+    /// where the layer's frames share it, not in each frame: a frame is copied for every
+    /// location made in it, and a name's words would be retained with every copy.
+    let name: NameMatch?
 
-    init(_ locate: @escaping () -> HitLocation) {
+    init(_ locate: @escaping () -> HitLocation, name: NameMatch?) {
         self.locate = locate
+        self.name = name
     }
 
     var location: HitLocation {

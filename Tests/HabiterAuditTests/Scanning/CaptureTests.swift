@@ -452,6 +452,21 @@ private func summary(_ f: Finding) -> String {
         #expect(TestSupport.scan(synced).findings.filter { $0.ruleId.hasPrefix("name.") }.map { "\($0.ruleId) \($0.family.rawValue) \($0.message)" }
                 == ["name.token policy Sensitive-looking name 'resetToken' in sync data (here JSON text): \"names resembling token, secret, password, apiKey, or credential fail closed at the entity and setting boundaries\"."])
     }
+
+    /// A list in JSON text under a sensitive name is judged by the name element by element, as a
+    /// list under the name is, in a JSON input as in a prefs export (an app's
+    /// `setString(key, jsonEncode(list))`); an object there is still judged by what it holds.
+    @Test func aListInJSONTextUnderASensitiveNameIsJudgedByTheName() {
+        let password = "Zq7#mK2vR9xL4wPn"
+        func found(_ text: String, name: String = "input.json") -> [String] {
+            TestSupport.scan(text, name: name).findings.map { "\($0.ruleId) \($0.pathText)" }
+        }
+        #expect(found(#"{"password": ["\#(password)"]}"#) == ["name.password /password/0"])
+        #expect(found(#"{"password": "[\"\#(password)\"]"}"#) == ["name.password /password!json/0"])
+        #expect(found(#"{"password": "{\"value\": \"\#(password)\"}"}"#).isEmpty)
+        let prefs = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"flutter.passwords\">[&quot;\(password)&quot;]</string>\n</map>\n"
+        #expect(found(prefs, name: "FlutterSharedPreferences.xml") == ["name.password /flutter.passwords!json/0"])
+    }
 }
 
 /// Every truncation of a sample of each format is an input error with a position, or a correct
