@@ -23,11 +23,6 @@ struct LayerFrame {
     var outerOffset: Int?
     /// How many layers are open around this one.
     var depth: Int
-    /// The context rules the name of the string that carries this layer speaks for
-    /// (`KeyFacts.contextRules`): what the layer holds at its root is read with them, as the
-    /// string itself is (a provider's key over base64 of its token, or over JSON text of a
-    /// list of tokens). An object there is read by its own keys, as under the key itself.
-    var context: ContextMask = 0
 
     init(path: LayeredPath, outerOffset: Int?, outerKey: String?, ancestry: [Int], depth: Int, readerContext: ScanContext?,
          carrier: Family? = nil, isProtocolField: Bool = false) {
@@ -38,14 +33,13 @@ struct LayerFrame {
         self.depth = depth
     }
 
-    /// The layer `decoder` opened in the string at `origin`, read with `context`.
-    init(origin: LayerOrigin, decoder: String, outerOffset: Int, depth: Int, context: ContextMask) {
+    /// The layer `decoder` opened in the string at `origin`.
+    init(origin: LayerOrigin, decoder: String, outerOffset: Int, depth: Int) {
         self.origin = origin
         ownPath = LayeredPath(layers: [LayeredPath.Layer(decoder: decoder, tokens: [])])
         (givenKey, givenAncestry, givenReaderContext, givenCarrier, givenIsProtocolField) = (nil, [], nil, nil, false)
         self.outerOffset = outerOffset
         self.depth = depth
-        self.context = context
     }
 
     static func input(path: LayeredPath = LayeredPath(), readerContext: ScanContext? = nil, carrier: Family? = nil) -> LayerFrame {
@@ -74,6 +68,11 @@ struct LayerFrame {
     /// list at the layer's root is judged by it (`{"password": "[\"…\"]"}` as `{"password":
     /// ["…"]}`). Not the root itself: the carrying string's own name hit stands for it.
     @inline(__always) var rootName: NameMatch? { origin?.name }
+    /// The context rules the name of the string that carries this layer speaks for
+    /// (`KeyFacts.contextRules`): what the layer holds at its root is read with them, as the
+    /// string itself is (a provider's key over base64 of its token, or over JSON text of a
+    /// list of tokens). An object there is read by its own keys, as under the key itself.
+    @inline(__always) var context: ContextMask { origin?.context ?? 0 }
 
     /// The same text read as another decoder's (NDJSON where JSON was expected).
     mutating func renameLayer(to decoder: String) {
@@ -136,7 +135,7 @@ extension ArtifactScan {
         guard let first = nextLayer(of: value, at: offset, candidates: &candidates) else { return OpenedLayers() }
         return withoutActuallyEscaping(locate) { locate in
             // The value's location, made only if a hit inside asks for it (`LayerOrigin`).
-            let origin = LayerOrigin(locate, name: name)
+            let origin = LayerOrigin(locate, name: name, context: context)
             if !options.locatesLayersWhenAsked { _ = origin.location }
             defer {
                 if origin.isLocated { layerOriginsLocated += 1 }
@@ -151,7 +150,7 @@ extension ArtifactScan {
                     fail(.limit, at: offset, "encoded layers nested deeper than the limit of \(options.maxLayerDepth): the \(name) layer inside is not checked")
                     return OpenedLayers(any: true)
                 }
-                let frame = LayerFrame(origin: origin, decoder: name, outerOffset: offset, depth: depth + 1, context: context)
+                let frame = LayerFrame(origin: origin, decoder: name, outerOffset: offset, depth: depth + 1)
                 if scanLayer(layer, of: value, frame: frame) && layer.replacesValue { opened.replacedValue = true }
                 next = nextLayer(of: value, at: offset, candidates: &candidates)
             }

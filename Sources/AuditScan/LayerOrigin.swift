@@ -10,15 +10,18 @@ import AuditDetection
 final class LayerOrigin {
     private var locate: (() -> HitLocation)?
     private var made: HitLocation?
-    /// The name rule the string's name matches, if any: a list the string encodes is judged by
-    /// it element by element, as a list under the name is (`LayerFrame.rootName`). Kept here,
-    /// where the layer's frames share it, not in each frame: a frame is copied for every
-    /// location made in it, and a name's words would be retained with every copy.
+    /// What the string's name says of what the string encodes, read by the layers' frames
+    /// (`LayerFrame.rootName`, `LayerFrame.context`), which share the origin: the name rule it
+    /// matches, if any, which judges a list there element by element, and the context rules it
+    /// speaks for. Kept here, not in each frame: a frame is copied for every location made in
+    /// it, and a name's words would be retained with every copy.
     let name: NameMatch?
+    let context: ContextMask
 
-    init(_ locate: @escaping () -> HitLocation, name: NameMatch?) {
+    init(_ locate: @escaping () -> HitLocation, name: NameMatch?, context: ContextMask) {
         self.locate = locate
         self.name = name
+        self.context = context
     }
 
     var location: HitLocation {

@@ -41,13 +41,18 @@ import Testing
         #expect(Self.ruleIds(#"{"cloudflare": "zone", "mirror": "\#(Self.token)"}"#, name: "a.json").isEmpty)
     }
 
+    /// The paths of the Cloudflare token findings of `text`, related locations included, sorted.
+    static func tokenPaths(_ text: String, name: String) -> [String] {
+        TestSupport.scan(text, name: name).findings.filter { $0.ruleId == "secret.cloudflare-api-token" }
+            .flatMap { [$0.pathText] + $0.relatedLocations.map(\.pathText) }.sorted()
+    }
+
     /// Every element of an array under the key, nested arrays' too, where only the first was
     /// read with the key's context rules; an object's members have their own keys.
     @Test func aKeyNamesTheProviderOfEveryElementOfItsArray() {
         let second = String(Self.token.reversed())
-        let findings = TestSupport.scan(#"{"cloudflare": ["\#(Self.token)", "\#(second)", ["\#(Self.token)"], {"zone": "\#(second)"}]}"#, name: "a.json")
-            .findings.filter { $0.ruleId == "secret.cloudflare-api-token" }
-        #expect(findings.flatMap { [$0.pathText] + $0.relatedLocations.map(\.pathText) }.sorted() == ["/cloudflare/0", "/cloudflare/1", "/cloudflare/2/0"])
+        #expect(Self.tokenPaths(#"{"cloudflare": ["\#(Self.token)", "\#(second)", ["\#(Self.token)"], {"zone": "\#(second)"}]}"#, name: "a.json")
+                == ["/cloudflare/0", "/cloudflare/1", "/cloudflare/2/0"])
     }
 
     /// A key that names a provider speaks for its value however the value is encoded: the root
@@ -57,16 +62,12 @@ import Testing
     @Test func aKeyNamesTheProviderOfWhatItsValueEncodes() {
         let second = String(Self.token.reversed())
         let base64 = Data(Self.token.utf8).base64EncodedString()
-        func paths(_ text: String, name: String) -> [String] {
-            TestSupport.scan(text, name: name).findings.filter { $0.ruleId == "secret.cloudflare-api-token" }
-                .flatMap { [$0.pathText] + $0.relatedLocations.map(\.pathText) }.sorted()
-        }
         let json = #"{"cloudflare": "\#(base64)", "CF_API_TOKEN": "[\"\#(Self.token)\", \"\#(second)\"]", "cloudflare_zone": "{\"zone\": \"\#(second)\"}", "#
             + #""mirror": "\#(base64)", "copy": "[\"\#(second)\"]"}"#
-        #expect(paths(json, name: "a.json") == ["/CF_API_TOKEN!json/0", "/CF_API_TOKEN!json/1", "/cloudflare!base64"])
+        #expect(Self.tokenPaths(json, name: "a.json") == ["/CF_API_TOKEN!json/0", "/CF_API_TOKEN!json/1", "/cloudflare!base64"])
         let list = "[&quot;\(Self.token)&quot;, &quot;\(second)&quot;]"
         let prefs = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"flutter.cloudflareTokens\">\(list)</string>\n    <string name=\"flutter.mirror\">\(list)</string>\n</map>\n"
-        #expect(paths(prefs, name: "FlutterSharedPreferences.xml") == ["/flutter.cloudflareTokens!json/0", "/flutter.cloudflareTokens!json/1"])
+        #expect(Self.tokenPaths(prefs, name: "FlutterSharedPreferences.xml") == ["/flutter.cloudflareTokens!json/0", "/flutter.cloudflareTokens!json/1"])
     }
 
     static func har(url: String, request: String, response: String = "[]") -> String {
