@@ -1,8 +1,8 @@
 import AuditCore
 import AuditInputs
 
-/// Layers that name parts of a value: URL query parameters, form pairs, URL userinfo, Basic
-/// credentials and cookies. Only the part a path names is rewritten, percent-encoded (or base64
+/// Layers that name parts of a value: URL query parameters, form pairs, multipart form parts,
+/// URL userinfo, Basic credentials and cookies. Only the part a path names is rewritten, percent-encoded (or base64
 /// encoded) the way its kind requires; the rest of the value stays as written. A JSON Web Token
 /// is replaced whole.
 extension RedactionSession {
@@ -53,6 +53,26 @@ extension RedactionSession {
         }
         let parts = value.filter { $0 == UInt8(ascii: "&") }.count + 1
         let edits = redactPairs(value, in: 0..<value.count, separator: UInt8(ascii: "&"), plusAsSpace: parts > 1, at: path)
+        return edits.isEmpty ? nil : edits.applied(to: value)
+    }
+
+    /// `X!multipart/<name>`: a `multipart/form-data` body, each part's body rewritten where it
+    /// stands (a part's body is written as it is, nothing encoded).
+    func redactMultipartLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        let parts = value.withUnsafeBytes { bytes -> [MultipartPart]? in
+            guard MultipartLayerDecoder().decode(bytes) != nil, let boundary = MultipartParts.boundary(of: bytes) else { return nil }
+            return Array(MultipartParts(bytes, boundary: boundary))
+        }
+        guard let parts else {
+            noteProblem("the value at \(path) is no longer a multipart body")
+            return nil
+        }
+        var edits = ByteEdits()
+        for part in parts {
+            let partPath = path.appending(.key(String(decoding: value[part.name], as: UTF8.self)))
+            guard plan.node(at: partPath) != nil, let redacted = redactValue(Array(value[part.body]), at: partPath) else { continue }
+            edits.replace(part.body, with: redacted)
+        }
         return edits.isEmpty ? nil : edits.applied(to: value)
     }
 

@@ -101,7 +101,7 @@ final class RedactionSession {
 
     /// The order in which layers of one value are redacted: those that replace the value first,
     /// then those that edit a part of it (each re-reads the value the previous one left).
-    static let decoderOrder = ["json", "ndjson", "gzip", "base64", "list", "legacy-list", "query", "fragment", "userinfo", "form", "basic", "cookie"]
+    static let decoderOrder = ["json", "ndjson", "gzip", "base64", "list", "legacy-list", "query", "fragment", "userinfo", "form", "multipart", "basic", "cookie"]
 
     private func redactLayer(_ decoder: String, in value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         switch decoder {
@@ -114,6 +114,7 @@ final class RedactionSession {
         case "query": return redactQueryLayer(value, at: path)
         case "fragment": return redactFragmentLayer(value, at: path)
         case "form": return redactFormLayer(value, at: path)
+        case "multipart": return redactMultipartLayer(value, at: path)
         case "userinfo": return redactUserinfoLayer(value, at: path)
         case "basic": return redactBasicLayer(value, at: path)
         case "cookie": return redactCookieLayer(value, at: path)

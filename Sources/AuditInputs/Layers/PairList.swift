@@ -7,6 +7,9 @@ public struct PairList: Sendable {
         case decoded([DecodedPair])
         /// `name=value` parts in `range` of the value, split at `separator`, percent-decoded.
         case encoded(range: Range<Int>, separator: UInt8, plusAsSpace: Bool)
+        /// The parts of a multipart body in the value (`MultipartParts`), the boundary's bytes
+        /// at `boundary`: each part's name and body as written.
+        case multipart(boundary: Range<Int>)
     }
 
     let storage: Storage
@@ -23,7 +26,14 @@ public struct PairList: Sendable {
         storage = .encoded(range: range, separator: separator, plusAsSpace: plusAsSpace)
     }
 
-    /// The part of the value the pairs are written in (nil for pairs decoded already).
+    /// The parts of the multipart body that is the value, its first line the delimiter of the
+    /// boundary at `boundary` (`MultipartParts.boundary(of:)`).
+    public init(multipartWithBoundary boundary: Range<Int>) {
+        storage = .multipart(boundary: boundary)
+    }
+
+    /// The part of the value the pairs are written in (nil for pairs decoded already, and for
+    /// a multipart body's, which are read part by part).
     public var encodedRange: Range<Int>? {
         if case .encoded(let range, _, _) = storage { return range }
         return nil
@@ -61,6 +71,11 @@ public struct PairList: Sendable {
                 for pair in pairs {
                     pair.name.withUnsafeBytes { name in pair.value.withUnsafeBytes { value in body(name, value, pair.isVerbatim) } }
                 }
+            case .multipart(let boundary):
+                // Not verbatim: a part's body may be a multipart body of its own.
+                for part in MultipartParts(value, boundary: boundary) {
+                    body(UnsafeRawBufferPointer(rebasing: value[part.name]), UnsafeRawBufferPointer(rebasing: value[part.body]), false)
+                }
             case .encoded(_, _, let plusAsSpace):
                 var decodedName: [UInt8] = []
                 var decodedValue: [UInt8] = []
@@ -93,6 +108,10 @@ public struct PairList: Sendable {
                 return Iterator(decoded: pairs, text: UnsafeRawBufferPointer(start: nil, count: 0), separator: 0, plusAsSpace: false)
             case .encoded(let range, let separator, let plusAsSpace):
                 return Iterator(decoded: nil, text: UnsafeRawBufferPointer(rebasing: value[range]), separator: separator, plusAsSpace: plusAsSpace)
+            case .multipart(let boundary):
+                var iterator = Iterator(decoded: nil, text: value, separator: 0, plusAsSpace: false)
+                iterator.parts = MultipartParts(value, boundary: boundary)
+                return iterator
             }
         }
 
@@ -103,6 +122,8 @@ public struct PairList: Sendable {
             let separator: UInt8
             let plusAsSpace: Bool
             var partStart = 0
+            /// A multipart body's parts, read in place of `name=value` parts.
+            var parts: MultipartParts?
 
             init(decoded: [DecodedPair]?, text: UnsafeRawBufferPointer, separator: UInt8, plusAsSpace: Bool) {
                 self.decoded = decoded
@@ -117,6 +138,9 @@ public struct PairList: Sendable {
                     decodedIndex += 1
                     return decoded[decodedIndex - 1]
                 }
+                if parts != nil {
+                    return parts!.next().map { DecodedPair(name: Array(text[$0.name]), value: Array(text[$0.body])) }
+                }
                 return nextPart().map(pair)
             }
 
@@ -130,6 +154,10 @@ public struct PairList: Sendable {
                     guard decodedIndex < decoded.count else { return nil }
                     decodedIndex += 1
                     return (decoded[decodedIndex - 1].name, decoded[decodedIndex - 1].value.isEmpty)
+                }
+                if parts != nil {
+                    guard let part = parts!.next() else { return nil }
+                    return (part.name.isEmpty || !mayMatch(text[part.name.lowerBound]) ? nil : Array(text[part.name]), part.body.isEmpty)
                 }
                 guard let part = nextPart() else { return nil }
                 let equals = text[part].firstIndex(of: UInt8(ascii: "=")) ?? part.upperBound

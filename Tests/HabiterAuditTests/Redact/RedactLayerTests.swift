@@ -86,6 +86,23 @@ private func request(url: String = "https://api.example.com/v1/things", headers:
         expectClean(result, leaking: [refresh])
     }
 
+    /// A multipart form's part is rewritten where it stands, the boundary, headers and other
+    /// parts as written; a file part's JSON is redacted inside.
+    @Test func multipartPartsAreRedactedInPlace() throws {
+        let password = "Kiwi-LcKgKX-649!"
+        func body(_ secret: String, _ github: String) -> String {
+            #"--b7MA4YWxk\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\nmira\r\n"#
+                + #"--b7MA4YWxk\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\#(secret)\r\n"#
+                + #"--b7MA4YWxk\r\nContent-Disposition: form-data; name=\"c\"; filename=\"c.json\"\r\n\r\n{\"apiKey\": \"\#(github)\"}\r\n"#
+                + #"--b7MA4YWxk--\r\n"#
+        }
+        let postData = #"{"mimeType": "multipart/form-data; boundary=b7MA4YWxk", "text": "\#(body(password, F.github))"}"#
+        let result = try F.redact(har(request: request(postData: postData)), name: "capture.har")
+        let expected = #"{"mimeType": "multipart/form-data; boundary=b7MA4YWxk", "text": "\#(body("[REDACTED:password]", "[REDACTED:github-token]"))"}"#
+        expectText(result.output, equals: har(request: request(postData: expected)))
+        expectClean(result, leaking: [password, F.github])
+    }
+
     @Test func aLoneAssignmentKeepsItsValueReadable() throws {
         // `NAME=value` in an environment dump: the placeholder is written as it reads.
         let result = try F.redact(#"{"environment": ["HOME=/root", "STRIPE_KEY=\#(F.stripe)"]}"#)

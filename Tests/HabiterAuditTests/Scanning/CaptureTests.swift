@@ -467,6 +467,33 @@ private func summary(_ f: Finding) -> String {
         let prefs = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"flutter.passwords\">[&quot;\(password)&quot;]</string>\n</map>\n"
         #expect(found(prefs, name: "FlutterSharedPreferences.xml") == ["name.password /flutter.passwords!json/0"])
     }
+
+    /// A `multipart/form-data` field is judged by its name, as the same field of a urlencoded
+    /// form is: in a HAR's body, a raw HTTP body and a JSON string. Before the multipart layer,
+    /// each was loose text and gave nothing. A file part's JSON opens as JSON.
+    @Test func aMultipartFormFieldIsJudgedByItsName() {
+        let password = "Zq7#mK2vR9xL4wPn"
+        let boundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW"
+        let body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"username\"\r\n\r\nmira\r\n"
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(password)\r\n"
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"config\"; filename=\"c.json\"\r\nContent-Type: application/json\r\n\r\n{\"apiKey\": \"\(github)\"}\r\n"
+            + "--\(boundary)--\r\n"
+        func found(_ text: String, name: String) -> [String] {
+            TestSupport.scan(text, name: name).findings.map { "\($0.ruleId) \($0.pathText)" }
+        }
+        func jsonString(_ text: String) -> String {
+            // A one-element array's text without its brackets: the string as JSON writes it.
+            String(String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast())
+        }
+        let har = #"{"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [{"request": {"method": "POST", "url": "https://forms.example.com/login", "headers": [], "postData": {"mimeType": "multipart/form-data; boundary=\#(boundary)", "text": \#(jsonString(body))}}, "response": {"status": 200, "content": {}}}]}}"#
+        #expect(found(har, name: "login.har") == ["secret.github-token /log/entries/0/request/postData/text!multipart/config!json/apiKey",
+                                                   "name.password /log/entries/0/request/postData/text!multipart/password"])
+        let http = "POST /login HTTP/1.1\r\nHost: forms.example.com\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        #expect(found(http, name: "login.http") == ["secret.github-token /entries/0/request/postData/text!multipart/config!json/apiKey",
+                                                     "name.password /entries/0/request/postData/text!multipart/password"])
+        #expect(found(#"{"upload": \#(jsonString(body))}"#, name: "input.json") == ["secret.github-token /upload!multipart/config!json/apiKey",
+                                                                                     "name.password /upload!multipart/password"])
+    }
 }
 
 /// Every truncation of a sample of each format is an input error with a position, or a correct
