@@ -1,8 +1,8 @@
 import AuditCore
 import AuditInputs
 
-/// Layers that replace a whole value: JSON and NDJSON held in a string, base64, gzip, and the
-/// two Flutter list encodings. Each is decoded, redacted inside (its own paths continue behind
+/// Layers that replace a whole value: JSON and NDJSON held in a string, base64, gzip, the
+/// payload of a `data:` URL, and the two Flutter list encodings. Each is decoded, redacted inside (its own paths continue behind
 /// `!json`, `!base64`, …), and encoded again as it was written; nil when nothing inside changed,
 /// so that an untouched value stays byte-identical.
 extension RedactionSession {
@@ -43,6 +43,28 @@ extension RedactionSession {
         }
         guard let redacted = redactValue(decoded, at: path) else { return nil }
         return style.encode(redacted)
+    }
+
+    /// A `data:` URL (`!data`): its payload redacted as what it holds, written back behind the
+    /// URL's header as it was, base64 in its style or percent-encoded text (a placeholder wholly,
+    /// a payload changed inside keeping the delimiters it wrote unencoded).
+    func redactDataURLLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        guard let (payload, isBase64) = value.withUnsafeBytes({ DataURLLayerDecoder.payload(of: $0) }) else {
+            noteProblem("the value at \(path) is no longer a data URL")
+            return nil
+        }
+        let raw = Array(value[payload])
+        let redacted: [UInt8]
+        if isBase64 {
+            guard let encoded = redactBase64Layer(raw, at: path) else { return nil }
+            redacted = encoded
+        } else {
+            guard let inner = redactValue(LayerBytes.percentDecode(raw, plusAsSpace: false), at: path) else { return nil }
+            let literal = RedactionPlaceholder.isPlaceholder(inner)
+                ? [] : PercentCoding.literalBytes(in: raw, allowed: PercentCoding.formValueDelimiters, plusAsSpace: false)
+            redacted = PercentCoding.encode(inner, literal: literal, spaceAsPlus: false)
+        }
+        return Array(value[..<payload.lowerBound]) + redacted
     }
 
     /// Gzip data (`!gzip`): inflated, redacted, deflated again behind the original header.

@@ -103,6 +103,17 @@ private func request(url: String = "https://api.example.com/v1/things", headers:
         expectClean(result, leaking: [password, F.github])
     }
 
+    /// A `data:` URL's payload is redacted inside and written back behind its header: base64
+    /// in its alphabet and padding, percent-encoded text escaped again.
+    @Test func dataURLPayloadsAreRedactedInside() throws {
+        let json = F.base64(#"{"token": "\#(F.github)"}"#)
+        let input = #"{"config": "data:application/json;base64,\#(json)", "link": "data:text/plain,note%3A%20\#(F.github)"}"#
+        let result = try F.redact(input)
+        let redacted = F.base64(#"{"token": "[REDACTED:github-token]"}"#)
+        expectText(result.output, equals: #"{"config": "data:application/json;base64,\#(redacted)", "link": "data:text/plain,note%3A%20%5BREDACTED%3Agithub-token%5D"}"#)
+        expectClean(result, leaking: [F.github])
+    }
+
     @Test func aLoneAssignmentKeepsItsValueReadable() throws {
         // `NAME=value` in an environment dump: the placeholder is written as it reads.
         let result = try F.redact(#"{"environment": ["HOME=/root", "STRIPE_KEY=\#(F.stripe)"]}"#)

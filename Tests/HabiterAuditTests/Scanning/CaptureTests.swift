@@ -494,6 +494,19 @@ private func summary(_ f: Finding) -> String {
         #expect(found(#"{"upload": \#(jsonString(body))}"#, name: "input.json") == ["secret.github-token /upload!multipart/config!json/apiKey",
                                                                                      "name.password /upload!multipart/password"])
     }
+
+    /// What a `data:` URL holds is scanned: base64 JSON opens as JSON, percent-encoded text is
+    /// decoded (an escaped `=` before a token left a letter where its pattern wants a boundary).
+    /// Before the data layer, both gave nothing; an image's bytes are not opened.
+    @Test func aDataURLsPayloadIsScanned() {
+        func found(_ text: String) -> [String] {
+            TestSupport.scan(text, name: "input.json").findings.map { "\($0.ruleId) \($0.pathText)" }
+        }
+        let json = Data(#"{"token": "\#(github)"}"#.utf8).base64EncodedString()
+        #expect(found(#"{"config": "data:application/json;base64,\#(json)"}"#) == ["secret.github-token /config!data!json/token"])
+        #expect(found(#"{"link": "data:text/plain,token%3D\#(github)"}"#) == ["secret.github-token /link!data!form/token"])
+        #expect(found(#"{"icon": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="}"#).isEmpty)
+    }
 }
 
 /// Every truncation of a sample of each format is an input error with a position, or a correct

@@ -1,0 +1,63 @@
+import AuditBytes
+
+/// A `data:` URL (RFC 2397) held in a string: `data:application/json;base64,eyJ0b2tlbiI6…` or
+/// `data:text/plain,token%3D…`. Its payload is opened as the decoders open a value of its kind:
+/// base64 as the base64 decoder opens it (text or gzip, never other bytes, so an image stays the
+/// value's text), percent-encoded text decoded. What it holds is offered to the decoders again
+/// (JSON opens as JSON) and scanned; the URL itself is scanned as text too. A token in a data
+/// URL was otherwise hidden by its encoding: behind base64, or behind an escape such as `%3D`,
+/// which left a letter before the token where its pattern wants a word boundary.
+///
+/// Strict: `data:` in any case, then a media type and parameters of URL characters without
+/// blanks (at most 256 bytes) up to the first `,`; `;base64` as the last parameter says the
+/// payload is base64. A payload without a `%` escape is left to the value's own scan.
+public struct DataURLLayerDecoder: LayerDecoder {
+    public var name: String { "data" }
+    /// `data:,` and at least one byte of payload.
+    public var gate: LayerGate { LayerGate(minimumLength: 7, firstBytes: "dD") }
+
+    /// The longest header (media type and parameters) read: far above real ones.
+    static let maxHeaderLength = 256
+
+    public init() {}
+
+    public func decode(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> DecodedLayer? {
+        guard let (payload, isBase64) = Self.payload(of: value), !payload.isEmpty else { return nil }
+        let bytes = UnsafeRawBufferPointer(rebasing: value[payload])
+        if isBase64 { return try Base64LayerDecoder().decode(bytes) }
+        guard LayerBytes.mayPercentDecode(bytes, plusAsSpace: false) else { return nil }
+        return DecodedLayer(bytes: LayerBytes.percentDecode(bytes, plusAsSpace: false), content: .text, replacesValue: false)
+    }
+
+    /// Where the payload of the data URL `value` is, and whether the URL says it is base64; nil
+    /// when `value` is no data URL.
+    public static func payload(of value: UnsafeRawBufferPointer) -> (range: Range<Int>, isBase64: Bool)? {
+        let scheme = "data:".utf8
+        guard value.count > scheme.count, zip(value, scheme).allSatisfy({ ASCIICase.lower($0) == $1 }) else { return nil }
+        var comma = scheme.count
+        while comma < value.count && value[comma] != UInt8(ascii: ",") {
+            guard comma - scheme.count < maxHeaderLength, isHeaderCharacter(value[comma]) else { return nil }
+            comma += 1
+        }
+        guard comma < value.count else { return nil }
+        let base64 = ";base64".utf8
+        let header = UnsafeRawBufferPointer(rebasing: value[scheme.count..<comma])
+        let isBase64 = header.count >= base64.count
+            && zip(header[(header.count - base64.count)...], base64).allSatisfy { ASCIICase.lower($0) == $1 }
+        return ((comma + 1)..<value.count, isBase64)
+    }
+
+    /// Characters of a media type and its parameters as URLs write them: letters, digits and
+    /// `!#$&'*+-.^_`|~` (tokens), `/`, `;`, `=`, and `%` escapes; no blanks, quotes or commas.
+    private static func isHeaderCharacter(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+             UInt8(ascii: "|"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "%"):
+            return true
+        default:
+            return false
+        }
+    }
+}
