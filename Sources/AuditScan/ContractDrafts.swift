@@ -54,8 +54,8 @@ struct ContractDrafts {
     /// The additional fields of the open operation documents, innermost last: an operation's
     /// `changedMetadataFields` list them.
     private var metadataKeys: [String] = []
-    /// The texts of the open drafts' `entityId` and `operationId` values, back to back
-    /// (`DraftValue.text`), cut back when an object closes.
+    /// The texts of the open drafts' string and number values, back to back (`DraftValue.text`
+    /// and `.number`), cut back when an object closes.
     private var texts: [UInt8] = []
     /// The storages of checked drafts' trees, for the next captures' trees.
     private let spareStorages = CapturedJSON.SpareStorages()
@@ -121,16 +121,28 @@ struct ContractDrafts {
         pendingKey = []
     }
 
-    /// A string value of a document key (`notes`: of the object it is in): the values of
-    /// `entityId` and `operationId` kept in the texts, any other made a `String`.
+    /// A string value of a document key (`notes`: of the object it is in), kept in the texts.
+    /// Out of line, as `number` is: a few values an operation, inlined into the reader's loop
+    /// they made the code around every value larger.
+    @inline(never)
     mutating func string(_ value: UnsafeBufferPointer<UInt8>, at offset: Int, matchedPattern: Bool, notes: ContainerNotes) {
         guard notes.draft != nil else { return }
-        guard pendingKey == .entityId || pendingKey == .operationId else {
-            return scalar(.string(String(decoding: value, as: UTF8.self)), at: offset, matchedPattern: matchedPattern, notes: notes)
-        }
+        scalar(.text(keep(value)), at: offset, matchedPattern: matchedPattern, notes: notes)
+    }
+
+    /// A number value of a document key (`notes`: of the object it is in), its text kept in the
+    /// texts.
+    @inline(never)
+    mutating func number(_ text: UnsafeBufferPointer<UInt8>, at offset: Int, notes: ContainerNotes) {
+        guard notes.draft != nil else { return }
+        scalar(.number(keep(text)), at: offset, matchedPattern: false, notes: notes)
+    }
+
+    /// Where `bytes` are in the texts once appended.
+    private mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         let start = texts.count
-        texts.append(contentsOf: value)
-        scalar(.text(start..<texts.count), at: offset, matchedPattern: matchedPattern, notes: notes)
+        texts.append(contentsOf: bytes)
+        return start..<texts.count
     }
 
     /// A scalar value of a document key (`notes`: of the object it is in).
@@ -139,7 +151,8 @@ struct ContractDrafts {
         recordDocumentValue(value, draft: draft, offset: offset)
         if pendingKey == .entityId { drafts[draft].entityIdIsSecret = matchedPattern }
         if ShapeKeys.capturedMembers.contains(pendingKey) {
-            drafts[draft].setCaptured(pendingKey, CapturedJSON(JSONValue.Node(value: value.jsonValue, offset: offset)))
+            let json = texts.withUnsafeBufferPointer { value.jsonValue(in: $0) }
+            drafts[draft].setCaptured(pendingKey, CapturedJSON(JSONValue.Node(value: json, offset: offset)))
         }
     }
 

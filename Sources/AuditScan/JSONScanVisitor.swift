@@ -258,7 +258,7 @@ struct JSONScanVisitor: JSONVisitor {
         if drafts.wantsValue {
             drafts.capture { $0.scalar(.number, raw, at: offset) }
             if !drafts.pendingKey.isEmpty {
-                drafts.scalar(.number(String(decoding: raw, as: UTF8.self)), at: offset, matchedPattern: false, notes: path.top.notes)
+                drafts.number(raw, at: offset, notes: path.top.notes)
             }
         }
         endValue()

@@ -4,54 +4,47 @@ import AuditInputs
 /// A document member's value as far as the checks need it: scalars in full, containers by kind
 /// only (the members the checks read whole are captured as trees, see `DocumentDraft`).
 public enum DraftValue: Equatable {
-    case string(String)
-    /// A string held in the drafts' texts (`ContractValidator.check`'s `texts`), as the values of
-    /// `entityId` and `operationId` are: the checks read their bytes, and a `String` each cost
-    /// an allocation and its release for every operation.
+    /// A string, its UTF-8 held in the drafts' texts (`ContractValidator.check`'s `texts`): the
+    /// checks read its bytes. A `String` of each (an operation's `kind`, besides its ids) cost
+    /// a validation, and for a longer one an allocation and its release, at every operation.
     case text(Range<Int>)
-    case number(String)
+    /// A number, its text held in the drafts' texts as a string's is.
+    case number(Range<Int>)
     case bool(Bool)
     case null
     case object
     case array
 
     var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
-    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-    /// Whether the value is a string, held as a `String` or as a `text`.
-    var isString: Bool {
-        switch self {
-        case .string, .text: true
-        default: false
-        }
+    var isString: Bool { if case .text = self { true } else { false } }
+
+    /// `body` on the UTF-8 of the value when it is a string, else nil.
+    public func withText<R>(in texts: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        if case .text(let range) = self { body(UnsafeBufferPointer(rebasing: texts[range])) } else { nil }
     }
 
-    /// `body` on the UTF-8 of the value when it is a string (a `text` in `texts`), else nil.
-    public func withText<R>(in texts: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        switch self {
-        case .string(var text): text.withUTF8(body)
-        case .text(let range): body(UnsafeBufferPointer(rebasing: texts[range]))
-        default: nil
-        }
+    /// The number's text, when the value is a number.
+    func numberText(in texts: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        if case .number(let range) = self { UnsafeBufferPointer(rebasing: texts[range]) } else { nil }
     }
 
     var kindName: String {
         switch self {
         case .object: "an object"
         case .array: "an array"
-        case .string, .text: "a string"
+        case .text: "a string"
         case .number: "a number"
         case .bool: "a boolean"
         case .null: "null"
         }
     }
 
-    /// The scalar as a JSON value (a container has no members here: callers capture those). Not
-    /// of a `text`, which only the values of `entityId` and `operationId` are.
-    public var jsonValue: JSONValue {
+    /// The scalar as a JSON value, its text read from `texts` (a container has no members
+    /// here: callers capture those).
+    public func jsonValue(in texts: UnsafeBufferPointer<UInt8>) -> JSONValue {
         switch self {
-        case .string(let s): .string(s)
-        case .text: preconditionFailure("a text is read through its draft")
-        case .number(let n): .number(n)
+        case .text(let range): .string(String(decoding: texts[range], as: UTF8.self))
+        case .number(let range): .number(String(decoding: texts[range], as: UTF8.self))
         case .bool(let b): .bool(b)
         case .null: .null
         case .object: .object([])
@@ -255,7 +248,7 @@ public enum ContractValidator {
             OperationChecks.check(d, texts: texts, fieldLists: fieldLists, into: &violations)
         } else if let version = d.protocolVersion {
             // A protocol version outside an operation (instance info, capabilities).
-            if let problem = protocolVersionProblem(version) {
+            if let problem = protocolVersionProblem(version, texts: texts) {
                 violations.append(ContractViolation(check: .protocolVersion, message: problem, key: "protocolVersion", offset: d.protocolVersionOffset))
             }
         }
@@ -270,9 +263,9 @@ public enum ContractValidator {
         return violations
     }
 
-    /// What is wrong with a `protocolVersion`, or nil.
-    static func protocolVersionProblem(_ version: DraftValue) -> String? {
-        guard case .number(let text) = version, let n = Int(text) else {
+    /// What is wrong with a `protocolVersion` (its text in `texts`), or nil.
+    static func protocolVersionProblem(_ version: DraftValue, texts: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let n = version.numberText(in: texts)?.decimalInteger else {
             return "protocolVersion is \(version.kindName == "a number" ? "not an integer" : version.kindName), not an integer version."
         }
         // The window is written into the message only for a version outside it.
@@ -328,11 +321,12 @@ public enum ContractValidator {
                                                     memberPath: [.key("payload")]))
             }
         }
-        switch d.schemaVersion {
-        case .number(let text)? where Int(text).map(supportedSchemaVersions.contains) == true:
-            break
-        case let other:
-            let found = other.map { v -> String in if case .number(let t) = v { return Int(t) == nil ? "a version that is not an integer" : "version \(t)" } else { return v.kindName } } ?? "no schemaVersion"
+        let schemaVersion = d.schemaVersion?.numberText(in: texts)
+        if schemaVersion?.decimalInteger.map(supportedSchemaVersions.contains) != true {
+            let found = d.schemaVersion.map { v -> String in
+                guard let text = schemaVersion else { return v.kindName }
+                return text.decimalInteger == nil ? "a version that is not an integer" : "version \(String(decoding: text, as: UTF8.self))"
+            } ?? "no schemaVersion"
             add(.schemaVersion, "Unsupported entity schema (\(found)); schema version 1 is supported: \"unsupported entity schemas are rejected before mutation\".")
         }
         guard let entity = entityId(d, texts: texts, into: &violations), let id = d.entityId else { return }

@@ -16,7 +16,7 @@ enum OperationChecks {
             violations.append(violation(message, key: key, offset: offset))
         }
         if let version = d.protocolVersion {
-            if let problem = ContractValidator.protocolVersionProblem(version) {
+            if let problem = ContractValidator.protocolVersionProblem(version, texts: texts) {
                 violations.append(ContractViolation(check: .protocolVersion, message: problem, key: "protocolVersion",
                                                     offset: d.protocolVersionOffset, memberPath: [.key("protocolVersion")]))
             }
@@ -25,9 +25,9 @@ enum OperationChecks {
         }
         ContractValidator.checkSensitiveMembers(d, what: "an operation's additional fields", into: &violations)
 
-        let kind = d.kind?.stringValue.flatMap(Kind.init(rawValue:))
+        let kind = d.kind?.withText(in: texts, Kind.init(text:)) ?? nil
         if kind == nil {
-            add("The operation's kind is \(d.kind.map { $0.stringValue == nil ? $0.kindName : "another string" } ?? "missing"), not one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).",
+            add("The operation's kind is \(d.kind.map { $0.isString ? "another string" : $0.kindName } ?? "missing"), not one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).",
                 key: "kind", offset: d.kindOffset)
         }
         switch d.revision.map({ Revision.parse($0.view, at: $0.view.root) }) {
@@ -107,6 +107,21 @@ enum OperationChecks {
     /// An operation's kind.
     enum Kind: String, CaseIterable {
         case create, patch, delete, restore
+
+        /// The kind `text` names, told by its first byte and compared as bytes (a `String` of
+        /// it went through a string switch at every operation).
+        init?(text: UnsafeBufferPointer<UInt8>) {
+            let (kind, name): (Kind, StaticString)
+            switch text.first {
+            case UInt8(ascii: "c"): (kind, name) = (.create, "create")
+            case UInt8(ascii: "p"): (kind, name) = (.patch, "patch")
+            case UInt8(ascii: "d"): (kind, name) = (.delete, "delete")
+            case UInt8(ascii: "r"): (kind, name) = (.restore, "restore")
+            default: return nil
+            }
+            guard text.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) else { return nil }
+            self = kind
+        }
     }
 
     /// Whether `list` is a list of field names (duplicates are one name, as both the app and the

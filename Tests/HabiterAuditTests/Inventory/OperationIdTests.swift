@@ -40,3 +40,13 @@ private struct TestRevision {
         }
     }
 }
+
+/// An operation's kind read from its bytes is the kind its `String` names.
+@Suite struct OperationKindTests {
+    @Test(arguments: ["create", "patch", "delete", "restore", "Create", "creat", "creates", "c", "", "update", "pat", "deleted", "r", "restor", "Restore"])
+    func bytesNameTheKindTheStringNames(_ text: String) {
+        var text = text
+        let read = text.withUTF8 { OperationChecks.Kind(text: $0) }
+        #expect(read == OperationChecks.Kind(rawValue: text))
+    }
+}
