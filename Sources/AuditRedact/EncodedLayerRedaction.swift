@@ -2,9 +2,9 @@ import AuditCore
 import AuditInputs
 
 /// Layers that replace a whole value: JSON and NDJSON held in a string, base64, gzip, the
-/// payload of a `data:` URL, and the two Flutter list encodings. Each is decoded, redacted inside (its own paths continue behind
-/// `!json`, `!base64`, …), and encoded again as it was written; nil when nothing inside changed,
-/// so that an untouched value stays byte-identical.
+/// payload of a `data:` URL, and the two Flutter list encodings. Each is decoded, redacted inside
+/// (its own paths continue behind `!json`, `!base64`, …), and encoded again as it was written;
+/// nil when nothing inside changed, so that an untouched value stays byte-identical.
 extension RedactionSession {
     func redactJSONLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         do {

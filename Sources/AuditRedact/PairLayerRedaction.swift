@@ -2,9 +2,9 @@ import AuditCore
 import AuditInputs
 
 /// Layers that name parts of a value: URL query parameters, form pairs, multipart form parts,
-/// URL userinfo, Basic credentials and cookies. Only the part a path names is rewritten, percent-encoded (or base64
-/// encoded) the way its kind requires; the rest of the value stays as written. A JSON Web Token
-/// is replaced whole.
+/// URL userinfo, Basic credentials and cookies. Only the part a path names is rewritten,
+/// percent-encoded (or base64 encoded) the way its kind requires; the rest of the value stays as
+/// written. A JSON Web Token is replaced whole.
 extension RedactionSession {
     /// `X!query/<name>`: the pairs of the URL's query (`+` as a space).
     func redactQueryLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {

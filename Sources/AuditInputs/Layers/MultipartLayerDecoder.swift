@@ -37,7 +37,7 @@ public struct MultipartLayerDecoder: LayerDecoder {
 
 /// One part of a multipart body: the ranges, in the value, of the name its
 /// `Content-Disposition` gives (empty when it gives none) and of its body.
-public struct MultipartPart: Equatable, Sendable {
+public struct MultipartPart: Sendable {
     public var name: Range<Int>
     public var body: Range<Int>
     /// The disposition is `form-data`.
@@ -82,7 +82,7 @@ public struct MultipartParts: IteratorProtocol, Sequence {
         var line = nextStart
         var bodyStart: Int?
         while line < value.count {
-            guard let end = MultipartParts.lineEnd(in: value, from: line, allowingText: true) else { break }
+            guard let end = MultipartParts.firstLineFeed(in: value, from: line) else { break }
             let text = line..<(end > line && value[end - 1] == 0x0D ? end - 1 : end)
             if text.isEmpty {
                 bodyStart = end + 1
@@ -174,15 +174,15 @@ public struct MultipartParts: IteratorProtocol, Sequence {
     }
 
     /// The line feed that ends the line at `start` when only blanks (and a CR) stand before
-    /// it; with `allowingText`, whatever stands before it. Nil when there is none.
-    private static func lineEnd(in value: UnsafeRawBufferPointer, from start: Int, allowingText: Bool = false) -> Int? {
-        if allowingText { return firstLineFeed(in: value, from: start) }
+    /// it, nil otherwise.
+    private static func lineEnd(in value: UnsafeRawBufferPointer, from start: Int) -> Int? {
         var i = start
         while i < value.count && (value[i] == 0x20 || value[i] == 0x09) { i += 1 }
         if i < value.count && value[i] == 0x0D { i += 1 }
         return i < value.count && value[i] == 0x0A ? i : nil
     }
 
+    /// The first line feed at or after `start`.
     private static func firstLineFeed(in value: UnsafeRawBufferPointer, from start: Int) -> Int? {
         guard start < value.count, let found = memchr(value.baseAddress! + start, 0x0A, value.count - start) else { return nil }
         return UnsafeRawPointer(found) - value.baseAddress!

@@ -409,6 +409,11 @@ private func summary(_ f: Finding) -> String {
 
 /// Cases the capture corpus brought up.
 @Suite struct CaptureEdgeCaseTests {
+    /// Each finding of a scan of `text` as its rule and path.
+    private func found(_ text: String, name: String = "input.json") -> [String] {
+        TestSupport.scan(text, name: name).findings.map { "\($0.ruleId) \($0.pathText)" }
+    }
+
     @Test func restClientCommentsSeparatorsAndVariables() {
         let text = """
         @host = https://api.habiter.app
@@ -458,9 +463,6 @@ private func summary(_ f: Finding) -> String {
     /// `setString(key, jsonEncode(list))`); an object there is still judged by what it holds.
     @Test func aListInJSONTextUnderASensitiveNameIsJudgedByTheName() {
         let password = "Zq7#mK2vR9xL4wPn"
-        func found(_ text: String, name: String = "input.json") -> [String] {
-            TestSupport.scan(text, name: name).findings.map { "\($0.ruleId) \($0.pathText)" }
-        }
         #expect(found(#"{"password": ["\#(password)"]}"#) == ["name.password /password/0"])
         #expect(found(#"{"password": "[\"\#(password)\"]"}"#) == ["name.password /password!json/0"])
         #expect(found(#"{"password": "{\"value\": \"\#(password)\"}"}"#).isEmpty)
@@ -478,9 +480,6 @@ private func summary(_ f: Finding) -> String {
             + "--\(boundary)\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(password)\r\n"
             + "--\(boundary)\r\nContent-Disposition: form-data; name=\"config\"; filename=\"c.json\"\r\nContent-Type: application/json\r\n\r\n{\"apiKey\": \"\(github)\"}\r\n"
             + "--\(boundary)--\r\n"
-        func found(_ text: String, name: String) -> [String] {
-            TestSupport.scan(text, name: name).findings.map { "\($0.ruleId) \($0.pathText)" }
-        }
         func jsonString(_ text: String) -> String {
             // A one-element array's text without its brackets: the string as JSON writes it.
             String(String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast())
@@ -491,17 +490,14 @@ private func summary(_ f: Finding) -> String {
         let http = "POST /login HTTP/1.1\r\nHost: forms.example.com\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
         #expect(found(http, name: "login.http") == ["secret.github-token /entries/0/request/postData/text!multipart/config!json/apiKey",
                                                      "name.password /entries/0/request/postData/text!multipart/password"])
-        #expect(found(#"{"upload": \#(jsonString(body))}"#, name: "input.json") == ["secret.github-token /upload!multipart/config!json/apiKey",
-                                                                                     "name.password /upload!multipart/password"])
+        #expect(found(#"{"upload": \#(jsonString(body))}"#) == ["secret.github-token /upload!multipart/config!json/apiKey",
+                                                                 "name.password /upload!multipart/password"])
     }
 
     /// What a `data:` URL holds is scanned: base64 JSON opens as JSON, percent-encoded text is
     /// decoded (an escaped `=` before a token left a letter where its pattern wants a boundary).
     /// Before the data layer, both gave nothing; an image's bytes are not opened.
     @Test func aDataURLsPayloadIsScanned() {
-        func found(_ text: String) -> [String] {
-            TestSupport.scan(text, name: "input.json").findings.map { "\($0.ruleId) \($0.pathText)" }
-        }
         let json = Data(#"{"token": "\#(github)"}"#.utf8).base64EncodedString()
         #expect(found(#"{"config": "data:application/json;base64,\#(json)"}"#) == ["secret.github-token /config!data!json/token"])
         #expect(found(#"{"link": "data:text/plain,token%3D\#(github)"}"#) == ["secret.github-token /link!data!form/token"])
