@@ -10,7 +10,9 @@ import AuditBytes
 ///
 /// Strict: `data:` in any case, then a media type and parameters of URL characters without
 /// blanks (at most 256 bytes) up to the first `,`; `;base64` as the last parameter says the
-/// payload is base64. A payload without a `%` escape is left to the value's own scan.
+/// payload is base64. A payload without a `%` escape is left to the value's own scan; one that
+/// would decode beyond the base64 decoder's `maxDecodedBytes` is refused (`decode` throws, and the
+/// scan reports a limit), base64 or percent-encoded.
 public struct DataURLLayerDecoder: LayerDecoder {
     public var name: String { "data" }
     /// `data:,` and at least one byte of payload.
@@ -26,6 +28,11 @@ public struct DataURLLayerDecoder: LayerDecoder {
         let bytes = UnsafeRawBufferPointer(rebasing: value[payload])
         if isBase64 { return try Base64LayerDecoder().decode(bytes) }
         guard LayerBytes.mayPercentDecode(bytes, plusAsSpace: false) else { return nil }
+        // A decoded copy as large as the base64 decoder allows, within the memory a scan may
+        // take beyond its input.
+        guard bytes.count <= Base64LayerDecoder.maxDecodedBytes else {
+            throw LayerRefusal(.limit, "a data URL of \(bytes.count) percent-encoded bytes, over the limit of \(Base64LayerDecoder.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
+        }
         return DecodedLayer(bytes: LayerBytes.percentDecode(bytes, plusAsSpace: false), content: .text, replacesValue: false)
     }
 

@@ -48,10 +48,13 @@ import Testing
         #expect(Array("data:text/plain;base64x,abc".utf8).withUnsafeBytes { DataURLLayerDecoder.payload(of: $0)?.isBase64 } == false)
     }
 
-    /// Base64 over the base64 decoder's limit is refused, as it is anywhere else.
-    @Test func oversizedBase64IsRefused() {
+    /// Base64 over the base64 decoder's limit is refused, as it is anywhere else, and so is
+    /// percent-encoded text over it; at the limit it opens.
+    @Test func oversizedPayloadsAreRefused() {
         let text = String(repeating: "a", count: Base64LayerDecoder.maxDecodedBytes + 3)
-        let url = Array("data:text/plain;base64,\(Self.base64(text))".utf8)
-        #expect(LayerTesting.refusal(decoder, url)?.kind == .limit)
+        #expect(LayerTesting.refusal(decoder, Array("data:text/plain;base64,\(Self.base64(text))".utf8))?.kind == .limit)
+        let escaped = "%20" + String(repeating: "a", count: Base64LayerDecoder.maxDecodedBytes - 3)
+        #expect(LayerTesting.decode(decoder, Array("data:,\(escaped)".utf8))?.bytes.count == Base64LayerDecoder.maxDecodedBytes - 2)
+        #expect(LayerTesting.refusal(decoder, Array("data:,\(escaped)a".utf8))?.kind == .limit)
     }
 }
