@@ -59,10 +59,7 @@ extension RedactionSession {
     /// `X!multipart/<name>`: a `multipart/form-data` body, each part's body rewritten where it
     /// stands (a part's body is written as it is, nothing encoded).
     func redactMultipartLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
-        let parts = value.withUnsafeBytes { bytes -> [MultipartPart]? in
-            guard MultipartLayerDecoder().decode(bytes) != nil, let boundary = MultipartParts.boundary(of: bytes) else { return nil }
-            return Array(MultipartParts(bytes, boundary: boundary))
-        }
+        let parts = value.withUnsafeBytes { MultipartLayerDecoder.parts(of: $0).map(Array.init) }
         guard let parts else {
             noteProblem("the value at \(path) is no longer a multipart body")
             return nil

@@ -119,7 +119,7 @@ enum OperationChecks {
             case UInt8(ascii: "r"): (kind, name) = (.restore, "restore")
             default: return nil
             }
-            guard text.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) else { return nil }
+            guard text.equals(name) else { return nil }
             self = kind
         }
     }

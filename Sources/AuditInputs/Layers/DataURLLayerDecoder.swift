@@ -1,5 +1,3 @@
-import AuditBytes
-
 /// A `data:` URL (RFC 2397) held in a string: `data:application/json;base64,eyJ0b2tlbiI6…` or
 /// `data:text/plain,token%3D…`. Its payload is opened as the decoders open a value of its kind:
 /// base64 as the base64 decoder opens it (text or gzip, never other bytes, so an image stays the
@@ -39,32 +37,23 @@ public struct DataURLLayerDecoder: LayerDecoder {
     /// Where the payload of the data URL `value` is, and whether the URL says it is base64; nil
     /// when `value` is no data URL.
     public static func payload(of value: UnsafeRawBufferPointer) -> (range: Range<Int>, isBase64: Bool)? {
-        let scheme = "data:".utf8
-        guard value.count > scheme.count, zip(value, scheme).allSatisfy({ ASCIICase.lower($0) == $1 }) else { return nil }
-        var comma = scheme.count
+        let scheme = "data:".utf8.count
+        guard value.count > scheme, LayerBytes.hasPrefixIgnoringCase(value, "data:") else { return nil }
+        var comma = scheme
         while comma < value.count && value[comma] != UInt8(ascii: ",") {
-            guard comma - scheme.count < maxHeaderLength, isHeaderCharacter(value[comma]) else { return nil }
+            guard comma - scheme < maxHeaderLength, isHeaderCharacter(value[comma]) else { return nil }
             comma += 1
         }
         guard comma < value.count else { return nil }
-        let base64 = ";base64".utf8
-        let header = UnsafeRawBufferPointer(rebasing: value[scheme.count..<comma])
-        let isBase64 = header.count >= base64.count
-            && zip(header[(header.count - base64.count)...], base64).allSatisfy { ASCIICase.lower($0) == $1 }
+        let suffix = ";base64".utf8.count
+        let isBase64 = comma - scheme >= suffix
+            && UnsafeRawBufferPointer(rebasing: value[(comma - suffix)..<comma]).equalsIgnoringASCIICase(";base64")
         return ((comma + 1)..<value.count, isBase64)
     }
 
-    /// Characters of a media type and its parameters as URLs write them: letters, digits and
-    /// `!#$&'*+-.^_`|~` (tokens), `/`, `;`, `=`, and `%` escapes; no blanks, quotes or commas.
+    /// Characters of a media type and its parameters as URLs write them: HTTP's token
+    /// characters (`%` escapes among them), `/`, `;` and `=`; no blanks, quotes or commas.
     private static func isHeaderCharacter(_ b: UInt8) -> Bool {
-        switch b {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"),
-             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
-             UInt8(ascii: "|"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "%"):
-            return true
-        default:
-            return false
-        }
+        HTTPMessageReader.isTokenByte(b) || b == UInt8(ascii: "/") || b == UInt8(ascii: ";") || b == UInt8(ascii: "=")
     }
 }

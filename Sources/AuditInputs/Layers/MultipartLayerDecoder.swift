@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AuditBytes
 
 /// A `multipart/form-data` body held in a string (RFC 7578), as HAR files and raw HTTP captures
 /// keep a browser's form posts and uploads: each part is a field named by its
@@ -28,10 +27,18 @@ public struct MultipartLayerDecoder: LayerDecoder {
     public init() {}
 
     public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
+        guard let parts = Self.parts(of: value) else { return nil }
+        return DecodedLayer(bytes: [], content: .pairs(PairList(multipartWithBoundary: parts.boundary)), replacesValue: false)
+    }
+
+    /// The parts of `value` when it is a `multipart/form-data` body as `decode` recognises one
+    /// (the scan's pairs and the redactor read the same parts), nil otherwise.
+    public static func parts(of value: UnsafeRawBufferPointer) -> MultipartParts? {
         guard let boundary = MultipartParts.boundary(of: value) else { return nil }
-        var parts = MultipartParts(value, boundary: boundary)
-        guard let first = parts.next(), first.isFormData else { return nil }
-        return DecodedLayer(bytes: [], content: .pairs(PairList(multipartWithBoundary: boundary)), replacesValue: false)
+        let parts = MultipartParts(value, boundary: boundary)
+        var first = parts
+        guard first.next()?.isFormData == true else { return nil }
+        return parts
     }
 }
 
@@ -128,18 +135,18 @@ public struct MultipartParts: IteratorProtocol, Sequence {
     /// Reads a `Content-Disposition` header line (any other line is left alone): its type and
     /// its `name` parameter, quoted or a token.
     private func readDisposition(_ line: Range<Int>, into part: inout MultipartPart) {
-        let header = "content-disposition:".utf8
-        guard line.count > header.count, MultipartParts.equalsIgnoringCase(value[line.lowerBound..<(line.lowerBound + header.count)], header) else { return }
-        var parameters = (line.lowerBound + header.count)..<line.upperBound
+        let header = "content-disposition:".utf8.count
+        guard line.count > header, LayerBytes.hasPrefixIgnoringCase(UnsafeRawBufferPointer(rebasing: value[line]), "content-disposition:") else { return }
+        var parameters = (line.lowerBound + header)..<line.upperBound
         var first = true
         while let parameter = nextParameter(in: &parameters) {
             if first {
-                part.isFormData = MultipartParts.equalsIgnoringCase(value[parameter], "form-data".utf8)
+                part.isFormData = UnsafeRawBufferPointer(rebasing: value[parameter]).equalsIgnoringASCIICase("form-data")
                 first = false
                 continue
             }
             guard let equals = value[parameter].firstIndex(of: UInt8(ascii: "=")),
-                  MultipartParts.equalsIgnoringCase(value[parameter.lowerBound..<equals], "name".utf8) else { continue }
+                  UnsafeRawBufferPointer(rebasing: value[parameter.lowerBound..<equals]).equalsIgnoringASCIICase("name") else { continue }
             var name = (equals + 1)..<parameter.upperBound
             if name.count >= 2 && value[name.lowerBound] == 0x22 && value[name.upperBound - 1] == 0x22 {
                 name = (name.lowerBound + 1)..<(name.upperBound - 1)
@@ -200,7 +207,4 @@ public struct MultipartParts: IteratorProtocol, Sequence {
         }
     }
 
-    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeRawBufferPointer>, _ lowercase: String.UTF8View) -> Bool {
-        bytes.count == lowercase.count && zip(bytes, lowercase).allSatisfy { ASCIICase.lower($0) == $1 }
-    }
 }
