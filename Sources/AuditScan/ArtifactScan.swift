@@ -243,7 +243,7 @@ final class ArtifactScan {
         let facts = KeyFacts(
             storeIndex: store.map { Int32($0) } ?? -1, shape: ShapeKeys.flag(of: key), isAppSensitive: AppSensitiveName.matches(key),
             isPrefsKey: isFlutterKey || key.hasBytePrefix(ArtifactScan.secureStoragePrefix),
-            matchesPattern: matchesPattern, contextRules: contextRules)
+            matchesPattern: matchesPattern, contextRules: contextRules, pairRole: NameValueRole(key: key))
         return KeyJudgement(facts: facts, name: judgedByName ? names.call { $0.match(key) } : nil)
     }
 
@@ -410,16 +410,18 @@ final class ArtifactScan {
     /// keyword the name (or the request's host) holds.
     /// `recordQuiet`, when it records a quiet name hit (the value no secret) at the offset it is
     /// given by the parts of its location and says so, spares making the location
-    /// (`recordQuietNameHit`).
+    /// (`recordQuietNameHit`). Returns whether the value was JSON text, read as a layer in its
+    /// place (judged by what it holds).
+    @discardableResult
     func scanNamedString(_ value: UnsafeRawBufferPointer, name: NameMatch?, at offset: Int, depth: Int, excluding excluded: UInt16 = 0,
                          kind: TextKind? = nil, context: ContextMask = 0, carriedByProtocol: Bool = false,
                          recordQuiet: (ArtifactScan, NameMatch, String, Int) -> Bool = { _, _, _, _ in false },
-                         locate: () -> HitLocation) {
+                         locate: () -> HitLocation) -> Bool {
         pkce.observe(value)
         // The location, made at most once and only when something is found. In a local
         // `HitLocation?` it was destroyed at every value, found or not, through the type's
         // value witness: some 60 instructions a string value.
-        withUnsafeTemporaryAllocation(of: HitLocation.self, capacity: 1) { slot in
+        return withUnsafeTemporaryAllocation(of: HitLocation.self, capacity: 1) { slot -> Bool in
             let slot = slot.baseAddress!
             var located = false
             defer { if located { slot.deinitialize(count: 1) } }
@@ -440,20 +442,28 @@ final class ArtifactScan {
             }
             // A hit in the value (a pattern on it, anything in a layer of it) says more than the
             // name, whose hit `finishDocument` would drop: it is not made.
-            guard let name, hitCount == hitsBefore else { return }
-            // JSON text under the name is judged like an object: by what it holds.
-            let shape = rules.nameRules[name.ruleIndex].valueShape.carried(byProtocol: carriedByProtocol)
-            // Fewer bytes than the shortest credible value: decided without a look at them.
-            let credible = !replaced && value.count >= ValueCredibility.minimumLength
-                && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
-            let description = replaced ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
-            if !credible && !located && recordQuiet(self, name, description, offset) { return }
+            guard let name, hitCount == hitsBefore else { return replaced }
+            let (credible, description) = nameVerdict(on: value, name: name, isJSONText: replaced, carriedByProtocol: carriedByProtocol)
+            if !credible && !located && recordQuiet(self, name, description, offset) { return replaced }
             // The location moved out of its slot, its last use: a copy retained and released each of
             // its references (a document of sensitive names has a name hit at every value).
             Self.makeLocation(in: slot, located: &located, locate)
             located = false
             recordNameHit(name, credible: credible, valueDescription: description, at: offset, location: slot.move(), value: value)
+            return replaced
         }
+    }
+
+    /// How the name rule `name` judges a string value that had no hits of its own: whether it
+    /// is credibly a secret, and how its hit describes it. JSON text under the name is judged
+    /// like an object: by what it holds.
+    func nameVerdict(on value: UnsafeRawBufferPointer, name: NameMatch, isJSONText: Bool, carriedByProtocol: Bool) -> (credible: Bool, description: String) {
+        let shape = rules.nameRules[name.ruleIndex].valueShape.carried(byProtocol: carriedByProtocol)
+        // Fewer bytes than the shortest credible value: decided without a look at them.
+        let credible = !isJSONText && value.count >= ValueCredibility.minimumLength
+            && ValueCredibility.isCredible(value.assumingMemoryBound(to: UInt8.self), keyWords: name.keyWords, shape: shape)
+        let description = isJSONText ? "JSON text" : value.isEmpty ? "an empty string" : Redaction.describeValue(length: Redaction.characterCount(value))
+        return (credible, description)
     }
 
     /// The location in `slot`, made by `locate` the first time it is asked for. A function of

@@ -11,6 +11,7 @@ struct ContainerFacts {
     var carrier: Family?
     /// Everything inside is a protocol field (a header, cookie or parameter), not sync data.
     var isProtocolField = false
-    /// The name of the value inside: a HAR header's `name`, for the hits in its `value`.
+    /// The name of the value inside: a HAR header's `name`, or a name/value object's
+    /// (`NameValuePairs`), for the hits in its `value`.
     var valueName: String?
 }

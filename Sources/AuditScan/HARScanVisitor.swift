@@ -129,7 +129,7 @@ struct HARScanVisitor: JSONVisitor {
 
     init(scan: ArtifactScan) {
         self.scan = scan
-        plain = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath))
+        plain = JSONScanVisitor(scan: scan, layer: .input(path: scan.rootPath), judgesNameValuePairs: false)
     }
 
     // MARK: Structure

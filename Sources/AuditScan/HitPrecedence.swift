@@ -342,7 +342,7 @@ extension ArtifactScan {
             if let carrier = facts.carrier, hit.location.carrier == nil { hit.location.carrier = carrier }
             if facts.isProtocolField { hit.location.isProtocolField = true }
         }
-        if let last = hit.location.ancestry.last, let name = known[last]?.valueName, hit.location.key == "value" {
+        if let last = hit.location.ancestry.last, let name = known[last]?.valueName, let key = hit.location.key, NameValueRole.isValueKey(key) {
             hit.location.key = name
         }
         return hit

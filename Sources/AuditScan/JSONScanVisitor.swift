@@ -34,9 +34,16 @@ struct JSONScanVisitor: JSONVisitor {
     /// dropped when the root closes (the next NDJSON line's root is another document).
     private var snapshotKeys: [String] = []
     private var unlistedSnapshotKeys = 0
+    /// Objects that carry a named value as two members (`NameValuePairs`). Off where the reader
+    /// judges them itself: a HAR's headers, cookies and parameters.
+    private var pairs = NameValuePairs()
+    private let judgesNameValuePairs: Bool
+    /// The name/value member the current value is, by its key.
+    private var pairMember = NameValueRole.none
 
-    init(scan: ArtifactScan, layer: LayerFrame) {
+    init(scan: ArtifactScan, layer: LayerFrame, judgesNameValuePairs: Bool = true) {
         self.scan = scan
+        self.judgesNameValuePairs = judgesNameValuePairs
         self.layer = layer.position
         path = JSONPathTracker(scan: scan, layer: layer)
         drafts = ContractDrafts(scan: scan, layer: layer.position)
@@ -78,6 +85,7 @@ struct JSONScanVisitor: JSONVisitor {
         beginValue(at: offset)
         stores.containerOpens(depth: path.depth + 1, scan: scan)
         if let name = pendingName { recordName(name, credible: false, valueDescription: description, at: offset) }
+        if pairMember != .none { pairValue(.other(description: description, offset: layer.outerOffset ?? offset)) }
         return (path.nextId(), path.isEmpty ? nil : path.top.notes.draft)
     }
 
@@ -87,6 +95,7 @@ struct JSONScanVisitor: JSONVisitor {
         // every object's end, though the location is asked for only with a violation.
         drafts.objectCloses(path.top.notes) { [path = Unretained(path)] in path.call { $0.location() } }
         if stores.hasOpenContainers { stores.containerCloses(depth: path.depth) }
+        pairs.objectCloses(depth: path.depth)
         let container = path.close()
         let keys = container.notes.keys
         if path.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && keys.shape(isTextRoot: true, isInputRoot: true) == .backup {
@@ -188,6 +197,7 @@ struct JSONScanVisitor: JSONVisitor {
             pendingName = nil
         }
         pendingContext = facts.contextRules
+        if facts.pairRole != .none && judgesNameValuePairs { pairKey(key, facts: facts) }
         if let store = facts.store {
             let name = scan.keyText(key, facts: facts)
             let location = path.memberLocation(.key(name), key: name)
@@ -231,13 +241,14 @@ struct JSONScanVisitor: JSONVisitor {
         }
         // The closure captures the path alone: with one that captured the visitor in place, the
         // scan was retained and released around every call.
-        scan.scanNamedString(value, name: name, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind,
+        let isJSONText = scan.scanNamedString(value, name: name, at: layer.outerOffset ?? offset, depth: layer.depth, kind: declaredKind,
                              context: pendingContext | carrierContext,
                              recordQuiet: { [path] scan, match, description, offset in
                                  guard scan.options.recordsQuietHitsByParts else { return false }
                                  scan.recordQuietNameHit(match, valueDescription: description, at: offset, path: path)
                                  return true
                              }) { [path] in path.location() }
+        if pairMember != .none { pairString(value, hadHits: scan.hitCount > hitsBefore, isJSONText: isJSONText, at: layer.outerOffset ?? offset) }
         if drafts.wantsValue {
             value.withMemoryRebound(to: UInt8.self) { bytes in
                 drafts.capture { $0.scalar(.string, bytes, at: offset) }
@@ -255,6 +266,7 @@ struct JSONScanVisitor: JSONVisitor {
         beginValue(at: offset)
         stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
         if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
+        if pairMember != .none { pairValue(.other(description: "a number", offset: layer.outerOffset ?? offset)) }
         if drafts.wantsValue {
             drafts.capture { $0.scalar(.number, raw, at: offset) }
             if !drafts.pendingKey.isEmpty {
@@ -271,6 +283,7 @@ struct JSONScanVisitor: JSONVisitor {
         if let name = pendingName {
             recordName(name, credible: false, valueDescription: value == .null ? "null" : "a boolean", at: offset)
         }
+        if pairMember != .none { pairValue(.other(description: value == .null ? "null" : "a boolean", offset: layer.outerOffset ?? offset)) }
         if drafts.wantsValue {
             drafts.capture { $0.literal(value, at: offset) }
             if !drafts.pendingKey.isEmpty {
@@ -282,6 +295,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// A value another worker visits (`ScanShare`): it takes its place in the path, nothing more.
     mutating func skippedValue() {
+        pairMember = .none
         guard !path.isEmpty else { return }
         path.beginValue()
         endValue()
@@ -290,6 +304,84 @@ struct JSONScanVisitor: JSONVisitor {
     /// The innermost array's next `count` elements were passed unread, not even skipped.
     mutating func skippedElements(_ count: Int) {
         path.passElements(count)
+    }
+
+    // MARK: Name/value objects
+
+    /// A name or value member's key (`NameValuePairs`). A value whose name came first is judged
+    /// by it as by its key's name: it is the pending name.
+    @inline(never)
+    private mutating func pairKey(_ key: UnsafeBufferPointer<UInt8>, facts: KeyFacts) {
+        pairMember = facts.pairRole
+        guard facts.pairRole == .value else { return }
+        let named = pairs.valueBegins(key: scan.keyText(key, facts: facts), depth: path.depth, scan: scan)
+        guard let (match, nameText) = named else { return }
+        noteValueName(nameText)
+        if pendingName == nil { pendingName = match }
+    }
+
+    /// A name or value member that is a string: a name is kept, or judges the value read before
+    /// it; a value read before its name is kept for it.
+    @inline(never)
+    private mutating func pairString(_ value: UnsafeRawBufferPointer, hadHits: Bool, isJSONText: Bool, at offset: Int) {
+        let member = pairMember
+        pairMember = .none
+        let depth = path.depth
+        switch member {
+        case .name:
+            guard value.withMemoryRebound(to: UInt8.self, { pairs.name($0, depth: depth, scan: scan) }) else { return }
+            let named = pairs.judged()
+            noteValueName(named.nameText)
+            judge(named.early, by: named.match, valueKey: named.valueKey)
+        case .value:
+            guard pairs.awaitsName(depth: depth) else { return }
+            let early: NameValuePairs.EarlyValue
+            if hadHits {
+                early = .hadHits
+            } else if value.count > NameValuePairs.keptValueLimit {
+                early = .string(bytes: Array(value.prefix(NameValuePairs.keptValueLimit)), characters: Redaction.characterCount(value),
+                                isJSONText: isJSONText, offset: offset)
+            } else {
+                early = .string(bytes: Array(value), characters: nil, isJSONText: isJSONText, offset: offset)
+            }
+            pairs.early(early, depth: depth)
+        case .none:
+            break
+        }
+    }
+
+    /// A value member that is no string, read before its name: kept for it. A name that is no
+    /// string names nothing.
+    @inline(never)
+    private mutating func pairValue(_ early: NameValuePairs.EarlyValue) {
+        let member = pairMember
+        pairMember = .none
+        if member == .value && pairs.awaitsName(depth: path.depth) { pairs.early(early, depth: path.depth) }
+    }
+
+    /// The hits in the current object's value member are reported under its name
+    /// (`HitPrecedence.applyingFacts`), as a HAR header's are.
+    private mutating func noteValueName(_ name: String) {
+        guard let id = path.currentContainerId else { return }
+        scan.facts[id, default: ContainerFacts()].valueName = name
+    }
+
+    /// Judges a value read before its name by the name, as `ArtifactScan.scanNamedString` judges
+    /// one under a sensitive key.
+    private mutating func judge(_ early: NameValuePairs.EarlyValue, by match: NameMatch, valueKey: String) {
+        let location = path.memberLocation(.key(valueKey), key: valueKey)
+        switch early {
+        case .hadHits:
+            break
+        case .string(let bytes, let characters, let isJSONText, let offset):
+            bytes.withUnsafeBytes { value in
+                var (credible, description) = scan.nameVerdict(on: value, name: match, isJSONText: isJSONText, carriedByProtocol: false)
+                if let characters, !isJSONText { description = Redaction.describeValue(length: characters) }
+                scan.recordNameHit(match, credible: credible, valueDescription: description, at: offset, location: location, value: value)
+            }
+        case .other(let description, let offset):
+            scan.recordNameHit(match, credible: false, valueDescription: description, at: offset, location: location)
+        }
     }
 
     // MARK: Values and locations

@@ -22,6 +22,8 @@ struct KeyFacts: Equatable {
     /// The context rules whose provider keyword the key holds (`cloudflare_token`): its value
     /// is read as if the keyword stood beside it.
     var contextRules: ContextMask = 0
+    /// The member of a name/value object the key names (`NameValuePairs`), if any.
+    var pairRole = NameValueRole.none
     /// Index of the key's text in the cache (`KeyFactsCache.text(of:)`), or -1 for a key the
     /// cache did not keep.
     var textIndex: Int32 = -1

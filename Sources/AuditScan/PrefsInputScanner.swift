@@ -172,7 +172,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     /// `key` and `path` are made only when something is found (a tag of a million attributes
     /// would make a million).
     private func scanText(_ text: PrefsText, key: @autoclosure () -> String?, path: @autoclosure () -> LayeredPath) {
-        text.bytes.withUnsafeBytes { bytes in
+        _ = text.bytes.withUnsafeBytes { bytes in
             scan.scanNamedString(bytes, name: nil, at: text.offset, depth: 0) { HitLocation(key: key(), path: path(), ancestry: []) }
         }
     }

@@ -104,7 +104,7 @@ struct XMLScanVisitor: XMLVisitor {
     }
 
     private func scanValue(_ value: PrefsText, name: String?, path: LayeredPath) {
-        value.bytes.withUnsafeBytes { bytes in
+        _ = value.bytes.withUnsafeBytes { bytes in
             scan.scanNamedString(bytes, name: name.flatMap(scan.nameMatch), at: value.offset, depth: 0) {
                 HitLocation(key: name, path: path, ancestry: [])
             }

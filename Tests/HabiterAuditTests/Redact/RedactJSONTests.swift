@@ -16,6 +16,16 @@ private typealias F = RedactFixtures
         expectClean(result, leaking: [F.password])
     }
 
+    /// A value judged by its sibling name (`NameValuePairs`), in either order, is replaced
+    /// whole; the name and the pairs that hold no secret stay.
+    @Test func aValueJudgedByItsSiblingNameIsReplaced() throws {
+        let input = #"{"env": [{"name": "DB_PASSWORD", "value": "\#(F.password)"}, {"value": "\#(F.password)", "key": "password"}, {"name": "LOG_LEVEL", "value": "debug"}]}"#
+        let result = try F.redact(input, name: "deployment.json")
+        expectText(result.output, equals: #"{"env": [{"name": "DB_PASSWORD", "value": "[REDACTED:password]"}, {"value": "[REDACTED:password]", "key": "password"}, {"name": "LOG_LEVEL", "value": "debug"}]}"#)
+        #expect(result.replacements == ["name.password": 2])
+        expectClean(result, leaking: [F.password])
+    }
+
     @Test func patternRuleReplacesOnlyTheSecretSpan() throws {
         let input = #"{"note": "moved the token \#(F.github) to the vault, Authorization: Bearer \#(F.jwt) too"}"#
         let result = try F.redact(input)
