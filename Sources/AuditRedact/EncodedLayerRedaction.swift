@@ -59,12 +59,29 @@ extension RedactionSession {
             guard let encoded = redactBase64Layer(raw, at: path) else { return nil }
             redacted = encoded
         } else {
-            guard let inner = redactValue(LayerBytes.percentDecode(raw, plusAsSpace: false), at: path) else { return nil }
-            let literal = RedactionPlaceholder.isPlaceholder(inner)
-                ? [] : PercentCoding.literalBytes(in: raw, allowed: PercentCoding.formValueDelimiters, plusAsSpace: false)
-            redacted = PercentCoding.encode(inner, literal: literal, spaceAsPlus: false)
+            guard let encoded = redactPercentEncoded(raw, at: path) else { return nil }
+            redacted = encoded
         }
         return Array(value[..<payload.lowerBound]) + redacted
+    }
+
+    /// A value percent-encoded whole (`!percent`): decoded, redacted, escaped again, the
+    /// characters it wrote as they are kept so (`PercentCoding.literalBytes`).
+    func redactPercentLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        guard value.withUnsafeBytes(PercentLayerDecoder.isPercentEncoded) else {
+            noteProblem("the value at \(path) is no longer percent-encoded")
+            return nil
+        }
+        return redactPercentEncoded(value, at: path)
+    }
+
+    /// Percent-encoded text decoded, redacted and escaped again: a `%`-free placeholder whole,
+    /// else with the characters the text wrote as they are kept so.
+    private func redactPercentEncoded(_ raw: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        guard let inner = redactValue(LayerBytes.percentDecode(raw, plusAsSpace: false), at: path) else { return nil }
+        let literal = RedactionPlaceholder.isPlaceholder(inner)
+            ? [] : PercentCoding.literalBytes(in: raw, allowed: PercentCoding.formValueDelimiters, plusAsSpace: false)
+        return PercentCoding.encode(inner, literal: literal, spaceAsPlus: false)
     }
 
     /// Gzip data (`!gzip`): inflated, redacted, deflated again behind the original header.

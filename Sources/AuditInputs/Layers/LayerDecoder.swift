@@ -160,7 +160,7 @@ public struct LayerDecoderSet {
 public enum LayerDecoders {
     public static let standard: [any LayerDecoder] = [
         JSONLayerDecoder(), JWTLayerDecoder(), QueryLayerDecoder(), FragmentLayerDecoder(), UserinfoLayerDecoder(), FormLayerDecoder(),
-        MultipartLayerDecoder(), BasicAuthLayerDecoder(), Base64LayerDecoder(), DataURLLayerDecoder(), GzipLayerDecoder(),
+        MultipartLayerDecoder(), BasicAuthLayerDecoder(), Base64LayerDecoder(), DataURLLayerDecoder(), PercentLayerDecoder(), GzipLayerDecoder(),
     ]
 }
 

@@ -103,6 +103,15 @@ private func request(url: String = "https://api.example.com/v1/things", headers:
         expectClean(result, leaking: [password, F.github])
     }
 
+    /// A value percent-encoded whole is redacted inside and escaped again, the characters it
+    /// wrote as they were kept so.
+    @Test func percentEncodedValuesAreRedactedInside() throws {
+        let input = #"{"state": "%7B%22token%22%3A%22\#(F.github)%22%7D", "auth": "Bearer%20\#(F.github)", "note": "50%25 off"}"#
+        let result = try F.redact(input)
+        expectText(result.output, equals: #"{"state": "%7B%22token%22%3A%22%5BREDACTED%3Agithub-token%5D%22%7D", "auth": "Bearer%20%5BREDACTED%3Agithub-token%5D", "note": "50%25 off"}"#)
+        expectClean(result, leaking: [F.github])
+    }
+
     /// A `data:` URL's payload is redacted inside and written back behind its header: base64
     /// in its alphabet and padding, percent-encoded text escaped again.
     @Test func dataURLPayloadsAreRedactedInside() throws {

@@ -503,6 +503,19 @@ private func summary(_ f: Finding) -> String {
         #expect(found(#"{"link": "data:text/plain,token%3D\#(github)"}"#) == ["secret.github-token /link!data!form/token"])
         #expect(found(#"{"icon": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="}"#).isEmpty)
     }
+
+    /// A value percent-encoded whole is scanned decoded: a token right after an escape (its
+    /// hex digit stood where the token's pattern wants a boundary), JSON escaped whole as
+    /// `encodeURIComponent` writes it, in a JSON value and in a HAR's cookie. Before the percent
+    /// layer, each gave nothing; prose with a `%` and a query are left as they were.
+    @Test func aPercentEncodedValueIsScanned() {
+        let state = "%7B%22token%22%3A%22\(github)%22%7D"
+        #expect(found(#"{"a": "Bearer%20\#(github)", "b": "x%22\#(github)%22", "state": "\#(state)"}"#)
+            == ["secret.github-token /a!percent", "secret.github-token /b!percent", "secret.github-token /state!percent!json/token"])
+        let har = #"{"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "133.0"}, "entries": [{"request": {"method": "GET", "url": "https://app.example.com/", "headers": [], "cookies": [{"name": "prefs", "value": "\#(state)"}]}, "response": {"status": 200, "content": {}}}]}}"#
+        #expect(found(har, name: "app.har") == ["secret.github-token /log/entries/0/request/cookies/0/value!percent!json/token"])
+        #expect(found(#"{"note": "50%25 off, 100% sure", "url": "https://example.com/a%20b?x=1"}"#).isEmpty)
+    }
 }
 
 /// Every truncation of a sample of each format is an input error with a position, or a correct
