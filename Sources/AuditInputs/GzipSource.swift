@@ -7,7 +7,7 @@ final class GzipSource: ByteSource {
     static let defaultMaxRatio = 200
 
     private var inner: any ByteSource
-    private let inflater = Zlib.GzipInflater()
+    private let inflater = Zlib.Inflater(.gzip)
     private let input: UnsafeMutableRawPointer
     private let inputCapacity = 256 * 1024
     private var innerEnded = false

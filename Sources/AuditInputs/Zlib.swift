@@ -43,14 +43,29 @@ public enum Zlib {
         }
     }
 
-    /// An inflate stream of gzip members (window bits 16 + 15: the gzip wrapper only).
-    final class GzipInflater {
+    /// How deflate data is wrapped: in gzip members (RFC 1952), in the zlib format (RFC 1950,
+    /// HTTP's `deflate` coding), or not at all (raw deflate, RFC 1951).
+    public enum Wrapper: Sendable {
+        case gzip, zlib, raw
+
+        /// zlib's window bits for the wrapper: the largest window, and the wrapper it says.
+        var windowBits: Int32 {
+            switch self {
+            case .gzip: 16 + 15
+            case .zlib: 15
+            case .raw: -15
+            }
+        }
+    }
+
+    /// An inflate stream of data in one wrapper.
+    final class Inflater {
         private var stream = z_stream()
         /// Nil when the stream is ready, else why zlib could not set it up.
         let setupFailure: Int32?
 
-        init() {
-            let status = inflateInit2_(&stream, 16 + 15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        init(_ wrapper: Wrapper) {
+            let status = inflateInit2_(&stream, wrapper.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
             setupFailure = status == Z_OK ? nil : status
         }
 
@@ -84,15 +99,15 @@ public enum Zlib {
         }
     }
 
-    /// A deflate stream at the best compression: raw (window bits −15, for a member whose header
-    /// is written separately) or with the gzip wrapper (16 + 15).
+    /// A deflate stream at the best compression, in a wrapper: raw for a gzip member whose
+    /// header is written separately, zlib for HTTP's `deflate` coding.
     public final class Deflater {
         private var stream = z_stream()
         private var chunk = [UInt8](repeating: 0, count: 64 << 10)
         let isReady: Bool
 
-        public init(gzipWrapper: Bool, level: Int32 = 9) {
-            isReady = deflateInit2_(&stream, level, Z_DEFLATED, gzipWrapper ? 16 + 15 : -15, 8, Z_DEFAULT_STRATEGY,
+        public init(_ wrapper: Wrapper, level: Int32 = 9) {
+            isReady = deflateInit2_(&stream, level, Z_DEFLATED, wrapper.windowBits, 8, Z_DEFAULT_STRATEGY,
                                     ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
         }
 

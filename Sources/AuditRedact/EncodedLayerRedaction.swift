@@ -98,6 +98,23 @@ extension RedactionSession {
         return compressed
     }
 
+    /// Deflate data (`!deflate`): inflated, redacted, deflated again in the wrapper it had (the
+    /// zlib format, or raw deflate in an HTTP body).
+    func redactDeflateLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        guard case .success(let inflated) = DeflateLayerDecoder.inflate(value) else {
+            noteProblem("the deflate data at \(path) could not be inflated again")
+            return nil
+        }
+        guard let redacted = redactValue(inflated, at: path) else { return nil }
+        let wrapper: Zlib.Wrapper = DeflateLayerDecoder.hasZlibHeader(value) ? .zlib : .raw
+        var compressed: [UInt8] = []
+        guard redacted.withUnsafeBytes({ Zlib.Deflater(wrapper).compress($0, final: true, onto: &compressed) }) else {
+            noteProblem("the redacted deflate data at \(path) could not be compressed")
+            return nil
+        }
+        return compressed
+    }
+
     /// A Flutter `List<String>` as JSON behind its prefix (`!list/<index>`).
     func redactFlutterJSONList(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         let prefix = Array(FlutterPrefsEncoding.jsonListPrefix.utf8)

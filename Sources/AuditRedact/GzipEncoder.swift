@@ -9,7 +9,7 @@ enum GzipEncoder {
     static func compress(_ content: [UInt8], headerFrom original: [UInt8]) -> [UInt8]? {
         let header = headerBytes(of: original) ?? [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0xFF]
         var deflated: [UInt8] = []
-        guard content.withUnsafeBytes({ Zlib.Deflater(gzipWrapper: false).compress($0, final: true, onto: &deflated) }) else { return nil }
+        guard content.withUnsafeBytes({ Zlib.Deflater(.raw).compress($0, final: true, onto: &deflated) }) else { return nil }
         let crc = content.withUnsafeBytes { Zlib.crc32($0) }
         let size = UInt32(truncatingIfNeeded: content.count)
         var output = header + deflated

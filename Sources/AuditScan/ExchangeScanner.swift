@@ -228,7 +228,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
         return false
     }
 
-    /// A body: gzip undone (a body that claims an encoding it does not have is an input error,
+    /// A body: gzip or deflate undone (a body that claims an encoding it does not have is an input error,
     /// and is scanned as it is; one that inflates beyond the limits is a limit error), then JSON
     /// by type or content, else text, which the layer decoders open (a form, base64, a JWT).
     private func scanBody(_ body: HTTPExchange.Body, exchange: Int, context: ScanContext, carrier: Family?, isProtocolField: Bool) {
@@ -236,9 +236,21 @@ struct ExchangeScanner: HTTPMessageVisitor {
         var inflated: [UInt8]?
         var excluded: UInt16 = 0
         if let coding = body.unsupportedCoding, body.withBytes(in: scan.window, { !$0.isEmpty }) {
-            scan.fail(.parse, at: body.offset, "a body coded \(coding) (Content-Encoding or Transfer-Encoding) cannot be decoded (only gzip can); it was scanned as it is, so what it holds is not checked")
+            scan.fail(.parse, at: body.offset, "a body coded \(coding) (Content-Encoding or Transfer-Encoding) cannot be decoded (only gzip and deflate can); it was scanned as it is, so what it holds is not checked")
         }
-        if body.gzip || body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
+        if body.deflate && body.gzip {
+            scan.fail(.parse, at: body.offset, "a body coded with both gzip and deflate cannot be decoded (one coding can be undone, not two); it was scanned as it is, so what it holds is not checked")
+        } else if body.deflate {
+            switch body.withBytes(in: scan.window, { DeflateLayerDecoder.inflate($0) }) {
+            case .success(let bytes):
+                inflated = bytes
+                path = path.entering("deflate")
+            case .failure(let error):
+                scan.fail(error.isLimit ? .limit : .parse, at: body.offset,
+                          "a deflate-encoded body cannot be decompressed (\(error.message(coding: "deflate"))); it was scanned as it is")
+                excluded = scan.layerDecoders.mask(named: DeflateLayerDecoder().name)
+            }
+        } else if body.gzip || body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
             switch body.withBytes(in: scan.window, { GzipLayerDecoder.inflate($0) }) {
             case .success(let bytes):
                 inflated = bytes

@@ -393,6 +393,9 @@ struct HARScanVisitor: JSONVisitor {
         }
     }
 
+    /// The first bytes of a zstd frame (RFC 8878).
+    private static let zstdMagic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
+
     /// `content.encoding` values that say the text is as it is.
     private static let plainEncodings: Set<String> = ["", "identity", "utf-8", "utf8"]
 
@@ -402,9 +405,9 @@ struct HARScanVisitor: JSONVisitor {
     }
 
     /// A response body that claims base64 must be base64, and is scanned decoded: as a layer
-    /// when it decodes to text or gzip (the plain scan has opened it, or refused it), else its
-    /// bytes with the pattern rules (a body in Latin-1 is no UTF-8 text layer, and a token in it
-    /// is still a token).
+    /// when it decodes to text, gzip or zlib data (the plain scan has opened it, or refused it),
+    /// else its bytes with the pattern rules (a body in Latin-1 is no UTF-8 text layer, and a
+    /// token in it is still a token).
     /// Any other `encoding` but none (`""`, `identity`, or a charset name some exporters write
     /// there) cannot be undone: refused, the text scanned as it is.
     private mutating func closeContent() {
@@ -438,9 +441,9 @@ struct HARScanVisitor: JSONVisitor {
         }
     }
 
-    /// A body declared base64 that no decoder opens as text or gzip: its bytes, decoded, with
-    /// the pattern rules. The decoder is asked again only when the scan of the text did not see
-    /// it open a layer.
+    /// A body declared base64 that no decoder opens as text or compressed data: its bytes,
+    /// decoded, with the pattern rules; zstd data is refused. The decoder is asked again only
+    /// when the scan of the text did not see it open a layer.
     private func scanDeclaredBase64(_ body: UnsafeRawBufferPointer, _ text: ContentText, _ location: () -> HitLocation) {
         let isLayer: Bool
         if text.base64Recognised && scan.options.keepsBase64Verdicts {
@@ -451,6 +454,9 @@ struct HARScanVisitor: JSONVisitor {
         }
         if isLayer { return }
         switch Base64LayerDecoder.decodeForced(body, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
+        case .success(let decoded) where decoded.starts(with: Self.zstdMagic):
+            // Stored still compressed, in a coding the scan cannot undo: its bytes say nothing.
+            scan.fail(.parse, at: text.offset, "a body marked base64 holds zstd-compressed data, which cannot be decoded; what it holds is not checked")
         case .success(let decoded):
             _ = decoded.withUnsafeBytes { scan.scanPatterns($0, offset: text.offset, locate: location) }
         case .failure(let error):

@@ -139,8 +139,10 @@ public struct HTTPExchange {
         public var mimeType: String?
         /// `Content-Encoding: gzip`: the body is still compressed.
         public var gzip: Bool
+        /// `Content-Encoding: deflate`: the body is still compressed (zlib format, or raw).
+        public var deflate = false
         /// A content coding named in `Content-Encoding` that the scanner cannot undo (`br`,
-        /// `deflate`, `zstd`, …): the body is not readable as it is, so it fails closed.
+        /// `zstd`, `compress`, …): the body is not readable as it is, so it fails closed.
         public var unsupportedCoding: String? = nil
 
         public func path(exchange: Int, under root: LayeredPath) -> LayeredPath {

@@ -289,6 +289,7 @@ public struct HTTPMessageReader {
         var transferEncodingOffset: Int?
         var mimeType: String?
         var gzip = false
+        var deflate = false
         var unsupportedCoding: String?
 
         /// Takes in a header that frames or types the body.
@@ -320,8 +321,8 @@ public struct HTTPMessageReader {
             } else if name.equalsIgnoringASCIICase("content-type") {
                 if mimeType == nil { mimeType = String(decoding: value, as: UTF8.self) }
             } else if name.equalsIgnoringASCIICase("content-encoding") {
-                // A list of codings (RFC 9110 §8.4): gzip is undone, identity is none, any other
-                // is one the body cannot be read without.
+                // A list of codings (RFC 9110 §8.4): gzip and deflate are undone, identity is
+                // none, any other is one the body cannot be read without.
                 for coding in Self.codings(value) { observeCoding(coding) }
             }
         }
@@ -339,6 +340,7 @@ public struct HTTPMessageReader {
         private mutating func observeCoding(_ coding: String) {
             switch coding {
             case "gzip", "x-gzip": gzip = true
+            case "deflate": deflate = true
             case "identity": break
             default: if unsupportedCoding == nil { unsupportedCoding = coding }
             }
@@ -367,7 +369,7 @@ public struct HTTPMessageReader {
         let bodyStart = next
         func body(_ bytes: HTTPExchange.Body.Bytes) -> HTTPExchange.Body {
             HTTPExchange.Body(side: side, bytes: bytes, offset: bodyStart, mimeType: framing.mimeType, gzip: framing.gzip,
-                              unsupportedCoding: framing.unsupportedCoding)
+                              deflate: framing.deflate, unsupportedCoding: framing.unsupportedCoding)
         }
         if framing.chunked && prefix == .none {
             // Chunked framing wins over a Content-Length (RFC 9112 §6.3).

@@ -2,15 +2,15 @@ import AuditBytes
 
 /// Base64 held in a string (RFC 4648, standard or URL-safe alphabet, padded or not, with the line
 /// breaks of MIME and Android's `Base64.DEFAULT`), opened only when it decodes to something a
-/// reader can use: JSON (`.json`), gzip data (`.text` holding the compressed bytes, which the gzip
-/// decoder opens next), or printable UTF-8 text (`.text`). The value itself is still scanned as
+/// reader can use: JSON (`.json`), gzip or zlib data (`.text` holding the compressed bytes, which
+/// the gzip or deflate decoder opens next), or printable UTF-8 text (`.text`). The value itself is still scanned as
 /// text: a base64 secret is a secret.
 ///
 /// Strict, because most secrets are base64-shaped: a random token must not come back as
 /// "text". The value needs 16 characters or more, one alphabet, canonical padding and zero
 /// trailing bits; the decoded bytes must be valid UTF-8 without NUL, at least 90 % printable, and
 /// are checked as they are decoded, so a random token is rejected after a few bytes without
-/// allocating. Text or gzip that would decode beyond `maxDecodedBytes` is refused (`decode`
+/// allocating. Text or compressed data that would decode beyond `maxDecodedBytes` is refused (`decode`
 /// throws, and the scan reports a limit): it is recognised, so it is never skipped.
 public struct Base64LayerDecoder: LayerDecoder {
     public var name: String { "base64" }
@@ -78,7 +78,7 @@ public struct Base64LayerDecoder: LayerDecoder {
     public func decode(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> DecodedLayer? {
         guard let alphabet = try recognisedAlphabet(value) else { return nil }
         guard let bytes = Base64.decode(value, alphabet: alphabet, ignoringLineBreaks: true) else { return nil }
-        // Text, gzip or JSON alike: the text layer offers it to the decoders again, so JSON opens
+        // Text, compressed data or JSON alike: the text layer offers it to the decoders again, so JSON opens
         // as `!base64!json` when it parses, and is scanned as text when it does not.
         return DecodedLayer(bytes: bytes, content: .text, replacesValue: false)
     }
@@ -88,14 +88,14 @@ public struct Base64LayerDecoder: LayerDecoder {
         try recognisedAlphabet(value) != nil
     }
 
-    /// The alphabet of `value` when it is base64 of text or gzip (checked on a decoded sample),
+    /// The alphabet of `value` when it is base64 of text, gzip or zlib data (checked on a decoded sample),
     /// nil when it is not; throws when it is and would decode beyond `maxDecodedBytes`.
     private func recognisedAlphabet(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> Base64.Alphabet? {
         guard value.count >= Self.minLength, !Self.isUUIDOrHex(value), let (alphabet, symbols) = Self.base64Characters(value) else { return nil }
         let decodedCount = symbols * 3 / 4
-        guard Self.decodesToTextOrGzip(value, alphabet: alphabet, decodedCount: decodedCount) else { return nil }
+        guard Self.decodesToTextOrCompressed(value, alphabet: alphabet, decodedCount: decodedCount) else { return nil }
         guard decodedCount <= Self.maxDecodedBytes else {
-            throw LayerRefusal(.limit, "base64 text or gzip data of \(decodedCount) bytes, over the limit of \(Self.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
+            throw LayerRefusal(.limit, "base64 text or compressed data of \(decodedCount) bytes, over the limit of \(Self.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
         }
         return alphabet
     }
@@ -174,10 +174,11 @@ public struct Base64LayerDecoder: LayerDecoder {
         return (alphabet, symbols)
     }
 
-    /// Pass 2, on the first bytes decoded onto the stack: gzip magic, or text. A UTF-8
-    /// character is at most 4 bytes, so text reaches a character boundary within the sample.
+    /// Pass 2, on the first bytes decoded onto the stack: gzip magic, zlib data that begins to
+    /// inflate to text, or text. A UTF-8 character is at most 4 bytes, so text reaches a
+    /// character boundary within the sample.
     @inline(__always)
-    private static func decodesToTextOrGzip(_ value: UnsafeRawBufferPointer, alphabet: Base64.Alphabet, decodedCount: Int) -> Bool {
+    private static func decodesToTextOrCompressed(_ value: UnsafeRawBufferPointer, alphabet: Base64.Alphabet, decodedCount: Int) -> Bool {
         let sampleCount = min(decodedCount, textSample + 8)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(sampleCount, 1)) { sample -> Bool in
             let decoded = Base64.decodePrefix(value, alphabet: alphabet, into: UnsafeMutableBufferPointer(rebasing: sample[..<sampleCount]))
@@ -185,6 +186,9 @@ public struct Base64LayerDecoder: LayerDecoder {
                 // RFC 1952 header: FLG's reserved bits clear, a known OS (a random token that
                 // starts with `H4sI`, base64 of the magic, seldom has both).
                 return decoded >= 10 && sample[3] & 0xE0 == 0 && (sample[9] <= 13 || sample[9] == 255)
+            }
+            if DeflateLayerDecoder.hasZlibHeader(sample[..<decoded]) {
+                return DeflateLayerDecoder.inflatesToText(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: sample[..<decoded])))
             }
             var check = TextCheck(expectedBytes: decodedCount)
             // Printable ASCII eight bytes at a time, up to the sample's end at most.

@@ -42,54 +42,10 @@ public struct GzipLayerDecoder: LayerDecoder {
     /// Inflates gzip data: every member of a concatenation; trailing bytes after a complete
     /// member that do not start another member are ignored, as gzip(1) does (with a warning).
     /// Fails with `.tooLarge` or `.bomb` as soon as the output would pass `maxOutput` bytes or
-    /// `maxRatio` times `bytes.count`, never holding more than that (`Zlib.GzipInflater`).
+    /// `maxRatio` times `bytes.count`, never holding more than that (`Inflation`).
     public static func inflate(_ bytes: UnsafeRawBufferPointer, maxOutput: Int = maxOutput, maxRatio: Int = maxRatio) -> Result<[UInt8], GzipError> {
-        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B, let base = bytes.baseAddress else { return .failure(.notGzip) }
-        let (product, overflow) = bytes.count.multipliedReportingOverflow(by: max(maxRatio, 1))
-        let ratioLimit = overflow ? Int.max : product
-        let limit = min(maxOutput, ratioLimit)
-        let limitError: GzipError = ratioLimit < maxOutput ? .bomb(ratio: maxRatio) : .tooLarge(limit: maxOutput)
-
-        let inflater = Zlib.GzipInflater()
-        if let code = inflater.setupFailure { return .failure(.zlib(code: code)) }
-        var position = 0  // input bytes zlib has consumed
-        var output: [UInt8] = []
-        // The size the trailer declares (of the last member, modulo 2^32), within the limit:
-        // one allocation of the right size instead of doublings that overshoot it.
-        if bytes.count >= 18 {
-            let declared = Int(bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self).littleEndian)
-            output.reserveCapacity(min(declared, limit))
-        }
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            if inflater.pendingInput == 0 && position < bytes.count {
-                inflater.setInput(base + position, count: min(bytes.count - position, 1 << 30))
-            }
-            let availableBefore = inflater.pendingInput
-            let (status, produced) = chunk.withUnsafeMutableBytes { inflater.inflate(into: $0) }
-            position += availableBefore - inflater.pendingInput
-            if produced > limit - output.count { return .failure(limitError) }
-            output.append(contentsOf: chunk[0..<produced])
-            switch status {
-            case .streamEnd:
-                // Another member follows, or the end (trailing bytes ignored).
-                guard bytes.count - position >= 2, bytes[position] == 0x1F, bytes[position + 1] == 0x8B else {
-                    return .success(output)
-                }
-                guard inflater.reset() else { return .failure(.zlib(code: Zlib.streamError)) }
-            case .progress:
-                // zlib wants more input while there is none: the stream stops mid-member.
-                if produced < chunk.count && inflater.pendingInput == 0 && position == bytes.count { return .failure(.truncated) }
-            case .noProgress:
-                // No progress possible with room to write: the input ran out.
-                if position == bytes.count { return .failure(.truncated) }
-                return .failure(.corrupt(detail: nil))
-            case .corrupt(let detail):
-                return .failure(.corrupt(detail: detail))
-            case .failure(let code):
-                return .failure(.zlib(code: code))
-            }
-        }
+        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return .failure(.notGzip) }
+        return Inflation.inflate(bytes, .gzip, maxOutput: maxOutput, maxRatio: maxRatio)
     }
 
     /// Inflates gzip data held in an array; see `inflate(_:maxOutput:maxRatio:)`.
@@ -125,13 +81,16 @@ public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// A one-line message for an input error.
-    public var message: String {
+    public var message: String { message(coding: "gzip") }
+
+    /// A one-line message for an input error about data coded `coding` (gzip, deflate).
+    public func message(coding: String) -> String {
         switch self {
         case .notGzip: "not gzip data (no 1F 8B magic)"
-        case .corrupt(let detail): "corrupt gzip data" + (detail.map { " (\($0))" } ?? "")
-        case .truncated: "truncated gzip stream"
-        case .bomb(let ratio): "gzip bomb: decompresses beyond \(ratio)× its compressed size"
-        case .tooLarge(let limit): "gzip data decompresses beyond \(limit) bytes"
+        case .corrupt(let detail): "corrupt \(coding) data" + (detail.map { " (\($0))" } ?? "")
+        case .truncated: "truncated \(coding) stream"
+        case .bomb(let ratio): "\(coding) bomb: decompresses beyond \(ratio)× its compressed size"
+        case .tooLarge(let limit): "\(coding) data decompresses beyond \(limit) bytes"
         case .zlib(let code): "zlib failed (error \(code))"
         }
     }

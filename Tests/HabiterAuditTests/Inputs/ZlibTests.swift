@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func anInflaterWithoutInputMakesNoProgress() {
-        let inflater = Zlib.GzipInflater()
+        let inflater = Zlib.Inflater(.gzip)
         #expect(inflater.setupFailure == nil)
         var room = [UInt8](repeating: 0, count: 16)
         let (status, produced) = room.withUnsafeMutableBytes { inflater.inflate(into: $0) }

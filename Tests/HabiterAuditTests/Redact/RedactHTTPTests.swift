@@ -1,3 +1,4 @@
+@testable import AuditInputs
 @testable import AuditRedact
 import Foundation
 import Testing
@@ -40,6 +41,24 @@ private func split(_ message: [UInt8]) -> (head: String, body: [UInt8])? {
         expectText(message.body, equals: newBody, "the body")
         expectText(message.head, equals: "POST /v1/sync/push HTTP/1.1\r\nHost: sync.example.com\r\nAuthorization: Bearer [REDACTED:jwt]\r\nContent-Type: application/json\r\nContent-Length: \(newBody.utf8.count)", "the head")
         expectClean(result, leaking: [F.aws, F.jwt])
+    }
+
+    /// A body coded deflate is inflated, redacted and compressed again as it came (zlib or
+    /// raw deflate), its Content-Length following.
+    @Test(arguments: [Zlib.Wrapper.zlib, .raw])
+    func aDeflateBodyIsCompressedAgainAsItCame(_ wrapper: Zlib.Wrapper) throws {
+        let json = Array(#"{"access_token": "\#(F.github)"}"#.utf8)
+        var compressed: [UInt8] = []
+        #expect(json.withUnsafeBytes { Zlib.Deflater(wrapper).compress($0, final: true, onto: &compressed) })
+        let input = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: deflate\r\nContent-Length: \(compressed.count)\r\n\r\n".utf8) + compressed
+        let result = try F.redact(input, name: "token.http")
+        let message = try #require(split(result.output))
+        #expect(message.head.hasSuffix("Content-Length: \(message.body.count)"))
+        #expect(DeflateLayerDecoder.hasZlibHeader(message.body) == (wrapper == .zlib))
+        // Compared first, so that a failure prints no secret.
+        let redactedInside = DeflateLayerDecoder.inflate(message.body) == .success(Array(#"{"access_token": "[REDACTED:github-token]"}"#.utf8))
+        #expect(redactedInside, "the inflated body is not the redacted JSON")
+        expectClean(result, leaking: [F.github])
     }
 
     @Test func aMessageAfterAContentLengthBodyStillReads() throws {

@@ -103,6 +103,19 @@ private func request(url: String = "https://api.example.com/v1/things", headers:
         expectClean(result, leaking: [password, F.github])
     }
 
+    /// Zlib data in base64 is inflated, redacted and compressed again in its wrapper.
+    @Test func deflateDataIsRedactedInside() throws {
+        let zlib = LayerTesting.deflate(Array(#"{"token": "\#(F.github)"}"#.utf8))
+        let result = try F.redact(#"{"state": "\#(LayerTesting.base64(zlib))"}"#)
+        let encoded = try #require(F.jsonString(result.output, at: "/state"))
+        let bytes = try #require(Data(base64Encoded: encoded).map { [UInt8]($0) })
+        #expect(DeflateLayerDecoder.hasZlibHeader(bytes))
+        // Compared first, so that a failure prints no secret.
+        let redactedInside = DeflateLayerDecoder.inflate(bytes) == .success(Array(#"{"token": "[REDACTED:github-token]"}"#.utf8))
+        #expect(redactedInside, "the inflated copy is not the redacted JSON")
+        expectClean(result, leaking: [F.github])
+    }
+
     /// A value percent-encoded whole is redacted inside and escaped again, the characters it
     /// wrote as they were kept so.
     @Test func percentEncodedValuesAreRedactedInside() throws {

@@ -504,6 +504,29 @@ private func summary(_ f: Finding) -> String {
         #expect(found(#"{"icon": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="}"#).isEmpty)
     }
 
+    /// Deflate data is inflated: zlib data in base64 in a JSON value, a HAR body stored still
+    /// compressed (base64, as some proxies export one), a raw HTTP body coded deflate (zlib or
+    /// raw). Before, each gave nothing or an error; a HAR body of zstd data is refused.
+    @Test func deflateDataIsInflated() throws {
+        let json = Array(#"{"token": "\#(github)"}"#.utf8)
+        let zlib = LayerTesting.deflate(json)
+        #expect(found(#"{"state": "\#(LayerTesting.base64(zlib))"}"#) == ["secret.github-token /state!base64!deflate!json/token"])
+        func har(_ body: [UInt8]) -> String {
+            #"{"log": {"version": "1.2", "creator": {"name": "Fiddler", "version": "5.0"}, "entries": [{"request": {"method": "GET", "url": "https://api.example.com/v1/me", "headers": []}, "response": {"status": 200, "headers": [{"name": "Content-Encoding", "value": "deflate"}], "content": {"mimeType": "application/json", "encoding": "base64", "text": "\#(LayerTesting.base64(body))"}}}]}}"#
+        }
+        #expect(found(har(zlib), name: "stored.har") == ["secret.github-token /log/entries/0/response/content/text!base64!deflate!json/token"])
+        let zstd = TestSupport.scan(har([0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x03, 0x19, 0x00, 0x00, 0x61, 0x62, 0x63]), name: "zstd.har")
+        #expect(zstd.errors.map(\.kind) == [.parse] && zstd.errors.first?.reason.contains("zstd") == true)
+        for body in [zlib, LayerTesting.deflate(json, .raw)] {
+            let http = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: deflate\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+            let result = TestSupport.scan(bytes: http, name: "deflate.http")
+            #expect(result.errors.isEmpty)
+            #expect(result.findings.map { "\($0.ruleId) \($0.pathText)" } == ["secret.github-token /entries/0/response/content/text!deflate!json/token"])
+        }
+        let garbage = TestSupport.scan("HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\nContent-Length: 9\r\n\r\nnot zlib!", name: "bad.http")
+        #expect(garbage.errors.map(\.kind) == [.parse] && garbage.errors.first?.reason.contains("deflate") == true)
+    }
+
     /// A value percent-encoded whole is scanned decoded: a token right after an escape (its
     /// hex digit stood where the token's pattern wants a boundary), JSON escaped whole as
     /// `encodeURIComponent` writes it, in a JSON value and in a HAR's cookie. Before the percent

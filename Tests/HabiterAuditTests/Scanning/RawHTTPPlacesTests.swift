@@ -45,7 +45,7 @@ import Testing
     }
 
     /// A coding the scanner cannot undo hides what the body holds: refused, never read as text.
-    @Test(arguments: ["br", "deflate", "zstd", "gzip, br", "compress"])
+    @Test(arguments: ["br", "zstd", "gzip, br", "compress"])
     func aBodyInACodingThatCannotBeUndoneIsAParseError(_ coding: String) {
         let body = "opaque compressed bytes"
         let text = "HTTP/1.1 200 OK\r\nContent-Encoding: \(coding)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"

@@ -78,10 +78,18 @@ enum LayerTesting {
         gzip(chunks: 1, level: level) { _ in bytes }
     }
 
+    /// Deflate data of `bytes` in `wrapper` (zlib or raw).
+    static func deflate(_ bytes: [UInt8], _ wrapper: Zlib.Wrapper = .zlib, level: Int32 = 6) -> [UInt8] {
+        var output: [UInt8] = []
+        let ok = bytes.withUnsafeBytes { Zlib.Deflater(wrapper, level: level).compress($0, final: true, onto: &output) }
+        precondition(ok, "zlib failed to compress")
+        return output
+    }
+
     /// Gzip data of the concatenation of `chunks` chunks, each made by `chunk(i)`, compressed as
     /// they come (so 100 MB of zeros need not be held), with the gzip wrapper.
     static func gzip(chunks: Int, level: Int32 = 9, _ chunk: (Int) -> [UInt8]) -> [UInt8] {
-        let deflater = Zlib.Deflater(gzipWrapper: true, level: level)
+        let deflater = Zlib.Deflater(.gzip, level: level)
         var output: [UInt8] = []
         for i in 0..<chunks {
             let ok = chunk(i).withUnsafeBytes { deflater.compress($0, final: i == chunks - 1, onto: &output) }
