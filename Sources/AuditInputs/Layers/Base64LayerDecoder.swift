@@ -187,8 +187,9 @@ public struct Base64LayerDecoder: LayerDecoder {
                 // starts with `H4sI`, base64 of the magic, seldom has both).
                 return decoded >= 10 && sample[3] & 0xE0 == 0 && (sample[9] <= 13 || sample[9] == 255)
             }
-            if DeflateLayerDecoder.hasZlibHeader(sample[..<decoded]) {
-                return DeflateLayerDecoder.inflatesToText(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: sample[..<decoded])))
+            // Zlib data, else perhaps text that starts `x^`.
+            if decoded >= 2 && sample[0] == 0x78 && DeflateLayerDecoder.opens(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: sample[..<decoded]))) {
+                return true
             }
             var check = TextCheck(expectedBytes: decodedCount)
             // Printable ASCII eight bytes at a time, up to the sample's end at most.

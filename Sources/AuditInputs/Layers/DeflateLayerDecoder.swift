@@ -4,26 +4,34 @@
 /// text replaces the compressed bytes. HTTP's `deflate` coding is this format (RFC 9110), or
 /// raw deflate from some servers: a raw HTTP body so coded is inflated either way (`inflate`).
 ///
-/// Strict, since a zlib header is two bytes: method 8, a window of at most 32 KiB, no preset
-/// dictionary, the header's check; and the first bytes must inflate to text (`inflatesToText`),
-/// which random bytes behind a chance header do not. Past that the data is recognised: corrupt,
-/// truncated or over the gzip decoder's limits, it is refused (`decode` throws).
+/// Strict, since a zlib header is two bytes: method 8 with the 32 KiB window that zlib, Java,
+/// .NET, Go and Python write (`78`), no preset dictionary, the header's check; and the first
+/// bytes must inflate to text (`inflatesToText`), which random bytes behind a chance header do
+/// not (`opens`). Past that the data is recognised: corrupt, truncated or over the gzip
+/// decoder's limits, it is refused (`decode` throws).
 public struct DeflateLayerDecoder: LayerDecoder {
     public var name: String { "deflate" }
-    /// The header's first byte, method 8 with each window size; the header, the smallest block
-    /// and the Adler-32 checksum take 7 bytes.
-    public var gate: LayerGate { LayerGate(minimumLength: 7, firstBytes: "\u{08}\u{18}(8HXhx") }
+    /// The header's first byte (method 8, a 32 KiB window: `x`); the header, the smallest block
+    /// and the Adler-32 checksum take 7 bytes. The other window sizes' first bytes (`h`, `H`,
+    /// `X`, `8`, …) begin many values, which would each be offered to the decoder.
+    public var gate: LayerGate { LayerGate(minimumLength: 7, firstBytes: "x") }
 
     public init() {}
 
     public func decode(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> DecodedLayer? {
-        guard Self.hasZlibHeader(value), Self.inflatesToText(value) else { return nil }
+        guard Self.opens(value) else { return nil }
         switch Self.inflate(value) {
         case .success(let text):
             return DecodedLayer(bytes: text, content: .text, replacesValue: true)
         case .failure(let error):
             throw LayerRefusal(error.isLimit ? .limit : .parse, "deflate data that cannot be opened: \(error.message(coding: "deflate")); what it holds is not checked")
         }
+    }
+
+    /// Whether `bytes` are zlib data that the decoder opens: a header with the 32 KiB window, and
+    /// first bytes that inflate to text.
+    public static func opens(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.first == 0x78 && hasZlibHeader(bytes) && inflatesToText(bytes)
     }
 
     /// Whether `bytes` start with a zlib header: method 8, a window of at most 32 KiB, no preset

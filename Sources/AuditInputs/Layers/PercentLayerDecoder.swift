@@ -19,7 +19,12 @@ public struct PercentLayerDecoder: LayerDecoder {
     /// access key id, 20 characters) behind one escape take 23 bytes, percent-encoded JSON
     /// (`%7B%22a%22%3A1%7D`) 18. A shorter value is left to its own scan, which spares the
     /// search for a `%` in the many short values (two thirds of a JSON export's).
-    public var gate: LayerGate { LayerGate(minimumLength: 16, firstBytes: nil, requiredByte: UInt8(ascii: "%")) }
+    /// The first byte is a component character or an escape: JSON held in a string (`{`, `[`)
+    /// is never searched for a `%`.
+    public var gate: LayerGate {
+        LayerGate(minimumLength: 16, firstBytes: "%ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;:@/",
+                  requiredByte: UInt8(ascii: "%"))
+    }
 
     public init() {}
 
@@ -50,7 +55,8 @@ public struct PercentLayerDecoder: LayerDecoder {
     }
 
     /// A URL component's characters as encoders leave them: RFC 3986's unreserved characters
-    /// and its sub-delimiters, `:`, `@` and `/`, but for `=` and `&` (a form's).
+    /// and its sub-delimiters, `:`, `@` and `/`, but for `=` and `&` (a form's). The gate's first
+    /// bytes are these and `%`.
     private static let componentCharacters: [Bool] = (0..<256).map { b in
         let byte = UInt8(b)
         return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)

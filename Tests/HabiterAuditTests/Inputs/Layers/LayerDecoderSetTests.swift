@@ -24,7 +24,7 @@ import Testing
         // bytes a gate requires, anywhere.
         let random = (0..<4_000).map { _ in
             let first = Array("{[ eBbhHwW/\u{1F}aZ09#=@.?x".utf8).randomElement(using: &generator)!
-            let rest = (0..<Int.random(in: 0...40, using: &generator)).map { _ in Array("ab09=@#.?/ ".utf8).randomElement(using: &generator)! }
+            let rest = (0..<Int.random(in: 0...80, using: &generator)).map { _ in Array("ab09=@#.?/% ".utf8).randomElement(using: &generator)! }
             return String(decoding: [first] + rest, as: UTF8.self)
         }
         for value in values + random {

@@ -46,6 +46,16 @@ import Testing
         #expect(passes("%7B%22a%22%3A1%7D"))
         #expect(!passes("Bearer%20abcdef"))
         #expect(!passes("Bearer 20abcdefghijklmnop"))
+        // A value whose first byte no percent-encoded value starts with: JSON held in a string.
+        #expect(!passes(#"{"a": "%7B%22x%22%7D"}"#))
+        // The gate's first bytes are exactly those a value the decoder opens may start with:
+        // an escape, or a character that may stand before one.
+        #expect(passes("%41%20abcdefghijklmn"))
+        for byte in UInt8(0x21)...UInt8(0x7E) where byte != UInt8(ascii: "%") {
+            let value = [byte] + Array("%20abcdefghijklmn".utf8)
+            let opens = value.withUnsafeBytes { PercentLayerDecoder.isPercentEncoded($0) }
+            #expect(passes(String(decoding: value, as: UTF8.self)) == opens, "\(UnicodeScalar(byte))")
+        }
     }
 
     /// A value that would decode beyond the base64 decoder's limit is refused as a limit; at
