@@ -256,11 +256,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
                 inflated = bytes
                 path = path.entering("gzip")
             case .failure(let error):
-                let kind: InputError.Kind = switch error {
-                case .bomb, .tooLarge: .limit
-                default: .parse
-                }
-                scan.fail(kind, at: body.offset, "a gzip-encoded body cannot be decompressed (\(error.message)); it was scanned as it is")
+                scan.fail(error.isLimit ? .limit : .parse, at: body.offset, "a gzip-encoded body cannot be decompressed (\(error.message)); it was scanned as it is")
                 excluded = scan.layerDecoders.mask(named: GzipLayerDecoder().name)
             }
         }

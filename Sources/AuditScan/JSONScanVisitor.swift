@@ -280,10 +280,9 @@ struct JSONScanVisitor: JSONVisitor {
         try checkCaptureSize(at: offset)
         beginValue(at: offset)
         stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
-        if let name = pendingName {
-            recordName(name, credible: false, valueDescription: value == .null ? "null" : "a boolean", at: offset)
-        }
-        if pairMember != .none { pairValue(.other(description: value == .null ? "null" : "a boolean", offset: layer.outerOffset ?? offset)) }
+        let description = value == .null ? "null" : "a boolean"
+        if let name = pendingName { recordName(name, credible: false, valueDescription: description, at: offset) }
+        if pairMember != .none { pairValue(.other(description: description, offset: layer.outerOffset ?? offset)) }
         if drafts.wantsValue {
             drafts.capture { $0.literal(value, at: offset) }
             if !drafts.pendingKey.isEmpty {
@@ -332,7 +331,7 @@ struct JSONScanVisitor: JSONVisitor {
             guard value.withMemoryRebound(to: UInt8.self, { pairs.name($0, depth: depth, scan: scan) }) else { return }
             let named = pairs.judged()
             noteValueName(named.nameText)
-            judge(named.early, by: named.match, valueKey: named.valueKey)
+            judgeEarlyValue(named.early, by: named.match, valueKey: named.valueKey)
         case .value:
             guard pairs.awaitsName(depth: depth) else { return }
             let early: NameValuePairs.EarlyValue
@@ -368,7 +367,7 @@ struct JSONScanVisitor: JSONVisitor {
 
     /// Judges a value read before its name by the name, as `ArtifactScan.scanNamedString` judges
     /// one under a sensitive key.
-    private mutating func judge(_ early: NameValuePairs.EarlyValue, by match: NameMatch, valueKey: String) {
+    private mutating func judgeEarlyValue(_ early: NameValuePairs.EarlyValue, by match: NameMatch, valueKey: String) {
         let location = path.memberLocation(.key(valueKey), key: valueKey)
         switch early {
         case .hadHits:
