@@ -15,10 +15,11 @@ import AuditBytes
 /// beyond the base64 decoder's `maxDecodedBytes` is refused as a limit.
 public struct PercentLayerDecoder: LayerDecoder {
     public var name: String { "percent" }
-    /// The shortest value a secret can hide in: the pattern rules' shortest secrets (an AWS
-    /// access key id, 20 characters) behind one escape take 23 bytes, percent-encoded JSON
-    /// (`%7B%22a%22%3A1%7D`) 18. A shorter value is left to its own scan, which spares the
-    /// search for a `%` in the many short values (two thirds of a JSON export's).
+    /// The shortest value a secret can hide in: the pattern rules' shortest examples, escaped,
+    /// take 20 bytes or more (a credential in prose of 14 characters with three blanks, an AWS
+    /// access key id of 20 behind an escape 23), percent-encoded JSON (`%7B%22a%22%3A1%7D`) 18.
+    /// A shorter value is left to its own scan, which spares the search for a `%` in the many
+    /// short values (two thirds of a JSON export's).
     /// The first byte is a component character or an escape: JSON held in a string (`{`, `[`)
     /// is never searched for a `%`.
     public var gate: LayerGate {

@@ -525,6 +525,9 @@ private func summary(_ f: Finding) -> String {
         }
         let garbage = TestSupport.scan("HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\nContent-Length: 9\r\n\r\nnot zlib!", name: "bad.http")
         #expect(garbage.errors.map(\.kind) == [.parse] && garbage.errors.first?.reason.contains("deflate") == true)
+        // Two codings at once: one can be undone, not both.
+        let both = TestSupport.scan("HTTP/1.1 200 OK\r\nContent-Encoding: deflate, gzip\r\nContent-Length: 9\r\n\r\nnot zlib!", name: "both.http")
+        #expect(both.errors.map(\.kind) == [.parse] && both.errors.first?.reason.contains("both gzip and deflate") == true)
     }
 
     /// A value percent-encoded whole is scanned decoded: a token right after an escape (its
