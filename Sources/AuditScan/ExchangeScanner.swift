@@ -238,26 +238,27 @@ struct ExchangeScanner: HTTPMessageVisitor {
         if let coding = body.unsupportedCoding, body.withBytes(in: scan.window, { !$0.isEmpty }) {
             scan.fail(.parse, at: body.offset, "a body coded \(coding) (Content-Encoding or Transfer-Encoding) cannot be decoded (only gzip and deflate can); it was scanned as it is, so what it holds is not checked")
         }
+        // The coding to undo, named as its layer decoder is, and how.
+        let coding: (name: String, inflate: (UnsafeRawBufferPointer) -> Result<[UInt8], GzipError>)?
         if body.deflate && body.gzip {
             scan.fail(.parse, at: body.offset, "a body coded with both gzip and deflate cannot be decoded (one coding can be undone, not two); it was scanned as it is, so what it holds is not checked")
+            coding = nil
         } else if body.deflate {
-            switch body.withBytes(in: scan.window, { DeflateLayerDecoder.inflate($0) }) {
+            coding = (DeflateLayerDecoder().name, { DeflateLayerDecoder.inflate($0) })
+        } else if body.gzip || body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
+            coding = (GzipLayerDecoder().name, { GzipLayerDecoder.inflate($0) })
+        } else {
+            coding = nil
+        }
+        if let coding {
+            switch body.withBytes(in: scan.window, coding.inflate) {
             case .success(let bytes):
                 inflated = bytes
-                path = path.entering("deflate")
+                path = path.entering(coding.name)
             case .failure(let error):
                 scan.fail(error.isLimit ? .limit : .parse, at: body.offset,
-                          "a deflate-encoded body cannot be decompressed (\(error.message(coding: "deflate"))); it was scanned as it is")
-                excluded = scan.layerDecoders.mask(named: DeflateLayerDecoder().name)
-            }
-        } else if body.gzip || body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
-            switch body.withBytes(in: scan.window, { GzipLayerDecoder.inflate($0) }) {
-            case .success(let bytes):
-                inflated = bytes
-                path = path.entering("gzip")
-            case .failure(let error):
-                scan.fail(error.isLimit ? .limit : .parse, at: body.offset, "a gzip-encoded body cannot be decompressed (\(error.message)); it was scanned as it is")
-                excluded = scan.layerDecoders.mask(named: GzipLayerDecoder().name)
+                          "a \(coding.name)-encoded body cannot be decompressed (\(error.message(coding: coding.name))); it was scanned as it is")
+                excluded = scan.layerDecoders.mask(named: coding.name)
             }
         }
         // The JSON reader's hits learn that they are protocol fields from an ancestor's facts.

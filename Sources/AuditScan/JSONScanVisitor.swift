@@ -84,8 +84,7 @@ struct JSONScanVisitor: JSONVisitor {
     private mutating func containerBegins(_ description: String, at offset: Int) -> (id: Int, parentDraft: Int?) {
         beginValue(at: offset)
         stores.containerOpens(depth: path.depth + 1, scan: scan)
-        if let name = pendingName { recordName(name, credible: false, valueDescription: description, at: offset) }
-        if pairMember != .none { pairValue(.other(description: description, offset: layer.outerOffset ?? offset)) }
+        noStringValue(description, at: offset)
         return (path.nextId(), path.isEmpty ? nil : path.top.notes.draft)
     }
 
@@ -265,8 +264,7 @@ struct JSONScanVisitor: JSONVisitor {
         try checkCaptureSize(at: offset)
         beginValue(at: offset)
         stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
-        if let name = pendingName { recordName(name, credible: false, valueDescription: "a number", at: offset) }
-        if pairMember != .none { pairValue(.other(description: "a number", offset: layer.outerOffset ?? offset)) }
+        noStringValue("a number", at: offset)
         if drafts.wantsValue {
             drafts.capture { $0.scalar(.number, raw, at: offset) }
             if !drafts.pendingKey.isEmpty {
@@ -280,9 +278,7 @@ struct JSONScanVisitor: JSONVisitor {
         try checkCaptureSize(at: offset)
         beginValue(at: offset)
         stores.scalar(holdsNothing: true, isSummary: true, scan: scan)
-        let description = value == .null ? "null" : "a boolean"
-        if let name = pendingName { recordName(name, credible: false, valueDescription: description, at: offset) }
-        if pairMember != .none { pairValue(.other(description: description, offset: layer.outerOffset ?? offset)) }
+        noStringValue(value == .null ? "null" : "a boolean", at: offset)
         if drafts.wantsValue {
             drafts.capture { $0.literal(value, at: offset) }
             if !drafts.pendingKey.isEmpty {
@@ -347,6 +343,14 @@ struct JSONScanVisitor: JSONVisitor {
         case .none:
             break
         }
+    }
+
+    /// A value that is no string (a number, a literal, a container): under a sensitive name, a
+    /// name hit that is no secret; as a name/value object's value, what its name will judge.
+    @inline(__always)
+    private mutating func noStringValue(_ description: String, at offset: Int) {
+        if let name = pendingName { recordName(name, credible: false, valueDescription: description, at: offset) }
+        if pairMember != .none { pairValue(.other(description: description, offset: layer.outerOffset ?? offset)) }
     }
 
     /// A value member that is no string, read before its name: kept for it. A name that is no

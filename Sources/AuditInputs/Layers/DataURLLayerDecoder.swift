@@ -26,12 +26,7 @@ public struct DataURLLayerDecoder: LayerDecoder {
         let bytes = UnsafeRawBufferPointer(rebasing: value[payload])
         if isBase64 { return try Base64LayerDecoder().decode(bytes) }
         guard LayerBytes.mayPercentDecode(bytes, plusAsSpace: false) else { return nil }
-        // A decoded copy as large as the base64 decoder allows, within the memory a scan may
-        // take beyond its input.
-        guard bytes.count <= Base64LayerDecoder.maxDecodedBytes else {
-            throw LayerRefusal(.limit, "a data URL of \(bytes.count) percent-encoded bytes, over the limit of \(Base64LayerDecoder.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
-        }
-        return DecodedLayer(bytes: LayerBytes.percentDecode(bytes, plusAsSpace: false), content: .text, replacesValue: false)
+        return try PercentLayerDecoder.decodedText(bytes, refused: "a data URL of \(bytes.count) percent-encoded bytes")
     }
 
     /// Where the payload of the data URL `value` is, and whether the URL says it is base64; nil

@@ -31,10 +31,18 @@ public struct PercentLayerDecoder: LayerDecoder {
 
     public func decode(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> DecodedLayer? {
         guard Self.isPercentEncoded(value) else { return nil }
-        guard value.count <= Base64LayerDecoder.maxDecodedBytes else {
-            throw LayerRefusal(.limit, "a percent-encoded value of \(value.count) bytes, over the limit of \(Base64LayerDecoder.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
+        return try Self.decodedText(value, refused: "a percent-encoded value of \(value.count) bytes")
+    }
+
+    /// `bytes` percent-decoded as a text layer that leaves the value to be scanned as well (this
+    /// decoder's, and a data URL's percent-encoded payload). A decoded copy as large as the
+    /// base64 decoder allows, within the memory a scan may take beyond its input; beyond it,
+    /// refused as a limit, the refusal naming the value as `refused` does.
+    static func decodedText(_ bytes: UnsafeRawBufferPointer, refused: @autoclosure () -> String) throws(LayerRefusal) -> DecodedLayer {
+        guard bytes.count <= Base64LayerDecoder.maxDecodedBytes else {
+            throw LayerRefusal(.limit, "\(refused()), over the limit of \(Base64LayerDecoder.maxDecodedBytes) bytes a layer may decode to; what it holds is not checked")
         }
-        return DecodedLayer(bytes: LayerBytes.percentDecode(value, plusAsSpace: false), content: .text, replacesValue: false)
+        return DecodedLayer(bytes: LayerBytes.percentDecode(bytes, plusAsSpace: false), content: .text, replacesValue: false)
     }
 
     /// Whether `value` is percent-encoded as `decode` opens it.
