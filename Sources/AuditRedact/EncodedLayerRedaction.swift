@@ -15,6 +15,16 @@ extension RedactionSession {
         }
     }
 
+    /// XML held in a string or carried as a body (`!xml`).
+    func redactXMLLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        do {
+            return try XMLDocumentRedactor.redact(value, root: path, session: self)
+        } catch {
+            noteProblem("the XML text at \(path) could not be read again")
+            return nil
+        }
+    }
+
     /// NDJSON held in a string: each non-blank line is a document, `!ndjson/<index>`.
     func redactNDJSONLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         var edits = ByteEdits()

@@ -101,12 +101,13 @@ final class RedactionSession {
 
     /// The order in which layers of one value are redacted: those that replace the value first,
     /// then those that edit a part of it (each re-reads the value the previous one left).
-    static let decoderOrder = ["json", "ndjson", "gzip", "deflate", "base64", "data", "percent", "list", "legacy-list", "query", "fragment", "userinfo", "form", "multipart", "basic", "cookie"]
+    static let decoderOrder = ["json", "ndjson", "xml", "gzip", "deflate", "base64", "data", "percent", "list", "legacy-list", "query", "fragment", "userinfo", "form", "multipart", "basic", "cookie"]
 
     private func redactLayer(_ decoder: String, in value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         switch decoder {
         case "json": return redactJSONLayer(value, at: path)
         case "ndjson": return redactNDJSONLayer(value, at: path)
+        case "xml": return redactXMLLayer(value, at: path)
         case "gzip": return redactGzipLayer(value, at: path)
         case "deflate": return redactDeflateLayer(value, at: path)
         case "base64": return redactBase64Layer(value, at: path)

@@ -57,9 +57,9 @@ public struct Redactor: Sendable {
         guard let formatName = first.summary.format, let format = InputFormat(rawValue: formatName) else {
             throw .input([InputError(kind: .format, artifact: name, reason: first.summary.skipped.map { "not scanned: \($0)" } ?? "the input format cannot be determined")])
         }
-        if [.jsonc, .xml, .text].contains(format) {
+        if [.jsonc, .text].contains(format) {
             throw .input([InputError(kind: .format, artifact: name,
-                                     reason: "redact writes copies of JSON, NDJSON, HAR, prefs XML, DataStore and HTTP inputs, not of \(formatName)")])
+                                     reason: "redact writes copies of JSON, NDJSON, HAR, XML, prefs XML, DataStore and HTTP inputs, not of \(formatName)")])
         }
         var current = content
         var remaining = first.findings.filter(Redactor.carriesSecret)
@@ -132,7 +132,10 @@ public struct Redactor: Sendable {
         case .datastore:
             session.plan = RedactionPlan(findings: findings, rules: rules)
             return try DataStoreRedactor.redact(content, root: root, session: session)
-        case .jsonc, .xml, .text:
+        case .xml:
+            session.plan = RedactionPlan(findings: findings, rules: rules)
+            return try XMLDocumentRedactor.redact(content, root: root, session: session)
+        case .jsonc, .text:
             // Refused before any round (`redact`).
             return nil
         }

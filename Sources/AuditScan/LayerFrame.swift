@@ -180,6 +180,7 @@ extension ArtifactScan {
         switch layer.content {
         case .json: return layer.bytes.withUnsafeBytes { scanJSONLayer($0, frame: frame) }
         case .valueIsJSON: return scanJSONLayer(value, frame: frame)
+        case .valueIsXML: return scanXMLLayer(value, frame: frame)
         case .text: return scanTextLayer(layer.bytes, frame: frame)
         case .pairs(let list): return scanPairs(list.pairs(in: value), frame: frame)
         }
@@ -227,26 +228,35 @@ extension ArtifactScan {
     /// Reads one JSON text with `reader` as a layer in `frame`; when it is not JSON after all,
     /// forgets what it recorded and returns false.
     func readJSONLayer(_ reader: inout JSONReader, frame: LayerFrame) -> Bool {
-        let mark = hitMark
-        let errorMark = errorCount
+        let mark = (hits: hitMark, errors: errorCount)
         var visitor = takeLayerVisitor(for: frame)
         do {
             try reader.readText(&visitor)
             keepLayerVisitor(consume visitor)
             return true
-        } catch let limit as DocumentLimit {
-            // JSON all the same, too large to check in full: the input fails closed.
+        } catch {
+            return layerReadFailed(error, frame: frame, since: mark) { error in
+                guard let syntax = error as? JSONSyntaxError, case .nestingTooDeep = syntax.reason else { return nil }
+                return "JSON in a string nested deeper than the limit of \(options.maxDepth): its keys are not checked"
+            }
+        }
+    }
+
+    /// What a layer's reader threw, handled; whether the layer stands. A document limit: the
+    /// content all the same, too large to check in full, so the input fails closed (true). Any
+    /// other error: the text is not that content after all, and what the layer recorded since
+    /// `mark` is forgotten (false); nesting beyond the reader's limit, which `tooDeep` describes,
+    /// is that content all the same, a limit error.
+    func layerReadFailed(_ error: any Error, frame: LayerFrame, since mark: (hits: HitMark, errors: Int),
+                         tooDeep: (any Error) -> String?) -> Bool {
+        if let limit = error as? DocumentLimit {
             fail(.limit, at: frame.outerOffset ?? limit.offset, limit.message)
             return true
-        } catch {
-            rollBackHits(to: mark)
-            rollBackErrors(to: errorMark)
-            // JSON too deep to read is JSON all the same: its keys are not checked.
-            if let syntax = error as? JSONSyntaxError, case .nestingTooDeep = syntax.reason {
-                fail(.limit, at: frame.outerOffset, "JSON in a string nested deeper than the limit of \(options.maxDepth): its keys are not checked")
-            }
-            return false
         }
+        rollBackHits(to: mark.hits)
+        rollBackErrors(to: mark.errors)
+        if let message = tooDeep(error) { fail(.limit, at: frame.outerOffset, message) }
+        return false
     }
 
     /// Named values: each judged by its name and scanned like an object member's value. The

@@ -7,14 +7,15 @@ import AuditInputs
 /// `/manifest/application/meta-data[2]/@android:value` (a position among same-named siblings from
 /// the second on), `…/string[3]/text()` or `…/comment()`. The whole document is one document.
 ///
-/// A value is judged by the name the file gives it: an element's `name` attribute
-/// (`<meta-data android:name="api_key" android:value="…"/>`, `<string name="api_key">…</string>`)
-/// for its `value` attribute and its text, a plist's `<key>` for the element after it, else the
-/// attribute's or the element's own name.
+/// A value is judged by the name the file gives it: an element's `name` or `key` attribute
+/// (`<meta-data android:name="api_key" android:value="…"/>`, `<string name="api_key">…</string>`,
+/// .NET's and NuGet's `<add key="ClearTextPassword" value="…"/>`, Java's XML properties'
+/// `<entry key="db.password">…</entry>`) for its `value` attribute and its text, a plist's `<key>`
+/// for the element after it, else the attribute's or the element's own name.
 enum XMLInputScanner {
     static func scan(_ scan: ArtifactScan, start: Int) {
         var reader = XMLReader(window: scan.window)
-        var visitor = XMLScanVisitor(scan: scan)
+        var visitor = XMLScanVisitor(scan: scan, frame: .input(path: scan.rootPath))
         do {
             try reader.read(&visitor)
         } catch let error as PrefsXMLError {
@@ -31,62 +32,79 @@ enum XMLInputScanner {
     }
 }
 
-/// Turns an `XMLReader`'s events into hits, keeping the path of the open elements.
+extension ArtifactScan {
+    /// Reads an XML document held in a string or carried as a body (`XMLLayerDecoder`) as a
+    /// layer in `frame`; when it is not well-formed XML after all (HTML, a template), forgets
+    /// what it recorded and returns false (the value is scanned as text in any case). XML nested
+    /// deeper than the reader's limit is XML all the same: a limit error, its content not checked.
+    func scanXMLLayer(_ text: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
+        let mark = (hits: hitMark, errors: errorCount)
+        var reader = XMLReader(window: ByteWindow(whole: text))
+        var visitor = XMLScanVisitor(scan: self, frame: frame)
+        do {
+            try reader.read(&visitor)
+            return true
+        } catch {
+            return layerReadFailed(error, frame: frame, since: mark) { error in
+                guard let xml = error as? PrefsXMLError, case .nestingTooDeep = xml.reason else { return nil }
+                return "XML in a string nested deeper than the limit of \(XMLReader.defaultMaxDepth): its content is not checked"
+            }
+        }
+    }
+}
+
+/// Turns an `XMLReader`'s events into hits, keeping the path of the open elements. In an XML
+/// input (`frame` is the input's) a hit stands where its value does; in a layer, at the string
+/// or body that carries the layer, as a JSON layer's hits do, with the layer's place and facts.
 struct XMLScanVisitor: XMLVisitor {
     let scan: ArtifactScan
+    let frame: LayerFrame
 
-    /// An open element.
+    /// An open element: what names its text and its children.
     private struct Level {
-        var path: LayeredPath
         var name: String
-        /// The value of its `name` attribute (any prefix), which names its `value` and its text.
+        /// The value of its `name` or `key` attribute (any prefix), which names its `value` and
+        /// its text.
         var nameAttribute: String?
         /// The plist `<key>` just before it, which names it.
         var key: String?
-        /// How many children of each name it has had so far.
-        var children: [[UInt8]: Int] = [:]
         /// The text of its last child when that was a plist `<key>`, for the next child.
         var pendingKey: String?
     }
 
     private var open: [Level] = []
+    private var paths: XMLPaths
 
-    init(scan: ArtifactScan) {
+    init(scan: ArtifactScan, frame: LayerFrame) {
         self.scan = scan
+        self.frame = frame
+        paths = XMLPaths(root: frame.path)
     }
 
     mutating func startElement(_ tag: XMLStartTag) throws {
         try scan.checkDocumentHits(at: tag.offset)
-        let name = String(decoding: tag.name, as: UTF8.self)
-        var token = name
-        var parentPath = scan.rootPath
         var key: String?
         if !open.isEmpty {
-            let count = open[open.count - 1].children[tag.name, default: 0] + 1
-            open[open.count - 1].children[tag.name] = count
-            if count > 1 { token += "[\(count)]" }
-            parentPath = open[open.count - 1].path
             key = open[open.count - 1].pendingKey
             open[open.count - 1].pendingKey = nil
         }
-        let nameAttribute = tag.attributes.first { Self.localName($0.name) == "name" }.map { String(decoding: $0.value.bytes, as: UTF8.self) }
-        let level = Level(path: parentPath.appending(.key(token)), name: name, nameAttribute: nameAttribute, key: key)
+        let path = paths.enter(tag.name)
+        let nameAttribute = tag.attributes.first { Self.namesValue(Self.localName($0.name)) }.map { String(decoding: $0.value.bytes, as: UTF8.self) }
         for attribute in tag.attributes {
             let attributeName = String(decoding: attribute.name, as: UTF8.self)
             let judgedBy = Self.localName(attribute.name) == "value" ? nameAttribute ?? attributeName : attributeName
-            let path = level.path.appending(.key("@" + attributeName))
-            scanValue(attribute.value, name: judgedBy, path: path)
+            scanValue(attribute.value, name: judgedBy, path: XMLPaths.attribute(attribute.name, of: path))
         }
-        open.append(level)
+        open.append(Level(name: String(decoding: tag.name, as: UTF8.self), nameAttribute: nameAttribute, key: key))
     }
 
     mutating func endElement() throws {
         open.removeLast()
+        paths.leave()
     }
 
     mutating func text(_ text: PrefsText) throws {
-        guard let level = open.last else { return }
-        let path = level.path.appending(.key("text()"))
+        guard let level = open.last, let path = paths.text else { return }
         if level.name == "key" && open.count >= 2 {
             // A plist key names the next element; its own text is only scanned.
             open[open.count - 2].pendingKey = String(decoding: text.bytes, as: UTF8.self)
@@ -97,18 +115,30 @@ struct XMLScanVisitor: XMLVisitor {
     }
 
     mutating func comment(_ text: PrefsText) throws {
-        let path = (open.last?.path ?? scan.rootPath).appending(.key("comment()"))
+        let path = paths.comment
         _ = text.bytes.withUnsafeBytes { bytes in
-            scan.scanPatterns(bytes, offset: text.offset) { HitLocation(key: nil, path: path, ancestry: []) }
+            scan.scanPatterns(bytes, offset: frame.outerOffset ?? text.offset) { location(key: frame.outerKey, path: path) }
         }
     }
 
     private func scanValue(_ value: PrefsText, name: String?, path: LayeredPath) {
         _ = value.bytes.withUnsafeBytes { bytes in
-            scan.scanNamedString(bytes, name: name.flatMap(scan.nameMatch), at: value.offset, depth: 0) {
-                HitLocation(key: name, path: path, ancestry: [])
+            scan.scanNamedString(bytes, name: name.flatMap(scan.nameMatch), at: frame.outerOffset ?? value.offset, depth: frame.depth) {
+                location(key: name, path: path)
             }
         }
+    }
+
+    private func location(key: String?, path: LayeredPath) -> HitLocation {
+        HitLocation(key: key, path: path, ancestry: frame.ancestry, readerContext: frame.readerContext, carrier: frame.carrier,
+                    isProtocolField: frame.isProtocolField)
+    }
+
+    /// Whether an attribute of this local name names its element's `value` attribute and text:
+    /// `name` (Android's `meta-data`, `res/values`) and `key` (.NET's and NuGet's
+    /// `<add key="…" value="…"/>`), as a name/value object's `name` or `key` does in JSON.
+    private static func namesValue(_ localName: Substring) -> Bool {
+        localName == "name" || localName == "key"
     }
 
     /// `value` for `android:value`: the name without its namespace prefix.

@@ -138,8 +138,8 @@ enum HelpText {
     SharedPreferencesAsync keeps the app's stores), raw HTTP messages (.http files, proxy
     saves, curl -v dumps), and any of these gzip-compressed. Strings holding JSON, base64,
     JWTs, URL queries, form bodies, multipart/form-data bodies, URL userinfo, Basic
-    credentials, data: URLs, values percent-encoded whole, gzip or zlib data are opened and
-    scanned as inner layers.
+    credentials, data: URLs, values percent-encoded whole, gzip or zlib data and XML are
+    opened and scanned as inner layers.
 
     Findings are secret (a credential where it must not be), policy (a contract violation)
     or transport (a credential the protocol carries, e.g. an Authorization header in a
@@ -262,17 +262,17 @@ enum HelpText {
     USAGE: habiter-audit redact [options] <input> -o <output>
 
     ARGUMENTS:
-      <input>                 A HAR capture, JSON or NDJSON, SharedPreferences XML, a
-                              DataStore preferences file, raw HTTP messages or a backup
-                              (any of them gzip-compressed), or - for stdin. It is never
-                              modified.
+      <input>                 A HAR capture, JSON or NDJSON, SharedPreferences XML or
+                              other XML, a DataStore preferences file, raw HTTP messages
+                              or a backup (any of them gzip-compressed), or - for stdin.
+                              It is never modified.
 
     OPTIONS:
       -o, --output <file>     Where to write the redacted copy; - for stdout. An existing
                               file (or the input itself) is refused without --force.
       --force                 Overwrite an existing output file.
       --input-format <fmt>    Force the input format: auto, json, ndjson, har, prefs-xml,
-                              http or datastore. (default: auto, detected from content,
+                              xml, http or datastore. (default: auto, detected from content,
                               and a *.preferences_pb name for DataStore)
       --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
                               loaded rule replaces it. Repeatable.
@@ -284,7 +284,7 @@ enum HelpText {
     What scan reports as secret or transport is replaced: the secret span a pattern rule
     matched (Bearer [REDACTED:jwt] keeps its scheme), the whole value a name rule judged
     credible. Inner layers are opened and encoded again: base64 (and gzip or zlib in it),
-    data: URLs, values percent-encoded whole, JSON in a string, query and form parameters,
+    data: URLs, values percent-encoded whole, JSON and XML in a string, query and form parameters,
     multipart form parts, URL userinfo, Basic credentials and cookies; a JSON Web Token is
     replaced whole. Policy findings are left as they are. The copy keeps its format: a HAR
     still opens in a HAR viewer, XML and JSON still parse, NDJSON keeps one document per line,

@@ -11,6 +11,9 @@ public struct DecodedLayer: Sendable {
         /// The value itself is a JSON text: read where it stands, as `json` is. Not copied: the
         /// value (a capture's body, a payload in a log) is often kilobytes, already unescaped.
         case valueIsJSON
+        /// The value itself is an XML document: read where it stands with the XML reader, each
+        /// text and attribute judged by its name.
+        case valueIsXML
         /// Plain text (or bytes): offered to the decoders again, else scanned with the pattern
         /// rules as one value.
         case text
@@ -19,8 +22,8 @@ public struct DecodedLayer: Sendable {
         case pairs(PairList)
     }
 
-    /// The decoded bytes of a `json` or `text` layer; empty for `valueIsJSON` and `pairs`, which
-    /// are read from the value.
+    /// The decoded bytes of a `json` or `text` layer; empty for `valueIsJSON`, `valueIsXML` and
+    /// `pairs`, which are read from the value.
     public var bytes: [UInt8]
     public var content: Content
     /// True when the layer holds everything the value says (JSON text), so the value itself is
@@ -162,6 +165,7 @@ public enum LayerDecoders {
     public static let standard: [any LayerDecoder] = [
         JSONLayerDecoder(), JWTLayerDecoder(), QueryLayerDecoder(), FragmentLayerDecoder(), UserinfoLayerDecoder(), FormLayerDecoder(),
         MultipartLayerDecoder(), BasicAuthLayerDecoder(), Base64LayerDecoder(), DataURLLayerDecoder(), PercentLayerDecoder(), GzipLayerDecoder(), DeflateLayerDecoder(),
+        XMLLayerDecoder(),
     ]
 }
 

@@ -62,7 +62,7 @@ private typealias F = RedactFixtures
             Issue.record("an input of no known format was redacted")
             return
         }
-        #expect(errors.first?.description == "notes.txt: redact writes copies of JSON, NDJSON, HAR, prefs XML, DataStore and HTTP inputs, not of text")
+        #expect(errors.first?.description == "notes.txt: redact writes copies of JSON, NDJSON, HAR, XML, prefs XML, DataStore and HTTP inputs, not of text")
     }
 
     @Test func anIncompleteRedactionNamesWhatRemainsWithoutItsValue() {

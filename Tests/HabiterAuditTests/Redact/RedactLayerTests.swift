@@ -229,6 +229,30 @@ private func request(url: String = "https://api.example.com/v1/things", headers:
         expectClean(result, leaking: [F.jwt, "Zk9pQ2xhc3NseVRva2VuMjAyNQAbc"])
     }
 
+    /// XML in a body or a value is redacted where it stands: a text node, an attribute value
+    /// and a comment, escaped as XML, the rest of the document byte for byte; behind base64
+    /// encoded again; in a raw HTTP body with its `Content-Length` corrected.
+    @Test func xmlIsRedactedInside() throws {
+        let soap = #"<?xml version="1.0"?><Envelope><Body a="1"><password>\#(F.password)</password><note key="\#(F.github)">t</note><!-- \#(F.stripe) --></Body></Envelope>"#
+        let redacted = #"<?xml version="1.0"?><Envelope><Body a="1"><password>[REDACTED:password]</password><note key="[REDACTED:github-token]">t</note><!-- [REDACTED:stripe-secret-key] --></Body></Envelope>"#
+        let secrets = [F.password, F.github, F.stripe]
+        let file = try F.redact(soap, name: "call.xml")
+        #expect(file.format == "xml")
+        expectText(file.output, equals: redacted)
+        expectClean(file, leaking: secrets)
+
+        let escaped = soap.replacingOccurrences(of: "\"", with: "\\\"")
+        let response = #"{"status": 200, "headers": [], "content": {"size": 1, "mimeType": "application/xml", "encoding": "base64", "text": "\#(F.base64(soap))"}}"#
+        let capture = try F.redact(har(request: request(postData: #"{"mimeType": "text/xml", "text": "\#(escaped)"}"#), response: response), name: "soap.har")
+        expectText(F.jsonString(capture.output, at: "/log/entries/0/request/postData/text"), equals: redacted, "the request body")
+        expectText(F.jsonString(capture.output, at: "/log/entries/0/response/content/text").flatMap(F.decodeBase64), equals: redacted, "the response body")
+        expectClean(capture, leaking: secrets)
+
+        let http = try F.redact("POST /auth HTTP/1.1\r\nContent-Type: text/xml\r\nContent-Length: \(soap.utf8.count)\r\n\r\n\(soap)", name: "soap.http")
+        expectText(http.output, equals: "POST /auth HTTP/1.1\r\nContent-Type: text/xml\r\nContent-Length: \(redacted.utf8.count)\r\n\r\n\(redacted)")
+        expectClean(http, leaking: secrets)
+    }
+
     @Test func javaListWriterMatchesWhatJavaWrites() {
         // The first bytes of the corpus's legacy list, as ObjectOutputStream wrote them.
         let serialized = JavaStringListWriter.serialize([Array("a".utf8), Array("b".utf8)])

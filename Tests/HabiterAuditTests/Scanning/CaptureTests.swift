@@ -544,6 +544,44 @@ private func summary(_ f: Finding) -> String {
     }
 }
 
+extension CaptureEdgeCaseTests {
+    /// XML in a body or a value is read as XML: a text or attribute judged by its element's or
+    /// attribute's name, a token in a text node at its element's path. Before the XML layer, a
+    /// SOAP call's `<password>` gave nothing in a raw HTTP body, a HAR body or base64 of it.
+    @Test func xmlIsJudgedByItsNames() {
+        let soap = #"<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Login><user>alice</user><password>Tr0ub4dor-x9Qz-Lm2w</password><note>key \#(github)</note></Login></soap:Body></soap:Envelope>"#
+        let inner = "!xml/soap:Envelope/soap:Body/Login"
+        let http = "POST /auth HTTP/1.1\r\nHost: api.example.com\r\nContent-Type: text/xml\r\nContent-Length: \(soap.utf8.count)\r\n\r\n\(soap)"
+        #expect(found(http, name: "soap.http") == [
+            "secret.github-token /entries/0/request/postData/text\(inner)/note/text()",
+            "name.password /entries/0/request/postData/text\(inner)/password/text()",
+        ])
+        let escaped = soap.replacingOccurrences(of: "\"", with: "\\\"")
+        let har = #"{"log": {"version": "1.2", "creator": {"name": "Charles", "version": "4.6"}, "entries": [{"request": {"method": "POST", "url": "https://api.example.com/auth", "headers": [], "postData": {"mimeType": "text/xml", "text": "\#(escaped)"}}, "response": {"status": 200, "content": {"mimeType": "application/xml", "encoding": "base64", "text": "\#(LayerTesting.base64(#"<r><apiKey attr="1">q8Zr2LmN5vXc7TbY1pKd</apiKey><session token="Zx9-Lq2w-Pv7r-Mn4k-Tb3"/></r>"#))"}}}]}}"#
+        #expect(found(har, name: "soap.har") == [
+            "secret.github-token /log/entries/0/request/postData/text\(inner)/note/text()",
+            "name.password /log/entries/0/request/postData/text\(inner)/password/text()",
+            "name.api-key /log/entries/0/response/content/text!base64!xml/r/apiKey/text()",
+            // Found by the text scan too (an assignment), which says more than the name.
+            "secret.secret-assignment /log/entries/0/response/content/text!base64!xml/r/session/@token",
+        ])
+        // In a JSON value, where it stands and behind base64 (a SAML message's way).
+        #expect(found(#"{"request": "\#(escaped)", "SAMLResponse": "\#(LayerTesting.base64(soap))"}"#) == [
+            "secret.github-token /request\(inner)/note/text()",
+            "name.password /request\(inner)/password/text()",
+            "secret.github-token /SAMLResponse!base64\(inner)/note/text()",
+            "name.password /SAMLResponse!base64\(inner)/password/text()",
+        ])
+        // Not XML after all (HTML with a void element, an undeclared entity): text, as before.
+        #expect(found(#"{"a": "<p>key <br> \#(github)</p>", "b": "<p>&nbsp;</p>", "c": "<password>{{password}}</password>"}"#)
+            == ["secret.github-token /a"])
+        // Too deep to read: XML all the same, a limit error.
+        let deep = String(repeating: "<a>", count: 300) + "x" + String(repeating: "</a>", count: 300)
+        let result = TestSupport.scan(#"{"a": "\#(deep)"}"#, name: "deep.json")
+        #expect(result.errors.map(\.kind) == [.limit] && result.errors.first?.reason.contains("XML in a string nested deeper") == true)
+    }
+}
+
 /// Every truncation of a sample of each format is an input error with a position, or a correct
 /// scan of what is there: never a crash, never silence about the missing part.
 @Suite struct TruncationTests {

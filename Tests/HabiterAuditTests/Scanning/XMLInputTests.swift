@@ -73,6 +73,31 @@ private func summary(_ f: Finding) -> String {
         #expect(result.findings.map(summary) == ["name.client-secret 8:13 /plist/dict/string[2]/text() key=client_secret"])
     }
 
+    /// A `key` attribute names its element's `value` and text as `name` does: NuGet's and .NET's
+    /// `<add key="…" value="…"/>` and Java's XML properties gave no finding before.
+    @Test func aKeyAttributeNamesTheValue() {
+        let nuget = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <configuration>
+          <packageSourceCredentials>
+            <github>
+              <add key="Username" value="octocat" />
+              <add key="ClearTextPassword" value="Nb4-vQ7r!Lm2" />
+            </github>
+          </packageSourceCredentials>
+        </configuration>
+        """
+        #expect(TestSupport.scan(nuget, name: "NuGet.config").findings.map(summary)
+                == ["name.password 6:43 /configuration/packageSourceCredentials/github/add[2]/@value key=ClearTextPassword"])
+        let properties = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE properties SYSTEM "http://java.sun.com/dtd/properties.dtd">
+        <properties><entry key="db.user">app</entry><entry key="db.password">Xk9mQ2vL7pR4wzT8aB3n</entry></properties>
+        """
+        #expect(TestSupport.scan(properties, name: "config.xml").findings.map(summary)
+                == ["name.password 3:70 /properties/entry[2]/text() key=db.password"])
+    }
+
     @Test(arguments: [
         ("<?xml version='1.0'?>\n<!DOCTYPE manifest [<!ENTITY a \"aaaa\">]>\n<manifest>&a;</manifest>\n",
          "layout.xml:2:1: a DOCTYPE with an internal subset is not allowed (no DTDs, entity definitions or external entities)"),

@@ -1,0 +1,62 @@
+import AuditCore
+import AuditInputs
+
+/// Redacts an XML document that is not a SharedPreferences export (an XML input; XML held in a
+/// string or carried as a body, `!xml`) in place: only the text, attribute values and comments
+/// the plan names are rewritten, escaped as `PrefsXMLRedactor` escapes them, at the scanner's
+/// paths (`XMLPaths`). A secret in an element or attribute name cannot be replaced in place (a
+/// placeholder is no XML name): it is left, noted, and the verification scan refuses the copy.
+struct XMLDocumentRedactor {
+    /// Redacts `text`; nil when nothing changes. Throws the reader's error when `text` is not
+    /// well-formed XML.
+    static func redact(_ text: [UInt8], root: LayeredPath, session: RedactionSession) throws -> [UInt8]? {
+        try text.withUnsafeBytes { buffer -> [UInt8]? in
+            var reader = XMLReader(window: ByteWindow(whole: buffer))
+            var visitor = Visitor(session: session, input: buffer.bindMemory(to: UInt8.self), paths: XMLPaths(root: root))
+            try reader.read(&visitor)
+            return visitor.edits.isEmpty ? nil : visitor.edits.applied(to: buffer.bindMemory(to: UInt8.self))
+        }
+    }
+
+    private struct Visitor: XMLVisitor {
+        let session: RedactionSession
+        let input: UnsafeBufferPointer<UInt8>
+        var paths: XMLPaths
+        var edits = ByteEdits()
+
+        mutating func startElement(_ tag: XMLStartTag) throws {
+            let path = paths.enter(tag.name)
+            guard session.plan.leadsSomewhere(path) else { return }
+            if session.plan.node(at: path)?.isTarget == true { session.noteProblem("a secret in an element name at \(path) cannot be replaced in place") }
+            for attribute in tag.attributes {
+                let attributePath = XMLPaths.attribute(attribute.name, of: path)
+                guard session.plan.node(at: attributePath) != nil, !attribute.value.bytes.isEmpty,
+                      let redacted = session.redactValue(attribute.value.bytes, at: attributePath) else { continue }
+                let offset = attribute.value.offset
+                let end = input[offset...].firstIndex(of: input[offset - 1]) ?? input.count
+                edits.replace(offset..<end, with: PrefsXMLRedactor.escape(redacted, inAttribute: true))
+            }
+        }
+
+        mutating func endElement() throws {
+            paths.leave()
+        }
+
+        mutating func text(_ text: PrefsText) throws {
+            guard let path = paths.text, session.plan.node(at: path) != nil,
+                  let redacted = session.redactValue(text.bytes, at: path) else { return }
+            edits.replace(text.offset..<PrefsXMLRedactor.textEnd(in: input, from: text.offset), with: PrefsXMLRedactor.escape(redacted))
+        }
+
+        mutating func comment(_ text: PrefsText) throws {
+            let path = paths.comment
+            guard session.plan.node(at: path) != nil, let redacted = session.redactValue(text.bytes, at: path) else { return }
+            // A comment (or a processing instruction) holds no references: the text is written
+            // as it is, if it can be.
+            guard PrefsXMLRedactor.isCommentText(redacted) else {
+                return session.noteProblem("the redacted comment at \(path) would not be a comment")
+            }
+            edits.replace(text.offset..<text.offset + text.bytes.count, with: redacted)
+        }
+    }
+}
