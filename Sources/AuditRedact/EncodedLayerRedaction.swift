@@ -15,9 +15,12 @@ extension RedactionSession {
         }
     }
 
-    /// XML held in a string or carried as a body (`!xml`).
+    /// XML held in a string or carried as a body (`!xml`), a SharedPreferences export as one.
     func redactXMLLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         do {
+            if value.withUnsafeBytes(XMLLayerDecoder.isSharedPreferencesExport) {
+                return try PrefsXMLRedactor.redact(value, root: path, session: self)
+            }
             return try XMLDocumentRedactor.redact(value, root: path, session: self)
         } catch {
             noteProblem("the XML text at \(path) could not be read again")

@@ -18,6 +18,16 @@ struct XMLDocumentRedactor {
         }
     }
 
+    /// The bytes of the text run `text` was read from: from its first byte, or from the `<![CDATA[`
+    /// that opens the run (the reader places a text there at the section's content), up to the
+    /// next tag. Replaced whole, a section and a comment inside become escaped text.
+    static func textRange(of text: PrefsText, in input: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let opener = Array("<![CDATA[".utf8)
+        var start = text.offset
+        if start >= opener.count && input[(start - opener.count)..<start].elementsEqual(opener) { start -= opener.count }
+        return start..<PrefsXMLRedactor.textEnd(in: input, from: start)
+    }
+
     private struct Visitor: XMLVisitor {
         let session: RedactionSession
         let input: UnsafeBufferPointer<UInt8>
@@ -45,7 +55,7 @@ struct XMLDocumentRedactor {
         mutating func text(_ text: PrefsText) throws {
             guard let path = paths.text, session.plan.node(at: path) != nil,
                   let redacted = session.redactValue(text.bytes, at: path) else { return }
-            edits.replace(text.offset..<PrefsXMLRedactor.textEnd(in: input, from: text.offset), with: PrefsXMLRedactor.escape(redacted))
+            edits.replace(XMLDocumentRedactor.textRange(of: text, in: input), with: PrefsXMLRedactor.escape(redacted))
         }
 
         mutating func comment(_ text: PrefsText) throws {

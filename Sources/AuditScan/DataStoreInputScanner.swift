@@ -52,7 +52,11 @@ struct DataStoreScanVisitor: DataStoreVisitor {
         let values = found > 0 ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey)
             : PrefsValueScanner(scan: scan, key: entry.key, judgement: judgement)
         let path = DataStoreInputScanner.path(of: values.key, under: scan.rootPath)
-        values.classify(secure: false, path: path, offset: entry.valueOffset)
+        switch entry.value {
+        case .string(let text): values.classify(secure: false, path: path, offset: entry.valueOffset, value: text)
+        case .boolean, .float, .integer, .long, .double: values.classify(secure: false, path: path, offset: entry.valueOffset, isScalar: true)
+        case .stringSet, .bytes: values.classify(secure: false, path: path, offset: entry.valueOffset)
+        }
         switch entry.value {
         case .string(let text):
             values.scanString(text, path: path)

@@ -97,8 +97,11 @@ struct LayerFrame {
     var position: LayerPosition { LayerPosition(outerOffset: outerOffset, depth: depth) }
 
     /// Where a hit at the root of this text sits.
-    var location: HitLocation {
-        HitLocation(key: outerKey, path: path, ancestry: ancestry, readerContext: readerContext, carrier: carrier,
+    var location: HitLocation { location(key: outerKey, at: path) }
+
+    /// Where a hit inside this text sits, under `key` at `path`, with the facts of this layer.
+    func location(key: String?, at path: LayeredPath) -> HitLocation {
+        HitLocation(key: key, path: path, ancestry: ancestry, readerContext: readerContext, carrier: carrier,
                     isProtocolField: isProtocolField)
     }
 }

@@ -13,7 +13,7 @@ import AuditInputs
 enum PrefsInputScanner {
     static func scan(_ scan: ArtifactScan, start: Int) {
         var reader = PrefsXMLReader(window: scan.window)
-        var visitor = PrefsScanVisitor(scan: scan)
+        var visitor = PrefsScanVisitor(scan: scan, placement: .input)
         do {
             try reader.read(&visitor)
         } catch let error as PrefsXMLError {
@@ -24,6 +24,26 @@ enum PrefsInputScanner {
             scan.fail(.parse, at: nil, "cannot read the SharedPreferences XML: \(error)")
         }
         scan.finishDocument(defaultContext: .prefs)
+    }
+}
+
+extension ArtifactScan {
+    /// Reads a SharedPreferences export held in a string or carried as a body (`!xml` with a
+    /// `<map>` root: a support upload's `FlutterSharedPreferences.xml`) as a layer in `frame`,
+    /// entry by entry as the input is read: `…!xml/flutter.classly_token`. Its stores are judged
+    /// in the context of the document that holds it (a credential's store in sync data is an
+    /// error, as under a JSON key). When it is not an export after all, forgets what it recorded
+    /// and returns false; the value is scanned as text in any case.
+    func scanPrefsLayer(_ text: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
+        let mark = (hits: hitMark, errors: errorCount)
+        var reader = PrefsXMLReader(window: ByteWindow(whole: text))
+        var visitor = PrefsScanVisitor(scan: self, placement: PrefsPlacement(layer: frame))
+        do {
+            try reader.read(&visitor)
+            return true
+        } catch {
+            return layerReadFailed(error, frame: frame, since: mark) { _ in nil }
+        }
     }
 }
 
@@ -50,6 +70,9 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     /// once made for markup, which can come a million times in one entry.
     private var pathParts = EntryPath(root: LayeredPath(), prefix: "", key: "", isMasked: false)
     private var markupPath: LayeredPath?
+    /// Where the export's hits sit, and the path its entries go under.
+    private let placement: PrefsPlacement
+    private let root: LayeredPath
 
     /// The input's root path and the entry's name: its plugin prefix and key, or the mask when
     /// the name is a secret. The name is made only with the path (a string for it, longer than
@@ -62,9 +85,11 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         var path: LayeredPath { root.appending(.key(isMasked ? Redaction.maskedKey : prefix + key)) }
     }
 
-    init(scan: ArtifactScan) {
+    init(scan: ArtifactScan, placement: PrefsPlacement) {
         self.scan = scan
-        values = PrefsValueScanner(scan: scan, key: "", judgement: KeyJudgement(facts: .none, name: nil))
+        self.placement = placement
+        root = placement.root(in: scan)
+        values = PrefsValueScanner(scan: scan, key: "", judgement: KeyJudgement(facts: .none, name: nil), placement: placement)
     }
 
     mutating func entry(_ entry: PrefsEntry) throws {
@@ -82,9 +107,9 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
             return scan.judgeKey(key)
         }
         nameIsSecret = !isKeyset && judgement.facts.matchesPattern
-        values = nameIsSecret ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey)
-            : PrefsValueScanner(scan: scan, key: nameKey, judgement: judgement)
-        pathParts = EntryPath(root: scan.rootPath, prefix: prefix, key: nameKey, isMasked: nameIsSecret)
+        values = nameIsSecret ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey, placement: placement)
+            : PrefsValueScanner(scan: scan, key: nameKey, judgement: judgement, placement: placement)
+        pathParts = EntryPath(root: root, prefix: prefix, key: nameKey, isMasked: nameIsSecret)
         markupPath = nil
     }
 
@@ -108,7 +133,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         case .value(let text, nil):
             guard !isKeyset else { return }
             let parts = pathParts
-            values.classify(secure: secure, path: parts.path, offset: text.offset)
+            values.classify(secure: secure, path: parts.path, offset: text.offset, value: text, isScalar: kind.isScalar)
             if kind.isScalar {
                 values.scanScalar(description: kind == .boolean ? "a boolean" : "a number", path: parts.path, offset: text.offset)
                 return
@@ -124,13 +149,14 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     }
 
     mutating func endEntry() throws {
-        // Entries are independent documents: what one holds never changes how another is judged.
-        scan.finishDocument(defaultContext: .prefs)
+        // An input's entries are independent documents: what one holds never changes how
+        // another is judged. An export in a value is part of the document that holds it.
+        if placement.isInput { scan.finishDocument(defaultContext: .prefs) }
     }
 
     mutating func markup(_ markup: PrefsMarkup) throws {
-        defer { scan.finishDocument(defaultContext: .prefs) }
-        scanMarkup(markup, in: scan.rootPath, key: nil)
+        defer { if placement.isInput { scan.finishDocument(defaultContext: .prefs) } }
+        scanMarkup(markup, in: root, key: nil)
     }
 
     /// An entry name the pattern rules match: its hits, at the name (`/[REDACTED]/@name`).
@@ -139,9 +165,10 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
         var nameKey = nameKey
         let offset = nameOffset
         let parts = pathParts
+        let placement = placement
         _ = nameKey.withUTF8 { bytes in
-            scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: offset) {
-                HitLocation(key: nil, path: PrefsEntry.namePath(in: parts.path), ancestry: [])
+            scan.scanPatterns(UnsafeRawBufferPointer(bytes), offset: placement.offset(offset)) {
+                placement.location(key: nil, at: PrefsEntry.namePath(in: parts.path))
             }
         }
         try scan.checkDocumentHits(at: offset)
@@ -165,7 +192,7 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     /// The pattern rules over a name; whether they found anything.
     private func scanPatterns(_ name: PrefsText, path: @autoclosure () -> LayeredPath) -> Bool {
         name.bytes.withUnsafeBytes { bytes in
-            scan.scanPatterns(bytes, offset: name.offset) { HitLocation(key: nil, path: path(), ancestry: []) } > 0
+            scan.scanPatterns(bytes, offset: placement.offset(name.offset)) { placement.location(key: nil, at: path()) } > 0
         }
     }
 
@@ -173,7 +200,9 @@ struct PrefsScanVisitor: PrefsXMLVisitor {
     /// would make a million).
     private func scanText(_ text: PrefsText, key: @autoclosure () -> String?, path: @autoclosure () -> LayeredPath) {
         _ = text.bytes.withUnsafeBytes { bytes in
-            scan.scanNamedString(bytes, name: nil, at: text.offset, depth: 0) { HitLocation(key: key(), path: path(), ancestry: []) }
+            scan.scanNamedString(bytes, name: nil, at: placement.offset(text.offset), depth: placement.depth) {
+                placement.location(key: key(), at: path())
+            }
         }
     }
 }

@@ -13,26 +13,46 @@ struct PrefsValueScanner {
     /// What the name rules make of `key`, judged once for the entry and outside the scan's key
     /// cache: a preference's name is met once in its file.
     let judgement: KeyJudgement
+    /// Where the store's hits sit: an input, or an export held in a value.
+    let placement: PrefsPlacement
 
-    init(scan: ArtifactScan, key: String, judgement: KeyJudgement) {
+    init(scan: ArtifactScan, key: String, judgement: KeyJudgement, placement: PrefsPlacement = .input) {
         self.scan = scan
         self.key = key
         self.judgement = judgement
+        self.placement = placement
     }
 
-    init(scan: ArtifactScan, key: String) {
-        self.init(scan: scan, key: key, judgement: scan.judgeKey(key))
+    init(scan: ArtifactScan, key: String, placement: PrefsPlacement = .input) {
+        self.init(scan: scan, key: key, judgement: scan.judgeKey(key), placement: placement)
     }
 
-    /// Records the store the key belongs to (or that it is unknown: unsupported, listed in the
-    /// inventory section; an encrypted name by its length alone). The paths here and below are
-    /// made only for what is found: a path per entry took two allocations and their release.
-    func classify(secure: Bool, path: @autoclosure () -> LayeredPath, offset: Int) {
+    /// Records the store the key belongs to (or, in an input, that it is unknown: unsupported,
+    /// listed in the inventory section; an encrypted name by its length alone). The paths here
+    /// and below are made only for what is found: a path per entry took two allocations and
+    /// their release. An unknown key in an export held in a value is not listed: the export's
+    /// context is its document's, not yet known, and its known stores are judged in it; nor is
+    /// a secure-storage entry there: the dump is reported whole (`secret.secure-storage-dump`),
+    /// and its stores are not where they belong.
+    ///
+    /// `value` is the store's string, `isScalar` says it is a number or a boolean: what it holds
+    /// as far as its verdict asks, as for a JSON store. A number, a boolean, a placeholder (a
+    /// redacted copy's) or a date about the store holds nothing a secret could be, so a store
+    /// where it must not be is a contract violation, not a leaked secret.
+    func classify(secure: Bool, path: @autoclosure () -> LayeredPath, offset: Int, value: PrefsText? = nil, isScalar: Bool = false) {
+        if secure && !placement.isInput { return }
         if let store = scan.withInventory({ secure ? $0.store(secureStorageKey: key) : $0.store(prefsKey: key) }) {
-            var location = HitLocation(key: key, path: path(), ancestry: [])
+            var location = placement.location(key: key, at: path())
             location.isSecureStorage = secure
-            scan.recordStore(store, location: location, position: scan.position(of: offset))
-        } else if !secure {
+            let hit = scan.recordStore(store, location: location, position: scan.position(of: placement.offset(offset)))
+            if isScalar {
+                scan.noteStoreValue(hit, holdsNothing: true)
+            } else if let value {
+                let placeholder = value.bytes.withUnsafeBufferPointer(Placeholders.isPlaceholder)
+                let isDate = value.bytes.count <= 40 && SafeShapes.isDateOrTime(String(decoding: value.bytes, as: UTF8.self))
+                if placeholder || isDate { scan.noteStoreValue(hit, holdsNothing: true, isSummary: isDate) }
+            }
+        } else if !secure && placement.isInput {
             // An encrypted name is ciphertext: its length is all a reader can use.
             let encrypted = FlutterPrefsEncoding.isEncryptedEntryName(key)
             let name = encrypted ? "encrypted key (\(key.utf8.count) chars)" : key
@@ -50,8 +70,8 @@ struct PrefsValueScanner {
     /// context a sensitive name still fails closed.
     func scanScalar(description: String, path: @autoclosure () -> LayeredPath, offset: Int) {
         guard let match = judgement.name else { return }
-        scan.recordNameHit(match, credible: false, valueDescription: description, at: offset,
-                           location: HitLocation(key: key, path: path(), ancestry: []))
+        scan.recordNameHit(match, credible: false, valueDescription: description, at: placement.offset(offset),
+                           location: placement.location(key: key, at: path()))
     }
 
     /// A string value, with Flutter's encodings undone.
@@ -77,7 +97,7 @@ struct PrefsValueScanner {
             break
         case .malformed(let problem):
             // A value that claims a Flutter encoding it does not hold: reported, and scanned as text.
-            scan.fail(.parse, at: text.offset, "a value with a Flutter list or number prefix is malformed: \(problem.message); it was scanned as text")
+            scan.fail(.parse, at: placement.offset(text.offset), "a value with a Flutter list or number prefix is malformed: \(problem.message); it was scanned as text")
             scanValue(text.bytes, path: path(), offset: text.offset)
         }
     }
@@ -93,8 +113,8 @@ struct PrefsValueScanner {
         // pattern rule needs no context): the prefilter is not run over the key again.
         let context = value.count < scan.rules.patterns.minimumValueLength ? 0 : judgement.facts.contextRules
         // The location made only when something is found.
-        scan.scanNamedString(value, name: judgement.name, at: offset, depth: 0, context: context) {
-            HitLocation(key: key, path: path(), ancestry: [])
+        scan.scanNamedString(value, name: judgement.name, at: placement.offset(offset), depth: placement.depth, context: context) {
+            placement.location(key: key, at: path())
         }
     }
 }

@@ -34,10 +34,11 @@ enum XMLInputScanner {
 
 extension ArtifactScan {
     /// Reads an XML document held in a string or carried as a body (`XMLLayerDecoder`) as a
-    /// layer in `frame`; when it is not well-formed XML after all (HTML, a template), forgets
+    /// layer in `frame` (a SharedPreferences export as one, `scanPrefsLayer`); when it is not well-formed XML after all (HTML, a template), forgets
     /// what it recorded and returns false (the value is scanned as text in any case). XML nested
     /// deeper than the reader's limit is XML all the same: a limit error, its content not checked.
     func scanXMLLayer(_ text: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
+        if XMLLayerDecoder.isSharedPreferencesExport(text) { return scanPrefsLayer(text, frame: frame) }
         let mark = (hits: hitMark, errors: errorCount)
         var reader = XMLReader(window: ByteWindow(whole: text))
         var visitor = XMLScanVisitor(scan: self, frame: frame)
@@ -117,21 +118,16 @@ struct XMLScanVisitor: XMLVisitor {
     mutating func comment(_ text: PrefsText) throws {
         let path = paths.comment
         _ = text.bytes.withUnsafeBytes { bytes in
-            scan.scanPatterns(bytes, offset: frame.outerOffset ?? text.offset) { location(key: frame.outerKey, path: path) }
+            scan.scanPatterns(bytes, offset: frame.outerOffset ?? text.offset) { frame.location(key: frame.outerKey, at: path) }
         }
     }
 
     private func scanValue(_ value: PrefsText, name: String?, path: LayeredPath) {
         _ = value.bytes.withUnsafeBytes { bytes in
             scan.scanNamedString(bytes, name: name.flatMap(scan.nameMatch), at: frame.outerOffset ?? value.offset, depth: frame.depth) {
-                location(key: name, path: path)
+                frame.location(key: name, at: path)
             }
         }
-    }
-
-    private func location(key: String?, path: LayeredPath) -> HitLocation {
-        HitLocation(key: key, path: path, ancestry: frame.ancestry, readerContext: frame.readerContext, carrier: frame.carrier,
-                    isProtocolField: frame.isProtocolField)
     }
 
     /// Whether an attribute of this local name names its element's `value` attribute and text:

@@ -7,9 +7,9 @@
 /// scanned as text too, for the pattern rules written for XML text (`<add key="…Password"
 /// value="…"/>`); a secret both scans find is one finding, at the inner path.
 ///
-/// A SharedPreferences export (a `<map>` root) is left to be scanned as text, as before: its
-/// entries' names are not element names, and a secure-storage dump is one finding on the whole
-/// value (its ciphertext is never scanned), which read as XML it would not be.
+/// A SharedPreferences export (a `<map>` root: a support upload's `FlutterSharedPreferences.xml`)
+/// is read as one, by the prefs reader: each entry judged by its key and its store, Flutter's
+/// encodings undone, secure storage's ciphertext left alone.
 public struct XMLLayerDecoder: LayerDecoder {
     public var name: String { "xml" }
     /// `<a>b</a>`: the shortest element with text in it.
@@ -18,7 +18,7 @@ public struct XMLLayerDecoder: LayerDecoder {
     public init() {}
 
     public func decode(_ value: UnsafeRawBufferPointer) -> DecodedLayer? {
-        guard Self.looksLikeXML(value), !FormatDetector.rootIsMap(value.bindMemory(to: UInt8.self), from: 0) else { return nil }
+        guard Self.looksLikeXML(value) else { return nil }
         return DecodedLayer(bytes: [], content: .valueIsXML, replacesValue: false)
     }
 
@@ -32,6 +32,11 @@ public struct XMLLayerDecoder: LayerDecoder {
         let opening = value[first + 1]
         return opening == UInt8(ascii: "?") || opening == UInt8(ascii: "!") || opening == UInt8(ascii: "_") || opening == UInt8(ascii: ":")
             || (opening | 0x20 >= UInt8(ascii: "a") && opening | 0x20 <= UInt8(ascii: "z")) || opening >= 0x80
+    }
+
+    /// Whether the XML `value` is a SharedPreferences export: its root element is `<map>`.
+    public static func isSharedPreferencesExport(_ value: UnsafeRawBufferPointer) -> Bool {
+        FormatDetector.rootIsMap(value.bindMemory(to: UInt8.self), from: 0)
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {

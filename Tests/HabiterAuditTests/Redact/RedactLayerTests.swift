@@ -248,9 +248,22 @@ private func request(url: String = "https://api.example.com/v1/things", headers:
         expectText(F.jsonString(capture.output, at: "/log/entries/0/response/content/text").flatMap(F.decodeBase64), equals: redacted, "the response body")
         expectClean(capture, leaking: secrets)
 
+        // A text that opens with a CDATA section (which may hold `<`) is rewritten from the section on.
+        let cdata = try F.redact("<a><b><![CDATA[x<y \(F.github)]]></b></a>", name: "cdata.xml")
+        expectText(cdata.output, equals: "<a><b>x&lt;y [REDACTED:github-token]</b></a>")
+        expectClean(cdata, leaking: [F.github])
+
         let http = try F.redact("POST /auth HTTP/1.1\r\nContent-Type: text/xml\r\nContent-Length: \(soap.utf8.count)\r\n\r\n\(soap)", name: "soap.http")
         expectText(http.output, equals: "POST /auth HTTP/1.1\r\nContent-Type: text/xml\r\nContent-Length: \(redacted.utf8.count)\r\n\r\n\(redacted)")
         expectClean(http, leaking: secrets)
+    }
+
+    /// A SharedPreferences export in a value is redacted as a prefs file is, inside the string.
+    @Test func aSharedPreferencesExportInAValueIsRedactedInside() throws {
+        let prefs = #"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"flutter.note\">key \#(F.github)</string>\n    <string name=\"flutter.settings_locale\">de</string>\n</map>\n"#
+        let result = try F.redact(#"{"diagnostics": {"prefs": "\#(prefs)"}}"#)
+        expectText(result.output, equals: #"{"diagnostics": {"prefs": "\#(prefs.replacingOccurrences(of: F.github, with: "[REDACTED:github-token]"))"}}"#)
+        expectClean(result, leaking: [F.github])
     }
 
     @Test func javaListWriterMatchesWhatJavaWrites() {

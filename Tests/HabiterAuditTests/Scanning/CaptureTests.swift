@@ -580,6 +580,32 @@ extension CaptureEdgeCaseTests {
         let result = TestSupport.scan(#"{"a": "\#(deep)"}"#, name: "deep.json")
         #expect(result.errors.map(\.kind) == [.limit] && result.errors.first?.reason.contains("XML in a string nested deeper") == true)
     }
+
+    /// A SharedPreferences export in a value (a support upload's `FlutterSharedPreferences.xml`)
+    /// is read as one, its stores judged in the context of the document that holds it: the
+    /// contract's "never a SharedPreferences dump". Before, only the pattern rules read it, and
+    /// a credential's opaque value (`classly_token`) passed.
+    @Test func aSharedPreferencesExportInAValueIsReadAsOne() {
+        let prefs = """
+        <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+        <map>
+            <string name="flutter.classly_token">opaque-Tq8Lm2Vx9Rb4Nz7Kc3Wd</string>
+            <string name="flutter.settings_theme_mode">dark</string>
+            <boolean name="flutter.habiter_onboarding_v2" value="true" />
+        </map>
+        """
+        let escaped = prefs.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        let json = #"{"diagnostics": {"prefs": "\#(escaped)"}}"#
+        #expect(found(json) == ["inventory.sensitive-store /diagnostics/prefs!xml/flutter.classly_token"])
+        let inSync = TestSupport.scan(json, options: ScanOptions(context: .sync)).findings.map { "\($0.ruleId) \($0.pathText)" }
+        #expect(inSync == ["inventory.sensitive-store /diagnostics/prefs!xml/flutter.classly_token",
+                           "inventory.local-data-in-sync /diagnostics/prefs!xml/flutter.habiter_onboarding_v2"])
+        // A placeholder (a redacted copy's) holds no secret: in sync data the store is a contract
+        // verdict, not a leak.
+        let redacted = TestSupport.scan(json.replacingOccurrences(of: "opaque-Tq8Lm2Vx9Rb4Nz7Kc3Wd", with: "[REDACTED:sensitive-store]"),
+                                        options: ScanOptions(context: .sync))
+        #expect(redacted.findings.filter { $0.ruleId == "inventory.sensitive-store" }.map(\.family) == [.policy])
+    }
 }
 
 /// Every truncation of a sample of each format is an input error with a position, or a correct

@@ -11,6 +11,8 @@ import Testing
         "<!-- saved by a proxy --><a>b</a>",
         "<_private>x</_private>",
         "<\u{e9}l\u{e9}ment>x</\u{e9}l\u{e9}ment>",
+        // A SharedPreferences export, read by the prefs reader.
+        #"<?xml version='1.0' encoding='utf-8' standalone='yes' ?><map><string name="a">b</string></map>"#,
     ])
     func aValueThatOpensAndClosesWithATagIsXML(_ text: String) {
         let layer = LayerTesting.decode(decoder, text)
@@ -26,13 +28,17 @@ import Testing
         "<1a>b</1a>",
         "<>",
         "{\"a\": \"<b>\"}",
-        // A SharedPreferences export is left to be scanned as text (its own format, and a
-        // secure-storage dump is one finding on the whole value).
-        #"<?xml version='1.0' encoding='utf-8' standalone='yes' ?><map><string name="a">b</string></map>"#,
-        "<map/>",
     ])
     func notOpened(_ text: String) {
         #expect(LayerTesting.decode(decoder, text) == nil)
+    }
+
+    @Test func aMapRootIsASharedPreferencesExport() {
+        func isExport(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes(XMLLayerDecoder.isSharedPreferencesExport) }
+        #expect(isExport(#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\#n<!-- saved --><map>\#n</map>"#))
+        #expect(isExport("<map/>"))
+        #expect(!isExport("<mapping>x</mapping>"))
+        #expect(!isExport("<resources><map/></resources>"))
     }
 
     /// Every value the decoder opens passes its gate: it starts with `<` or a blank.
