@@ -240,7 +240,7 @@ extension ArtifactScan {
         } catch {
             return layerReadFailed(error, frame: frame, since: mark) { error in
                 guard let syntax = error as? JSONSyntaxError, case .nestingTooDeep = syntax.reason else { return nil }
-                return "JSON in a string nested deeper than the limit of \(options.maxDepth): its keys are not checked"
+                return (.limit, "JSON in a string nested deeper than the limit of \(options.maxDepth): its keys are not checked")
             }
         }
     }
@@ -248,17 +248,18 @@ extension ArtifactScan {
     /// What a layer's reader threw, handled; whether the layer stands. A document limit: the
     /// content all the same, too large to check in full, so the input fails closed (true). Any
     /// other error: the text is not that content after all, and what the layer recorded since
-    /// `mark` is forgotten (false); nesting beyond the reader's limit, which `tooDeep` describes,
-    /// is that content all the same, a limit error.
+    /// `mark` is forgotten (false); but an error that `refusal` names (nesting beyond the
+    /// reader's limit, an XML DTD) says it is that content all the same, not read in full: an
+    /// input error of that kind and reason.
     func layerReadFailed(_ error: any Error, frame: LayerFrame, since mark: (hits: HitMark, errors: Int),
-                         tooDeep: (any Error) -> String?) -> Bool {
+                         refusal: (any Error) -> (kind: InputError.Kind, reason: String)?) -> Bool {
         if let limit = error as? DocumentLimit {
             fail(.limit, at: frame.outerOffset ?? limit.offset, limit.message)
             return true
         }
         rollBackHits(to: mark.hits)
         rollBackErrors(to: mark.errors)
-        if let message = tooDeep(error) { fail(.limit, at: frame.outerOffset, message) }
+        if let (kind, reason) = refusal(error) { fail(kind, at: frame.outerOffset, reason) }
         return false
     }
 

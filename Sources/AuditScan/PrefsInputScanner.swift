@@ -42,7 +42,7 @@ extension ArtifactScan {
             try reader.read(&visitor)
             return true
         } catch {
-            return layerReadFailed(error, frame: frame, since: mark) { _ in nil }
+            return layerReadFailed(error, frame: frame, since: mark, refusal: ArtifactScan.xmlLayerRefusal)
         }
     }
 }

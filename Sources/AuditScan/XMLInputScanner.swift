@@ -46,10 +46,21 @@ extension ArtifactScan {
             try reader.read(&visitor)
             return true
         } catch {
-            return layerReadFailed(error, frame: frame, since: mark) { error in
-                guard let xml = error as? PrefsXMLError, case .nestingTooDeep = xml.reason else { return nil }
-                return "XML in a string nested deeper than the limit of \(XMLReader.defaultMaxDepth): its content is not checked"
-            }
+            return layerReadFailed(error, frame: frame, since: mark, refusal: ArtifactScan.xmlLayerRefusal)
+        }
+    }
+
+    /// The input error an XML layer's reader error makes (`layerReadFailed`): nesting beyond the
+    /// limit, a DTD or an entity declaration (as an XML input refuses them) say that the value is
+    /// XML all the same, not read in full. Nil for any other error: not XML after all.
+    static func xmlLayerRefusal(_ error: any Error) -> (kind: InputError.Kind, reason: String)? {
+        switch (error as? PrefsXMLError)?.reason {
+        case .nestingTooDeep?:
+            return (.limit, "XML in a string nested deeper than the limit of \(XMLReader.defaultMaxDepth): its content is not checked")
+        case .doctype?, .doctypeInternalSubset?, .entityDeclaration?:
+            return (.parse, "XML in a string declares a DTD or an entity, which is never read (no DTDs, entity definitions or external entities): its content is only scanned as text, not judged by name")
+        default:
+            return nil
         }
     }
 }

@@ -579,6 +579,10 @@ extension CaptureEdgeCaseTests {
         let deep = String(repeating: "<a>", count: 300) + "x" + String(repeating: "</a>", count: 300)
         let result = TestSupport.scan(#"{"a": "\#(deep)"}"#, name: "deep.json")
         #expect(result.errors.map(\.kind) == [.limit] && result.errors.first?.reason.contains("XML in a string nested deeper") == true)
+        // A DTD or an entity (billion laughs, XXE) is refused, as in an XML input; `<!DOCTYPE
+        // html>` names no DTD and is read.
+        let dtd = TestSupport.scan(#"{"a": "<!DOCTYPE r [<!ENTITY x SYSTEM 'file:///etc/passwd'>]><r>&x;</r>", "b": "<?xml version='1.0'?><!DOCTYPE map><map/>", "c": "<!DOCTYPE html><html><body><p>hello</p></body></html>"}"#, name: "dtd.json")
+        #expect(dtd.errors.map(\.kind) == [.parse, .parse] && dtd.errors.allSatisfy { $0.reason.contains("declares a DTD or an entity") })
     }
 
     /// A SharedPreferences export in a value (a support upload's `FlutterSharedPreferences.xml`)
