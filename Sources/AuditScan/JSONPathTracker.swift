@@ -144,6 +144,13 @@ final class JSONPathTracker<Notes: BitwiseCopyable> {
         container.isObject ? .key(keyText(container.key)) : .index(container.nextIndex - 1)
     }
 
+    /// The key the innermost container sits under, when its parent is an object.
+    func containerKey() -> String? {
+        guard containers.count >= 2 else { return nil }
+        let parent = containers[containers.count - 2]
+        return parent.isObject ? keyText(parent.key) : nil
+    }
+
     /// The nearest object key enclosing the current value.
     private func nearestKey() -> String? {
         for index in stride(from: containers.count - 1, through: 0, by: -1) {

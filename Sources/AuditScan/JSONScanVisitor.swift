@@ -74,6 +74,12 @@ struct JSONScanVisitor: JSONVisitor {
         }
         try checkCaptureSize(at: offset)
         if drafts.wantsValue { drafts.containerOpens(isObject: true, at: offset, parentDraft: parentDraft) }
+        // An object under a sensitive name: a `value` member that no name member names is judged
+        // by it (a wrapped value: Azure's parameter files, `terraform output -json`).
+        if let name = pendingName {
+            notes.elementName = Int32(elementNames.count)
+            elementNames.append(name)
+        }
         path.open(id: id, isObject: true, notes: notes)
     }
 
@@ -96,6 +102,7 @@ struct JSONScanVisitor: JSONVisitor {
         if stores.hasOpenContainers { stores.containerCloses(depth: path.depth) }
         pairs.objectCloses(depth: path.depth)
         let container = path.close()
+        if container.notes.elementName >= 0 { elementNames.removeLast() }
         let keys = container.notes.keys
         if path.isEmpty && !snapshotKeys.isEmpty && layer.depth == 0 && keys.shape(isTextRoot: true, isInputRoot: true) == .backup {
             for key in snapshotKeys {
@@ -304,15 +311,20 @@ struct JSONScanVisitor: JSONVisitor {
     // MARK: Name/value objects
 
     /// A name or value member's key (`NameValuePairs`). A value whose name came first is judged
-    /// by it as by its key's name: it is the pending name.
+    /// by it as by its key's name: it is the pending name. A value that no name names yet, in an
+    /// object under a sensitive name (`{"adminPassword": {"value": …}}`), is judged by that name.
     @inline(never)
     private mutating func pairKey(_ key: UnsafeBufferPointer<UInt8>, facts: KeyFacts) {
         pairMember = facts.pairRole
         guard facts.pairRole == .value else { return }
         let named = pairs.valueBegins(key: scan.keyText(key, facts: facts), depth: path.depth, scan: scan)
-        guard let (match, nameText) = named else { return }
-        noteValueName(nameText)
-        if pendingName == nil { pendingName = match }
+        if let (match, nameText) = named {
+            noteValueName(nameText)
+            if pendingName == nil { pendingName = match }
+        } else if path.top.notes.elementName >= 0, let objectKey = path.containerKey() {
+            noteValueName(objectKey)
+            if pendingName == nil { pendingName = elementNames[Int(path.top.notes.elementName)] }
+        }
     }
 
     /// A name or value member that is a string: a name is kept, or judges the value read before
@@ -432,8 +444,9 @@ struct ContainerNotes {
     /// The object's keys that `ShapeKeys` names, and how many members have begun.
     var keys: ShapeKeys = []
     var memberCount = 0
-    /// For an array under a sensitive name: every element is judged by that name (an index
-    /// into `elementNames`, so that a container holds plain values only).
+    /// For an array under a sensitive name: every element is judged by that name; for an object,
+    /// its `value` member that no name member names (an index into `elementNames`, so that a
+    /// container holds plain values only).
     var elementName: Int32 = -1
     /// For an array under a key that speaks for context rules (`KeyFacts.contextRules`): every
     /// element is read with them (each element's value begins with them pending).

@@ -2,8 +2,9 @@ import AuditBytes
 import AuditCore
 import AuditDetection
 
-/// The member of a name/value object that a key names: `name` or `key`, and `value`, in any
-/// ASCII case (`Key` and `Value` are AWS's tags and parameters).
+/// The member of a name/value object that a key names, in any ASCII case: `name` or `key`, and
+/// `value` (`Key` and `Value` are AWS's tags); CloudFormation's and RDS's `ParameterKey` or
+/// `ParameterName` and `ParameterValue`; Elastic Beanstalk's `OptionName` (with `Value`).
 enum NameValueRole: UInt8 {
     case none, name, value
 
@@ -12,6 +13,10 @@ enum NameValueRole: UInt8 {
         case 3: self = key.hasPrefixIgnoringASCIICase("key") ? .name : .none
         case 4: self = key.hasPrefixIgnoringASCIICase("name") ? .name : .none
         case 5: self = key.hasPrefixIgnoringASCIICase("value") ? .value : .none
+        case 10: self = key.hasPrefixIgnoringASCIICase("optionname") ? .name : .none
+        case 12: self = key.hasPrefixIgnoringASCIICase("parameterkey") ? .name : .none
+        case 13: self = key.hasPrefixIgnoringASCIICase("parametername") ? .name : .none
+        case 14: self = key.hasPrefixIgnoringASCIICase("parametervalue") ? .value : .none
         default: self = .none
         }
     }

@@ -80,8 +80,33 @@ private let github = "ghp_Qm7Xc2Vb9Nz4Lk8Jh3Gf6Dw1Sa5Rt0YuIoPe"
 
     @Test func onlyNameKeyAndValueInAnyCaseArePairMembers() {
         func role(_ key: String) -> NameValueRole { Array(key.utf8).withUnsafeBufferPointer { NameValueRole(key: $0) } }
-        #expect(["name", "Name", "KEY", "key"].map(role) == [.name, .name, .name, .name])
-        #expect(["value", "Value", "VALUE"].map(role) == [.value, .value, .value])
-        #expect(["names", "keys", "values", "nam", "val", "label", "id", ""].allSatisfy { role($0) == .none })
+        #expect(["name", "Name", "KEY", "key", "ParameterKey", "ParameterName", "OptionName"].map(role) == Array(repeating: .name, count: 7))
+        #expect(["value", "Value", "VALUE", "ParameterValue"].map(role) == [.value, .value, .value, .value])
+        #expect(["names", "keys", "values", "nam", "val", "label", "id", "", "OptionValue", "ParameterKeys", "Parameter"].allSatisfy { role($0) == .none })
+    }
+
+    /// CloudFormation's and RDS's parameters and Elastic Beanstalk's option settings name their
+    /// values so; before, `{"ParameterKey": "DBPassword", "ParameterValue": …}` gave nothing.
+    @Test func cloudFormationAndBeanstalkSpellingsArePairs() {
+        #expect(found(#"[{"ParameterKey": "DBUser", "ParameterValue": "admin"}, {"ParameterKey": "DBPassword", "ParameterValue": "Tr0ub4dor-x9Lq2mZ"}]"#)
+            == ["name.password /1/ParameterValue key=DBPassword 106"])
+        #expect(found(#"{"Parameters": [{"ParameterValue": "Tr0ub4dor-x9Lq2mZ", "ParameterName": "master_password"}]}"#)
+            == ["name.password /Parameters/0/ParameterValue key=master_password 36"])
+        #expect(found(#"{"OptionSettings": [{"Namespace": "aws:elasticbeanstalk:application:environment", "OptionName": "DB_PASSWORD", "Value": "Tr0ub4dor-x9Lq2mZ"}]}"#)
+            == ["name.password /OptionSettings/0/Value key=DB_PASSWORD 121"])
+    }
+
+    /// A `value` member that no name member names, in an object under a sensitive key, is
+    /// judged by that key: Azure's parameter files and `terraform output -json` wrap values so.
+    /// Before, `{"adminPassword": {"value": …}}` gave nothing.
+    @Test func aWrappedValueIsJudgedByItsObjectsKey() {
+        #expect(found(#"{"parameters": {"adminUsername": {"value": "azureuser"}, "adminPassword": {"value": "Tr0ub4dor-x9Lq2mZ"}}}"#)
+            == ["name.password /parameters/adminPassword/value key=adminPassword 85"])
+        #expect(found(#"{"db_password": {"sensitive": true, "type": "string", "value": "Tr0ub4dor-x9Lq2mZ"}}"#)
+            == ["name.password /db_password/value key=db_password 64"])
+        // Only the value member: not a description beside it, not a value under a plain key, and
+        // a value's own hits say more; a wrapped container or placeholder is no secret.
+        #expect(found(#"{"token": {"description": "Tr0ub4dor-x9Lq2mZ"}, "setting": {"value": "Tr0ub4dor-x9Lq2mZ"}, "api_key": {"value": {"a": 1}}, "secret": {"value": "changeme"}}"#).isEmpty)
+        #expect(found(#"{"auth": {"value": "Bearer \#(github)"}}"#) == ["secret.github-token /auth/value key=auth 20"])
     }
 }
