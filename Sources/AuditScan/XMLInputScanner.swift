@@ -80,6 +80,10 @@ struct XMLScanVisitor: XMLVisitor {
         var nameAttribute: String?
         /// The plist `<key>` just before it, which names it.
         var key: String?
+        /// Its parent's `name` or `key` attribute, which names its text when its own name is
+        /// no sensitive one (`<string-array name="api_keys"><item>…`, SAML's `<Attribute
+        /// Name="password"><AttributeValue>…`), as an array's name names its elements.
+        var parentName: String?
         /// The text of its last child when that was a plist `<key>`, for the next child.
         var pendingKey: String?
     }
@@ -104,10 +108,11 @@ struct XMLScanVisitor: XMLVisitor {
         let nameAttribute = tag.attributes.first { Self.namesValue(Self.localName($0.name)) }.map { String(decoding: $0.value.bytes, as: UTF8.self) }
         for attribute in tag.attributes {
             let attributeName = String(decoding: attribute.name, as: UTF8.self)
-            let judgedBy = Self.localName(attribute.name) == "value" ? nameAttribute ?? attributeName : attributeName
+            let judgedBy = Self.localName(attribute.name).lowercased() == "value" ? nameAttribute ?? attributeName : attributeName
             scanValue(attribute.value, name: judgedBy, path: XMLPaths.attribute(attribute.name, of: path))
         }
-        open.append(Level(name: String(decoding: tag.name, as: UTF8.self), nameAttribute: nameAttribute, key: key))
+        open.append(Level(name: String(decoding: tag.name, as: UTF8.self), nameAttribute: nameAttribute, key: key,
+                          parentName: open.last?.nameAttribute))
     }
 
     mutating func endElement() throws {
@@ -122,7 +127,7 @@ struct XMLScanVisitor: XMLVisitor {
             open[open.count - 2].pendingKey = String(decoding: text.bytes, as: UTF8.self)
             scanValue(text, name: nil, path: path)
         } else {
-            scanValue(text, name: level.nameAttribute ?? level.key ?? level.name, path: path)
+            scanValue(text, name: level.nameAttribute ?? level.key ?? Self.textName(of: level, scan: scan), path: path)
         }
     }
 
@@ -142,10 +147,19 @@ struct XMLScanVisitor: XMLVisitor {
     }
 
     /// Whether an attribute of this local name names its element's `value` attribute and text:
-    /// `name` (Android's `meta-data`, `res/values`) and `key` (.NET's and NuGet's
-    /// `<add key="…" value="…"/>`), as a name/value object's `name` or `key` does in JSON.
+    /// `name` (Android's `meta-data`, `res/values`, SAML's `Name`) and `key` (.NET's and NuGet's
+    /// `<add key="…" value="…"/>`), in any ASCII case, as a name/value object's `name` or `key`
+    /// does in JSON.
     private static func namesValue(_ localName: Substring) -> Bool {
-        localName == "name" || localName == "key"
+        let name = localName.lowercased()
+        return name == "name" || name == "key"
+    }
+
+    /// The name that judges the text of an element that no attribute or plist key names: its
+    /// own, unless that is no sensitive name and its parent's name attribute gives one.
+    private static func textName(of level: Level, scan: ArtifactScan) -> String {
+        guard let parentName = level.parentName, scan.nameMatch(level.name) == nil else { return level.name }
+        return parentName
     }
 
     /// `value` for `android:value`: the name without its namespace prefix.

@@ -98,6 +98,23 @@ private func summary(_ f: Finding) -> String {
                 == ["name.password 3:70 /properties/entry[2]/text() key=db.password"])
     }
 
+    /// A named element's children that have no sensitive name of their own are judged by its
+    /// name, as an array's elements are by the array's: Android's `<string-array>` items and
+    /// SAML's attribute values gave no finding before.
+    @Test func aNamedElementNamesItsChildrensText() {
+        let strings = """
+        <resources>
+            <string-array name="planets"><item>Mercury</item></string-array>
+            <string-array name="api_keys"><item>Xk9mQ2vL7pR4wzT8aB3n</item></string-array>
+        </resources>
+        """
+        #expect(TestSupport.scan(strings, name: "res/values/arrays.xml").findings.map(summary)
+                == ["name.api-key 3:41 /resources/string-array[2]/item/text() key=api_keys"])
+        let saml = #"<saml:AttributeStatement xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"><saml:Attribute Name="uid"><saml:AttributeValue>alice</saml:AttributeValue></saml:Attribute><saml:Attribute Name="password"><saml:AttributeValue>Xk9mQ2vL7pR4wzT8aB3n</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>"#
+        #expect(TestSupport.scan(saml, name: "assertion.xml").findings.map(summary)
+                == ["name.password 1:222 /saml:AttributeStatement/saml:Attribute[2]/saml:AttributeValue/text() key=password"])
+    }
+
     @Test(arguments: [
         ("<?xml version='1.0'?>\n<!DOCTYPE manifest [<!ENTITY a \"aaaa\">]>\n<manifest>&a;</manifest>\n",
          "layout.xml:2:1: a DOCTYPE with an internal subset is not allowed (no DTDs, entity definitions or external entities)"),
