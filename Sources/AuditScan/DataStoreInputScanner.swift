@@ -52,21 +52,22 @@ struct DataStoreScanVisitor: DataStoreVisitor {
         let values = found > 0 ? PrefsValueScanner(scan: scan, key: Redaction.maskedKey)
             : PrefsValueScanner(scan: scan, key: entry.key, judgement: judgement)
         let path = DataStoreInputScanner.path(of: values.key, under: scan.rootPath)
-        switch entry.value {
-        case .string(let text): values.classify(secure: false, path: path, offset: entry.valueOffset, value: text)
-        case .boolean, .float, .integer, .long, .double: values.classify(secure: false, path: path, offset: entry.valueOffset, isScalar: true)
-        case .stringSet, .bytes: values.classify(secure: false, path: path, offset: entry.valueOffset)
-        }
+        // The store first, told what the value holds, then the value.
         switch entry.value {
         case .string(let text):
+            values.classify(secure: false, path: path, offset: entry.valueOffset, value: text)
             values.scanString(text, path: path)
         case .stringSet(let members):
+            values.classify(secure: false, path: path, offset: entry.valueOffset)
             for (i, member) in members.enumerated() { values.scanString(member, path: path.appending(.index(i))) }
         case .bytes(let bytes):
+            values.classify(secure: false, path: path, offset: entry.valueOffset)
             values.scanValue(bytes.bytes, path: path, offset: bytes.offset)
         case .boolean:
+            values.classify(secure: false, path: path, offset: entry.valueOffset, isScalar: true)
             values.scanScalar(description: "a boolean", path: path, offset: entry.valueOffset)
         case .float, .integer, .long, .double:
+            values.classify(secure: false, path: path, offset: entry.valueOffset, isScalar: true)
             values.scanScalar(description: "a number", path: path, offset: entry.valueOffset)
         }
     }

@@ -33,7 +33,8 @@ extension ArtifactScan {
     /// entry by entry as the input is read: `…!xml/flutter.classly_token`. Its stores are judged
     /// in the context of the document that holds it (a credential's store in sync data is an
     /// error, as under a JSON key). When it is not an export after all, forgets what it recorded
-    /// and returns false; the value is scanned as text in any case.
+    /// and returns false; the value is scanned as text in any case. A DOCTYPE, which the prefs
+    /// reader takes in no export, is an input error (`xmlLayerRefusal`).
     func scanPrefsLayer(_ text: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
         let mark = (hits: hitMark, errors: errorCount)
         var reader = PrefsXMLReader(window: ByteWindow(whole: text))

@@ -11,7 +11,9 @@ import AuditInputs
 /// (`<meta-data android:name="api_key" android:value="…"/>`, `<string name="api_key">…</string>`,
 /// .NET's and NuGet's `<add key="ClearTextPassword" value="…"/>`, Java's XML properties'
 /// `<entry key="db.password">…</entry>`) for its `value` attribute and its text, a plist's `<key>`
-/// for the element after it, else the attribute's or the element's own name.
+/// for the element after it, else the attribute's or the element's own name; a child's text
+/// with no sensitive name of its own by its parent's `name` or `key` attribute
+/// (`<string-array name="api_keys"><item>…`).
 enum XMLInputScanner {
     static func scan(_ scan: ArtifactScan, start: Int) {
         var reader = XMLReader(window: scan.window)
@@ -34,9 +36,10 @@ enum XMLInputScanner {
 
 extension ArtifactScan {
     /// Reads an XML document held in a string or carried as a body (`XMLLayerDecoder`) as a
-    /// layer in `frame` (a SharedPreferences export as one, `scanPrefsLayer`); when it is not well-formed XML after all (HTML, a template), forgets
-    /// what it recorded and returns false (the value is scanned as text in any case). XML nested
-    /// deeper than the reader's limit is XML all the same: a limit error, its content not checked.
+    /// layer in `frame` (a SharedPreferences export as one, `scanPrefsLayer`); when it is not
+    /// well-formed XML after all (HTML, a template), forgets what it recorded and returns false
+    /// (the value is scanned as text in any case). XML too deep to read or with a DTD is XML all
+    /// the same: an input error (`xmlLayerRefusal`).
     func scanXMLLayer(_ text: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
         if XMLLayerDecoder.isSharedPreferencesExport(text) { return scanPrefsLayer(text, frame: frame) }
         let mark = (hits: hitMark, errors: errorCount)
