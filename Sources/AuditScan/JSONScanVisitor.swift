@@ -230,9 +230,8 @@ struct JSONScanVisitor: JSONVisitor {
     /// A string value, unescaped.
     private mutating func stringValue(_ value: UnsafeRawBufferPointer, at offset: Int) {
         if stores.isInStore {
-            let placeholder = value.withMemoryRebound(to: UInt8.self) { Placeholders.isPlaceholder($0) }
             // Only a store's own value can be a date about it, not a string inside its value.
-            let isDate = stores.isStoreValue && value.count <= 40 && SafeShapes.isDateOrTime(String(decoding: value, as: UTF8.self))
+            let (placeholder, isDate) = StoreValueTracker.kind(of: value, isStoreValue: stores.isStoreValue)
             stores.string(isPlaceholder: placeholder, isDate: isDate, scan: scan)
         }
         if path.depth == 1 && layer.depth == 0 && path.top.isObject && path.currentKeyIs("format"),

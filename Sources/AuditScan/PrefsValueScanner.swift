@@ -48,8 +48,7 @@ struct PrefsValueScanner {
             if isScalar {
                 scan.noteStoreValue(hit, holdsNothing: true)
             } else if let value {
-                let placeholder = value.bytes.withUnsafeBufferPointer(Placeholders.isPlaceholder)
-                let isDate = value.bytes.count <= 40 && SafeShapes.isDateOrTime(String(decoding: value.bytes, as: UTF8.self))
+                let (placeholder, isDate) = value.bytes.withUnsafeBytes { StoreValueTracker.kind(of: $0, isStoreValue: true) }
                 if placeholder || isDate { scan.noteStoreValue(hit, holdsNothing: true, isSummary: isDate) }
             }
         } else if !secure && placement.isInput {

@@ -1,4 +1,5 @@
 import AuditCore
+import AuditDetection
 
 /// The inventory stores among a JSON scan's members: a store is reported at its value (at its
 /// key until the value begins), and the scan notes whether that value holds anything. A
@@ -42,6 +43,15 @@ struct StoreValueTracker {
 
     /// A string, inside a store's value or as one: a placeholder holds nothing; a date is a
     /// summary.
+    /// What a string in a store says about it, as the store's verdict asks: a placeholder (a
+    /// redacted copy's) holds nothing a secret could be; so does a date, when it is the store's
+    /// own value (`isStoreValue`), a summary about the store. JSON's and prefs' stores alike.
+    static func kind(of value: UnsafeRawBufferPointer, isStoreValue: Bool) -> (isPlaceholder: Bool, isDate: Bool) {
+        let placeholder = value.withMemoryRebound(to: UInt8.self) { Placeholders.isPlaceholder($0) }
+        let isDate = isStoreValue && value.count <= 40 && SafeShapes.isDateOrTime(String(decoding: value, as: UTF8.self))
+        return (placeholder, isDate)
+    }
+
     mutating func string(isPlaceholder: Bool, isDate: Bool, scan: ArtifactScan) {
         scalar(holdsNothing: isPlaceholder || isDate, isSummary: isDate, scan: scan)
         if !isPlaceholder {
