@@ -28,14 +28,24 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CBrotli",
+            pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         // Byte utilities: SWAR, byte search, hex, base64, SHA-256 and the baseline's keyed digest.
         .target(name: "AuditBytes"),
         // What every stage speaks: findings, input errors, positions, layered paths, contexts,
         // input formats, families and levels, built-in check ids, exit statuses.
         .target(name: "AuditCore"),
         // Every reader (JSON, NDJSON, prefs XML, DataStore, raw HTTP, gzip), the layer decoders,
-        // zlib behind one wrapper.
-        .target(name: "AuditInputs", dependencies: ["AuditBytes", "AuditCore", "CZlib"]),
+        // zlib, Brotli and zstd each behind one wrapper.
+        .target(name: "AuditInputs", dependencies: ["AuditBytes", "AuditCore", "CZlib", "CBrotli", "CZstd"]),
         // Rules as data: the model, the rule-file parser, the built-in files, PCRE2 behind one wrapper.
         .target(name: "AuditRules", dependencies: ["AuditBytes", "AuditCore", "AuditInputs", "CPCRE2"]),
         // Names, patterns, validators, the compiled rule pack, the inventory and the contract.

@@ -12,7 +12,7 @@ let mainPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 /// One executable per fuzz target (the libFuzzer norm), in `Targets/<name>/`.
 let fuzzTargets = [
-    "json", "ndjson", "prefs-xml", "datastore", "har", "http", "scan", "layers",
+    "json", "ndjson", "prefs-xml", "datastore", "har", "http", "scan", "layers", "codings",
     "layer-base64", "layer-basic", "layer-data", "layer-deflate", "layer-form", "layer-gzip", "layer-json", "layer-jwt",
     "layer-multipart", "layer-percent", "layer-query", "layer-userinfo", "layer-xml",
 ]

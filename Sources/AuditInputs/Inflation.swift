@@ -4,12 +4,10 @@
 /// one after the other (each one inflated); bytes after the end of the data (after the last
 /// member) are ignored, as gzip(1) and browsers do.
 enum Inflation {
-    static func inflate(_ bytes: UnsafeRawBufferPointer, _ wrapper: Zlib.Wrapper, maxOutput: Int, maxRatio: Int) -> Result<[UInt8], GzipError> {
+    static func inflate(_ bytes: UnsafeRawBufferPointer, _ wrapper: Zlib.Wrapper, maxOutput: Int, maxRatio: Int) -> Result<[UInt8], DecompressionError> {
         guard let base = bytes.baseAddress else { return .failure(.truncated) }
-        let (product, overflow) = bytes.count.multipliedReportingOverflow(by: max(maxRatio, 1))
-        let ratioLimit = overflow ? Int.max : product
-        let limit = min(maxOutput, ratioLimit)
-        let limitError: GzipError = ratioLimit < maxOutput ? .bomb(ratio: maxRatio) : .tooLarge(limit: maxOutput)
+        let bound = DecompressionLimit(inputCount: bytes.count, maxOutput: maxOutput, maxRatio: maxRatio)
+        let limit = bound.bytes
 
         let inflater = Zlib.Inflater(wrapper)
         if let code = inflater.setupFailure { return .failure(.zlib(code: code)) }
@@ -29,7 +27,7 @@ enum Inflation {
             let availableBefore = inflater.pendingInput
             let (status, produced) = chunk.withUnsafeMutableBytes { inflater.inflate(into: $0) }
             position += availableBefore - inflater.pendingInput
-            if produced > limit - output.count { return .failure(limitError) }
+            if produced > limit - output.count { return .failure(bound.error) }
             output.append(contentsOf: chunk[0..<produced])
             switch status {
             case .streamEnd:

@@ -128,6 +128,22 @@ extension RedactionSession {
         return compressed
     }
 
+    /// Brotli or zstd data (`!brotli`, `!zstd`): decompressed, redacted, compressed again (at
+    /// settings of its own: the data does not record the ones it was made with).
+    func redactBrotliOrZstdLayer(_ value: [UInt8], _ coding: ContentCoding, at path: LayeredPath) -> [UInt8]? {
+        guard case .success(let decompressed) = value.withUnsafeBytes(coding.decode) else {
+            noteProblem("the \(coding.layerName) data at \(path) could not be decompressed again")
+            return nil
+        }
+        guard let redacted = redactValue(decompressed, at: path) else { return nil }
+        let compressed = redacted.withUnsafeBytes { coding == .brotli ? Brotli.compress($0) : Zstd.compress($0) }
+        guard let compressed else {
+            noteProblem("the redacted \(coding.layerName) data at \(path) could not be compressed")
+            return nil
+        }
+        return compressed
+    }
+
     /// A Flutter `List<String>` as JSON behind its prefix (`!list/<index>`).
     func redactFlutterJSONList(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         let prefix = Array(FlutterPrefsEncoding.jsonListPrefix.utf8)

@@ -101,7 +101,7 @@ final class RedactionSession {
 
     /// The order in which layers of one value are redacted: those that replace the value first,
     /// then those that edit a part of it (each re-reads the value the previous one left).
-    static let decoderOrder = ["json", "ndjson", "xml", "gzip", "deflate", "base64", "data", "percent", "list", "legacy-list", "query", "fragment", "userinfo", "form", "multipart", "basic", "cookie"]
+    static let decoderOrder = ["json", "ndjson", "xml", "gzip", "deflate", "brotli", "zstd", "base64", "data", "percent", "list", "legacy-list", "query", "fragment", "userinfo", "form", "multipart", "basic", "cookie"]
 
     private func redactLayer(_ decoder: String, in value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         switch decoder {
@@ -110,6 +110,8 @@ final class RedactionSession {
         case "xml": return redactXMLLayer(value, at: path)
         case "gzip": return redactGzipLayer(value, at: path)
         case "deflate": return redactDeflateLayer(value, at: path)
+        case "brotli": return redactBrotliOrZstdLayer(value, .brotli, at: path)
+        case "zstd": return redactBrotliOrZstdLayer(value, .zstd, at: path)
         case "base64": return redactBase64Layer(value, at: path)
         case "data": return redactDataURLLayer(value, at: path)
         case "percent": return redactPercentLayer(value, at: path)

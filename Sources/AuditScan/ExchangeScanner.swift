@@ -228,37 +228,39 @@ struct ExchangeScanner: HTTPMessageVisitor {
         return false
     }
 
-    /// A body: gzip or deflate undone (a body that claims an encoding it does not have is an input error,
-    /// and is scanned as it is; one that inflates beyond the limits is a limit error), then JSON
-    /// by type or content, else text, which the layer decoders open (a form, base64, a JWT).
+    /// A body: its content coding undone (gzip, deflate, br, zstd; a body that claims a coding
+    /// it does not have is an input error, and is scanned as it is; one that decompresses beyond
+    /// the limits is a limit error), then JSON by type or content, else text, which the layer
+    /// decoders open (a form, base64, a JWT).
     private func scanBody(_ body: HTTPExchange.Body, exchange: Int, context: ScanContext, carrier: Family?, isProtocolField: Bool) {
         var path = body.path(exchange: exchange, under: scan.rootPath)
         var inflated: [UInt8]?
         var excluded: UInt16 = 0
         if let coding = body.unsupportedCoding, body.withBytes(in: scan.window, { !$0.isEmpty }) {
-            scan.fail(.parse, at: body.offset, "a body coded \(coding) (Content-Encoding or Transfer-Encoding) cannot be decoded (only gzip and deflate can); it was scanned as it is, so what it holds is not checked")
+            scan.fail(.parse, at: body.offset, "a body coded \(coding) (Content-Encoding or Transfer-Encoding) cannot be decoded (only gzip, deflate, br and zstd can); it was scanned as it is, so what it holds is not checked")
         }
-        // The coding to undo, named as its layer decoder is, and how.
-        let coding: (name: String, inflate: (UnsafeRawBufferPointer) -> Result<[UInt8], GzipError>)?
-        if body.deflate && body.gzip {
-            scan.fail(.parse, at: body.offset, "a body coded with both gzip and deflate cannot be decoded (one coding can be undone, not two); it was scanned as it is, so what it holds is not checked")
+        // The coding to undo: the one the headers name, else gzip by its magic.
+        let coding: ContentCoding?
+        if body.codings.count > 1 {
+            let names = body.codings.map(\.layerName).joined(separator: " and ")
+            scan.fail(.parse, at: body.offset, "a body coded with both \(names) (Content-Encoding or Transfer-Encoding) cannot be decoded (one coding can be undone, not two); it was scanned as it is, so what it holds is not checked")
             coding = nil
-        } else if body.deflate {
-            coding = (DeflateLayerDecoder().name, { DeflateLayerDecoder.inflate($0) })
-        } else if body.gzip || body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
-            coding = (GzipLayerDecoder().name, { GzipLayerDecoder.inflate($0) })
+        } else if let declared = body.codings.first {
+            coding = declared
+        } else if body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
+            coding = .gzip
         } else {
             coding = nil
         }
         if let coding {
-            switch body.withBytes(in: scan.window, coding.inflate) {
+            switch body.withBytes(in: scan.window, coding.decode) {
             case .success(let bytes):
                 inflated = bytes
-                path = path.entering(coding.name)
+                path = path.entering(coding.layerName)
             case .failure(let error):
                 scan.fail(error.isLimit ? .limit : .parse, at: body.offset,
-                          "a \(coding.name)-encoded body cannot be decompressed (\(error.message(coding: coding.name))); it was scanned as it is")
-                excluded = scan.layerDecoders.mask(named: coding.name)
+                          "a \(coding.layerName)-encoded body cannot be decompressed (\(error.message(coding: coding.layerName))); it was scanned as it is")
+                excluded = scan.layerDecoders.mask(named: coding.layerName)
             }
         }
         // The JSON reader's hits learn that they are protocol fields from an ancestor's facts.

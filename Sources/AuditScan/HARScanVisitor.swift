@@ -87,6 +87,9 @@ struct HARScanVisitor: JSONVisitor {
         /// The context rules the request's host speaks for (`api.cloudflare.com`): read into the
         /// request's headers, query and cookies.
         var hostContext: ContextMask = 0
+        /// The response's `Content-Encoding` says Brotli: a body stored still compressed (as
+        /// BrowserMob Proxy stores one) has no signature to be known by.
+        var responseIsBrotli = false
 
         /// Whether the sign-in's shapes are looked for in its messages: not in sync calls, nor in
         /// the app's other calls, whose route already says what they are.
@@ -359,6 +362,10 @@ struct HARScanVisitor: JSONVisitor {
     /// A header, cookie or parameter: judged by its name, with what its hits need.
     private mutating func closeField(list: HARStructure.FieldList) {
         guard field.hasName else { return }
+        if list == .responseHeaders && field.hasValue && field.nameIs("content-encoding") {
+            let codings = field.value.withUnsafeBytes { ContentCoding.tokens(in: $0) }
+            if codings.contains("br") { entry?.responseIsBrotli = true }
+        }
         if list == .params && ExchangeScanner.tokenRequestMarkers.contains(field.lowercasedName) { entry?.requestHasTokenMarkers = true }
         let isSetCookie = field.hasValue && list.isHeaders && field.nameIs("set-cookie")
         let isCookieHeader = isSetCookie || (field.hasValue && list.isHeaders && field.nameIs("cookie"))
@@ -392,9 +399,6 @@ struct HARScanVisitor: JSONVisitor {
             scan.recordNameHit(match, credible: credible, valueDescription: description, at: field.valueOffset, location: location, value: $0)
         }
     }
-
-    /// The first bytes of a zstd frame (RFC 8878).
-    private static let zstdMagic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
 
     /// `content.encoding` values that say the text is as it is.
     private static let plainEncodings: Set<String> = ["", "identity", "utf-8", "utf8"]
@@ -441,9 +445,12 @@ struct HARScanVisitor: JSONVisitor {
         }
     }
 
-    /// A body declared base64 that no decoder opens as text or compressed data: its bytes,
-    /// decoded, with the pattern rules; zstd data is refused. The decoder is asked again only
-    /// when the scan of the text did not see it open a layer.
+    /// A body declared base64 that no decoder opens as text or compressed data: Brotli data
+    /// when the response's `Content-Encoding` says `br` and the bytes decompress (read as the
+    /// layer `!brotli`), else its bytes, decoded, with the pattern rules; zstd data that its
+    /// decoder did not open is refused. A body that does not decompress is not an error: Chrome
+    /// keeps the header on the bodies it stores decoded (a `.wasm` served `br`). The decoder is
+    /// asked again only when the scan of the text did not see it open a layer.
     private func scanDeclaredBase64(_ body: UnsafeRawBufferPointer, _ text: ContentText, _ location: () -> HitLocation) {
         let isLayer: Bool
         if text.base64Recognised && scan.options.keepsBase64Verdicts {
@@ -454,9 +461,18 @@ struct HARScanVisitor: JSONVisitor {
         }
         if isLayer { return }
         switch Base64LayerDecoder.decodeForced(body, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
-        case .success(let decoded) where decoded.starts(with: Self.zstdMagic):
-            // Stored still compressed, in a coding the scan cannot undo: its bytes say nothing.
-            scan.fail(.parse, at: text.offset, "a body marked base64 holds zstd-compressed data, which cannot be decoded; what it holds is not checked")
+        case .success(let decoded) where decoded.starts(with: Zstd.magic):
+            // The zstd decoder refused it (and said why), or its header is invalid.
+            scan.fail(.parse, at: text.offset, "a body marked base64 holds zstd data that cannot be decompressed; what it holds is not checked")
+        case .success(let decoded) where entry?.responseIsBrotli == true:
+            if case .success(let decompressed) = decoded.withUnsafeBytes(ContentCoding.brotli.decode) {
+                let outer = location()
+                let frame = LayerFrame(path: outer.path.entering(ContentCoding.brotli.layerName), outerOffset: text.offset,
+                                       outerKey: outer.key, ancestry: outer.ancestry, depth: 2, readerContext: nil)
+                _ = scan.scanTextLayer(decompressed, frame: frame)
+            } else {
+                _ = decoded.withUnsafeBytes { scan.scanPatterns($0, offset: text.offset, locate: location) }
+            }
         case .success(let decoded):
             _ = decoded.withUnsafeBytes { scan.scanPatterns($0, offset: text.offset, locate: location) }
         case .failure(let error):

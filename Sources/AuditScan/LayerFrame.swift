@@ -290,7 +290,7 @@ extension ArtifactScan {
     }
 
     /// Decoded text: itself offered to the decoders, else scanned with the pattern rules.
-    private func scanTextLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
+    func scanTextLayer(_ text: [UInt8], frame: LayerFrame) -> Bool {
         text.withUnsafeBytes { bytes in
             if !openLayers(bytes, at: frame.outerOffset ?? 0, depth: frame.depth, name: frame.rootName, context: frame.context,
                            locate: { frame.location }).replacedValue {

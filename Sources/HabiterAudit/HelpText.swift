@@ -138,8 +138,9 @@ enum HelpText {
     SharedPreferencesAsync keeps the app's stores), raw HTTP messages (.http files, proxy
     saves, curl -v dumps), and any of these gzip-compressed. Strings holding JSON, base64,
     JWTs, URL queries, form bodies, multipart/form-data bodies, URL userinfo, Basic
-    credentials, data: URLs, values percent-encoded whole, gzip or zlib data and XML are
-    opened and scanned as inner layers.
+    credentials, data: URLs, values percent-encoded whole, gzip, zlib or zstd data and XML
+    are opened and scanned as inner layers; HTTP bodies coded gzip, deflate, br or zstd are
+    decompressed.
 
     Findings are secret (a credential where it must not be), policy (a contract violation)
     or transport (a credential the protocol carries, e.g. an Authorization header in a
@@ -283,14 +284,14 @@ enum HelpText {
 
     What scan reports as secret or transport is replaced: the secret span a pattern rule
     matched (Bearer [REDACTED:jwt] keeps its scheme), the whole value a name rule judged
-    credible. Inner layers are opened and encoded again: base64 (and gzip or zlib in it),
+    credible. Inner layers are opened and encoded again: base64 (and gzip, zlib or zstd in it),
     data: URLs, values percent-encoded whole, JSON and XML in a string, query and form parameters,
     multipart form parts, URL userinfo, Basic credentials and cookies; a JSON Web Token is
     replaced whole. Policy findings are left as they are. The copy keeps its format: a HAR
     still opens in a HAR viewer, XML and JSON still parse, NDJSON keeps one document per line,
     raw HTTP keeps its framing (Content-Length is corrected, a chunked body stays chunked, a
-    gzip or deflate body is compressed again), a DataStore file stays protobuf (its lengths
-    recomputed), gzip input gives gzip output.
+    gzip, deflate, br or zstd body is compressed again), a DataStore file stays protobuf (its
+    lengths recomputed), gzip input gives gzip output.
 
     The copy is scanned again before it is written: if it would not read in its format, or a
     secret would remain, nothing is written and the exit status is 2.

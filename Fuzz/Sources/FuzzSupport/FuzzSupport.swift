@@ -216,7 +216,7 @@ struct HTTPRecorder: HTTPMessageVisitor {
                 Fuzz.check(inInput(range) && range.lowerBound == body.offset, "an in-place body \(range) is in the input of \(size) bytes")
             }
             let bytes = body.withBytes(in: window) { Array($0) }
-            lines.append("\(label) body \(body.path(exchange: exchange.index, under: LayeredPath())) @\(body.offset) \(bytes) \(body.mimeType ?? "-") \(body.gzip)")
+            lines.append("\(label) body \(body.path(exchange: exchange.index, under: LayeredPath())) @\(body.offset) \(bytes) \(body.mimeType ?? "-") \(body.codings)")
         }
         lines.append("end of exchange \(exchange.index)")
     }

@@ -137,12 +137,11 @@ public struct HTTPExchange {
         /// The first byte of the body as written (of its first chunk-size line when chunked).
         public var offset: Int
         public var mimeType: String?
-        /// `Content-Encoding: gzip`: the body is still compressed.
-        public var gzip: Bool
-        /// `Content-Encoding: deflate`: the body is still compressed (zlib format, or raw).
-        public var deflate = false
-        /// A content coding named in `Content-Encoding` that the scanner cannot undo (`br`,
-        /// `zstd`, `compress`, …): the body is not readable as it is, so it fails closed.
+        /// The codings `Content-Encoding` (and `Transfer-Encoding`) name that the scan can undo,
+        /// each once: the body is still compressed.
+        public var codings: [ContentCoding] = []
+        /// A content coding named in `Content-Encoding` that the scanner cannot undo
+        /// (`compress`, …): the body is not readable as it is, so it fails closed.
         public var unsupportedCoding: String? = nil
 
         public func path(exchange: Int, under root: LayeredPath) -> LayeredPath {

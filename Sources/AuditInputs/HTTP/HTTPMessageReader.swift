@@ -288,8 +288,7 @@ public struct HTTPMessageReader {
         /// Where the first Transfer-Encoding value is, when the message has one.
         var transferEncodingOffset: Int?
         var mimeType: String?
-        var gzip = false
-        var deflate = false
+        var codings: [ContentCoding] = []
         var unsupportedCoding: String?
 
         /// Takes in a header that frames or types the body.
@@ -308,10 +307,10 @@ public struct HTTPMessageReader {
             } else if name.equalsIgnoringASCIICase("transfer-encoding") {
                 // Transfer codings (RFC 9112 §6.1), over every Transfer-Encoding field in order:
                 // chunked frames the body and comes last (§6.3: else its length cannot be
-                // determined); gzip under it is undone as a content coding is; any other is
-                // one the body cannot be read without.
+                // determined); a coding under it is undone as a content coding is (gzip,
+                // deflate, br, zstd); any other is one the body cannot be read without.
                 if transferEncodingOffset == nil { transferEncodingOffset = field.valueOffset }
-                for coding in Self.codings(value) {
+                for coding in ContentCoding.tokens(in: value) {
                     if chunked { throw HTTPSyntaxError(reason: Self.chunkedNotLast, offset: field.valueOffset) }
                     switch coding {
                     case "chunked": chunked = true
@@ -321,9 +320,9 @@ public struct HTTPMessageReader {
             } else if name.equalsIgnoringASCIICase("content-type") {
                 if mimeType == nil { mimeType = String(decoding: value, as: UTF8.self) }
             } else if name.equalsIgnoringASCIICase("content-encoding") {
-                // A list of codings (RFC 9110 §8.4): gzip and deflate are undone, identity is
-                // none, any other is one the body cannot be read without.
-                for coding in Self.codings(value) { observeCoding(coding) }
+                // A list of codings (RFC 9110 §8.4): gzip, deflate, br and zstd are undone,
+                // identity is none, any other is one the body cannot be read without.
+                for coding in ContentCoding.tokens(in: value) { observeCoding(coding) }
             }
         }
 
@@ -339,18 +338,13 @@ public struct HTTPMessageReader {
         /// A content or transfer coding other than chunked.
         private mutating func observeCoding(_ coding: String) {
             switch coding {
-            case "gzip", "x-gzip": gzip = true
-            case "deflate": deflate = true
             case "identity": break
-            default: if unsupportedCoding == nil { unsupportedCoding = coding }
-            }
-        }
-
-        /// The codings of a comma-separated list, lowercased, empty elements skipped.
-        private static func codings(_ value: UnsafeRawBufferPointer) -> [String] {
-            value.split(separator: UInt8(ascii: ",")).compactMap { coding in
-                let trimmed = coding.drop(while: HTTPFraming.isBlank).reversed().drop(while: HTTPFraming.isBlank).reversed()
-                return trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self).lowercased()
+            default:
+                if let known = ContentCoding(token: coding) {
+                    if !codings.contains(known) { codings.append(known) }
+                } else if unsupportedCoding == nil {
+                    unsupportedCoding = coding
+                }
             }
         }
     }
@@ -368,8 +362,8 @@ public struct HTTPMessageReader {
         if prefix == .none { try framing.check() }
         let bodyStart = next
         func body(_ bytes: HTTPExchange.Body.Bytes) -> HTTPExchange.Body {
-            HTTPExchange.Body(side: side, bytes: bytes, offset: bodyStart, mimeType: framing.mimeType, gzip: framing.gzip,
-                              deflate: framing.deflate, unsupportedCoding: framing.unsupportedCoding)
+            HTTPExchange.Body(side: side, bytes: bytes, offset: bodyStart, mimeType: framing.mimeType, codings: framing.codings,
+                              unsupportedCoding: framing.unsupportedCoding)
         }
         if framing.chunked && prefix == .none {
             // Chunked framing wins over a Content-Length (RFC 9112 §6.3).

@@ -2,9 +2,9 @@ import AuditBytes
 
 /// Base64 held in a string (RFC 4648, standard or URL-safe alphabet, padded or not, with the line
 /// breaks of MIME and Android's `Base64.DEFAULT`), opened only when it decodes to something a
-/// reader can use: JSON (`.json`), gzip or zlib data (`.text` holding the compressed bytes, which
-/// the gzip or deflate decoder opens next), or printable UTF-8 text (`.text`). The value itself is still scanned as
-/// text: a base64 secret is a secret.
+/// reader can use: JSON (`.json`), gzip, zlib or zstd data (`.text` holding the compressed bytes,
+/// which the gzip, deflate or zstd decoder opens next), or printable UTF-8 text (`.text`). The
+/// value itself is still scanned as text: a base64 secret is a secret.
 ///
 /// Strict, because most secrets are base64-shaped: a random token must not come back as
 /// "text". The value needs 16 characters or more, one alphabet, canonical padding and zero
@@ -88,7 +88,7 @@ public struct Base64LayerDecoder: LayerDecoder {
         try recognisedAlphabet(value) != nil
     }
 
-    /// The alphabet of `value` when it is base64 of text, gzip or zlib data (checked on a decoded sample),
+    /// The alphabet of `value` when it is base64 of text, gzip, zlib or zstd data (checked on a decoded sample),
     /// nil when it is not; throws when it is and would decode beyond `maxDecodedBytes`.
     private func recognisedAlphabet(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> Base64.Alphabet? {
         guard value.count >= Self.minLength, !Self.isUUIDOrHex(value), let (alphabet, symbols) = Self.base64Characters(value) else { return nil }
@@ -174,8 +174,8 @@ public struct Base64LayerDecoder: LayerDecoder {
         return (alphabet, symbols)
     }
 
-    /// Pass 2, on the first bytes decoded onto the stack: gzip magic, zlib data that begins to
-    /// inflate to text, or text. A UTF-8 character is at most 4 bytes, so text reaches a
+    /// Pass 2, on the first bytes decoded onto the stack: gzip or zstd magic, zlib data that
+    /// begins to inflate to text, or text. A UTF-8 character is at most 4 bytes, so text reaches a
     /// character boundary within the sample.
     @inline(__always)
     private static func decodesToTextOrCompressed(_ value: UnsafeRawBufferPointer, alphabet: Base64.Alphabet, decodedCount: Int) -> Bool {
@@ -187,6 +187,7 @@ public struct Base64LayerDecoder: LayerDecoder {
                 // starts with `H4sI`, base64 of the magic, seldom has both).
                 return decoded >= 10 && sample[3] & 0xE0 == 0 && (sample[9] <= 13 || sample[9] == 255)
             }
+            if decoded >= 5 && Zstd.hasMagic(sample[..<decoded]) { return true }
             // Zlib data, else perhaps text that starts `x^`.
             if decoded >= 2 && sample[0] == 0x78 && DeflateLayerDecoder.opens(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: sample[..<decoded]))) {
                 return true

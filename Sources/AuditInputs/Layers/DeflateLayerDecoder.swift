@@ -69,12 +69,12 @@ public struct DeflateLayerDecoder: LayerDecoder {
     /// Inflates HTTP's `deflate` coding: the zlib format, or raw deflate when the bytes have no
     /// zlib header; bounded as the gzip decoder bounds gzip data.
     public static func inflate(_ bytes: UnsafeRawBufferPointer, maxOutput: Int = GzipLayerDecoder.maxOutput,
-                               maxRatio: Int = GzipLayerDecoder.maxRatio) -> Result<[UInt8], GzipError> {
+                               maxRatio: Int = GzipLayerDecoder.maxRatio) -> Result<[UInt8], DecompressionError> {
         Inflation.inflate(bytes, hasZlibHeader(bytes) ? .zlib : .raw, maxOutput: maxOutput, maxRatio: maxRatio)
     }
 
     /// `inflate` of bytes held in an array.
-    public static func inflate(_ bytes: [UInt8]) -> Result<[UInt8], GzipError> {
+    public static func inflate(_ bytes: [UInt8]) -> Result<[UInt8], DecompressionError> {
         bytes.withUnsafeBytes { inflate($0) }
     }
 }

@@ -43,55 +43,13 @@ public struct GzipLayerDecoder: LayerDecoder {
     /// member that do not start another member are ignored, as gzip(1) does (with a warning).
     /// Fails with `.tooLarge` or `.bomb` as soon as the output would pass `maxOutput` bytes or
     /// `maxRatio` times `bytes.count`, never holding more than that (`Inflation`).
-    public static func inflate(_ bytes: UnsafeRawBufferPointer, maxOutput: Int = maxOutput, maxRatio: Int = maxRatio) -> Result<[UInt8], GzipError> {
+    public static func inflate(_ bytes: UnsafeRawBufferPointer, maxOutput: Int = maxOutput, maxRatio: Int = maxRatio) -> Result<[UInt8], DecompressionError> {
         guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return .failure(.notGzip) }
         return Inflation.inflate(bytes, .gzip, maxOutput: maxOutput, maxRatio: maxRatio)
     }
 
     /// Inflates gzip data held in an array; see `inflate(_:maxOutput:maxRatio:)`.
-    public static func inflate(_ bytes: [UInt8], maxOutput: Int = maxOutput, maxRatio: Int = maxRatio) -> Result<[UInt8], GzipError> {
+    public static func inflate(_ bytes: [UInt8], maxOutput: Int = maxOutput, maxRatio: Int = maxRatio) -> Result<[UInt8], DecompressionError> {
         bytes.withUnsafeBytes { inflate($0, maxOutput: maxOutput, maxRatio: maxRatio) }
-    }
-}
-
-/// Why gzip data could not be inflated. Messages name the kind of problem, never the data.
-public enum GzipError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The data does not start with the gzip magic `1F 8B`.
-    case notGzip
-    /// zlib found invalid deflate data, a bad header or a CRC/length mismatch; `detail` is zlib's
-    /// own description ("incorrect data check", "invalid block type").
-    case corrupt(detail: String?)
-    /// The data ends inside a member.
-    case truncated
-    /// The output would pass `ratio` times the compressed size.
-    case bomb(ratio: Int)
-    /// The output would pass `limit` bytes.
-    case tooLarge(limit: Int)
-    /// zlib itself failed (out of memory, version mismatch).
-    case zlib(code: Int32)
-
-    public var description: String { message }
-
-    /// True when the data was refused for its size, not for what it is.
-    public var isLimit: Bool {
-        switch self {
-        case .bomb, .tooLarge: true
-        default: false
-        }
-    }
-
-    /// A one-line message for an input error.
-    public var message: String { message(coding: "gzip") }
-
-    /// A one-line message for an input error about data coded `coding` (gzip, deflate).
-    public func message(coding: String) -> String {
-        switch self {
-        case .notGzip: "not gzip data (no 1F 8B magic)"
-        case .corrupt(let detail): "corrupt \(coding) data" + (detail.map { " (\($0))" } ?? "")
-        case .truncated: "truncated \(coding) stream"
-        case .bomb(let ratio): "\(coding) bomb: decompresses beyond \(ratio)× its compressed size"
-        case .tooLarge(let limit): "\(coding) data decompresses beyond \(limit) bytes"
-        case .zlib(let code): "zlib failed (error \(code))"
-        }
     }
 }

@@ -159,13 +159,13 @@ public struct LayerDecoderSet {
 }
 
 /// The decoders a scan tries, in order. Every decoder that accepts a value opens a layer; the
-/// order only orders the findings. Base64 hands gzip and zlib data on as bytes, for the gzip and
-/// deflate decoders.
+/// order only orders the findings. Base64 hands gzip, zlib and zstd data on as bytes, for the
+/// gzip, deflate and zstd decoders.
 public enum LayerDecoders {
     public static let standard: [any LayerDecoder] = [
         JSONLayerDecoder(), JWTLayerDecoder(), QueryLayerDecoder(), FragmentLayerDecoder(), UserinfoLayerDecoder(), FormLayerDecoder(),
         MultipartLayerDecoder(), BasicAuthLayerDecoder(), Base64LayerDecoder(), DataURLLayerDecoder(), PercentLayerDecoder(), GzipLayerDecoder(), DeflateLayerDecoder(),
-        XMLLayerDecoder(),
+        ZstdLayerDecoder(), XMLLayerDecoder(),
     ]
 }
 

@@ -11,6 +11,9 @@ import Testing
         "AuditReport", "AuditTriage", "AuditRedact", "HabiterAudit",
     ]
 
+    /// The C libraries, each behind one wrapper (STYLE.md), which any stage may use.
+    static let cLibraries: Set = ["CPCRE2", "CZlib", "CBrotli", "CZstd"]
+
     /// `name: [dependencies]` of each `.target(…)` in Package.swift.
     static func declaredTargets() throws -> [String: [String]] {
         let manifest = try String(contentsOf: TestSupport.repoRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
@@ -34,7 +37,7 @@ import Testing
     @Test func eachTargetDependsOnlyOnEarlierStages() throws {
         let targets = try Self.declaredTargets()
         for (stage, name) in Self.pipeline.enumerated() {
-            for dependency in targets[name] ?? [] where dependency != "CPCRE2" && dependency != "CZlib" {
+            for dependency in targets[name] ?? [] where !Self.cLibraries.contains(dependency) {
                 let index = try #require(Self.pipeline.firstIndex(of: dependency), "\(name) depends on \(dependency), no stage")
                 #expect(index < stage, "\(name) depends on \(dependency), a later stage")
             }

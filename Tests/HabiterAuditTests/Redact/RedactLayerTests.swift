@@ -116,6 +116,46 @@ private func request(url: String = "https://api.example.com/v1/things", headers:
         expectClean(result, leaking: [F.github])
     }
 
+    /// Brotli and zstd data are decompressed, redacted and compressed again: a HAR body stored
+    /// Brotli-compressed under its `Content-Encoding`, zstd data in base64 in a JSON value, and a
+    /// raw HTTP body in either coding, its `Content-Length` corrected.
+    @Test func brotliAndZstdDataAreRedactedInside() throws {
+        let json = Array(#"{"token": "\#(F.github)"}"#.utf8)
+        let redacted = Array(#"{"token": "[REDACTED:github-token]"}"#.utf8)
+        let brotli = try #require(json.withUnsafeBytes(Brotli.compress))
+        let zstd = try #require(json.withUnsafeBytes(Zstd.compress))
+        func decompressed(_ coding: ContentCoding, _ bytes: [UInt8]?) -> [UInt8]? {
+            guard let bytes, case .success(let out) = bytes.withUnsafeBytes(coding.decode) else { return nil }
+            return out
+        }
+        let response = #"{"status": 200, "headers": [{"name": "content-encoding", "value": "br"}], "content": {"size": 10, "mimeType": "application/json", "encoding": "base64", "text": "\#(LayerTesting.base64(brotli))"}}"#
+        let fromHAR = try F.redact(har(request: request(), response: response), name: "stored.har")
+        let text = try #require(F.jsonString(fromHAR.output, at: "/log/entries/0/response/content/text"))
+        // Compared first, so that a failure prints no secret.
+        let harRedacted = decompressed(.brotli, Data(base64Encoded: text).map { [UInt8]($0) }) == redacted
+        #expect(harRedacted, "the HAR's body is not the redacted JSON")
+        expectClean(fromHAR, leaking: [F.github])
+
+        let fromJSON = try F.redact(#"{"state": "\#(LayerTesting.base64(zstd))"}"#)
+        let state = try #require(F.jsonString(fromJSON.output, at: "/state"))
+        let jsonRedacted = decompressed(.zstd, Data(base64Encoded: state).map { [UInt8]($0) }) == redacted
+        #expect(jsonRedacted, "the value is not the redacted JSON")
+        expectClean(fromJSON, leaking: [F.github])
+
+        for (coding, body) in [(ContentCoding.brotli, brotli), (.zstd, zstd)] {
+            let token = coding == .brotli ? "br" : "zstd"
+            let http = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: \(token)\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+            let result = try F.redact(http, name: "coded.http")
+            let output = result.output
+            let blank = try #require(output.indices.dropLast(3).first { output[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) })
+            let copy = Array(output[(blank + 4)...])
+            let bodyRedacted = decompressed(coding, copy) == redacted
+            #expect(bodyRedacted, "the \(token) body is not the redacted JSON")
+            #expect(String(decoding: output[..<blank], as: UTF8.self).hasSuffix("Content-Length: \(copy.count)"))
+            expectClean(result, leaking: [F.github])
+        }
+    }
+
     /// A value percent-encoded whole is redacted inside and escaped again, the characters it
     /// wrote as they were kept so.
     @Test func percentEncodedValuesAreRedactedInside() throws {

@@ -506,7 +506,7 @@ private func summary(_ f: Finding) -> String {
 
     /// Deflate data is inflated: zlib data in base64 in a JSON value, a HAR body stored still
     /// compressed (base64, as some proxies export one), a raw HTTP body coded deflate (zlib or
-    /// raw). Before, each gave nothing or an error; a HAR body of zstd data is refused.
+    /// raw). Before, each gave nothing or an error.
     @Test func deflateDataIsInflated() throws {
         let json = Array(#"{"token": "\#(github)"}"#.utf8)
         let zlib = LayerTesting.deflate(json)
@@ -515,8 +515,6 @@ private func summary(_ f: Finding) -> String {
             #"{"log": {"version": "1.2", "creator": {"name": "Fiddler", "version": "5.0"}, "entries": [{"request": {"method": "GET", "url": "https://api.example.com/v1/me", "headers": []}, "response": {"status": 200, "headers": [{"name": "Content-Encoding", "value": "deflate"}], "content": {"mimeType": "application/json", "encoding": "base64", "text": "\#(LayerTesting.base64(body))"}}}]}}"#
         }
         #expect(found(har(zlib), name: "stored.har") == ["secret.github-token /log/entries/0/response/content/text!base64!deflate!json/token"])
-        let zstd = TestSupport.scan(har([0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x03, 0x19, 0x00, 0x00, 0x61, 0x62, 0x63]), name: "zstd.har")
-        #expect(zstd.errors.map(\.kind) == [.parse] && zstd.errors.first?.reason.contains("zstd") == true)
         for body in [zlib, LayerTesting.deflate(json, .raw)] {
             let http = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: deflate\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
             let result = TestSupport.scan(bytes: http, name: "deflate.http")
@@ -527,7 +525,42 @@ private func summary(_ f: Finding) -> String {
         #expect(garbage.errors.map(\.kind) == [.parse] && garbage.errors.first?.reason.contains("deflate") == true)
         // Two codings at once: one can be undone, not both.
         let both = TestSupport.scan("HTTP/1.1 200 OK\r\nContent-Encoding: deflate, gzip\r\nContent-Length: 9\r\n\r\nnot zlib!", name: "both.http")
-        #expect(both.errors.map(\.kind) == [.parse] && both.errors.first?.reason.contains("both gzip and deflate") == true)
+        #expect(both.errors.map(\.kind) == [.parse] && both.errors.first?.reason.contains("both deflate and gzip") == true)
+    }
+
+    /// Brotli and zstd, the codings browsers ask for besides gzip: a raw HTTP body so coded, a
+    /// HAR body stored still compressed (BrowserMob Proxy stores Brotli bodies so, base64 of the
+    /// bytes; the response's `Content-Encoding` says which, since Brotli has no signature), zstd
+    /// data in base64 anywhere (it has one). Before, the raw HTTP bodies were `parse` errors,
+    /// the HAR's Brotli body gave nothing and its zstd body was an error.
+    @Test func brotliAndZstdDataIsDecompressed() throws {
+        let json = Array(#"{"token": "\#(github)"}"#.utf8)
+        let brotli = try #require(json.withUnsafeBytes(Brotli.compress))
+        let zstd = try #require(json.withUnsafeBytes(Zstd.compress))
+        for (coding, body) in [("br", brotli), ("zstd", zstd)] {
+            let http = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: \(coding)\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+            let result = TestSupport.scan(bytes: http, name: "coded.http")
+            #expect(result.errors.isEmpty, "\(coding)")
+            let layer = coding == "br" ? "brotli" : coding
+            #expect(result.findings.map { "\($0.ruleId) \($0.pathText)" } == ["secret.github-token /entries/0/response/content/text!\(layer)!json/token"])
+        }
+        func har(_ body: [UInt8], coding: String?) -> String {
+            let headers = coding.map { #"[{"name": "Content-Encoding", "value": "\#($0)"}]"# } ?? "[]"
+            return #"{"log": {"version": "1.2", "creator": {"name": "BrowserMob Proxy", "version": "2.1.4"}, "entries": [{"request": {"method": "GET", "url": "https://api.example.com/v1/me", "headers": []}, "response": {"status": 200, "headers": \#(headers), "content": {"mimeType": "application/json", "encoding": "base64", "text": "\#(LayerTesting.base64(body))"}}}]}}"#
+        }
+        #expect(found(har(brotli, coding: "br"), name: "stored.har") == ["secret.github-token /log/entries/0/response/content/text!base64!brotli!json/token"])
+        #expect(found(har(zstd, coding: "zstd"), name: "stored.har") == ["secret.github-token /log/entries/0/response/content/text!base64!zstd!json/token"])
+        #expect(found(#"{"state": "\#(LayerTesting.base64(zstd))"}"#) == ["secret.github-token /state!base64!zstd!json/token"])
+        // Chrome keeps `br` on the bodies it stores decoded: a binary that is no Brotli data is
+        // scanned as bytes, not an error.
+        let wasm: [UInt8] = [0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00] + (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        #expect(TestSupport.scan(har(wasm, coding: "br"), name: "decoded.har").errors.isEmpty)
+        // Zstd data that does not decompress is refused, wherever it stands.
+        let broken = Array(zstd.dropLast(3))
+        let refused = TestSupport.scan(#"{"state": "\#(LayerTesting.base64(broken))"}"#, name: "broken.json")
+        #expect(refused.errors.map(\.kind) == [.parse] && refused.errors.first?.reason.contains("zstd") == true)
+        let refusedHAR = TestSupport.scan(har(broken, coding: nil), name: "broken.har")
+        #expect(refusedHAR.errors.map(\.kind).contains(.parse) && refusedHAR.errors.allSatisfy { $0.reason.contains("zstd") })
     }
 
     /// A value percent-encoded whole is scanned decoded: a token right after an escape (its

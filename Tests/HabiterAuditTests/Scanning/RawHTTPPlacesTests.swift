@@ -45,7 +45,7 @@ import Testing
     }
 
     /// A coding the scanner cannot undo hides what the body holds: refused, never read as text.
-    @Test(arguments: ["br", "zstd", "gzip, br", "compress"])
+    @Test(arguments: ["compress", "x-custom", "gzip, br", "gzip, compress"])
     func aBodyInACodingThatCannotBeUndoneIsAParseError(_ coding: String) {
         let body = "opaque compressed bytes"
         let text = "HTTP/1.1 200 OK\r\nContent-Encoding: \(coding)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
@@ -80,8 +80,8 @@ import Testing
             #expect(errors.map(\.kind) == [.parse] && errors.first?.reason.contains("does not end with chunked") == true, "\(codings)")
             #expect(errors.first?.position?.line == line, "\(codings)")
         }
-        let refused = TestSupport.scan(bytes: chunked(["br, chunked"], Array("opaque".utf8)), name: "te.http").errors
-        #expect(refused.map(\.kind) == [.parse] && refused.first?.reason.contains("coded br") == true, "\(refused.map(\.reason))")
+        let refused = TestSupport.scan(bytes: chunked(["compress, chunked"], Array("opaque".utf8)), name: "te.http").errors
+        #expect(refused.map(\.kind) == [.parse] && refused.first?.reason.contains("coded compress") == true, "\(refused.map(\.reason))")
         // Chunked alone, as every capture writes it, is read as before.
         #expect(TestSupport.scan(bytes: chunked(["chunked"], json), name: "te.http").errors.isEmpty)
     }

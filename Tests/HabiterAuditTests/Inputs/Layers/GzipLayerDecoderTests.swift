@@ -62,16 +62,16 @@ import Testing
         let bomb = LayerTesting.gzip(chunks: 10) { _ in zeros }
         #expect(bomb.count < 20_000)
         let clock = ContinuousClock()
-        var result: Result<[UInt8], GzipError>?
+        var result: Result<[UInt8], DecompressionError>?
         let elapsed = clock.measure { result = GzipLayerDecoder.inflate(bomb) }
         #expect(result == .failure(.bomb(ratio: 200)))
         #expect(elapsed < .seconds(5))
         #expect(LayerTesting.decode(decoder, bomb) == nil)
         #expect(LayerTesting.refusal(decoder, bomb)?.kind == .limit, "recognised, so refused: never passed over")
-        #expect(GzipError.bomb(ratio: 200).message == "gzip bomb: decompresses beyond 200× its compressed size")
+        #expect(DecompressionError.bomb(ratio: 200).message == "gzip bomb: decompresses beyond 200× its compressed size")
         // A higher ratio lets it through up to the byte limit.
         #expect(GzipLayerDecoder.inflate(bomb, maxOutput: 1 << 20, maxRatio: 10_000) == .failure(.tooLarge(limit: 1 << 20)))
-        #expect(GzipError.tooLarge(limit: 1 << 20).message == "gzip data decompresses beyond 1048576 bytes")
+        #expect(DecompressionError.tooLarge(limit: 1 << 20).message == "gzip data decompresses beyond 1048576 bytes")
         // Exactly at the limit is fine.
         let small = LayerTesting.gzip(zeros)
         #expect(GzipLayerDecoder.inflate(small, maxOutput: 1 << 20, maxRatio: 10_000) == .success(zeros))
@@ -83,7 +83,7 @@ import Testing
             #expect(GzipLayerDecoder.inflate(Array(gzip.dropLast(cut))) == .failure(.truncated), "cut \(cut)")
         }
         #expect(LayerTesting.decode(decoder, Array(gzip.dropLast(4))) == nil)
-        #expect(GzipError.truncated.message == "truncated gzip stream")
+        #expect(DecompressionError.truncated.message == "truncated gzip stream")
     }
 
     @Test func corruptStreams() {
@@ -101,14 +101,14 @@ import Testing
         badMethod[2] = 0x07
         #expect(GzipLayerDecoder.inflate(badMethod) == .failure(.corrupt(detail: "unknown compression method")))
         #expect(LayerTesting.decode(decoder, badCRC) == nil)
-        #expect(GzipError.corrupt(detail: "incorrect data check").message == "corrupt gzip data (incorrect data check)")
-        #expect(GzipError.corrupt(detail: nil).message == "corrupt gzip data")
+        #expect(DecompressionError.corrupt(detail: "incorrect data check").message == "corrupt gzip data (incorrect data check)")
+        #expect(DecompressionError.corrupt(detail: nil).message == "corrupt gzip data")
     }
 
     @Test func notGzip() {
         #expect(GzipLayerDecoder.inflate(Self.json) == .failure(.notGzip))
         #expect(GzipLayerDecoder.inflate([0x1F]) == .failure(.notGzip))
-        #expect(GzipError.notGzip.message == "not gzip data (no 1F 8B magic)")
+        #expect(DecompressionError.notGzip.message == "not gzip data (no 1F 8B magic)")
         #expect(LayerTesting.decode(decoder, Self.json) == nil)
         #expect(LayerTesting.decode(decoder, [0x1F, 0x8B, 0x08]) == nil)
         // Reserved flag bits set: not a gzip header.

@@ -1,0 +1,34 @@
+// Brotli and zstd (the content codings `br` and `zstd`, and the zstd layer decoder), on raw
+// bytes and on well-formed data made of the input. The first byte chooses: 0 -> the rest as
+// zstd data, as it is; 1 -> the rest compressed with zstd; 2 -> the rest as Brotli data; 3 ->
+// the rest compressed with Brotli. Checks: no trap; limits hold; well-formed data decompresses
+// back to its payload; a zstd layer, or a refusal, only behind the frame magic, the layer what
+// `decode` gives, a refusal only when it cannot be decompressed.
+import FuzzSupport
+import AuditInputs
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCodings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = Array(Fuzz.buffer(data, size))
+    let choice = (input.first ?? 0) % 4
+    let payload = Array(input.dropFirst())
+    let coding: ContentCoding = choice < 2 ? .zstd : .brotli
+    var value = payload
+    if choice % 2 == 1 {
+        let compressed = payload.withUnsafeBytes { coding == .zstd ? Zstd.compress($0) : Brotli.compress($0) }
+        Fuzz.check(compressed != nil, "the library compresses")
+        value = compressed ?? []
+        let overLimits = payload.count > GzipLayerDecoder.maxOutput || payload.count > value.count * GzipLayerDecoder.maxRatio
+        Fuzz.check(overLimits || (try? value.withUnsafeBytes(coding.decode).get()) == payload, "well-formed data decompresses to its payload")
+    }
+    let decoded = value.withUnsafeBytes(coding.decode)
+    if case .success(let bytes) = decoded {
+        Fuzz.check(bytes.count <= GzipLayerDecoder.maxOutput && bytes.count <= value.count * GzipLayerDecoder.maxRatio, "limits hold")
+    }
+    guard coding == .zstd else { return 0 }
+    let (layer, refusal) = value.withUnsafeBytes { Fuzz.decodeOrRefuse(ZstdLayerDecoder(), $0) }
+    if layer != nil || refusal != nil { Fuzz.check(Zstd.hasMagic(value), "only data behind the frame magic") }
+    if let layer { Fuzz.check((try? decoded.get()) == layer.bytes && layer.replacesValue, "the layer is the decompressed data") }
+    if refusal != nil { Fuzz.check((try? decoded.get()) == nil, "refused only when it cannot be decompressed") }
+    return 0
+}

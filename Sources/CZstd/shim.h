@@ -1,0 +1,4 @@
+#ifndef HABITER_CZSTD_SHIM_H
+#define HABITER_CZSTD_SHIM_H
+#include <zstd.h>
+#endif
