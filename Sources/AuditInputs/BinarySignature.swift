@@ -18,7 +18,6 @@ public enum BinarySignature {
         (Array("Rar!".utf8) + [0x1A, 0x07], 0, "a RAR archive"),
         (Array("BZh".utf8), 0, "a bzip2 archive"),
         ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], 0, "an xz archive"),
-        ([0x28, 0xB5, 0x2F, 0xFD], 0, "a zstd archive"),
         (Array("ustar".utf8), 257, "a tar archive"),
         ([0x7F, 0x45, 0x4C, 0x46], 0, "an ELF executable"),
         ([0xCA, 0xFE, 0xBA, 0xBE], 0, "a Java class or Mach-O universal binary"),

@@ -252,13 +252,14 @@ public final class ByteWindow {
         return true
     }
 
-    /// Switches to reading the input as a gzip stream (`GzipSource`), from the first byte, before
-    /// any reader has consumed it. The bytes already read are fed to the decompressor first.
-    public func decompressGzip() {
+    /// Switches to reading the input as a compressed stream (`DecompressingSource`: gzip, zlib or
+    /// zstd), from the first byte, before any reader has consumed it. The bytes already read are
+    /// fed to the decompressor first.
+    public func decompress(_ coding: ContentCoding) {
         precondition(start == 0 && pinned == nil, "decompress before reading")
         guard let source else { return }
         let prefix = Array(UnsafeBufferPointer(start: base, count: count))
-        self.source = GzipSource(inner: PrefixedSource(prefix: prefix, rest: source))
+        self.source = DecompressingSource(inner: PrefixedSource(prefix: prefix, rest: source), coding: coding)
         bounds.pointee.count = 0
         bounds.pointee.isComplete = false
         cursor = LineCursor()

@@ -6,8 +6,8 @@ public struct FormatError: Error, Equatable, Sendable {
     public var offset: Int
 }
 
-/// Decides an input's format from its content and what its name claims (`FormatClaim`): gzip
-/// (then the format of what it holds), JSON (a HAR capture when the root object's first key is
+/// Decides an input's format from its content and what its name claims (`FormatClaim`): gzip,
+/// zlib or zstd compression (then the format of what it holds), JSON (a HAR capture when the root object's first key is
 /// `log`; NDJSON is told apart while reading), either one wrapped in a JSONP call, Android
 /// SharedPreferences XML (a `<map>` root), any other XML, a Jetpack DataStore preferences file,
 /// raw HTTP messages, JSONC by its name, and else text. A name that claims nothing lets the content
@@ -18,7 +18,8 @@ public struct FormatError: Error, Equatable, Sendable {
 public enum FormatDetector {
     /// What the input starts with.
     public enum Detected: Equatable, Sendable {
-        case gzip
+        /// Compressed whole: gzip, the zlib format (`deflate`) or zstd, by their headers.
+        case compressed(ContentCoding)
         case format(InputFormat)
         /// JSON or a HAR capture (the format) inside a JSONP call; the value starts at the offset.
         case jsonp(InputFormat, valueStart: Int)
@@ -39,7 +40,7 @@ public enum FormatDetector {
         _ = window.ensure(sniffLength, keeping: window.start)
         var n = window.end - window.start
         var bytes = UnsafeBufferPointer(start: window.base, count: n)
-        if n >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { return .success(.gzip) }
+        if let coding = compression(of: UnsafeRawBufferPointer(bytes)) { return .success(.compressed(coding)) }
         if dataStoreSuffixes.contains(where: name.hasSuffix) || DataStoreReader.looksLikePreferenceMap(bytes) {
             return .success(.format(.datastore))
         }
@@ -114,6 +115,17 @@ public enum FormatDetector {
                 reason: "the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML, a DataStore preferences file or an HTTP message (it starts with a \(describeByte(bytes[i])))",
                 offset: window.start + i))
         }
+    }
+
+    /// How the input is compressed whole, from its first bytes: gzip and zstd by their magic
+    /// (which no UTF-8 text starts with: a frame with a bad header is then corrupt data, not a
+    /// binary file), the zlib format (mitmproxy's `.zhar`) by a header whose first bytes inflate
+    /// to text, which text that starts `x^` does not.
+    public static func compression(of bytes: UnsafeRawBufferPointer) -> ContentCoding? {
+        if bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { return .gzip }
+        if bytes.starts(with: Zstd.magic) { return .zstd }
+        if DeflateLayerDecoder.opens(bytes) { return .deflate }
+        return nil
     }
 
     /// `<?xml` and a space: an XML declaration, which no other text starts with.

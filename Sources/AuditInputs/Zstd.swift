@@ -25,33 +25,70 @@ public enum Zstd {
     /// bytes or `maxRatio` times the input. Bytes after the last frame that start no frame are
     /// corrupt data.
     public static func decompress(_ bytes: UnsafeRawBufferPointer, maxOutput: Int, maxRatio: Int) -> Result<[UInt8], DecompressionError> {
-        guard let context = ZSTD_createDCtx() else { return .failure(.library("out of memory")) }
-        defer { ZSTD_freeDCtx(context) }
-        let set = ZSTD_DCtx_setParameter(context, ZSTD_d_windowLogMax, windowLogMax)
-        if ZSTD_isError(set) != 0 { return .failure(.library(String(cString: ZSTD_getErrorName(set)))) }
+        let decompressor = Decompressor()
+        if let failure = decompressor.setupFailure { return .failure(.library(failure)) }
+        if let base = bytes.baseAddress { decompressor.setInput(base, count: bytes.count) }
         let bound = DecompressionLimit(inputCount: bytes.count, maxOutput: maxOutput, maxRatio: maxRatio)
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        var input = ZSTD_inBuffer(src: bytes.baseAddress, size: bytes.count, pos: 0)
-        // What the last call said: 0 when a frame was decoded whole and flushed.
-        var pending = 1
-        while input.pos < input.size || pending != 0 {
-            let before = input.pos
-            let (code, produced) = chunk.withUnsafeMutableBytes { buffer in
-                var out = ZSTD_outBuffer(dst: buffer.baseAddress, size: buffer.count, pos: 0)
-                let code = ZSTD_decompressStream(context, &out, &input)
-                return (code, out.pos)
-            }
-            if ZSTD_isError(code) != 0 { return .failure(.corrupt(detail: String(cString: ZSTD_getErrorName(code)))) }
-            if produced > bound.bytes - output.count { return .failure(bound.error) }
-            output.append(contentsOf: chunk[0..<produced])
-            pending = code
-            // No input left, nothing written with room to write: the frame stops mid-way.
-            if pending != 0 && input.pos == input.size && input.pos == before && produced < chunk.count {
-                return .failure(.truncated)
+        // The last call that moved ended a frame (a call after it, with nothing to do, says
+        // only how much input the next frame wants).
+        var atFrameEnd = false
+        while true {
+            let pendingBefore = decompressor.pendingInput
+            switch chunk.withUnsafeMutableBytes(decompressor.decompress) {
+            case .failure(let error):
+                return .failure(error)
+            case .success(let (produced, frameEnded)):
+                if produced > bound.bytes - output.count { return .failure(bound.error) }
+                output.append(contentsOf: chunk[0..<produced])
+                if frameEnded || produced > 0 || decompressor.pendingInput != pendingBefore { atFrameEnd = frameEnded }
+                guard decompressor.pendingInput == 0 && produced < chunk.count else { continue }
+                // All input taken and all output flushed: the end, or a frame cut short.
+                return atFrameEnd ? .success(output) : .failure(.truncated)
             }
         }
-        return .success(output)
+    }
+
+    /// A streaming decompressor of zstd frames, one after the other (a whole input read a chunk
+    /// at a time, `DecompressingSource`), with the window bounded as `decompress` bounds it.
+    final class Decompressor {
+        private let context: OpaquePointer?
+        private var input = ZSTD_inBuffer(src: nil, size: 0, pos: 0)
+        /// Nil when the decompressor is ready, else why the library could not set it up.
+        let setupFailure: String?
+
+        init() {
+            context = ZSTD_createDCtx()
+            if let context {
+                let set = ZSTD_DCtx_setParameter(context, ZSTD_d_windowLogMax, Zstd.windowLogMax)
+                setupFailure = ZSTD_isError(set) != 0 ? String(cString: ZSTD_getErrorName(set)) : nil
+            } else {
+                setupFailure = "out of memory"
+            }
+        }
+
+        deinit {
+            ZSTD_freeDCtx(context)
+        }
+
+        /// Input given and not consumed yet.
+        var pendingInput: Int { input.size - input.pos }
+
+        /// Gives the decompressor `count` bytes at `bytes`, which must stay valid until they are
+        /// consumed.
+        func setInput(_ bytes: UnsafeRawPointer, count: Int) {
+            input = ZSTD_inBuffer(src: bytes, size: count, pos: 0)
+        }
+
+        /// Decompresses pending input into `output`: how many bytes it wrote, and whether a frame
+        /// ended there (decoded whole and flushed), or the library's description of corrupt data.
+        func decompress(into output: UnsafeMutableRawBufferPointer) -> Result<(produced: Int, frameEnded: Bool), DecompressionError> {
+            var out = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
+            let code = ZSTD_decompressStream(context, &out, &input)
+            if ZSTD_isError(code) != 0 { return .failure(.corrupt(detail: String(cString: ZSTD_getErrorName(code)))) }
+            return .success((out.pos, code == 0))
+        }
     }
 
     /// `content` as one zstd frame at the library's default level, or nil when it fails.

@@ -97,47 +97,15 @@ extension RedactionSession {
         return PercentCoding.encode(inner, literal: literal, spaceAsPlus: false)
     }
 
-    /// Gzip data (`!gzip`): inflated, redacted, deflated again behind the original header.
-    func redactGzipLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
-        guard case .success(let inflated) = GzipLayerDecoder.inflate(value) else {
-            noteProblem("the gzip data at \(path) could not be inflated again")
-            return nil
-        }
-        guard let redacted = redactValue(inflated, at: path) else { return nil }
-        guard let compressed = GzipEncoder.compress(redacted, headerFrom: value) else {
-            noteProblem("the redacted gzip data at \(path) could not be compressed")
-            return nil
-        }
-        return compressed
-    }
-
-    /// Deflate data (`!deflate`): inflated, redacted, deflated again in the wrapper it had (the
-    /// zlib format, or raw deflate in an HTTP body).
-    func redactDeflateLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
-        guard case .success(let inflated) = DeflateLayerDecoder.inflate(value) else {
-            noteProblem("the deflate data at \(path) could not be inflated again")
-            return nil
-        }
-        guard let redacted = redactValue(inflated, at: path) else { return nil }
-        let wrapper: Zlib.Wrapper = DeflateLayerDecoder.hasZlibHeader(value) ? .zlib : .raw
-        var compressed: [UInt8] = []
-        guard redacted.withUnsafeBytes({ Zlib.Deflater(wrapper).compress($0, final: true, onto: &compressed) }) else {
-            noteProblem("the redacted deflate data at \(path) could not be compressed")
-            return nil
-        }
-        return compressed
-    }
-
-    /// Brotli or zstd data (`!brotli`, `!zstd`): decompressed, redacted, compressed again (at
-    /// settings of its own: the data does not record the ones it was made with).
-    func redactBrotliOrZstdLayer(_ value: [UInt8], _ coding: ContentCoding, at path: LayeredPath) -> [UInt8]? {
+    /// Compressed data (`!gzip`, `!deflate`, `!brotli`, `!zstd`): decompressed, redacted and
+    /// compressed again as it was (`Recompression`).
+    func redactCompressedLayer(_ value: [UInt8], _ coding: ContentCoding, at path: LayeredPath) -> [UInt8]? {
         guard case .success(let decompressed) = value.withUnsafeBytes(coding.decode) else {
             noteProblem("the \(coding.layerName) data at \(path) could not be decompressed again")
             return nil
         }
         guard let redacted = redactValue(decompressed, at: path) else { return nil }
-        let compressed = redacted.withUnsafeBytes { coding == .brotli ? Brotli.compress($0) : Zstd.compress($0) }
-        guard let compressed else {
+        guard let compressed = Recompression.compress(redacted, as: coding, like: value) else {
             noteProblem("the redacted \(coding.layerName) data at \(path) could not be compressed")
             return nil
         }

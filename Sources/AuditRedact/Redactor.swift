@@ -43,13 +43,14 @@ public struct Redactor: Sendable {
     }
 
     public func redact(_ input: [UInt8], name: String) throws(RedactError) -> RedactionResult {
-        let compressed = GzipLayerDecoder.hasMagic(input)
+        let compression = input.withUnsafeBytes(FormatDetector.compression)
         var content = input
-        if compressed {
+        if let compression {
             // The scan's own limit for a compressed input: 200 times its size (4 KiB at least).
-            switch GzipLayerDecoder.inflate(input, maxOutput: 200 * max(input.count, 4096), maxRatio: Int.max / (input.count + 1)) {
-            case .success(let inflated): content = inflated
-            case .failure(let error): throw .input([InputError(kind: .parse, artifact: name, reason: error.message)])
+            let limit = DecompressingSource.defaultMaxRatio * max(input.count, 4096)
+            switch input.withUnsafeBytes({ compression.decode($0, maxOutput: limit, maxRatio: Int.max / (input.count + 1)) }) {
+            case .success(let decompressed): content = decompressed
+            case .failure(let error): throw .input([InputError(kind: .parse, artifact: name, reason: error.message(coding: compression.layerName))])
             }
         }
         let first = scan(content, name: name)
@@ -90,8 +91,8 @@ public struct Redactor: Sendable {
         guard remaining.isEmpty else { throw .incomplete(artifact: name, remaining: remaining, problems: problems) }
         var output = input
         if current != content {
-            if compressed {
-                guard let recompressed = GzipEncoder.compress(current, headerFrom: input) else {
+            if let compression {
+                guard let recompressed = Recompression.compress(current, as: compression, like: input) else {
                     throw .broken(artifact: name, errors: [], reason: "the redacted copy could not be compressed")
                 }
                 output = recompressed
@@ -99,7 +100,7 @@ public struct Redactor: Sendable {
                 output = current
             }
         }
-        return RedactionResult(output: output, format: compressed ? "\(formatName)+gzip" : formatName,
+        return RedactionResult(output: output, format: compression.map { "\(formatName)+\($0.layerName)" } ?? formatName,
                                replacements: replacements, rounds: rounds, policyFindings: kept)
     }
 

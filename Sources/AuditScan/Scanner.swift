@@ -171,7 +171,7 @@ public final class Scanner: @unchecked Sendable {
         scan(ByteWindow(whole: bytes), name: name, rules: rules, matcher: matcher)
     }
 
-    /// Scans the input a window reads: detects its format (undoing gzip first), then reads it
+    /// Scans the input a window reads: detects its format (undoing its compression first), then reads it
     /// with the reader for that format. `caches`: the worker's, kept from input to input (new
     /// ones when nil).
     func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher, caches: WorkerCaches? = nil,
@@ -186,9 +186,9 @@ public final class Scanner: @unchecked Sendable {
         // The spare layer visitors hold the scan (`ArtifactScan.takeLayerVisitor`).
         defer { scan.dropLayerVisitors() }
         var detected = FormatDetector.detect(window, name: name)
-        if case .success(.gzip) = detected {
-            window.decompressGzip()
-            scan.rootPath = scan.rootPath.entering("gzip")
+        if case .success(.compressed(let coding)) = detected {
+            window.decompress(coding)
+            scan.rootPath = scan.rootPath.entering(coding.layerName)
             detected = FormatDetector.detect(window, name: name)
         }
         var format: InputFormat?
@@ -201,7 +201,8 @@ public final class Scanner: @unchecked Sendable {
              (.har, .success(.jsonp(let found, let valueStart))):
             (format, start, jsonp) = (options.inputFormat == .auto ? found : options.inputFormat, valueStart, true)
         case (.auto, .success(.skipped(let reason))): skipped = reason
-        case (.auto, .success(.gzip)): scan.fail(.format, at: 0, "gzip inside gzip is not supported")
+        case (.auto, .success(.compressed(let inner))):
+            scan.fail(.format, at: 0, "\(inner.layerName) data inside compressed data is not supported")
         case (.auto, .failure(let error)): if window.failure == nil { scan.fail(.format, at: error.offset, error.reason) }
         default: format = options.inputFormat
         }
@@ -240,7 +241,9 @@ public final class Scanner: @unchecked Sendable {
         if let failure = window.failure, !scan.errors.contains(where: { $0.kind == .read }) {
             scan.fail(.read, at: nil, failure)
         }
-        let formatName = formatRead.map { scan.rootPath.layers.count > 1 ? "\($0.rawValue)+gzip" : $0.rawValue }
+        // `har+gzip`, `har+zstd`: the compression a compressed input's root path entered.
+        let compression = scan.rootPath.layers.dropFirst().first?.decoder
+        let formatName = formatRead.map { format in compression.map { "\(format.rawValue)+\($0)" } ?? format.rawValue }
         let summary = ArtifactSummary(name: name, format: formatName, byteCount: window.end, skipped: skipped)
         guard share != nil else {
             return ArtifactOutcome(findings: Scanner.finalize(scan.takeFindings()), errors: scan.errors, summary: summary,

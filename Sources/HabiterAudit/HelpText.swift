@@ -114,7 +114,8 @@ enum HelpText {
                               *.jsonl, *.har and *.http must parse, tsconfig.json and
                               *.jsonc are JSONC, *.preferences_pb is DataStore; anything
                               else that is none of the formats is scanned as text, and
-                              binary files are skipped; gzip is undone first either way)
+                              binary files are skipped; gzip, zlib and zstd compression
+                              are undone first either way)
       --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.
@@ -136,11 +137,11 @@ enum HelpText {
     captures, Android SharedPreferences XML (FlutterSharedPreferences.xml, secure-storage
     dumps), Jetpack DataStore preferences (FlutterSharedPreferences.preferences_pb, where
     SharedPreferencesAsync keeps the app's stores), raw HTTP messages (.http files, proxy
-    saves, curl -v dumps), and any of these gzip-compressed. Strings holding JSON, base64,
-    JWTs, URL queries, form bodies, multipart/form-data bodies, URL userinfo, Basic
-    credentials, data: URLs, values percent-encoded whole, gzip, zlib or zstd data and XML
-    are opened and scanned as inner layers; HTTP bodies coded gzip, deflate, br or zstd are
-    decompressed.
+    saves, curl -v dumps), and any of these compressed with gzip, zlib (mitmproxy's .zhar)
+    or zstd. Strings holding JSON, base64, JWTs, URL queries, form bodies,
+    multipart/form-data bodies, URL userinfo, Basic credentials, data: URLs, values
+    percent-encoded whole, gzip, zlib or zstd data and XML are opened and scanned as inner
+    layers; HTTP bodies coded gzip, deflate, br or zstd are decompressed.
 
     Findings are secret (a credential where it must not be), policy (a contract violation)
     or transport (a credential the protocol carries, e.g. an Authorization header in a
@@ -265,7 +266,8 @@ enum HelpText {
     ARGUMENTS:
       <input>                 A HAR capture, JSON or NDJSON, SharedPreferences XML or
                               other XML, a DataStore preferences file, raw HTTP messages
-                              or a backup (any of them gzip-compressed), or - for stdin.
+                              or a backup (any of them compressed with gzip, zlib or
+                              zstd), or - for stdin.
                               It is never modified.
 
     OPTIONS:
@@ -291,7 +293,7 @@ enum HelpText {
     still opens in a HAR viewer, XML and JSON still parse, NDJSON keeps one document per line,
     raw HTTP keeps its framing (Content-Length is corrected, a chunked body stays chunked, a
     gzip, deflate, br or zstd body is compressed again), a DataStore file stays protobuf (its
-    lengths recomputed), gzip input gives gzip output.
+    lengths recomputed), compressed input gives output compressed the same way.
 
     The copy is scanned again before it is written: if it would not read in its format, or a
     secret would remain, nothing is written and the exit status is 2.

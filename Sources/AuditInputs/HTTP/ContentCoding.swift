@@ -34,14 +34,19 @@ public enum ContentCoding: Sendable, Equatable {
         }
     }
 
-    /// Undoes the coding, bounded as every decompression is (`GzipLayerDecoder.maxOutput`,
-    /// `maxRatio`).
+    /// Undoes the coding, bounded as every decompression of a value is
+    /// (`GzipLayerDecoder.maxOutput`, `maxRatio`).
     public func decode(_ bytes: UnsafeRawBufferPointer) -> Result<[UInt8], DecompressionError> {
+        decode(bytes, maxOutput: GzipLayerDecoder.maxOutput, maxRatio: GzipLayerDecoder.maxRatio)
+    }
+
+    /// Undoes the coding: at most `maxOutput` bytes, and `maxRatio` times the compressed size.
+    public func decode(_ bytes: UnsafeRawBufferPointer, maxOutput: Int, maxRatio: Int) -> Result<[UInt8], DecompressionError> {
         switch self {
-        case .gzip: GzipLayerDecoder.inflate(bytes)
-        case .deflate: DeflateLayerDecoder.inflate(bytes)
-        case .brotli: Brotli.decompress(bytes, maxOutput: GzipLayerDecoder.maxOutput, maxRatio: GzipLayerDecoder.maxRatio)
-        case .zstd: Zstd.decompress(bytes, maxOutput: GzipLayerDecoder.maxOutput, maxRatio: GzipLayerDecoder.maxRatio)
+        case .gzip: GzipLayerDecoder.inflate(bytes, maxOutput: maxOutput, maxRatio: maxRatio)
+        case .deflate: DeflateLayerDecoder.inflate(bytes, maxOutput: maxOutput, maxRatio: maxRatio)
+        case .brotli: Brotli.decompress(bytes, maxOutput: maxOutput, maxRatio: maxRatio)
+        case .zstd: Zstd.decompress(bytes, maxOutput: maxOutput, maxRatio: maxRatio)
         }
     }
 }

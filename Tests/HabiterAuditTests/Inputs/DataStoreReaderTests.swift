@@ -185,7 +185,7 @@ private func entry(_ key: String, rawValue value: [UInt8]) -> [UInt8] {
     static func detect(_ bytes: [UInt8], name: String = "") -> String {
         bytes.withUnsafeBytes { buffer in
             switch FormatDetector.detect(ByteWindow(whole: buffer), name: name) {
-            case .success(.gzip): return "gzip"
+            case .success(.compressed(let coding)): return coding.layerName
             case .success(.format(let f)): return f.rawValue
             case .success(.jsonp(let f, _)): return "jsonp \(f.rawValue)"
             case .success(.skipped(let reason)): return "skipped: \(reason)"

@@ -94,4 +94,20 @@ private typealias F = RedactFixtures
         expectText(inflated, equals: "{\"op\": 1, \"note\": \"[REDACTED:github-token]\"}\n{\"op\": 2}\n")
         expectClean(result, leaking: [F.github])
     }
+
+    /// A zlib input (mitmproxy's `.zhar`) comes out in the zlib format, a zstd input as zstd.
+    @Test(arguments: [ContentCoding.deflate, .zstd])
+    func zlibAndZstdInputsComeOutCompressedTheSameWay(_ coding: ContentCoding) throws {
+        let log = Array("{\"op\": 1, \"note\": \"\(F.github)\"}\n{\"op\": 2}\n".utf8)
+        let input = try #require(Recompression.compress(log, as: coding, like: [0x78, 0x9C]))
+        let result = try F.redact(input, name: "oplog")
+        #expect(result.format == "ndjson+\(coding.layerName)")
+        #expect(result.output.withUnsafeBytes(FormatDetector.compression) == coding)
+        guard case .success(let decompressed) = result.output.withUnsafeBytes(coding.decode) else {
+            Issue.record("the output is not \(coding.layerName) data")
+            return
+        }
+        expectText(decompressed, equals: "{\"op\": 1, \"note\": \"[REDACTED:github-token]\"}\n{\"op\": 2}\n")
+        expectClean(result, leaking: [F.github])
+    }
 }

@@ -45,7 +45,10 @@ enum RedactFixtures {
     static func secretFindings(_ bytes: [UInt8], name: String = "input") -> (findings: [Finding], errors: [InputError]) {
         let scanner = Scanner(rules: pack)
         var content = bytes
-        if GzipLayerDecoder.hasMagic(bytes), case .success(let inflated) = GzipLayerDecoder.inflate(bytes) { content = inflated }
+        // `scan(bytes:)` reads no compressed input (docs/robustness.md): decompressed here.
+        if let coding = bytes.withUnsafeBytes(FormatDetector.compression), case .success(let plain) = bytes.withUnsafeBytes(coding.decode) {
+            content = plain
+        }
         let outcome = content.withUnsafeBytes { scanner.scan(bytes: $0, name: name) }
         return (outcome.findings.filter { $0.family != .policy }, outcome.errors)
     }

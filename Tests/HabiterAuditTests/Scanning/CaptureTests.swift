@@ -321,7 +321,7 @@ private func summary(_ f: Finding) -> String {
     static func detect(_ text: [UInt8], name: String = "capture.json") -> String {
         text.withUnsafeBytes { bytes in
             switch FormatDetector.detect(ByteWindow(whole: bytes), name: name) {
-            case .success(.gzip): return "gzip"
+            case .success(.compressed(let coding)): return coding.layerName
             case .success(.format(let f)): return f.rawValue
             case .success(.jsonp(let f, let start)): return "jsonp \(f.rawValue) at \(start)"
             case .success(.skipped(let reason)): return "skipped: \(reason)"
@@ -393,6 +393,49 @@ private func summary(_ f: Finding) -> String {
                                                                          directory.appendingPathComponent("corrupt.json.gz").path])
         #expect(broken.errors.count == 2)
         #expect(broken.errors.allSatisfy { $0.kind == .read || $0.kind == .parse })
+    }
+
+    /// A capture compressed whole in the zlib format (mitmproxy's `.zhar`) or with zstd
+    /// (`.har.zst`) is read as what it holds, as a gzip one is; before, both were skipped as
+    /// binary files. Zstd frames one after another are one stream; a truncated or corrupt stream,
+    /// bytes after a zlib stream and a bomb fail closed; text that starts `x^` stays text.
+    @Test func zlibAndZstdInputsAreScannedAsWhatTheyHold() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = Array(#"{"note": "\#(github)"}"#.utf8)
+        var zlib: [UInt8] = []
+        #expect(json.withUnsafeBytes { Zlib.Deflater(.zlib).compress($0, final: true, onto: &zlib) })
+        let zstd = try #require(json.withUnsafeBytes(Zstd.compress))
+        func scan(_ name: String, _ bytes: [UInt8]) throws -> ScanResult {
+            let file = directory.appendingPathComponent(name)
+            try Data(bytes).write(to: file)
+            return Scanner(rules: TestSupport.builtinPack).scan(paths: [file.path])
+        }
+        for (name, bytes, layer) in [("flows.zhar", zlib, "deflate"), ("capture.json.zst", zstd, "zstd")] {
+            let result = try scan(name, bytes)
+            #expect(result.errors.isEmpty, "\(name)")
+            #expect(result.findings.map { $0.path.description } == ["!\(layer)/note"], "\(name)")
+            #expect(result.artifacts.first?.format == "json+\(layer)", "\(name)")
+        }
+        let lines = try [#"{"a": "\#(github)"}"#, #"{"b": 1}"#].map { try #require((Array($0.utf8) + [0x0A]).withUnsafeBytes(Zstd.compress)) }
+        let frames = try scan("log.ndjson.zst", lines[0] + lines[1])
+        #expect(frames.errors.isEmpty && frames.artifacts.first?.format == "ndjson+zstd")
+        #expect(frames.findings.map { $0.path.description } == ["!zstd/a"])
+        // The first block's type made the reserved one (the frame has no checksum that would
+        // catch a changed literal); a reserved descriptor bit is corrupt data too.
+        var corrupt = zstd
+        corrupt[6] |= 0x06
+        var reserved = zstd
+        reserved[4] |= 0x08
+        let failures = try [("cut.json.zst", Array(zstd.dropLast(4))), ("corrupt.json.zst", corrupt), ("reserved.json.zst", reserved),
+                            ("cut.zhar", Array(zlib.dropLast(4))), ("after.zhar", zlib + Array("more".utf8))].map { try scan($0.0, $0.1).errors }
+        #expect(failures.map { $0.count } == [1, 1, 1, 1, 1])
+        #expect(failures.allSatisfy { $0.allSatisfy { $0.kind == .read || $0.kind == .parse } })
+        #expect(failures[4].first?.reason == "data after the end of the zlib stream")
+        let bomb = Array("[\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: 20_000_000) + Array("\"]".utf8)
+        let bombResult = try scan("bomb.json.zst", try #require(bomb.withUnsafeBytes(Zstd.compress)))
+        #expect(bombResult.errors.map(\.reason) == ["zstd bomb: the data decompresses to more than 200× its size"])
+        #expect(Self.detect(Array("x^2 marks the spot".utf8), name: "notes") == "text")
     }
 
     @Test func aGzipBombIsRefused() throws {

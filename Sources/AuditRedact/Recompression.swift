@@ -1,5 +1,27 @@
 import AuditInputs
 
+/// Compresses redacted content back in the coding it was read from, as near to the original as
+/// the data records: gzip behind the original member's header, deflate in the wrapper it had
+/// (the zlib format, or raw deflate in an HTTP body), Brotli and zstd at settings of their own
+/// (the data does not record the ones it was made with).
+enum Recompression {
+    static func compress(_ content: [UInt8], as coding: ContentCoding, like original: [UInt8]) -> [UInt8]? {
+        switch coding {
+        case .gzip:
+            return GzipEncoder.compress(content, headerFrom: original)
+        case .deflate:
+            var compressed: [UInt8] = []
+            let wrapper: Zlib.Wrapper = DeflateLayerDecoder.hasZlibHeader(original) ? .zlib : .raw
+            guard content.withUnsafeBytes({ Zlib.Deflater(wrapper).compress($0, final: true, onto: &compressed) }) else { return nil }
+            return compressed
+        case .brotli:
+            return content.withUnsafeBytes(Brotli.compress)
+        case .zstd:
+            return content.withUnsafeBytes(Zstd.compress)
+        }
+    }
+}
+
 /// Compresses redacted content back into gzip (RFC 1952), keeping the original member's header
 /// (file name, modification time, flags) so that only the compressed data and its trailer
 /// change (raw deflate and CRC-32 from `Zlib`).

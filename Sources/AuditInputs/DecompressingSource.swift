@@ -1,0 +1,144 @@
+/// Decompresses an input read from another source, so that a compressed capture (`.har.gz`,
+/// mitmproxy's zlib `.zhar`, `.har.zst`) is scanned like the capture itself, streaming. Gzip
+/// members and zstd frames one after another are one stream; after a zlib stream nothing may
+/// follow. Fails, rather than feeding readers garbage, on corrupt or truncated data and on a
+/// decompression ratio above `maxRatio` (a bomb); a zstd frame's window is at most 8 MiB.
+package final class DecompressingSource: ByteSource {
+    /// Output beyond this many times the input read so far is a bomb, not a capture.
+    package static let defaultMaxRatio = 200
+
+    private var inner: any ByteSource
+    /// The coding's name in messages (`gzip`, `deflate`, `zstd`).
+    private let name: String
+    /// Gzip members and zstd frames may follow one another; a zlib stream is one.
+    private let allowsMembers: Bool
+    private let decompressor: any StreamDecompressor
+    private let input: UnsafeMutableRawPointer
+    private let inputCapacity = 256 * 1024
+    private var innerEnded = false
+    private var finished = false
+    /// Between two members or frames: the input may end here.
+    private var atMemberBoundary = false
+    /// The zlib stream has ended: only the input's end may come.
+    private var streamClosed = false
+    private var totalIn = 0
+    private var totalOut = 0
+    private let maxRatio: Int
+
+    /// `coding` is gzip, deflate (the zlib format) or zstd: the codings an input is known by.
+    init(inner: any ByteSource, coding: ContentCoding, maxRatio: Int = DecompressingSource.defaultMaxRatio) {
+        precondition(coding != .brotli, "Brotli has no signature to know an input by")
+        self.inner = inner
+        self.maxRatio = maxRatio
+        name = coding.layerName
+        allowsMembers = coding != .deflate
+        decompressor = coding == .zstd ? Zstd.Decompressor() : Zlib.Inflater(coding == .gzip ? .gzip : .zlib)
+        input = .allocate(byteCount: inputCapacity, alignment: 16)
+    }
+
+    deinit {
+        input.deallocate()
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        if finished { return .end }
+        if let problem = decompressor.setupProblem { return .failure("the \(name) decoder failed (\(problem))") }
+        while true {
+            if decompressor.pendingInput == 0 && !innerEnded {
+                switch inner.read(into: UnsafeMutableRawBufferPointer(start: input, count: inputCapacity)) {
+                case .bytes(let n):
+                    if streamClosed && n > 0 { return .failure("data after the end of the zlib stream") }
+                    decompressor.setInput(input, count: n)
+                    totalIn += n
+                case .end:
+                    innerEnded = true
+                    if atMemberBoundary {
+                        finished = true
+                        return .end
+                    }
+                case .failure(let reason):
+                    return .failure(reason)
+                }
+            }
+            let pendingBefore = decompressor.pendingInput
+            let (status, produced) = decompressor.step(into: buffer)
+            totalOut += produced
+            if totalOut > maxRatio * max(totalIn, 4096) {
+                return .failure("\(name) bomb: the data decompresses to more than \(maxRatio)× its size")
+            }
+            switch status {
+            case .streamEnd where decompressor.pendingInput == 0 && innerEnded:
+                finished = true
+            case .streamEnd:
+                // Another member or frame may follow, or (after a zlib stream) only the end.
+                if !allowsMembers {
+                    if decompressor.pendingInput > 0 { return .failure("data after the end of the zlib stream") }
+                    streamClosed = true
+                }
+                guard decompressor.reset() else { return .failure("the \(name) decoder failed to start the next member") }
+                atMemberBoundary = true
+            case .progress:
+                if produced > 0 || decompressor.pendingInput != pendingBefore { atMemberBoundary = false }
+            case .corrupt(let detail):
+                return .failure("corrupt \(name) data" + (detail.map { " (\($0))" } ?? ""))
+            }
+            if produced > 0 { return .bytes(produced) }
+            if finished { return .end }
+            if innerEnded && decompressor.pendingInput == 0 {
+                // The input ended inside a member or frame.
+                return .failure("truncated \(name) stream")
+            }
+        }
+    }
+}
+
+/// A streaming decompressor as `DecompressingSource` drives it: zlib's inflater, zstd's.
+protocol StreamDecompressor: AnyObject {
+    /// Nil when the decompressor is ready, else why it could not be set up.
+    var setupProblem: String? { get }
+    var pendingInput: Int { get }
+    func setInput(_ bytes: UnsafeRawPointer, count: Int)
+    /// Decompresses pending input into `buffer`; what happened and how many bytes it wrote.
+    func step(into buffer: UnsafeMutableRawBufferPointer) -> (status: StreamStatus, produced: Int)
+    /// Readies the decompressor for the next member or frame; false when it cannot.
+    func reset() -> Bool
+}
+
+/// One step of a `StreamDecompressor`.
+enum StreamStatus {
+    /// Progress, or none possible until more input comes.
+    case progress
+    /// The end of a gzip member, the zlib stream or a zstd frame.
+    case streamEnd
+    /// Invalid data, with the library's description.
+    case corrupt(String?)
+}
+
+extension Zlib.Inflater: StreamDecompressor {
+    var setupProblem: String? { setupFailure.map { "zlib error \($0)" } }
+
+    func step(into buffer: UnsafeMutableRawBufferPointer) -> (status: StreamStatus, produced: Int) {
+        let (status, produced) = inflate(into: buffer)
+        switch status {
+        case .streamEnd: return (.streamEnd, produced)
+        case .progress, .noProgress: return (.progress, produced)
+        case .corrupt(let detail): return (.corrupt(detail), produced)
+        case .failure(let code): return (.corrupt("zlib error \(code)"), produced)
+        }
+    }
+}
+
+extension Zstd.Decompressor: StreamDecompressor {
+    var setupProblem: String? { setupFailure }
+
+    func step(into buffer: UnsafeMutableRawBufferPointer) -> (status: StreamStatus, produced: Int) {
+        switch decompress(into: buffer) {
+        case .success(let (produced, frameEnded)): (frameEnded ? .streamEnd : .progress, produced)
+        case .failure(.corrupt(let detail)): (.corrupt(detail), 0)
+        case .failure(let error): (.corrupt(error.message(coding: "zstd")), 0)
+        }
+    }
+
+    /// The next frame begins with its own header: nothing to reset.
+    func reset() -> Bool { true }
+}
