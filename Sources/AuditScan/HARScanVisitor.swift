@@ -87,9 +87,10 @@ struct HARScanVisitor: JSONVisitor {
         /// The context rules the request's host speaks for (`api.cloudflare.com`): read into the
         /// request's headers, query and cookies.
         var hostContext: ContextMask = 0
-        /// The response's `Content-Encoding` says Brotli: a body stored still compressed (as
-        /// BrowserMob Proxy stores one) has no signature to be known by.
-        var responseIsBrotli = false
+        /// The coding the response's `Content-Encoding` names, when it names one the scan can
+        /// undo: a body stored still compressed (as BrowserMob Proxy stores one) in Brotli or
+        /// raw deflate has no signature to be known by.
+        var responseCoding: ContentCoding?
 
         /// Whether the sign-in's shapes are looked for in its messages: not in sync calls, nor in
         /// the app's other calls, whose route already says what they are.
@@ -363,8 +364,8 @@ struct HARScanVisitor: JSONVisitor {
     private mutating func closeField(list: HARStructure.FieldList) {
         guard field.hasName else { return }
         if list == .responseHeaders && field.hasValue && field.nameIs("content-encoding") {
-            let codings = field.value.withUnsafeBytes { ContentCoding.tokens(in: $0) }
-            if codings.contains("br") { entry?.responseIsBrotli = true }
+            let codings = field.value.withUnsafeBytes { ContentCoding.tokens(in: $0) }.filter { $0 != "identity" }
+            entry?.responseCoding = codings.count == 1 ? ContentCoding(token: codings[0]) : nil
         }
         if list == .params && ExchangeScanner.tokenRequestMarkers.contains(field.lowercasedName) { entry?.requestHasTokenMarkers = true }
         let isSetCookie = field.hasValue && list.isHeaders && field.nameIs("set-cookie")
@@ -445,12 +446,13 @@ struct HARScanVisitor: JSONVisitor {
         }
     }
 
-    /// A body declared base64 that no decoder opens as text or compressed data: Brotli data
-    /// when the response's `Content-Encoding` says `br` and the bytes decompress (read as the
-    /// layer `!brotli`), else its bytes, decoded, with the pattern rules; zstd data that its
-    /// decoder did not open is refused. A body that does not decompress is not an error: Chrome
-    /// keeps the header on the bodies it stores decoded (a `.wasm` served `br`). The decoder is
-    /// asked again only when the scan of the text did not see it open a layer.
+    /// A body declared base64 that no decoder opens as text or compressed data: data in the
+    /// coding the response's `Content-Encoding` names when the bytes decompress (Brotli, raw
+    /// deflate: read as the layer `!brotli`, `!deflate`), else its bytes, decoded, with the
+    /// pattern rules; zstd data that its decoder did not open is refused. A body that does not
+    /// decompress is not an error: Chrome keeps the header on the bodies it stores decoded (a
+    /// `.wasm` served `br`). The decoder is asked again only when the scan of the text did not
+    /// see it open a layer.
     private func scanDeclaredBase64(_ body: UnsafeRawBufferPointer, _ text: ContentText, _ location: () -> HitLocation) {
         let isLayer: Bool
         if text.base64Recognised && scan.options.keepsBase64Verdicts {
@@ -464,16 +466,14 @@ struct HARScanVisitor: JSONVisitor {
         case .success(let decoded) where decoded.starts(with: Zstd.magic):
             // The zstd decoder refused it (and said why), or its header is invalid.
             scan.fail(.parse, at: text.offset, "a body marked base64 holds zstd data that cannot be decompressed; what it holds is not checked")
-        case .success(let decoded) where entry?.responseIsBrotli == true:
-            if case .success(let decompressed) = decoded.withUnsafeBytes(ContentCoding.brotli.decode) {
+        case .success(let decoded):
+            if let coding = entry?.responseCoding, case .success(let decompressed) = decoded.withUnsafeBytes(coding.decode) {
                 let outer = location()
-                let frame = LayerFrame(path: outer.path.entering(ContentCoding.brotli.layerName), outerOffset: text.offset,
+                let frame = LayerFrame(path: outer.path.entering(coding.layerName), outerOffset: text.offset,
                                        outerKey: outer.key, ancestry: outer.ancestry, depth: 2, readerContext: nil)
                 _ = scan.scanTextLayer(decompressed, frame: frame)
-            } else {
-                _ = decoded.withUnsafeBytes { scan.scanPatterns($0, offset: text.offset, locate: location) }
+                return
             }
-        case .success(let decoded):
             _ = decoded.withUnsafeBytes { scan.scanPatterns($0, offset: text.offset, locate: location) }
         case .failure(let error):
             scan.fail(.limit, at: text.offset, "a body marked base64: \(error.message); what it holds is not checked")

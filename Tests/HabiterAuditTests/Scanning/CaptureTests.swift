@@ -573,8 +573,8 @@ private func summary(_ f: Finding) -> String {
 
     /// Brotli and zstd, the codings browsers ask for besides gzip: a raw HTTP body so coded, a
     /// HAR body stored still compressed (BrowserMob Proxy stores Brotli bodies so, base64 of the
-    /// bytes; the response's `Content-Encoding` says which, since Brotli has no signature), zstd
-    /// data in base64 anywhere (it has one). Before, the raw HTTP bodies were `parse` errors,
+    /// bytes; the response's `Content-Encoding` says which, since Brotli and raw deflate have no
+    /// signature), zstd data in base64 anywhere (it has one). Before, the raw HTTP bodies were `parse` errors,
     /// the HAR's Brotli body gave nothing and its zstd body was an error.
     @Test func brotliAndZstdDataIsDecompressed() throws {
         let json = Array(#"{"token": "\#(github)"}"#.utf8)
@@ -593,6 +593,9 @@ private func summary(_ f: Finding) -> String {
         }
         #expect(found(har(brotli, coding: "br"), name: "stored.har") == ["secret.github-token /log/entries/0/response/content/text!base64!brotli!json/token"])
         #expect(found(har(zstd, coding: "zstd"), name: "stored.har") == ["secret.github-token /log/entries/0/response/content/text!base64!zstd!json/token"])
+        // Raw deflate (no zlib header, as some servers send `deflate`) has no signature either.
+        #expect(found(har(LayerTesting.deflate(json, .raw), coding: "deflate"), name: "stored.har")
+            == ["secret.github-token /log/entries/0/response/content/text!base64!deflate!json/token"])
         #expect(found(#"{"state": "\#(LayerTesting.base64(zstd))"}"#) == ["secret.github-token /state!base64!zstd!json/token"])
         // Chrome keeps `br` on the bodies it stores decoded: a binary that is no Brotli data is
         // scanned as bytes, not an error.
