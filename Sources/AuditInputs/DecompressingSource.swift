@@ -61,6 +61,7 @@ package final class DecompressingSource: ByteSource {
                 }
             }
             let pendingBefore = decompressor.pendingInput
+            // zlib counts in 32 bits; a window grown past 4 GiB by one huge token is filled in parts.
             let (status, produced) = decompressor.step(into: buffer)
             totalOut += produced
             if totalOut > maxRatio * max(totalIn, 4096) {

@@ -7,14 +7,15 @@ public struct FormatError: Error, Equatable, Sendable {
 }
 
 /// Decides an input's format from its content and what its name claims (`FormatClaim`): gzip,
-/// zlib or zstd compression (then the format of what it holds), JSON (a HAR capture when the root object's first key is
-/// `log`; NDJSON is told apart while reading), either one wrapped in a JSONP call, Android
-/// SharedPreferences XML (a `<map>` root), any other XML, a Jetpack DataStore preferences file,
-/// raw HTTP messages, JSONC by its name, and else text. A name that claims nothing lets the content
-/// decide, and what only looks like JSON or XML at first (`"use client";`, an HTML page) is text;
-/// a binary file is skipped. A name that claims a format keeps what the content shows, broken or
-/// not: the reader then reports why it does not parse. DataStore's protobuf has no magic, so a
-/// file named `*.preferences_pb` claims that format whatever it holds.
+/// zlib or zstd compression (then the format of what it holds), JSON (a HAR capture when the
+/// root object's first key is `log`; NDJSON is told apart while reading), either one wrapped in
+/// a JSONP call, Android SharedPreferences XML (a `<map>` root), any other XML, a Jetpack
+/// DataStore preferences file, raw HTTP messages, JSONC by its name, and else text. A name that
+/// claims nothing lets the content decide, and what only looks like JSON or XML at first
+/// (`"use client";`, an HTML page) is text; a binary file is skipped. A name that claims a format
+/// keeps what the content shows, broken or not: the reader then reports why it does not parse.
+/// DataStore's protobuf has no magic, so a file named `*.preferences_pb` claims that format
+/// whatever it holds.
 public enum FormatDetector {
     /// What the input starts with.
     public enum Detected: Equatable, Sendable {

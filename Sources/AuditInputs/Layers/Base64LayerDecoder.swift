@@ -88,8 +88,9 @@ public struct Base64LayerDecoder: LayerDecoder {
         try recognisedAlphabet(value) != nil
     }
 
-    /// The alphabet of `value` when it is base64 of text, gzip, zlib or zstd data (checked on a decoded sample),
-    /// nil when it is not; throws when it is and would decode beyond `maxDecodedBytes`.
+    /// The alphabet of `value` when it is base64 of text, gzip, zlib or zstd data (checked on a
+    /// decoded sample), nil when it is not; throws when it is and would decode beyond
+    /// `maxDecodedBytes`.
     private func recognisedAlphabet(_ value: UnsafeRawBufferPointer) throws(LayerRefusal) -> Base64.Alphabet? {
         guard value.count >= Self.minLength, !Self.isUUIDOrHex(value), let (alphabet, symbols) = Self.base64Characters(value) else { return nil }
         let decodedCount = symbols * 3 / 4
