@@ -41,8 +41,6 @@ struct StoreValueTracker {
         hitForValue = nil
     }
 
-    /// A string, inside a store's value or as one: a placeholder holds nothing; a date is a
-    /// summary.
     /// What a string in a store says about it, as the store's verdict asks: a placeholder (a
     /// redacted copy's) holds nothing a secret could be; so does a date, when it is the store's
     /// own value (`isStoreValue`), a summary about the store. JSON's and prefs' stores alike.
@@ -52,6 +50,8 @@ struct StoreValueTracker {
         return (placeholder, isDate)
     }
 
+    /// A string, inside a store's value or as one: a placeholder holds nothing; a date is a
+    /// summary.
     mutating func string(isPlaceholder: Bool, isDate: Bool, scan: ArtifactScan) {
         scalar(holdsNothing: isPlaceholder || isDate, isSummary: isDate, scan: scan)
         if !isPlaceholder {
