@@ -25,13 +25,6 @@ public struct ValueDigester: Sendable {
         return (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
-    /// The digest of several secrets that one finding stands for (one rule's secrets in one
-    /// value, all at the value's position), from their digests in any order: a value that gains
-    /// or loses a secret no longer matches a baseline made without it.
-    public static func folded(_ digests: [String]) -> String {
-        SHA256.hexDigest(bytes: Array(digests.sorted().joined(separator: "\n").utf8), byteCount: 16)
-    }
-
     /// The digest of `value` as 32 lowercase hex digits.
     public func digest(_ value: UnsafeRawBufferPointer) -> String {
         let innerDigest = SHA256.hash(after: inner, value)

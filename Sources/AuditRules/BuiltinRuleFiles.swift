@@ -9125,9 +9125,9 @@ public enum BuiltinRuleFiles {
       "family": "secret",
       "securitySeverity": 8.0,
       "tags": ["security", "secret", "external/cwe/cwe-312"],
-      "pattern": "(?<secret>VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_[A-Za-z0-9_.-]*|__androidx_security_crypto_encrypted_prefs_(?:key|value)_keyset__)",
+      "pattern": "(?<secret>VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_|__androidx_security_crypto_encrypted_prefs_(?=(?:key|value)_keyset__))",
       "keywords": ["VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_", "__androidx_security_crypto_encrypted_prefs_"],
-      "minLength": 47,
+      "minLength": 43,
       "examples": [
         "<map><string name=\"VGhpcyBpcyB0aGUgcHJlZml4IGZvciBhIHNlY3VyZSBzdG9yYWdlCg_classly_token\">AAAAAAAAAAAAAAAAAAAAAA==</string></map>",
         "<string name=\"__androidx_security_crypto_encrypted_prefs_key_keyset__\">12a9010a</string>"

@@ -3,9 +3,8 @@ import AuditCore
 
 /// An input's findings as they are reported: in report order, exact duplicates dropped, each
 /// with its fingerprint, a hash of rule, artifact, layered path and occurrence, so that it
-/// survives re-indentation and never depends on the value. A duplicate of another secret (one
-/// rule's second secret in one value) folds its digest into the finding kept
-/// (`ValueDigester.folded`), so that a baseline still sees it.
+/// survives re-indentation and never depends on the value. Two secrets of one rule in one value
+/// stand at one place but are not duplicates: one finding a distinct secret (DESIGN.md).
 ///
 /// The workers that share one input (`ScanShare`) each finalize their own findings, side by
 /// side, and hand them over last first; the merge (`merging`) only interleaves them, unless
@@ -27,38 +26,17 @@ struct FinalizedFindings {
         // The findings kept are moved to the front: `kept` of them so far. Read in place: through
         // the array, a finding passed while another is written is copied.
         var kept = 0
-        // The distinct secrets' hashes and digests the finding kept last stands for (with a
-        // baseline's digester only).
-        var foldedHashes: [UInt64] = []
-        var foldedDigests: [String] = []
         findings.withUnsafeMutableBufferPointer { findings in
-            func foldDigests() {
-                if foldedDigests.count > 1 { findings[kept - 1].valueDigest = ValueDigester.folded(foldedDigests) }
-                foldedHashes.removeAll(keepingCapacity: true)
-                foldedDigests.removeAll(keepingCapacity: true)
-            }
-            // By index: a finding passed as an argument is copied, its strings retained.
-            func noteDigest(at index: Int) {
-                guard let digest = findings[index].valueDigest, let hash = findings[index].secretHash, !foldedHashes.contains(hash) else { return }
-                foldedHashes.append(hash)
-                foldedDigests.append(digest)
-            }
             for index in findings.indices {
                 // An exact duplicate has every sort key of the finding kept before it: it does
                 // not come after that one.
-                if kept > 0 && !Self.inReportOrder(findings[kept - 1], findings[index]) {
-                    noteDigest(at: index)
-                    continue
-                }
-                if kept > 0 { foldDigests() }
-                noteDigest(at: index)
+                if kept > 0 && !Self.inReportOrder(findings[kept - 1], findings[index]) { continue }
                 if kept != index { findings.swapAt(kept, index) }
                 let fingerprint = Self.fingerprint(rule: findings[kept].ruleId, artifact: findings[kept].artifact,
                                                    path: findings[kept].pathText, occurrences: &occurrences, firstBlock: &firstBlock)
                 findings[kept].fingerprint = fingerprint
                 kept += 1
             }
-            if kept > 0 { foldDigests() }
         }
         findings.removeLast(findings.count - kept)
         self.findings = findings
@@ -117,12 +95,14 @@ struct FinalizedFindings {
         a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in inReportOrder(a[a.count - 1], b[b.count - 1]) } }
     }
 
-    /// Report order: by artifact, position, path, then rule.
+    /// Report order: by artifact, position, path, rule, then the secret's hash, which keeps
+    /// apart the secrets of one rule in one value (they share the value's position and path).
     private static func inReportOrder(_ a: Finding, _ b: Finding) -> Bool {
         if a.artifact != b.artifact { return a.artifact < b.artifact }
         if a.position.byteOffset != b.position.byteOffset { return a.position.byteOffset < b.position.byteOffset }
         if a.pathText != b.pathText { return a.pathText < b.pathText }
-        return a.ruleId < b.ruleId
+        if a.ruleId != b.ruleId { return a.ruleId < b.ruleId }
+        return (a.secretHash ?? 0) < (b.secretHash ?? 0)
     }
 
     /// `habiter-audit/v1␀rule␀artifact␀path␀occurrence`, hashed; `occurrences` counts the

@@ -7,12 +7,16 @@ import Testing
 /// together: that must give what finalizing all of them at once gives, in worker order, however
 /// the findings fall to the workers.
 @Suite struct FinalizedFindingsTests {
-    /// A finding of rule `rule` at `offset` under path `path`; `tag` tells apart findings that
-    /// are equal in report order, so that which of them is kept shows.
-    static func finding(rule: Int, offset: Int, path: Int, tag: Int) -> Finding {
-        Finding(ruleId: "custom.rule\(rule)", level: .error, family: .secret, message: "finding \(tag)", key: nil, context: .payload,
-                inventoryClass: nil, artifact: "a.json", position: SourcePosition(line: 1, column: offset + 1, byteOffset: offset),
-                path: LayeredPath(), pathText: "/p\(path)", confidence: .high, preview: "", fingerprint: "")
+    /// A finding of rule `rule` at `offset` under path `path`, of the secret whose hash is
+    /// `secret`; `tag` tells apart findings that are equal in report order, so that which of them
+    /// is kept shows.
+    static func finding(rule: Int, offset: Int, path: Int, tag: Int, secret: UInt64? = nil) -> Finding {
+        var finding = Finding(ruleId: "custom.rule\(rule)", level: .error, family: .secret, message: "finding \(tag)", key: nil,
+                              context: .payload, inventoryClass: nil, artifact: "a.json",
+                              position: SourcePosition(line: 1, column: offset + 1, byteOffset: offset), path: LayeredPath(),
+                              pathText: "/p\(path)", confidence: .high, preview: "", fingerprint: "")
+        finding.secretHash = secret
+        return finding
     }
 
     /// The workers' findings, each part finalized as its worker does (only sorted where
@@ -43,7 +47,7 @@ import Testing
             for tag in 0..<Int.random(in: 0...60, using: &generator) {
                 let path = Int.random(in: 0..<paths, using: &generator)
                 let finding = finding(rule: .random(in: 0..<rules, using: &generator), offset: .random(in: 0..<20, using: &generator),
-                                      path: path, tag: tag)
+                                      path: path, tag: tag, secret: [nil, 1, 2].randomElement(using: &generator)!)
                 parts[owner(path, workers, &generator)].append(finding)
             }
             let sortedOnly = parts.indices.map { _ in sortingWorkers && Bool.random(using: &generator) }
@@ -85,5 +89,15 @@ import Testing
         #expect(finalized.map(\.position.byteOffset) == [2, 4, 5, 9])
         #expect(finalized.map(\.fingerprint) == [expected(rule: 1, path: 1, occurrence: 0), expected(rule: 1, path: 1, occurrence: 1),
                                                   expected(rule: 1, path: 2, occurrence: 0), expected(rule: 1, path: 1, occurrence: 2)])
+    }
+
+    /// Two secrets of one rule at one place (one value's) are two findings, numbered as two
+    /// findings of one identity; the same secret twice there is one finding, the first kept.
+    @Test func distinctSecretsAtOnePlaceAreDistinctFindings() {
+        let findings = [Self.finding(rule: 1, offset: 3, path: 1, tag: 0, secret: 9), Self.finding(rule: 1, offset: 3, path: 1, tag: 1, secret: 4),
+                        Self.finding(rule: 1, offset: 3, path: 1, tag: 2, secret: 9), Self.finding(rule: 2, offset: 3, path: 1, tag: 3, secret: 9)]
+        let finalized = Scanner.finalize(findings)
+        #expect(finalized.map(\.message) == ["finding 1", "finding 0", "finding 3"])
+        #expect(Set(finalized.map(\.fingerprint)).count == 3)
     }
 }
