@@ -396,7 +396,7 @@ final class ArtifactScan {
             pending.append(PendingHit(
                 detail: .pattern(ruleIndex: hit.ruleIndex, confidence: hit.confidence,
                                  preview: Redaction.preview(secret, publicPrefix: rule.previewPrefixLength)),
-                location: location, position: position, secretHash: KeyFactsCache.hash(secret),
+                location: location, position: position, secretHash: PendingHit.secretHash(of: secret),
                 valueDigest: options.valueDigester?.digest(secret)))
         }
         return hits.count
@@ -534,7 +534,7 @@ final class ArtifactScan {
                           valueDescription: valueDescription),
             location: location, position: position(of: offset))
         if credible, let value {
-            hit.secretHash = KeyFactsCache.hash(value)
+            hit.secretHash = PendingHit.secretHash(of: value)
             hit.valueDigest = options.valueDigester?.digest(value)
             if rules.nameRules[match.ruleIndex].id == SpecialRule.pkceVerifier.rawValue { hit.pkceChallenge = PKCEPairing.challenge(of: value) }
         }

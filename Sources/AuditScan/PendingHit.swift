@@ -1,4 +1,5 @@
 import AuditCore
+import AuditInputs
 
 /// A detector hit waiting for its document to end, when the shapes of its ancestors (entity
 /// document, sync message, backup root) are known and its context can be decided.
@@ -19,9 +20,9 @@ struct PendingHit {
     var position: SourcePosition
     /// For a PKCE code verifier: its S256 challenge, to pair it with one seen in the input.
     var pkceChallenge: [UInt8]? = nil
-    /// A hash of the secret (a pattern's match, or a credible value under a name), so that one
-    /// secret found by several rules or in several layers of one value is reported once. Kept
-    /// in memory only, never written anywhere.
+    /// A hash of the secret (a pattern's match, or a credible value under a name,
+    /// `secretHash(of:)`), so that one secret found by several rules or in several layers of one
+    /// value is reported once. Kept in memory only, never written anywhere.
     var secretHash: UInt64? = nil
     /// The baseline digest of the secret, when the scan has a `ValueDigester`.
     var valueDigest: String? = nil
@@ -33,6 +34,15 @@ struct PendingHit {
     var storeValueIsSummary = false
 
     var isPattern: Bool { if case .pattern = detail { true } else { false } }
+
+    /// The hash a secret is known by: of its bytes with percent-escapes undone, so that a
+    /// password written `Xk9%23…` in a form body and read `Xk9#…` out of its `!form` layer are
+    /// one secret, as they are when nothing in them is escaped. A `+` stays: undone as a
+    /// space it would part a base64 token from itself.
+    static func secretHash(of secret: UnsafeRawBufferPointer) -> UInt64 {
+        guard LayerBytes.mayPercentDecode(secret, plusAsSpace: false) else { return KeyFactsCache.hash(secret) }
+        return LayerBytes.percentDecode(secret, plusAsSpace: false).withUnsafeBytes(KeyFactsCache.hash)
+    }
 }
 
 /// Where a hit sits, beyond its position.

@@ -76,7 +76,7 @@ extension ArtifactScan {
                 detail: .pattern(ruleIndex: hit.ruleIndex, confidence: hit.confidence,
                                  preview: Redaction.preview(secret, publicPrefix: rule.previewPrefixLength)),
                 location: HitLocation(key: nil, path: rootPath, ancestry: []), position: position(of: offset + hit.secret.lowerBound),
-                secretHash: KeyFactsCache.hash(secret), valueDigest: options.valueDigester?.digest(secret)))
+                secretHash: PendingHit.secretHash(of: secret), valueDigest: options.valueDigester?.digest(secret)))
         }
     }
 }

@@ -51,6 +51,23 @@ import Testing
         #expect(found(#"{"apiToken": "Zq8vN3xL0pR5tW2yB7cD4fG9hJ1kM6nQ"}"#).map { $0.hasPrefix("name.") } == [true])
     }
 
+    /// A password with a percent-escape in a form is one secret read two ways: escaped by the
+    /// text rule on the body, unescaped by the name rule on its `!form` pair. It is one finding,
+    /// as it is when nothing in it is escaped.
+    @Test func anEscapedSecretAndItsUnescapedReadingAreOneFinding() {
+        for password in ["Xk9%23mQ2vLp7Rw", "Xk9mQ2vLp7Rw"] {
+            #expect(Self.findings("user=alice&password=\(password)") == ["secret.password-in-text /note!form/password"])
+        }
+    }
+
+    /// Two secrets of one rule in one value are two findings (DESIGN.md: one finding per
+    /// distinct secret); the same secret twice is one.
+    @Test func twoSecretsInOneValueAreTwoFindings() {
+        let a = "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", b = "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"
+        #expect(Self.findings("rotated \(a) to \(b)") == ["secret.github-token /note", "secret.github-token /note"])
+        #expect(Self.findings("\(a), again \(a)") == ["secret.github-token /note"])
+    }
+
     @Test func aFormPairKeepsItsOwnPath() {
         // The token request body: the verifier is reported on its pair, not also on the body.
         let found = Self.findings("grant_type=authorization_code&code=c1&code_verifier=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
