@@ -97,7 +97,8 @@ public final class ByteWindow {
     private var storage: UnsafeMutableRawPointer?
     private var capacity = 0
     private var source: (any ByteSource)?
-    private let chunkSize: Int
+    /// 0 for a whole window until it reads its bytes through a decoder (`readThrough`).
+    private var chunkSize: Int
     /// Keeps a whole-input buffer alive.
     private let owner: AnyObject?
 
@@ -253,13 +254,25 @@ public final class ByteWindow {
     }
 
     /// Switches to reading the input as a compressed stream (`DecompressingSource`: gzip, zlib or
-    /// zstd), from the first byte, before any reader has consumed it. The bytes already read are
-    /// fed to the decompressor first.
+    /// zstd), from the first byte, before any reader has consumed it.
     public func decompress(_ coding: ContentCoding) {
-        precondition(start == 0 && pinned == nil, "decompress before reading")
-        guard let source else { return }
+        readThrough { DecompressingSource(inner: $0, coding: coding) }
+    }
+
+    /// Switches to reading the input as UTF-16 text (`UTF16Source`), from the first byte, before
+    /// any reader has consumed it: the readers see its UTF-8, without the byte-order mark.
+    public func transcode(_ order: UTF16Text.ByteOrder, markLength: Int) {
+        readThrough { UTF16Source(inner: $0, order: order, markLength: markLength) }
+    }
+
+    /// Reads the input again from its first byte through the source `decoder` makes of it: the
+    /// bytes already read, then the rest. A whole window then reads its bytes through it a
+    /// chunk at a time, as a file's window does.
+    private func readThrough(_ decoder: (any ByteSource) -> any ByteSource) {
+        precondition(start == 0 && pinned == nil, "a decoder is put in before reading")
         let prefix = Array(UnsafeBufferPointer(start: base, count: count))
-        self.source = DecompressingSource(inner: PrefixedSource(prefix: prefix, rest: source), coding: coding)
+        if source == nil { chunkSize = ByteWindow.defaultChunkSize }
+        source = decoder(PrefixedSource(prefix: prefix, rest: source))
         bounds.pointee.count = 0
         bounds.pointee.isComplete = false
         cursor = LineCursor()
@@ -418,21 +431,23 @@ enum ByteSourceResult {
     case failure(String)
 }
 
-/// Bytes already read, then the rest of a source.
+/// Bytes already read, then the rest of a source, if any.
 final class PrefixedSource: ByteSource {
-    private var prefix: [UInt8]
-    private var rest: any ByteSource
+    private let prefix: [UInt8]
+    /// How much of `prefix` was read.
+    private var taken = 0
+    private var rest: (any ByteSource)?
 
-    init(prefix: [UInt8], rest: any ByteSource) {
+    init(prefix: [UInt8], rest: (any ByteSource)?) {
         self.prefix = prefix
         self.rest = rest
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
-        if prefix.isEmpty { return rest.read(into: buffer) }
-        let n = min(prefix.count, buffer.count)
-        buffer.copyBytes(from: prefix[0..<n])
-        prefix.removeFirst(n)
+        if taken == prefix.count { return rest?.read(into: buffer) ?? .end }
+        let n = min(prefix.count - taken, buffer.count)
+        buffer.copyBytes(from: prefix[taken..<taken + n])
+        taken += n
         return .bytes(n)
     }
 }

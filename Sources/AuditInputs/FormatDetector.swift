@@ -7,8 +7,8 @@ public struct FormatError: Error, Equatable, Sendable {
 }
 
 /// Decides an input's format from its content and what its name claims (`FormatClaim`): gzip,
-/// zlib or zstd compression (then the format of what it holds), JSON (a HAR capture when the
-/// root object's first key is `log`; NDJSON is told apart while reading), either one wrapped in
+/// zlib or zstd compression and UTF-16 text (then the format of what they hold), JSON (a HAR
+/// capture when the root object's first key is `log`; NDJSON is told apart while reading), either one wrapped in
 /// a JSONP call, Android SharedPreferences XML (a `<map>` root), any other XML, a Jetpack
 /// DataStore preferences file, raw HTTP messages, JSONC by its name, and else text. A name that
 /// claims nothing lets the content decide, and what only looks like JSON or XML at first
@@ -21,6 +21,8 @@ public enum FormatDetector {
     public enum Detected: Equatable, Sendable {
         /// Compressed whole: gzip, the zlib format (`deflate`) or zstd, by their headers.
         case compressed(ContentCoding)
+        /// UTF-16 text (`UTF16Text.byteOrder(of:)`), whose mark is `markLength` bytes.
+        case utf16(UTF16Text.ByteOrder, markLength: Int)
         case format(InputFormat)
         /// JSON or a HAR capture (the format) inside a JSONP call; the value starts at the offset.
         case jsonp(InputFormat, valueStart: Int)
@@ -48,17 +50,14 @@ public enum FormatDetector {
         if n >= 4 && bytes[0] == UInt8(ascii: "A") && bytes[1] == UInt8(ascii: "B") && bytes[2] == UInt8(ascii: "X") && bytes[3] == 0 {
             return .failure(FormatError(reason: "Android binary XML (ABX) is not supported; export the preferences as text XML", offset: 0))
         }
-        // UTF-32 first: its little-endian mark begins with UTF-16's.
-        var wideEncoding: String?
+        if let (order, markLength) = UTF16Text.byteOrder(of: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(8192)))) {
+            return .success(.utf16(order, markLength: markLength))
+        }
+        // UTF-32, by its marks.
         if n >= 4 && ((bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0xFE && bytes[3] == 0xFF)
                       || (bytes[0] == 0xFF && bytes[1] == 0xFE && bytes[2] == 0 && bytes[3] == 0)) {
-            wideEncoding = "UTF-32"
-        } else if n >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)) {
-            wideEncoding = "UTF-16"
-        }
-        if let wideEncoding {
-            if claim == .none { return .success(.skipped("\(wideEncoding) text (only UTF-8 is scanned)")) }
-            return .failure(FormatError(reason: "\(wideEncoding) input is not supported; inputs must be UTF-8", offset: 0))
+            if claim == .none { return .success(.skipped("UTF-32 text (UTF-8 and UTF-16 are scanned)")) }
+            return .failure(FormatError(reason: "UTF-32 input is not supported; inputs must be UTF-8 or UTF-16", offset: 0))
         }
         if claim == .none, let binary = BinarySignature.kind(of: bytes) { return .success(.skipped(binary)) }
         if claim == .jsonc { return .success(.format(.jsonc)) }

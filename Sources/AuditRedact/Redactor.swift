@@ -5,11 +5,12 @@ import AuditScan
 
 /// What a redaction wrote.
 public struct RedactionResult: Sendable {
-    /// The redacted copy (gzip-compressed when the input was); the input's own bytes when
-    /// nothing needed redacting.
+    /// The redacted copy (compressed and in UTF-16 when the input was); the input's own bytes
+    /// when nothing needed redacting.
     public var output: [UInt8]
     /// The input format read (`har`, `json`, `ndjson`, `prefs-xml`, `http`, `datastore`), with
-    /// `+gzip` for a compressed input.
+    /// `+utf16le` or `+utf16be` for UTF-16 text, and `+gzip` (or another coding) for a
+    /// compressed input.
     public var format: String
     /// Values replaced, by rule id.
     public var replacements: [String: Int]
@@ -53,6 +54,14 @@ public struct Redactor: Sendable {
             case .failure(let error): throw .input([InputError(kind: .parse, artifact: name, reason: error.message(coding: compression.layerName))])
             }
         }
+        // UTF-16 text is redacted as UTF-8 and written back as it came, mark and all.
+        let encoding = content.withUnsafeBytes { UTF16Text.byteOrder(of: UnsafeRawBufferPointer(rebasing: $0.prefix(8192))) }
+        if let encoding {
+            switch content.withUnsafeBytes({ UTF16Text.decode($0, order: encoding.order, markLength: encoding.markLength) }) {
+            case .success(let text): content = text
+            case .failure(let failure): throw .input([InputError(kind: .read, artifact: name, reason: failure.message)])
+            }
+        }
         let first = scan(content, name: name)
         guard first.errors.isEmpty else { throw .input(first.errors) }
         guard let formatName = first.summary.format, let format = InputFormat(rawValue: formatName) else {
@@ -91,6 +100,7 @@ public struct Redactor: Sendable {
         guard remaining.isEmpty else { throw .incomplete(artifact: name, remaining: remaining, problems: problems) }
         var output = input
         if current != content {
+            if let encoding { current = UTF16Text.encode(current, order: encoding.order, marked: encoding.markLength > 0) }
             if let compression {
                 guard let recompressed = Recompression.compress(current, as: compression, like: input) else {
                     throw .broken(artifact: name, errors: [], reason: "the redacted copy could not be compressed")
@@ -100,7 +110,7 @@ public struct Redactor: Sendable {
                 output = current
             }
         }
-        return RedactionResult(output: output, format: compression.map { "\(formatName)+\($0.layerName)" } ?? formatName,
+        return RedactionResult(output: output, format: [formatName, encoding?.order.name, compression?.layerName].compactMap { $0 }.joined(separator: "+"),
                                replacements: replacements, rounds: rounds, policyFindings: kept)
     }
 

@@ -191,6 +191,13 @@ public final class Scanner: @unchecked Sendable {
             scan.rootPath = scan.rootPath.entering(coding.layerName)
             detected = FormatDetector.detect(window, name: name)
         }
+        // UTF-16 is how the text is written, not a layer: paths stay as they are.
+        var textEncoding: UTF16Text.ByteOrder?
+        if case .success(.utf16(let order, let markLength)) = detected {
+            window.transcode(order, markLength: markLength)
+            textEncoding = order
+            detected = FormatDetector.detect(window, name: name)
+        }
         var format: InputFormat?
         var start = window.start
         var jsonp = false
@@ -202,7 +209,9 @@ public final class Scanner: @unchecked Sendable {
             (format, start, jsonp) = (options.inputFormat == .auto ? found : options.inputFormat, valueStart, true)
         case (.auto, .success(.skipped(let reason))): skipped = reason
         case (.auto, .success(.compressed(let inner))):
-            scan.fail(.format, at: 0, "\(inner.layerName) data inside compressed data is not supported")
+            scan.fail(.format, at: 0, "\(inner.layerName) data inside \(textEncoding == nil ? "compressed data" : "UTF-16 text") is not supported")
+        case (.auto, .success(.utf16)):
+            scan.fail(.format, at: 0, "UTF-16 text inside UTF-16 text is not supported")
         case (.auto, .failure(let error)): if window.failure == nil { scan.fail(.format, at: error.offset, error.reason) }
         default: format = options.inputFormat
         }
@@ -241,9 +250,12 @@ public final class Scanner: @unchecked Sendable {
         if let failure = window.failure, !scan.errors.contains(where: { $0.kind == .read }) {
             scan.fail(.read, at: nil, failure)
         }
-        // `har+gzip`, `har+zstd`: the compression a compressed input's root path entered.
+        // `har+gzip`, `har+zstd`: the compression a compressed input's root path entered;
+        // `json+utf16le`, `har+utf16le+gzip`: UTF-16 text, its encoding before the compression.
         let compression = scan.rootPath.layers.dropFirst().first?.decoder
-        let formatName = formatRead.map { format in compression.map { "\(format.rawValue)+\($0)" } ?? format.rawValue }
+        let formatName = formatRead.map { format in
+            [format.rawValue, textEncoding?.name, compression].compactMap { $0 }.joined(separator: "+")
+        }
         let summary = ArtifactSummary(name: name, format: formatName, byteCount: window.end, skipped: skipped)
         guard share != nil else {
             return ArtifactOutcome(findings: Scanner.finalize(scan.takeFindings()), errors: scan.errors, summary: summary,

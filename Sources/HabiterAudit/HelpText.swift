@@ -115,7 +115,7 @@ enum HelpText {
                               *.jsonc are JSONC, *.preferences_pb is DataStore; anything
                               else that is none of the formats is scanned as text, and
                               binary files are skipped; gzip, zlib and zstd compression
-                              are undone first either way)
+                              and UTF-16 text are undone first either way)
       --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.
@@ -138,10 +138,11 @@ enum HelpText {
     dumps), Jetpack DataStore preferences (FlutterSharedPreferences.preferences_pb, where
     SharedPreferencesAsync keeps the app's stores), raw HTTP messages (.http files, proxy
     saves, curl -v dumps), and any of these compressed with gzip, zlib (mitmproxy's .zhar)
-    or zstd. Strings holding JSON, base64, JWTs, URL queries, form bodies,
-    multipart/form-data bodies, URL userinfo, Basic credentials, data: URLs, values
-    percent-encoded whole, gzip, zlib or zstd data and XML are opened and scanned as inner
-    layers; HTTP bodies coded gzip, deflate, br or zstd are decompressed.
+    or zstd, or written in UTF-16 (PowerShell 5's > and Out-File). Strings holding JSON,
+    base64, JWTs, URL queries, form bodies, multipart/form-data bodies, URL userinfo, Basic
+    credentials, data: URLs, values percent-encoded whole, gzip, zlib or zstd data and XML
+    are opened and scanned as inner layers; HTTP bodies coded gzip, deflate, br or zstd are
+    decompressed.
 
     Findings are secret (a credential where it must not be), policy (a contract violation)
     or transport (a credential the protocol carries, e.g. an Authorization header in a

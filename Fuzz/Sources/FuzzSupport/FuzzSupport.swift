@@ -53,17 +53,17 @@ public enum Fuzz {
     }
 
     /// Scans `bytes` whole and again streamed in small chunks, and checks what every scan must
-    /// give: positions inside the input, and the same findings and errors either way. Gzip input
-    /// is scanned streamed only: decompression happens in the byte source, which a whole-buffer
-    /// window does not have.
+    /// give: positions inside the input, and the same findings and errors either way. The
+    /// offsets in compressed input and UTF-16 text are into what they decode to, which may be
+    /// longer.
     @discardableResult
     public static func scan(_ bytes: UnsafeRawBufferPointer, with scanner: Scanner) -> ArtifactOutcome {
-        let gzip = bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B  // as FormatDetector sees it
+        let decoded = FormatDetector.compression(of: bytes) != nil || UTF16Text.byteOrder(of: UnsafeRawBufferPointer(rebasing: bytes.prefix(8192))) != nil
+        let inputSize = decoded ? Int.max : bytes.count
         let streamed = scanner.scan(streamingWindow(bytes, chunkSize: chunkSize(for: bytes)), name: "fuzz", rules: scanner.rules, matcher: matcher)
-        checkPositions(streamed, inputSize: gzip ? Int.max : bytes.count)
-        if gzip { return streamed }
+        checkPositions(streamed, inputSize: inputSize)
         let whole = scanner.scan(bytes: bytes, name: "fuzz", matcher: matcher)
-        checkPositions(whole, inputSize: bytes.count)
+        checkPositions(whole, inputSize: inputSize)
         check(whole.findings == streamed.findings, "the same findings whole and streamed")
         check(whole.errors == streamed.errors, "the same input errors whole and streamed")
         check(whole.summary == streamed.summary, "the same summary whole and streamed")

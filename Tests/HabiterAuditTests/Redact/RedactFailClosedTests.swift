@@ -110,4 +110,27 @@ private typealias F = RedactFixtures
         expectText(decompressed, equals: "{\"op\": 1, \"note\": \"[REDACTED:github-token]\"}\n{\"op\": 2}\n")
         expectClean(result, leaking: [F.github])
     }
+
+    /// UTF-16 text comes out in UTF-16, in its byte order, with a mark when it had one, and
+    /// compressed again when it was.
+    @Test func utf16InputsComeOutInUTF16() throws {
+        let log = "{\"op\": 1, \"note\": \"é \(F.github)\"}\n{\"op\": 2}\n"
+        let expected = "{\"op\": 1, \"note\": \"é [REDACTED:github-token]\"}\n{\"op\": 2}\n"
+        for (order, marked, compressed) in [(UTF16Text.ByteOrder.littleEndian, true, false), (.bigEndian, true, false), (.bigEndian, true, true)] {
+            let text = UTF16Text.encode(Array(log.utf8), order: order, marked: marked)
+            let input = compressed ? try #require(text.withUnsafeBytes(Zstd.compress)) : text
+            let result = try F.redact(input, name: "oplog")
+            #expect(result.format == "ndjson+\(order.name)" + (compressed ? "+zstd" : ""))
+            var output = result.output
+            if compressed, case .success(let decompressed) = output.withUnsafeBytes(ContentCoding.zstd.decode) { output = decompressed }
+            #expect(output.withUnsafeBytes(UTF16Text.byteOrder)?.markLength == 2)
+            expectText(output.withUnsafeBytes { try? UTF16Text.decode($0, order: order, markLength: 2).get() }, equals: expected)
+            #expect(output == UTF16Text.encode(Array(expected.utf8), order: order, marked: true))
+            expectClean(result, leaking: [F.github])
+        }
+        // Text without a mark (told by its ASCII code units) keeps none.
+        let ascii = "{\"op\": 1, \"note\": \"\(F.github)\"}\n"
+        let unmarked = try F.redact(UTF16Text.encode(Array(ascii.utf8), order: .littleEndian, marked: false), name: "oplog")
+        #expect(unmarked.output == UTF16Text.encode(Array("{\"op\": 1, \"note\": \"[REDACTED:github-token]\"}\n".utf8), order: .littleEndian, marked: false))
+    }
 }

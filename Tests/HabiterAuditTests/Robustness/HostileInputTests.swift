@@ -1,4 +1,5 @@
 @testable import AuditCore
+import AuditInputs
 @testable import AuditRedact
 @testable import AuditReport
 @testable import AuditScan
@@ -112,13 +113,56 @@ import Testing
                                      name: "p.xml")
         #expect(prefs.errors.isEmpty)
         #expect(rules(prefs.findings) == ["secret.github-token"])
-        for (bom, encoding) in [([0xFF, 0xFE] as [UInt8], "UTF-16"), ([0xFE, 0xFF], "UTF-16"),
-                                ([0xFF, 0xFE, 0, 0], "UTF-32"), ([0, 0, 0xFE, 0xFF], "UTF-32")] {
+        for bom in [[0xFF, 0xFE, 0, 0] as [UInt8], [0, 0, 0xFE, 0xFF]] {
             let outcome = TestSupport.scan(bytes: bom + Array("{\0}\0".utf8))
             #expect(outcome.errors.count == 1)
-            #expect(outcome.errors.first?.reason.contains("\(encoding) input is not supported") == true, "\(bom)")
+            #expect(outcome.errors.first?.reason.contains("UTF-32 input is not supported") == true, "\(bom)")
             #expect(outcome.errors.first?.position.map { [$0.line, $0.column] } == [1, 1])
         }
+    }
+
+    /// Compressed bytes handed to `scan(bytes:)` are decompressed, as a compressed file is: a
+    /// whole buffer reads its bytes through the decoder.
+    @Test func compressedBytesInMemoryAreDecompressed() throws {
+        let json = Array(#"{"note": "\#(Self.token)"}"#.utf8)
+        let compressed = try #require(json.withUnsafeBytes(Zstd.compress))
+        let outcome = TestSupport.scan(bytes: compressed, name: "capture.json.zst")
+        #expect(outcome.errors.isEmpty)
+        #expect(outcome.findings.map(\.pathText) == ["!zstd/note"])
+    }
+
+    /// UTF-16 text (PowerShell 5's `>`, `reg export`, `iconv -t UTF-16LE`) is scanned as the text
+    /// it is: a log, a JSON file, a HAR compressed whole, with or without a mark. Lines and
+    /// columns are the file's (columns count UTF-16 code units); a lone surrogate is a `read`
+    /// error after what came before it. Each was skipped or refused before.
+    @Test func utf16TextIsScanned() throws {
+        func utf16(_ text: String, bigEndian: Bool = false, marked: Bool = true) -> [UInt8] {
+            let body = Array(text.data(using: bigEndian ? .utf16BigEndian : .utf16LittleEndian)!)
+            return marked ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) + body : body
+        }
+        let log = "Start 😀 é\r\nexport GITHUB_TOKEN=\(Self.token)\r\n"
+        // Without a mark, text is told by its code units, all ASCII.
+        let unmarked = utf16("Start\r\nexport GITHUB_TOKEN=\(Self.token)\r\n", marked: false)
+        for (bytes, name) in [(utf16(log), "session.log"), (utf16(log, bigEndian: true), "session.txt"), (unmarked, "notes")] {
+            let outcome = TestSupport.scan(bytes: bytes, name: name)
+            #expect(outcome.errors.isEmpty, "\(name)")
+            #expect(outcome.findings.map { [$0.position.line, $0.position.column] } == [[2, 21]], "\(name)")
+        }
+        let json = TestSupport.scan(bytes: utf16(#"{"note": "😀 \#(Self.token)"}"#), name: "capture.json")
+        #expect(json.findings.map { "\($0.ruleId) \($0.pathText) \($0.position.column)" } == ["secret.github-token /note 10"])
+
+        let directory = TestSupport.temporaryDirectory()
+        let har = directory.appendingPathComponent("capture.har.zst")
+        let capture = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "https://x.example/?q=1", "headers": [{"name": "X-Token", "value": "\#(Self.token)"}]}, "response": {"status": 200, "content": {"size": 0, "text": ""}}}]}}"#
+        try Data(try #require(utf16(capture).withUnsafeBytes(Zstd.compress))).write(to: har)
+        let outcome = Scanner(rules: TestSupport.builtinPack).scan(paths: [har.path])
+        #expect(outcome.errors.isEmpty)
+        #expect(outcome.artifacts.map(\.format) == ["har+utf16le+zstd"])
+        #expect(outcome.findings.map(\.pathText) == ["!zstd/log/entries/0/request/headers/0/value"])
+
+        let broken = TestSupport.scan(bytes: utf16(log) + [0x00, 0xD8, 0x41, 0x00], name: "session.log")
+        #expect(broken.findings.count == 1)
+        #expect(broken.errors.map { "\($0.kind) \($0.reason)" } == ["read invalid UTF-16 at byte \(utf16(log).count): a high surrogate without its low one"])
     }
 
     @Test func lineBreaksCRLFAndLoneCRCountAsLines() {

@@ -322,6 +322,7 @@ private func summary(_ f: Finding) -> String {
         text.withUnsafeBytes { bytes in
             switch FormatDetector.detect(ByteWindow(whole: bytes), name: name) {
             case .success(.compressed(let coding)): return coding.layerName
+            case .success(.utf16(let order, let markLength)): return "\(order.name) \(markLength)"
             case .success(.format(let f)): return f.rawValue
             case .success(.jsonp(let f, let start)): return "jsonp \(f.rawValue) at \(start)"
             case .success(.skipped(let reason)): return "skipped: \(reason)"
@@ -367,10 +368,10 @@ private func summary(_ f: Finding) -> String {
         #expect(Self.detect(Array(text.utf8), name: "notes") == expected)
     }
 
-    @Test func binaryXMLAndUTF16AreRefused() {
+    @Test func binaryXMLAndUTF32AreRefused() {
         #expect(Self.detect([0x41, 0x42, 0x58, 0x00, 0x01]) == "error: Android binary XML (ABX) is not supported; export the preferences as text XML")
-        #expect(Self.detect([0xFF, 0xFE, 0x7B, 0x00]) == "error: UTF-16 input is not supported; inputs must be UTF-8")
-        #expect(Self.detect([0xFF, 0xFE, 0x7B, 0x00], name: "notes.txt") == "skipped: UTF-16 text (only UTF-8 is scanned)")
+        #expect(Self.detect([0xFF, 0xFE, 0x00, 0x00, 0x7B, 0x00, 0x00, 0x00]) == "error: UTF-32 input is not supported; inputs must be UTF-8 or UTF-16")
+        #expect(Self.detect([0xFF, 0xFE, 0x00, 0x00, 0x7B, 0x00, 0x00, 0x00], name: "notes.txt") == "skipped: UTF-32 text (UTF-8 and UTF-16 are scanned)")
     }
 
     @Test func gzipInputsAreScannedAsWhatTheyHold() throws {
