@@ -24,6 +24,8 @@ package final class DecompressingSource: ByteSource {
     private var totalIn = 0
     private var totalOut = 0
     private let maxRatio: Int
+    /// Corrupt data met after bytes that were handed out first.
+    private var pendingFailure: String?
 
     /// `coding` is gzip, deflate (the zlib format) or zstd: the codings an input is known by.
     init(inner: any ByteSource, coding: ContentCoding, maxRatio: Int = DecompressingSource.defaultMaxRatio) {
@@ -41,6 +43,11 @@ package final class DecompressingSource: ByteSource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        if let pendingFailure {
+            finished = true
+            self.pendingFailure = nil
+            return .failure(pendingFailure)
+        }
         if finished { return .end }
         if let problem = decompressor.setupProblem { return .failure("the \(name) decoder failed (\(problem))") }
         while true {
@@ -81,7 +88,11 @@ package final class DecompressingSource: ByteSource {
             case .progress:
                 if produced > 0 || decompressor.pendingInput != pendingBefore { atMemberBoundary = false }
             case .corrupt(let detail):
-                return .failure("corrupt \(name) data" + (detail.map { " (\($0))" } ?? ""))
+                // What the data held before the damage is read first, however the input was cut.
+                let failure = "corrupt \(name) data" + (detail.map { " (\($0))" } ?? "")
+                guard produced > 0 else { return .failure(failure) }
+                pendingFailure = failure
+                return .bytes(produced)
             }
             if produced > 0 { return .bytes(produced) }
             if finished { return .end }

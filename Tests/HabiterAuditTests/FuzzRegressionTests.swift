@@ -1,5 +1,6 @@
 @testable import AuditCore
 @testable import AuditInputs
+@testable import AuditRules
 @testable import AuditScan
 import Testing
 
@@ -67,6 +68,32 @@ import Testing
         var recorder = HTTPPartRecorder(window: window)
         #expect(throws: HTTPSyntaxError(reason: "chunk is shorter than its size", offset: input.count)) {
             while try reader.nextExchange(&recorder) { window.unpin() }
+        }
+    }
+
+    /// fuzz-scan, `the same summary whole and streamed` (gzip data corrupt after its first
+    /// block): the bytes inflated in the step that met the damage were dropped, so how much of
+    /// the input was read, and what was found in it, depended on how the input was cut. They
+    /// are now read before the error, whatever the cut.
+    @Test func corruptCompressedDataIsReadUpToTheDamageWhateverTheCut() {
+        let text = Array("export GITHUB_TOKEN=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\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 938)
+        func storedBlock(_ data: [UInt8], lengthCheck: UInt16? = nil) -> [UInt8] {
+            let length = UInt16(data.count)
+            let check = lengthCheck ?? ~length
+            return [0x00, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(check & 0xFF), UInt8(check >> 8)] + data
+        }
+        // A gzip header, a stored block of the text, then a block whose lengths disagree.
+        let input: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xFF] + storedBlock(text) + storedBlock([0x41], lengthCheck: 0)
+        let scanner = Scanner(rules: TestSupport.builtinPack)
+        var outcomes = [1, 7, 4096].map { readSize in
+            scanner.scan(ByteWindow(source: SlowSource(input, readSize: readSize), chunkSize: readSize), name: "log.gz", rules: scanner.rules,
+                         matcher: RegexMatcher())
+        }
+        outcomes.append(input.withUnsafeBytes { scanner.scan(bytes: $0, name: "log.gz") })
+        for outcome in outcomes {
+            #expect(outcome.summary.byteCount == text.count)
+            #expect(outcome.findings.map(\.ruleId) == ["secret.github-token"])
+            #expect(outcome.errors.map(\.reason) == ["corrupt gzip data (invalid stored block lengths)"])
         }
     }
 }
