@@ -155,16 +155,23 @@ public enum UTF16Text {
 }
 
 /// Reads UTF-16 text from another source as UTF-8 (`UTF16Text`), its byte-order mark dropped.
-/// A lone surrogate or an odd number of bytes fails the read with the UTF-16 offset.
+/// A lone surrogate or an odd number of bytes fails the read with the UTF-16 offset, after the
+/// text before it.
 final class UTF16Source: ByteSource {
     private var inner: any ByteSource
     private var transcoder: UTF16Text.Transcoder
     private let markLength: Int
     /// Mark bytes still to drop.
     private var markLeft: Int
-    private var input: [UInt8] = []
+    private let readSize = 64 * 1024
+    private var input: [UInt8]
+    /// Transcoded bytes, handed out from `handedOut` on: a reader's buffer may be smaller than
+    /// what one read of the input gives.
+    private var output: [UInt8]
+    private var outputCount = 0
+    private var handedOut = 0
     private var finished = false
-    /// A failure met after bytes that were handed out first.
+    /// A failure met after bytes that are handed out first.
     private var failure: UTF16Text.Failure?
 
     init(inner: any ByteSource, order: UTF16Text.ByteOrder, markLength: Int) {
@@ -172,41 +179,42 @@ final class UTF16Source: ByteSource {
         transcoder = UTF16Text.Transcoder(order: order)
         self.markLength = markLength
         markLeft = markLength
+        input = [UInt8](repeating: 0, count: readSize)
+        output = [UInt8](repeating: 0, count: UTF16Text.Transcoder.maxOutput(forInput: readSize))
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
-        if let failure {
-            finished = true
-            self.failure = nil
-            return .failure(message(failure))
-        }
-        if finished { return .end }
-        // What fits: three UTF-8 bytes for two UTF-16 ones, beside what a piece carries over.
-        let want = max(2, (buffer.count - 4) / 3 * 2)
-        if input.count < want { input = [UInt8](repeating: 0, count: want) }
-        while true {
-            let result = input.withUnsafeMutableBytes { inner.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want])) }
-            switch result {
+        while handedOut == outputCount {
+            if let failure {
+                self.failure = nil
+                finished = true
+                return .failure(message(failure))
+            }
+            if finished { return .end }
+            switch input.withUnsafeMutableBytes({ inner.read(into: $0) }) {
             case .failure(let reason):
+                finished = true
                 return .failure(reason)
             case .end:
                 finished = true
-                return transcoder.finish().map { .failure(message($0)) } ?? .end
+                failure = transcoder.finish()
             case .bytes(let n):
                 let from = min(markLeft, n)
                 markLeft -= from
-                let (written, failure) = input.withUnsafeBytes { transcoder.transcode(UnsafeRawBufferPointer(rebasing: $0[from..<n]), into: buffer) }
-                // The text before a failure is read first, as a reader reports what came before an error.
-                if let failure {
-                    guard written > 0 else {
-                        finished = true
-                        return .failure(message(failure))
-                    }
-                    self.failure = failure
+                let (written, failure) = input.withUnsafeBytes { input in
+                    output.withUnsafeMutableBytes { transcoder.transcode(UnsafeRawBufferPointer(rebasing: input[from..<n]), into: $0) }
                 }
-                if written > 0 { return .bytes(written) }
+                (outputCount, handedOut) = (written, 0)
+                if let failure {
+                    self.failure = failure
+                    finished = true
+                }
             }
         }
+        let n = min(buffer.count, outputCount - handedOut)
+        output.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[handedOut..<handedOut + n])) }
+        handedOut += n
+        return .bytes(n)
     }
 
     /// The failure's message, at its offset in the input (the mark counted).

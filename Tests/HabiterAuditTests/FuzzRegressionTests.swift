@@ -2,6 +2,7 @@
 @testable import AuditInputs
 @testable import AuditRules
 @testable import AuditScan
+import Foundation
 import Testing
 
 /// Inputs the fuzz targets in `Fuzz/` found (docs/robustness.md, "Crashes found"), each reduced to
@@ -95,6 +96,21 @@ import Testing
             #expect(outcome.findings.map(\.ruleId) == ["secret.github-token"])
             #expect(outcome.errors.map(\.reason) == ["corrupt gzip data (invalid stored block lengths)"])
         }
+    }
+
+    /// fuzz-scan, a heap buffer overflow in `UTF16Text.Transcoder`: UTF-16 text read into a
+    /// window that asks for a byte or two at a time (as a window reading a slow stream does)
+    /// was transcoded straight into the reader's buffer, and a character of three or four UTF-8
+    /// bytes wrote past it. The source now transcodes into its own buffer and hands out what fits.
+    @Test(arguments: [1, 2, 3, 5])
+    func utf16TextReadIntoATinyBufferStaysInIt(_ readSize: Int) {
+        let text = "€😀 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 中\n"
+        let input = [0xFE, 0xFF] + Array(text.data(using: .utf16BigEndian)!)
+        let outcome = Scanner(rules: TestSupport.builtinPack).scan(ByteWindow(source: SlowSource(input, readSize: readSize), chunkSize: readSize),
+                                                                   name: "notes", rules: TestSupport.builtinPack, matcher: RegexMatcher())
+        #expect(outcome.errors.isEmpty)
+        #expect(outcome.summary.byteCount == text.utf8.count)
+        #expect(outcome.findings.map(\.ruleId) == ["secret.github-token"])
     }
 }
 

@@ -43,7 +43,7 @@ import Testing
     }
 
     /// Random text of ASCII, two- and three-byte characters and surrogate pairs, in both orders,
-    /// with and without a mark, read in pieces of 1 to 7 bytes into buffers of 7 to 64: Foundation's
+    /// with and without a mark, read in pieces of 1 to 7 bytes into buffers of 1 to 64: Foundation's
     /// UTF-8 of the text each time.
     @Test func transcodesAsFoundationDoes() {
         var generator = SeededGenerator(seed: 16)
@@ -54,12 +54,31 @@ import Testing
             let marked = trial % 4 < 2
             let bytes = Self.encoded(text, order, marked: marked)
             let source = UTF16Source(inner: PieceSource(bytes, piece: .random(in: 1...7, using: &generator)), order: order, markLength: marked ? 2 : 0)
-            let read = Self.readAll(source, readSize: .random(in: 7...64, using: &generator))
+            let read = Self.readAll(source, readSize: .random(in: 1...64, using: &generator))
             #expect(read.failure == nil)
             #expect(read.bytes == Array(text.utf8), "trial \(trial)")
             let whole = bytes.withUnsafeBytes { UTF16Text.decode($0, order: order, markLength: marked ? 2 : 0) }
             #expect(whole == .success(Array(text.utf8)))
             #expect(UTF16Text.encode(Array(text.utf8), order: order, marked: marked) == bytes)
+        }
+    }
+
+    /// A read writes only into the buffer it is given, however small: characters of three and
+    /// four UTF-8 bytes read into buffers of 1 to 4 bytes leave the bytes after them as they were
+    /// (fuzz-scan found the transcoder writing past a reader's buffer of a byte or two).
+    @Test func aReadStaysInsideItsBuffer() {
+        let text = "€😀中é a 𝄞"
+        for size in 1...4 {
+            let source = UTF16Source(inner: PieceSource(Self.encoded(text, .bigEndian, marked: true), piece: 3), order: .bigEndian, markLength: 2)
+            var storage = [UInt8](repeating: 0xAA, count: size + 8)
+            var read: [UInt8] = []
+            var untouched = true
+            while case .bytes(let n) = storage.withUnsafeMutableBytes({ source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<size])) }) {
+                read += storage[0..<n]
+                untouched = untouched && storage[size...].allSatisfy { $0 == 0xAA }
+            }
+            #expect(untouched, "a read into \(size) bytes wrote past them")
+            #expect(read == Array(text.utf8))
         }
     }
 
