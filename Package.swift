@@ -38,14 +38,24 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        .systemLibrary(
+            name: "CLzma",
+            pkgConfig: "liblzma",
+            providers: [.apt(["liblzma-dev"])]
+        ),
+        // libbz2-dev installs no pkg-config file: the header and library are in the system paths.
+        .systemLibrary(
+            name: "CBzip2",
+            providers: [.apt(["libbz2-dev"])]
+        ),
         // Byte utilities: SWAR, byte search, hex, base64, SHA-256 and the baseline's keyed digest.
         .target(name: "AuditBytes"),
         // What every stage speaks: findings, input errors, positions, layered paths, contexts,
         // input formats, families and levels, built-in check ids, exit statuses.
         .target(name: "AuditCore"),
         // Every reader (JSON, NDJSON, prefs XML, DataStore, raw HTTP, gzip), the layer decoders,
-        // zlib, Brotli and zstd each behind one wrapper.
-        .target(name: "AuditInputs", dependencies: ["AuditBytes", "AuditCore", "CZlib", "CBrotli", "CZstd"]),
+        // zlib, Brotli, zstd, xz and bzip2 each behind one wrapper.
+        .target(name: "AuditInputs", dependencies: ["AuditBytes", "AuditCore", "CZlib", "CBrotli", "CZstd", "CLzma", "CBzip2"]),
         // Rules as data: the model, the rule-file parser, the built-in files, PCRE2 behind one wrapper.
         .target(name: "AuditRules", dependencies: ["AuditBytes", "AuditCore", "AuditInputs", "CPCRE2"]),
         // Names, patterns, validators, the compiled rule pack, the inventory and the contract.

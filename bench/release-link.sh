@@ -20,6 +20,6 @@ release_bench() {
     link+=("$release/$dependency.build"/*."$extension")
   done
   swiftc -O -static-stdlib -module-name "$module" -I "$release/Modules" -I Sources/CZlib -I Sources/CPCRE2 \
-    -I Sources/CBrotli -I Sources/CZstd \
-    "$program" "${link[@]}" -lz -lpcre2-8 -lbrotlidec -lbrotlienc -lzstd -o "$release/$module"
+    -I Sources/CBrotli -I Sources/CZstd -I Sources/CLzma -I Sources/CBzip2 \
+    "$program" "${link[@]}" -lz -lpcre2-8 -lbrotlidec -lbrotlienc -lzstd -llzma -lbz2 -o "$release/$module"
 }

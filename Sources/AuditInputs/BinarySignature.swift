@@ -1,6 +1,7 @@
 /// Recognises binary files, which the text scan skips (and lists, with the reason): images,
 /// archives, fonts, executables by their magic numbers, anything else by a NUL byte near the
-/// start (as git and ripgrep decide). gzip is not among them: it is undone and its content read.
+/// start (as git and ripgrep decide). Compressed data (gzip, zlib, zstd, xz, bzip2) is not among
+/// them: it is undone and its content read (`FormatDetector.compression`).
 public enum BinarySignature {
     /// How far a NUL byte is looked for.
     static let nulWindow = 8 * 1024
@@ -16,8 +17,6 @@ public enum BinarySignature {
         ([0x50, 0x4B, 0x05, 0x06], 0, "a ZIP archive (also JAR, APK, AAR, IPA, DOCX)"),
         ([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], 0, "a 7z archive"),
         (Array("Rar!".utf8) + [0x1A, 0x07], 0, "a RAR archive"),
-        (Array("BZh".utf8), 0, "a bzip2 archive"),
-        ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], 0, "an xz archive"),
         (Array("ustar".utf8), 257, "a tar archive"),
         ([0x7F, 0x45, 0x4C, 0x46], 0, "an ELF executable"),
         ([0xCA, 0xFE, 0xBA, 0xBE], 0, "a Java class or Mach-O universal binary"),

@@ -1,14 +1,14 @@
 /// Decompresses an input read from another source, so that a compressed capture (`.har.gz`,
-/// mitmproxy's zlib `.zhar`, `.har.zst`) is scanned like the capture itself, streaming. Gzip
-/// members and zstd frames one after another are one stream; after a zlib stream nothing may
-/// follow. Fails, rather than feeding readers garbage, on corrupt or truncated data and on a
+/// mitmproxy's zlib `.zhar`, `.har.zst`, a rotated `.ndjson.xz` or `.bz2`) is scanned like the
+/// capture itself, streaming. Gzip members, zstd frames, and xz and bzip2 streams one after
+/// another are one stream; after a zlib stream nothing may follow. Fails, rather than feeding readers garbage, on corrupt or truncated data and on a
 /// decompression ratio above `maxRatio` (a bomb); a zstd frame's window is at most 8 MiB.
 package final class DecompressingSource: ByteSource {
     /// Output beyond this many times the input read so far is a bomb, not a capture.
     package static let defaultMaxRatio = 200
 
     private var inner: any ByteSource
-    /// The coding's name in messages (`gzip`, `deflate`, `zstd`).
+    /// The coding's name in messages (`gzip`, `deflate`, `zstd`, `xz`, `bzip2`).
     private let name: String
     /// Gzip members and zstd frames may follow one another; a zlib stream is one.
     private let allowsMembers: Bool
@@ -27,14 +27,14 @@ package final class DecompressingSource: ByteSource {
     /// Corrupt data met after bytes that were handed out first.
     private var pendingFailure: String?
 
-    /// `coding` is gzip, deflate (the zlib format) or zstd: the codings an input is known by.
+    /// `coding` is gzip, deflate (the zlib format), zstd, xz or bzip2: the codings an input is
+    /// known by.
     init(inner: any ByteSource, coding: ContentCoding, maxRatio: Int = DecompressingSource.defaultMaxRatio) {
-        precondition(coding != .brotli, "Brotli has no signature to know an input by")
         self.inner = inner
         self.maxRatio = maxRatio
         name = coding.layerName
         allowsMembers = coding != .deflate
-        decompressor = coding == .zstd ? Zstd.Decompressor() : Zlib.Inflater(coding == .gzip ? .gzip : .zlib)
+        decompressor = StreamDecompression.decompressor(for: coding)
         input = .allocate(byteCount: inputCapacity, alignment: 16)
     }
 
@@ -104,7 +104,8 @@ package final class DecompressingSource: ByteSource {
     }
 }
 
-/// A streaming decompressor as `DecompressingSource` drives it: zlib's inflater, zstd's.
+/// A streaming decompressor as `DecompressingSource` drives it: zlib's inflater, zstd's, xz's,
+/// bzip2's.
 protocol StreamDecompressor: AnyObject {
     /// Nil when the decompressor is ready, else why it could not be set up.
     var setupProblem: String? { get }
@@ -153,4 +154,54 @@ extension Zstd.Decompressor: StreamDecompressor {
 
     /// The next frame begins with its own header: nothing to reset.
     func reset() -> Bool { true }
+}
+
+extension Xz.Decompressor: StreamDecompressor {
+    var setupProblem: String? { setupFailure }
+}
+
+extension Bzip2.Decompressor: StreamDecompressor {
+    var setupProblem: String? { setupFailure }
+}
+
+/// Decompression by a `StreamDecompressor`, for the codings that have no decoder of their own
+/// for data held whole (xz, bzip2: what `redact` reads an input in).
+enum StreamDecompression {
+    /// A decompressor of an input compressed whole in `coding` (not Brotli: no input is known by it).
+    static func decompressor(for coding: ContentCoding) -> any StreamDecompressor {
+        switch coding {
+        case .gzip: Zlib.Inflater(.gzip)
+        case .deflate: Zlib.Inflater(.zlib)
+        case .zstd: Zstd.Decompressor()
+        case .xz: Xz.Decompressor()
+        case .bzip2: Bzip2.Decompressor()
+        case .brotli: preconditionFailure("Brotli has no signature to know an input by")
+        }
+    }
+
+    /// All of `bytes`, streams one after another, decompressed by `decompressor`: at most
+    /// `maxOutput` bytes and `maxRatio` times the input.
+    static func decode(_ bytes: UnsafeRawBufferPointer, with decompressor: some StreamDecompressor, maxOutput: Int,
+                       maxRatio: Int) -> Result<[UInt8], DecompressionError> {
+        if let problem = decompressor.setupProblem { return .failure(.library(problem)) }
+        if let base = bytes.baseAddress { decompressor.setInput(base, count: bytes.count) }
+        let bound = DecompressionLimit(inputCount: bytes.count, maxOutput: maxOutput, maxRatio: maxRatio)
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let pendingBefore = decompressor.pendingInput
+            let (status, produced) = chunk.withUnsafeMutableBytes { decompressor.step(into: $0) }
+            if produced > bound.bytes - output.count { return .failure(bound.error) }
+            output.append(contentsOf: chunk[0..<produced])
+            switch status {
+            case .corrupt(let detail):
+                return .failure(.corrupt(detail: detail))
+            case .streamEnd:
+                if decompressor.pendingInput == 0 { return .success(output) }
+                guard decompressor.reset() else { return .failure(.library(decompressor.setupProblem ?? "the decoder did not restart")) }
+            case .progress:
+                if produced == 0 && decompressor.pendingInput == pendingBefore { return .failure(.truncated) }
+            }
+        }
+    }
 }

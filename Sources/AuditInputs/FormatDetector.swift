@@ -19,7 +19,7 @@ public struct FormatError: Error, Equatable, Sendable {
 public enum FormatDetector {
     /// What the input starts with.
     public enum Detected: Equatable, Sendable {
-        /// Compressed whole: gzip, the zlib format (`deflate`) or zstd, by their headers.
+        /// Compressed whole: gzip, the zlib format (`deflate`), zstd, xz or bzip2, by their headers.
         case compressed(ContentCoding)
         /// UTF-16 text (`UTF16Text.byteOrder(of:)`), whose mark is `markLength` bytes.
         case utf16(UTF16Text.ByteOrder, markLength: Int)
@@ -117,13 +117,15 @@ public enum FormatDetector {
         }
     }
 
-    /// How the input is compressed whole, from its first bytes: gzip and zstd by their magic
+    /// How the input is compressed whole, from its first bytes: gzip, zstd, xz and bzip2 by their magic
     /// (which no UTF-8 text starts with: a frame with a bad header is then corrupt data, not a
     /// binary file), the zlib format (mitmproxy's `.zhar`) by a header whose first bytes inflate
     /// to text, which text that starts `x^` does not.
     public static func compression(of bytes: UnsafeRawBufferPointer) -> ContentCoding? {
         if bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { return .gzip }
         if bytes.starts(with: Zstd.magic) { return .zstd }
+        if bytes.starts(with: Xz.magic) { return .xz }
+        if Bzip2.startsStream(bytes) { return .bzip2 }
         if DeflateLayerDecoder.opens(bytes) { return .deflate }
         return nil
     }

@@ -2,8 +2,8 @@ import AuditInputs
 
 /// Compresses redacted content back in the coding it was read from, as near to the original as
 /// the data records: gzip behind the original member's header, deflate in the wrapper it had
-/// (the zlib format, or raw deflate in an HTTP body), Brotli and zstd at settings of their own
-/// (the data does not record the ones it was made with).
+/// (the zlib format, or raw deflate in an HTTP body), Brotli, zstd, xz and bzip2 at settings of
+/// their own (the data does not record the ones it was made with).
 enum Recompression {
     static func compress(_ content: [UInt8], as coding: ContentCoding, like original: [UInt8]) -> [UInt8]? {
         switch coding {
@@ -18,6 +18,10 @@ enum Recompression {
             return content.withUnsafeBytes(Brotli.compress)
         case .zstd:
             return content.withUnsafeBytes(Zstd.compress)
+        case .xz:
+            return content.withUnsafeBytes(Xz.compress)
+        case .bzip2:
+            return content.withUnsafeBytes(Bzip2.compress)
         }
     }
 }

@@ -114,8 +114,8 @@ enum HelpText {
                               *.jsonl, *.har and *.http must parse, tsconfig.json and
                               *.jsonc are JSONC, *.preferences_pb is DataStore; anything
                               else that is none of the formats is scanned as text, and
-                              binary files are skipped; gzip, zlib and zstd compression
-                              and UTF-16 text are undone first either way)
+                              binary files are skipped; gzip, zlib, zstd, xz and bzip2
+                              compression and UTF-16 text are undone first either way)
       --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.
@@ -137,8 +137,8 @@ enum HelpText {
     captures, Android SharedPreferences XML (FlutterSharedPreferences.xml, secure-storage
     dumps), Jetpack DataStore preferences (FlutterSharedPreferences.preferences_pb, where
     SharedPreferencesAsync keeps the app's stores), raw HTTP messages (.http files, proxy
-    saves, curl -v dumps), and any of these compressed with gzip, zlib (mitmproxy's .zhar)
-    or zstd, or written in UTF-16 (PowerShell 5's > and Out-File). Strings holding JSON,
+    saves, curl -v dumps), and any of these compressed with gzip, zlib (mitmproxy's .zhar),
+    zstd, xz or bzip2, or written in UTF-16 (PowerShell 5's > and Out-File). Strings holding JSON,
     base64, JWTs, URL queries, form bodies, multipart/form-data bodies, URL userinfo, Basic
     credentials, data: URLs, values percent-encoded whole, gzip, zlib or zstd data and XML
     are opened and scanned as inner layers; HTTP bodies coded gzip, deflate, br or zstd are
@@ -267,8 +267,8 @@ enum HelpText {
     ARGUMENTS:
       <input>                 A HAR capture, JSON or NDJSON, SharedPreferences XML or
                               other XML, a DataStore preferences file, raw HTTP messages
-                              or a backup (any of them compressed with gzip, zlib or
-                              zstd), or - for stdin.
+                              or a backup (any of them compressed with gzip, zlib, zstd,
+                              xz or bzip2, or in UTF-16), or - for stdin.
                               It is never modified.
 
     OPTIONS:

@@ -1,8 +1,11 @@
 /// A content coding HTTP names (RFC 9110 §8.4.1) that the scan can undo: a raw HTTP body's
 /// `Content-Encoding` (or a `Transfer-Encoding` under chunked), and a HAR response stored still
-/// compressed. Named in paths as its layer is (`!gzip`, `!deflate`, `!brotli`, `!zstd`).
+/// compressed; and xz and bzip2, which only inputs compressed whole come in. Named in paths as
+/// its layer is (`!gzip`, `!deflate`, `!brotli`, `!zstd`, `!xz`, `!bzip2`).
 public enum ContentCoding: Sendable, Equatable {
     case gzip, deflate, brotli, zstd
+    /// Not HTTP codings: only an input compressed whole comes in them (`FormatDetector`).
+    case xz, bzip2
 
     /// The coding a token names (lowercased), nil for `identity` and codings the scan cannot undo.
     public init?(token: String) {
@@ -31,6 +34,8 @@ public enum ContentCoding: Sendable, Equatable {
         case .deflate: "deflate"
         case .brotli: "brotli"
         case .zstd: "zstd"
+        case .xz: "xz"
+        case .bzip2: "bzip2"
         }
     }
 
@@ -47,6 +52,8 @@ public enum ContentCoding: Sendable, Equatable {
         case .deflate: DeflateLayerDecoder.inflate(bytes, maxOutput: maxOutput, maxRatio: maxRatio)
         case .brotli: Brotli.decompress(bytes, maxOutput: maxOutput, maxRatio: maxRatio)
         case .zstd: Zstd.decompress(bytes, maxOutput: maxOutput, maxRatio: maxRatio)
+        case .xz: StreamDecompression.decode(bytes, with: Xz.Decompressor(), maxOutput: maxOutput, maxRatio: maxRatio)
+        case .bzip2: StreamDecompression.decode(bytes, with: Bzip2.Decompressor(), maxOutput: maxOutput, maxRatio: maxRatio)
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// Each C library stays behind one wrapper (STYLE.md): PCRE2 in `AuditRules/Regex.swift`, zlib,
-/// Brotli and zstd in `AuditInputs/Zlib.swift`, `Brotli.swift` and `Zstd.swift`. No other source,
-/// test or fuzz file imports them.
+/// Brotli, zstd, liblzma and libbz2 in `AuditInputs/Zlib.swift`, `Brotli.swift`, `Zstd.swift`,
+/// `Xz.swift` and `Bzip2.swift`. No other source, test or fuzz file imports them.
 @Suite struct CLibraryWrapperTests {
     @Test func eachCLibraryIsImportedByItsWrapperOnly() throws {
         let root = TestSupport.repoRoot
@@ -22,5 +22,7 @@ import Testing
         #expect(importers["CZlib"] == ["Sources/AuditInputs/Zlib.swift"])
         #expect(importers["CBrotli"] == ["Sources/AuditInputs/Brotli.swift"])
         #expect(importers["CZstd"] == ["Sources/AuditInputs/Zstd.swift"])
+        #expect(importers["CLzma"] == ["Sources/AuditInputs/Xz.swift"])
+        #expect(importers["CBzip2"] == ["Sources/AuditInputs/Bzip2.swift"])
     }
 }

@@ -12,7 +12,7 @@ import Testing
     ]
 
     /// The C libraries, each behind one wrapper (STYLE.md), which any stage may use.
-    static let cLibraries: Set = ["CPCRE2", "CZlib", "CBrotli", "CZstd"]
+    static let cLibraries: Set = ["CPCRE2", "CZlib", "CBrotli", "CZstd", "CLzma", "CBzip2"]
 
     /// `name: [dependencies]` of each `.target(…)` in Package.swift.
     static func declaredTargets() throws -> [String: [String]] {

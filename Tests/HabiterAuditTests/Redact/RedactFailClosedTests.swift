@@ -95,8 +95,9 @@ private typealias F = RedactFixtures
         expectClean(result, leaking: [F.github])
     }
 
-    /// A zlib input (mitmproxy's `.zhar`) comes out in the zlib format, a zstd input as zstd.
-    @Test(arguments: [ContentCoding.deflate, .zstd])
+    /// A zlib input (mitmproxy's `.zhar`) comes out in the zlib format, a zstd, xz or bzip2 input
+    /// compressed the same way.
+    @Test(arguments: [ContentCoding.deflate, .zstd, .xz, .bzip2])
     func zlibAndZstdInputsComeOutCompressedTheSameWay(_ coding: ContentCoding) throws {
         let log = Array("{\"op\": 1, \"note\": \"\(F.github)\"}\n{\"op\": 2}\n".utf8)
         let input = try #require(Recompression.compress(log, as: coding, like: [0x78, 0x9C]))

@@ -439,6 +439,55 @@ private func summary(_ f: Finding) -> String {
         #expect(Self.detect(Array("x^2 marks the spot".utf8), name: "notes") == "text")
     }
 
+    /// Inputs compressed whole with xz or bzip2 (a rotated `.ndjson.xz`, a `.har.bz2`) are
+    /// scanned as what they hold, streams one after another as one; they were skipped as
+    /// archives. The streams `xz` and `bzip2` write decompress; a cut, corrupt or bomb stream is
+    /// a `read` error; a stream that asks the xz decoder for more than 80 MiB is refused; text
+    /// that starts `BZh9` is text.
+    @Test func xzAndBzip2InputsAreScannedAsWhatTheyHold() throws {
+        let directory = TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func scan(_ name: String, _ bytes: [UInt8]) throws -> ScanResult {
+            let file = directory.appendingPathComponent(name)
+            try Data(bytes).write(to: file)
+            return Scanner(rules: TestSupport.builtinPack).scan(paths: [file.path])
+        }
+        func hex(_ text: String) -> [UInt8] {
+            stride(from: 0, to: text.count, by: 2).map { UInt8(text.dropFirst($0).prefix(2), radix: 16)! }
+        }
+        let lines = [#"{"a": "\#(github)"}"#, #"{"b": 1}"#].map { Array($0.utf8) + [0x0A] }
+        for (coding, extensionName) in [(ContentCoding.xz, "xz"), (.bzip2, "bz2")] {
+            func compressed(_ bytes: [UInt8]) throws -> [UInt8] {
+                try #require(bytes.withUnsafeBytes { coding == .xz ? Xz.compress($0) : Bzip2.compress($0) })
+            }
+            let whole = try scan("log.ndjson.\(extensionName)", try compressed(lines[0] + lines[1]))
+            #expect(whole.errors.isEmpty && whole.artifacts.first?.format == "ndjson+\(coding.layerName)")
+            #expect(whole.findings.map { $0.path.description } == ["!\(coding.layerName)/a"])
+            let streams = try scan("two.ndjson.\(extensionName)", try compressed(lines[0]) + compressed(lines[1]))
+            #expect(streams.errors.isEmpty && streams.findings.map { $0.path.description } == ["!\(coding.layerName)/a"])
+            let stream = try compressed(lines[0])
+            // xz's LZMA2 data, checked by its CRC64; bzip2's block CRC (a flip in its Huffman
+            // tables can give the same text, which no check catches).
+            var corrupt = stream
+            corrupt[coding == .xz ? corrupt.count / 2 : 10] ^= 0x55
+            let failures = try [("cut.json", Array(stream.dropLast(8))), ("corrupt.json", corrupt)].map { try scan("\($0.0).\(extensionName)", $0.1).errors }
+            #expect(failures.map { $0.map(\.kind) } == [[.read], [.read]], "\(coding.layerName): \(failures)")
+            let bomb = Array(repeating: UInt8(ascii: " "), count: 20_000_000)
+            #expect(try scan("bomb.txt.\(extensionName)", try compressed(bomb)).errors.map(\.reason)
+                    == ["\(coding.layerName) bomb: the data decompresses to more than 200× its size"])
+        }
+        // `printf 'hello\n' | xz`, `| bzip2`, and `| xz --lzma2=dict=1536MiB`.
+        let xzHello = hex("fd377a585a000004e6d6b4460200210116000000742fe5a301000568656c6c6f0a000000a56097f194f6fde000011e06c12fa41d1fb6f37d010000000004595a")
+        let bzip2Hello = hex("425a6839314159265359c1c080e2000001410000100244a00030cd00c3462997177245385090c1c080e2")
+        let xzLargeDictionary = hex("fd377a585a000004e6d6b44602002101250000003b787b4101000568656c6c6f0a000000a56097f194f6fde000011e06c12fa41d1fb6f37d010000000004595a")
+        for (coding, bytes) in [(ContentCoding.xz, xzHello), (.bzip2, bzip2Hello)] {
+            #expect(bytes.withUnsafeBytes(FormatDetector.compression) == coding)
+            #expect(bytes.withUnsafeBytes { coding.decode($0) } == .success(Array("hello\n".utf8)))
+        }
+        #expect(try scan("large.txt.xz", xzLargeDictionary).errors.map(\.reason) == ["corrupt xz data (it needs more than 80 MiB of memory to decompress)"])
+        #expect(Self.detect(Array("BZh9 is a bzip2 header\n".utf8), name: "notes") == "text")
+    }
+
     @Test func aGzipBombIsRefused() throws {
         let directory = TestSupport.temporaryDirectory()
         let zeros = directory.appendingPathComponent("zeros.json")
