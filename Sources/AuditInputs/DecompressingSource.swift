@@ -1,8 +1,9 @@
 /// Decompresses an input read from another source, so that a compressed capture (`.har.gz`,
 /// mitmproxy's zlib `.zhar`, `.har.zst`, a rotated `.ndjson.xz` or `.bz2`) is scanned like the
 /// capture itself, streaming. Gzip members, zstd frames, and xz and bzip2 streams one after
-/// another are one stream; after a zlib stream nothing may follow. Fails, rather than feeding readers garbage, on corrupt or truncated data and on a
-/// decompression ratio above `maxRatio` (a bomb); a zstd frame's window is at most 8 MiB.
+/// another are one stream; after a zlib stream nothing may follow. Fails, rather than feeding
+/// readers garbage, on corrupt or truncated data and on a decompression ratio above `maxRatio`
+/// (a bomb); a zstd frame's window is at most 8 MiB, an xz stream's decoder at most 80 MiB.
 package final class DecompressingSource: ByteSource {
     /// Output beyond this many times the input read so far is a bomb, not a capture.
     package static let defaultMaxRatio = 200
@@ -10,7 +11,7 @@ package final class DecompressingSource: ByteSource {
     private var inner: any ByteSource
     /// The coding's name in messages (`gzip`, `deflate`, `zstd`, `xz`, `bzip2`).
     private let name: String
-    /// Gzip members and zstd frames may follow one another; a zlib stream is one.
+    /// Gzip members, zstd frames, xz and bzip2 streams may follow one another; a zlib stream is one.
     private let allowsMembers: Bool
     private let decompressor: any StreamDecompressor
     private let input: UnsafeMutableRawPointer
@@ -164,8 +165,8 @@ extension Bzip2.Decompressor: StreamDecompressor {
     var setupProblem: String? { setupFailure }
 }
 
-/// Decompression by a `StreamDecompressor`, for the codings that have no decoder of their own
-/// for data held whole (xz, bzip2: what `redact` reads an input in).
+/// Decompression by a `StreamDecompressor`: the decompressor of each coding an input is known
+/// by, and data held whole decompressed by one (zstd, xz and bzip2 data).
 enum StreamDecompression {
     /// A decompressor of an input compressed whole in `coding` (not Brotli: no input is known by it).
     static func decompressor(for coding: ContentCoding) -> any StreamDecompressor {

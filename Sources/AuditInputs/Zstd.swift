@@ -25,29 +25,7 @@ public enum Zstd {
     /// bytes or `maxRatio` times the input. Bytes after the last frame that start no frame are
     /// corrupt data.
     public static func decompress(_ bytes: UnsafeRawBufferPointer, maxOutput: Int, maxRatio: Int) -> Result<[UInt8], DecompressionError> {
-        let decompressor = Decompressor()
-        if let failure = decompressor.setupFailure { return .failure(.library(failure)) }
-        if let base = bytes.baseAddress { decompressor.setInput(base, count: bytes.count) }
-        let bound = DecompressionLimit(inputCount: bytes.count, maxOutput: maxOutput, maxRatio: maxRatio)
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        // The last call that moved ended a frame (a call after it, with nothing to do, says
-        // only how much input the next frame wants).
-        var atFrameEnd = false
-        while true {
-            let pendingBefore = decompressor.pendingInput
-            switch chunk.withUnsafeMutableBytes(decompressor.decompress) {
-            case .failure(let error):
-                return .failure(error)
-            case .success(let (produced, frameEnded)):
-                if produced > bound.bytes - output.count { return .failure(bound.error) }
-                output.append(contentsOf: chunk[0..<produced])
-                if frameEnded || produced > 0 || decompressor.pendingInput != pendingBefore { atFrameEnd = frameEnded }
-                guard decompressor.pendingInput == 0 && produced < chunk.count else { continue }
-                // All input taken and all output flushed: the end, or a frame cut short.
-                return atFrameEnd ? .success(output) : .failure(.truncated)
-            }
-        }
+        StreamDecompression.decode(bytes, with: Decompressor(), maxOutput: maxOutput, maxRatio: maxRatio)
     }
 
     /// A streaming decompressor of zstd frames, one after the other (a whole input read a chunk
