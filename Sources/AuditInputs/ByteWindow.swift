@@ -253,8 +253,8 @@ public final class ByteWindow {
         return true
     }
 
-    /// Switches to reading the input as a compressed stream (`DecompressingSource`: gzip, zlib or
-    /// zstd), from the first byte, before any reader has consumed it.
+    /// Switches to reading the input as a compressed stream (`DecompressingSource`: gzip, zlib,
+    /// zstd, xz or bzip2), from the first byte, before any reader has consumed it.
     public func decompress(_ coding: ContentCoding) {
         readThrough { DecompressingSource(inner: $0, coding: coding) }
     }

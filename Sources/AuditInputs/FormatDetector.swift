@@ -7,15 +7,15 @@ public struct FormatError: Error, Equatable, Sendable {
 }
 
 /// Decides an input's format from its content and what its name claims (`FormatClaim`): gzip,
-/// zlib or zstd compression and UTF-16 text (then the format of what they hold), JSON (a HAR
-/// capture when the root object's first key is `log`; NDJSON is told apart while reading), either one wrapped in
-/// a JSONP call, Android SharedPreferences XML (a `<map>` root), any other XML, a Jetpack
-/// DataStore preferences file, raw HTTP messages, JSONC by its name, and else text. A name that
-/// claims nothing lets the content decide, and what only looks like JSON or XML at first
-/// (`"use client";`, an HTML page) is text; a binary file is skipped. A name that claims a format
-/// keeps what the content shows, broken or not: the reader then reports why it does not parse.
-/// DataStore's protobuf has no magic, so a file named `*.preferences_pb` claims that format
-/// whatever it holds.
+/// zlib, zstd, xz or bzip2 compression and UTF-16 text (then the format of what they hold), JSON
+/// (a HAR capture when the root object's first key is `log`; NDJSON is told apart while
+/// reading), either one wrapped in a JSONP call, Android SharedPreferences XML (a `<map>` root),
+/// any other XML, a Jetpack DataStore preferences file, raw HTTP messages, JSONC by its name,
+/// and else text. A name that claims nothing lets the content decide, and what only looks like
+/// JSON or XML at first (`"use client";`, an HTML page) is text; a binary file is skipped. A name
+/// that claims a format keeps what the content shows, broken or not: the reader then reports why
+/// it does not parse. DataStore's protobuf has no magic, so a file named `*.preferences_pb`
+/// claims that format whatever it holds.
 public enum FormatDetector {
     /// What the input starts with.
     public enum Detected: Equatable, Sendable {
@@ -50,7 +50,7 @@ public enum FormatDetector {
         if n >= 4 && bytes[0] == UInt8(ascii: "A") && bytes[1] == UInt8(ascii: "B") && bytes[2] == UInt8(ascii: "X") && bytes[3] == 0 {
             return .failure(FormatError(reason: "Android binary XML (ABX) is not supported; export the preferences as text XML", offset: 0))
         }
-        if let (order, markLength) = UTF16Text.byteOrder(of: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(8192)))) {
+        if let (order, markLength) = UTF16Text.byteOrder(of: UnsafeRawBufferPointer(bytes)) {
             return .success(.utf16(order, markLength: markLength))
         }
         // UTF-32, by its marks.
@@ -117,9 +117,9 @@ public enum FormatDetector {
         }
     }
 
-    /// How the input is compressed whole, from its first bytes: gzip, zstd, xz and bzip2 by their magic
-    /// (which no UTF-8 text starts with: a frame with a bad header is then corrupt data, not a
-    /// binary file), the zlib format (mitmproxy's `.zhar`) by a header whose first bytes inflate
+    /// How the input is compressed whole, from its first bytes: gzip, zstd, xz and bzip2 by their
+    /// magic (which no UTF-8 text starts with: a frame with a bad header is then corrupt data, not
+    /// a binary file), the zlib format (mitmproxy's `.zhar`) by a header whose first bytes inflate
     /// to text, which text that starts `x^` does not.
     public static func compression(of bytes: UnsafeRawBufferPointer) -> ContentCoding? {
         if bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { return .gzip }

@@ -12,10 +12,12 @@ public enum UTF16Text {
 
     /// How many code units the check for text without a byte-order mark needs at least.
     static let minimumUnmarkedUnits = 8
+    /// How much of an input the check for text without a mark reads (as the binary check does).
+    static let unmarkedSniffLength = 8 * 1024
 
     /// The byte order of UTF-16 text, from its first bytes: a byte-order mark (`FF FE`,
     /// `FE FF`, not UTF-32's `FF FE 00 00`), or else code units that are all printable ASCII,
-    /// tabs and line ends (at least eight, in the bytes given), which `iconv` and .NET write
+    /// tabs and line ends (at least eight, in the first 8 KiB), which `iconv` and .NET write
     /// without a mark. Nil for anything else: non-ASCII text without a mark is not told from
     /// binary data.
     public static func byteOrder(of bytes: UnsafeRawBufferPointer) -> (order: ByteOrder, markLength: Int)? {
@@ -23,7 +25,7 @@ public enum UTF16Text {
             return (.littleEndian, 2)
         }
         if bytes.count >= 2 && bytes[0] == 0xFE && bytes[1] == 0xFF { return (.bigEndian, 2) }
-        let units = bytes.count / 2
+        let units = min(bytes.count, unmarkedSniffLength) / 2
         guard units >= minimumUnmarkedUnits else { return nil }
         func isASCIIText(_ b: UInt8) -> Bool { (0x20...0x7E).contains(b) || b == 0x09 || b == 0x0A || b == 0x0D }
         for order in [ByteOrder.littleEndian, .bigEndian] {

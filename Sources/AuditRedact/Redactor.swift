@@ -55,7 +55,7 @@ public struct Redactor: Sendable {
             }
         }
         // UTF-16 text is redacted as UTF-8 and written back as it came, mark and all.
-        let encoding = content.withUnsafeBytes { UTF16Text.byteOrder(of: UnsafeRawBufferPointer(rebasing: $0.prefix(8192))) }
+        let encoding = content.withUnsafeBytes(UTF16Text.byteOrder)
         if let encoding {
             switch content.withUnsafeBytes({ UTF16Text.decode($0, order: encoding.order, markLength: encoding.markLength) }) {
             case .success(let text): content = text
@@ -110,8 +110,8 @@ public struct Redactor: Sendable {
                 output = current
             }
         }
-        return RedactionResult(output: output, format: [formatName, encoding?.order.name, compression?.layerName].compactMap { $0 }.joined(separator: "+"),
-                               replacements: replacements, rounds: rounds, policyFindings: kept)
+        let written = [formatName, encoding?.order.name, compression?.layerName].compactMap { $0 }.joined(separator: "+")
+        return RedactionResult(output: output, format: written, replacements: replacements, rounds: rounds, policyFindings: kept)
     }
 
     /// The findings a redacted copy may not keep: credentials, whatever their context.

@@ -58,7 +58,7 @@ public enum Fuzz {
     /// longer.
     @discardableResult
     public static func scan(_ bytes: UnsafeRawBufferPointer, with scanner: Scanner) -> ArtifactOutcome {
-        let decoded = FormatDetector.compression(of: bytes) != nil || UTF16Text.byteOrder(of: UnsafeRawBufferPointer(rebasing: bytes.prefix(8192))) != nil
+        let decoded = FormatDetector.compression(of: bytes) != nil || UTF16Text.byteOrder(of: bytes) != nil
         let inputSize = decoded ? Int.max : bytes.count
         let streamed = scanner.scan(streamingWindow(bytes, chunkSize: chunkSize(for: bytes)), name: "fuzz", rules: scanner.rules, matcher: matcher)
         checkPositions(streamed, inputSize: inputSize)
