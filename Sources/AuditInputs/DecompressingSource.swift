@@ -27,6 +27,11 @@ package final class DecompressingSource: ByteSource {
     private let maxRatio: Int
     /// Corrupt data met after bytes that were handed out first.
     private var pendingFailure: String?
+    /// Decompressed bytes not handed out yet: `output[handedOut..<outputCount]`.
+    private let output: UnsafeMutableRawPointer
+    private let outputCapacity = 64 * 1024
+    private var outputCount = 0
+    private var handedOut = 0
 
     /// `coding` is gzip, deflate (the zlib format), zstd, xz or bzip2: the codings an input is
     /// known by.
@@ -37,13 +42,31 @@ package final class DecompressingSource: ByteSource {
         allowsMembers = coding != .deflate
         decompressor = StreamDecompression.decompressor(for: coding)
         input = .allocate(byteCount: inputCapacity, alignment: 16)
+        output = .allocate(byteCount: outputCapacity, alignment: 16)
     }
 
     deinit {
         input.deallocate()
+        output.deallocate()
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        if handedOut == outputCount {
+            switch decompressNext() {
+            case .bytes(let n): (outputCount, handedOut) = (n, 0)
+            case let other: return other
+            }
+        }
+        let n = min(buffer.count, outputCount - handedOut)
+        buffer.copyMemory(from: UnsafeRawBufferPointer(start: output + handedOut, count: n))
+        handedOut += n
+        return .bytes(n)
+    }
+
+    /// Decompresses the next bytes into `output`, whatever the size of the reader's buffer, so
+    /// that what corrupt data gives before its error does not depend on how the input is read
+    /// (libbz2 does not count what it wrote in a step that meets corrupt data).
+    private func decompressNext() -> ByteSourceResult {
         if let pendingFailure {
             finished = true
             self.pendingFailure = nil
@@ -70,7 +93,7 @@ package final class DecompressingSource: ByteSource {
             }
             let pendingBefore = decompressor.pendingInput
             // zlib counts in 32 bits; a window grown past 4 GiB by one huge token is filled in parts.
-            let (status, produced) = decompressor.step(into: buffer)
+            let (status, produced) = decompressor.step(into: UnsafeMutableRawBufferPointer(start: output, count: outputCapacity))
             totalOut += produced
             if totalOut > maxRatio * max(totalIn, 4096) {
                 return .failure("\(name) bomb: the data decompresses to more than \(maxRatio)× its size")

@@ -112,6 +112,41 @@ import Testing
         #expect(outcome.summary.byteCount == text.utf8.count)
         #expect(outcome.findings.map(\.ruleId) == ["secret.github-token"])
     }
+
+    /// fuzz-scan, `the same summary whole and streamed` (a bzip2 stream, from the seed
+    /// `entity-habit-credential-fields-json-bz2`, whose block breaks while it is written out):
+    /// libbz2 does not count what it wrote in the step that meets corrupt data, so what came
+    /// before the error depended on the size of the reader's buffer (0 bytes read whole, 896 to
+    /// 1,536 read in small pieces). `DecompressingSource` now decompresses into a buffer of its
+    /// own, whatever the reader asks for.
+    @Test func corruptBzip2DataReadsTheSameWhateverTheReadersBuffer() {
+        let hex = [
+            "425a683931415926535987108002000209df8055107807fff03f7e7ffa3ffffffa40021c31b600a93460d136934c8c4c",
+            "4034620c11e91e9346806806a641304d0d4c4c534f5329e91a681b503468640f481bd50e3264d34c264640c08c4d1823",
+            "083469800104a68a9e9349ea641a03134018868000061310d243305460fe4315cd07205d482143c434467261819a8661",
+            "8b0cc389842030a6c88233e0f8abf72cb8963e3f4cd82a495181ec50d9a9ea4c65cf49249e087a4ab05281129649c6b4",
+            "1b89d249924389dd38242b7103a8b3670f243a635687250ec3cae5dbd3cd29f5efe3be5f10fd03ef17f561808c2cb2c1",
+            "f687aa6376bc8ba201862e114c20d7d62f12f5fcbe1348694932bd748d9500d6529fcbb7bad48c45b67b76718561a290",
+            "7ee783587865961b03477e1d6c0ee545752476392240c39084225785d288293e7cfcd9cf76c6cbf619cf13963c74ecfd",
+            "a01a100989551297293033fa3bee0a9e2b9cb31e0ddc709177d4f843463790facad5568b82bd9f15c29db3a2b6f156f1",
+            "3177d94f5f869d344d2736294e29f8a94186f1c06f0b445a570834ab38b61a61dd1a96497e289767a067b22c2648dfcc",
+            "ae992e6a6257a189d8be5a37d3dab1e5da8c64837bb936af21af9f00a9114c27b8eeb59fd54884a0692183f466da889f",
+            "ce2a154041919b9dc8325aa0a30c8d17049a81923a8d5412a2cc083164c504d4256babf0b162832415b8bb83372b5e6f",
+            "4a27ba57aed46aaf16f85eed0ded526d37d44b5282c75cd22fc963610716b8f165d9d084ca0e68298d0c85d7389ab210",
+            "a1ce2146e60366a7fa5c8e648c99d15f0483ee95310b70b6aa68555d338bf12883fa266a0b7a40ff02f78e3ff1772453",
+            "85090871080020",
+        ].joined()
+        let input = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+        let scanner = Scanner(rules: TestSupport.builtinPack)
+        let whole = input.withUnsafeBytes { scanner.scan(bytes: $0, name: "fuzz") }
+        #expect(whole.errors.map(\.reason) == ["corrupt bzip2 data (corrupt data)"])
+        for readSize in [1, 2, 3, 5, 7, 64] {
+            let streamed = scanner.scan(ByteWindow(source: SlowSource(input, readSize: readSize), chunkSize: readSize), name: "fuzz",
+                                        rules: scanner.rules, matcher: RegexMatcher())
+            #expect(streamed.summary == whole.summary, "read \(readSize) bytes at a time")
+            #expect(streamed.errors == whole.errors && streamed.findings == whole.findings, "read \(readSize) bytes at a time")
+        }
+    }
 }
 
 /// Bytes handed out `readSize` at a time, as a pipe gives them.
