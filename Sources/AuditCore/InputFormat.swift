@@ -11,4 +11,10 @@ public enum InputFormat: String, Sendable, CaseIterable {
     case xml
     /// None of the structured formats: scanned as text with the pattern rules.
     case text
+
+    /// A format as a report names it: `format`, then the text's encoding when it was not UTF-8,
+    /// then the compression of the whole input (`har+utf16le+gzip`).
+    public static func reportName(_ format: String, encoding: String?, compression: String?) -> String {
+        [format, encoding, compression].compactMap { $0 }.joined(separator: "+")
+    }
 }

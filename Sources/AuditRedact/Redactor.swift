@@ -110,8 +110,9 @@ public struct Redactor: Sendable {
                 output = current
             }
         }
-        let written = [formatName, encoding?.order.name, compression?.layerName].compactMap { $0 }.joined(separator: "+")
-        return RedactionResult(output: output, format: written, replacements: replacements, rounds: rounds, policyFindings: kept)
+        return RedactionResult(output: output,
+                               format: InputFormat.reportName(formatName, encoding: encoding?.order.name, compression: compression?.layerName),
+                               replacements: replacements, rounds: rounds, policyFindings: kept)
     }
 
     /// The findings a redacted copy may not keep: credentials, whatever their context.

@@ -251,11 +251,9 @@ public final class Scanner: @unchecked Sendable {
             scan.fail(.read, at: nil, failure)
         }
         // `har+gzip`, `har+zstd`: the compression a compressed input's root path entered;
-        // `json+utf16le`, `har+utf16le+gzip`: UTF-16 text, its encoding before the compression.
+        // `json+utf16le`, `har+utf16le+gzip`: UTF-16 text (`InputFormat.reportName`).
         let compression = scan.rootPath.layers.dropFirst().first?.decoder
-        let formatName = formatRead.map { format in
-            [format.rawValue, textEncoding?.name, compression].compactMap { $0 }.joined(separator: "+")
-        }
+        let formatName = formatRead.map { InputFormat.reportName($0.rawValue, encoding: textEncoding?.name, compression: compression) }
         let summary = ArtifactSummary(name: name, format: formatName, byteCount: window.end, skipped: skipped)
         guard share != nil else {
             return ArtifactOutcome(findings: Scanner.finalize(scan.takeFindings()), errors: scan.errors, summary: summary,
