@@ -1,7 +1,8 @@
 /// Recognises binary files, which the text scan skips (and lists, with the reason): images,
-/// archives, fonts, executables by their magic numbers, anything else by a NUL byte near the
-/// start (as git and ripgrep decide). Compressed data (gzip, zlib, zstd, xz, bzip2) is not among
-/// them: it is undone and its content read (`FormatDetector.compression`).
+/// 7z and RAR archives, fonts, executables by their magic numbers, anything else by a NUL byte
+/// near the start (as git and ripgrep decide). Compressed data (gzip, zlib, zstd, xz, bzip2) and
+/// ZIP and tar archives are not among them: they are opened and their content read
+/// (`FormatDetector.compression`, `ArchiveFormat`).
 public enum BinarySignature {
     /// How far a NUL byte is looked for.
     static let nulWindow = 8 * 1024
@@ -13,11 +14,8 @@ public enum BinarySignature {
         (Array("GIF89a".utf8), 0, "a GIF image"),
         (Array("WEBP".utf8), 8, "a WebP image"),
         (Array("%PDF-".utf8), 0, "a PDF document"),
-        ([0x50, 0x4B, 0x03, 0x04], 0, "a ZIP archive (also JAR, APK, AAR, IPA, DOCX)"),
-        ([0x50, 0x4B, 0x05, 0x06], 0, "a ZIP archive (also JAR, APK, AAR, IPA, DOCX)"),
         ([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], 0, "a 7z archive"),
         (Array("Rar!".utf8) + [0x1A, 0x07], 0, "a RAR archive"),
-        (Array("ustar".utf8), 257, "a tar archive"),
         ([0x7F, 0x45, 0x4C, 0x46], 0, "an ELF executable"),
         ([0xCA, 0xFE, 0xBA, 0xBE], 0, "a Java class or Mach-O universal binary"),
         ([0xCF, 0xFA, 0xED, 0xFE], 0, "a Mach-O executable"),

@@ -253,6 +253,22 @@ public final class ByteWindow {
         return true
     }
 
+    /// Reads the rest of the input and keeps all of it visible from `start`, for a reader that
+    /// needs it whole (a ZIP archive lists its members at its end). A regular file's size is
+    /// allocated at once, not doubled into; false when reading failed.
+    public func readWhole() -> Bool {
+        if let regularFileSize, start == 0, regularFileSize + chunkSize > capacity {
+            let whole = UnsafeMutableRawPointer.allocate(byteCount: regularFileSize + chunkSize, alignment: 16)
+            if count > 0 { whole.copyMemory(from: UnsafeRawPointer(base), byteCount: count) }
+            storage?.deallocate()
+            storage = whole
+            capacity = regularFileSize + chunkSize
+            bounds.pointee.base = UnsafePointer(whole.assumingMemoryBound(to: UInt8.self))
+        }
+        while extend(keeping: start) {}
+        return failure == nil
+    }
+
     /// Switches to reading the input as a compressed stream (`DecompressingSource`: gzip, zlib,
     /// zstd, xz or bzip2), from the first byte, before any reader has consumed it.
     public func decompress(_ coding: ContentCoding) {

@@ -1,9 +1,10 @@
 /// Decompresses an input read from another source, so that a compressed capture (`.har.gz`,
 /// mitmproxy's zlib `.zhar`, `.har.zst`, a rotated `.ndjson.xz` or `.bz2`) is scanned like the
-/// capture itself, streaming. Gzip members, zstd frames, and xz and bzip2 streams one after
-/// another are one stream; after a zlib stream nothing may follow. Fails, rather than feeding
-/// readers garbage, on corrupt or truncated data and on a decompression ratio above `maxRatio`
-/// (a bomb); a zstd frame's window is at most 8 MiB, an xz stream's decoder at most 80 MiB.
+/// capture itself, streaming; and a ZIP member's data. Gzip members, zstd frames, and xz and
+/// bzip2 streams one after another are one stream; after a zlib stream (or a ZIP member's
+/// deflate data) nothing may follow. Fails, rather than feeding readers garbage, on corrupt or
+/// truncated data and on a decompression ratio above `maxRatio` (a bomb); a zstd frame's window
+/// is at most 8 MiB, an xz stream's decoder at most 80 MiB.
 package final class DecompressingSource: ByteSource {
     /// Output beyond this many times the input read so far is a bomb, not a capture.
     package static let defaultMaxRatio = 200
@@ -35,12 +36,20 @@ package final class DecompressingSource: ByteSource {
 
     /// `coding` is gzip, deflate (the zlib format), zstd, xz or bzip2: the codings an input is
     /// known by.
-    init(inner: any ByteSource, coding: ContentCoding, maxRatio: Int = DecompressingSource.defaultMaxRatio) {
+    convenience init(inner: any ByteSource, coding: ContentCoding, maxRatio: Int = DecompressingSource.defaultMaxRatio) {
+        self.init(inner: inner, decompressor: StreamDecompression.decompressor(for: coding), name: coding.layerName,
+                  allowsMembers: coding != .deflate, maxRatio: maxRatio)
+    }
+
+    /// `decompressor` undoes what `inner` reads; `name` names the data in messages;
+    /// `allowsMembers` lets streams follow one another (else only the end may follow the first).
+    init(inner: any ByteSource, decompressor: any StreamDecompressor, name: String, allowsMembers: Bool,
+         maxRatio: Int = DecompressingSource.defaultMaxRatio) {
         self.inner = inner
         self.maxRatio = maxRatio
-        name = coding.layerName
-        allowsMembers = coding != .deflate
-        decompressor = StreamDecompression.decompressor(for: coding)
+        self.name = name
+        self.allowsMembers = allowsMembers
+        self.decompressor = decompressor
         input = .allocate(byteCount: inputCapacity, alignment: 16)
         output = .allocate(byteCount: outputCapacity, alignment: 16)
     }
@@ -78,7 +87,7 @@ package final class DecompressingSource: ByteSource {
             if decompressor.pendingInput == 0 && !innerEnded {
                 switch inner.read(into: UnsafeMutableRawBufferPointer(start: input, count: inputCapacity)) {
                 case .bytes(let n):
-                    if streamClosed && n > 0 { return .failure("data after the end of the zlib stream") }
+                    if streamClosed && n > 0 { return .failure("data after the end of the \(name) stream") }
                     decompressor.setInput(input, count: n)
                     totalIn += n
                 case .end:
@@ -104,7 +113,7 @@ package final class DecompressingSource: ByteSource {
             case .streamEnd:
                 // Another member or frame may follow, or (after a zlib stream) only the end.
                 if !allowsMembers {
-                    if decompressor.pendingInput > 0 { return .failure("data after the end of the zlib stream") }
+                    if decompressor.pendingInput > 0 { return .failure("data after the end of the \(name) stream") }
                     streamClosed = true
                 }
                 guard decompressor.reset() else { return .failure("the \(name) decoder failed to start the next member") }

@@ -7,7 +7,8 @@ public struct FormatError: Error, Equatable, Sendable {
 }
 
 /// Decides an input's format from its content and what its name claims (`FormatClaim`): gzip,
-/// zlib, zstd, xz or bzip2 compression and UTF-16 text (then the format of what they hold), JSON
+/// zlib, zstd, xz or bzip2 compression and UTF-16 text (then the format of what they hold), a
+/// ZIP or tar archive (whose members are inputs of their own), JSON
 /// (a HAR capture when the root object's first key is `log`; NDJSON is told apart while
 /// reading), either one wrapped in a JSONP call, Android SharedPreferences XML (a `<map>` root),
 /// any other XML, a Jetpack DataStore preferences file, raw HTTP messages, JSONC by its name,
@@ -21,6 +22,8 @@ public enum FormatDetector {
     public enum Detected: Equatable, Sendable {
         /// Compressed whole: gzip, the zlib format (`deflate`), zstd, xz or bzip2, by their headers.
         case compressed(ContentCoding)
+        /// An archive (`ArchiveFormat`), whose members are scanned as inputs of their own.
+        case archive(ArchiveFormat)
         /// UTF-16 text (`UTF16Text.byteOrder(of:)`), whose mark is `markLength` bytes.
         case utf16(UTF16Text.ByteOrder, markLength: Int)
         case format(InputFormat)
@@ -44,6 +47,7 @@ public enum FormatDetector {
         var n = window.end - window.start
         var bytes = UnsafeBufferPointer(start: window.base, count: n)
         if let coding = compression(of: UnsafeRawBufferPointer(bytes)) { return .success(.compressed(coding)) }
+        if let archive = ArchiveFormat.of(UnsafeRawBufferPointer(bytes)) { return .success(.archive(archive)) }
         if dataStoreSuffixes.contains(where: name.hasSuffix) || DataStoreReader.looksLikePreferenceMap(bytes) {
             return .success(.format(.datastore))
         }

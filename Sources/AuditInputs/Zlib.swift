@@ -4,8 +4,9 @@ internal import CZlib
 /// CRC-32. No other file imports CZlib.
 public enum Zlib {
     /// CRC-32 (ISO 3309, the gzip trailer's and GitHub's token checksum), as zlib computes it.
-    public static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var crc: UInt = 0
+    /// `continuing` is the CRC of the bytes before `bytes`, for data checked as it streams.
+    public static func crc32(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
+        var crc = UInt(previous)
         var rest = bytes
         // zlib counts in 32 bits.
         repeat {

@@ -54,6 +54,10 @@ public struct Redactor: Sendable {
             case .failure(let error): throw .input([InputError(kind: .parse, artifact: name, reason: error.message(coding: compression.layerName))])
             }
         }
+        if let archive = content.withUnsafeBytes(ArchiveFormat.of) {
+            throw .input([InputError(kind: .format, artifact: name,
+                                     reason: "redact does not rewrite \(archive.rawValue) archives; extract it and redact its members")])
+        }
         // UTF-16 text is redacted as UTF-8 and written back as it came, mark and all.
         let encoding = content.withUnsafeBytes(UTF16Text.byteOrder)
         if let encoding {

@@ -43,6 +43,16 @@ public struct ArtifactOutcome: Sendable {
     public var sightings: [InventorySighting]
     /// What merging the outcome with those of the other workers of a shared input needs.
     var shared: ShareFacts? = nil
+    /// An archive's members, each an artifact of its own (`Scanner.scanArchive`).
+    public var members: [ArtifactOutcome] = []
+
+    /// The outcome and its members' (and theirs), in archive order: one per artifact.
+    public var expanded: [ArtifactOutcome] {
+        guard !members.isEmpty else { return [self] }
+        var archive = self
+        archive.members = []
+        return [archive] + members.flatMap(\.expanded)
+    }
 }
 
 /// Scans inputs with a rule pack. The library entry point; the CLI is a shell around it.
@@ -80,7 +90,7 @@ public final class Scanner: @unchecked Sendable {
                 scanQueued(work, rules: worker == 0 ? rules : rules.independentCopy(), sharing: sharing)
             }
         }
-        let outcomes = work.outcomes
+        let outcomes = work.outcomes.flatMap(\.expanded)
         var errors: [InputError] = []
         var artifacts: [ArtifactSummary] = []
         var sightings: [InventorySighting] = []
@@ -172,10 +182,11 @@ public final class Scanner: @unchecked Sendable {
     }
 
     /// Scans the input a window reads: detects its format (undoing its compression first), then reads it
-    /// with the reader for that format. `caches`: the worker's, kept from input to input (new
-    /// ones when nil).
+    /// with the reader for that format, or walks it when it is an archive. `caches`: the worker's,
+    /// kept from input to input (new ones when nil). `archiveDepth`: how many archives hold the
+    /// input.
     func scan(_ window: ByteWindow, name: String, rules: RulePack, matcher: RegexMatcher, caches: WorkerCaches? = nil,
-              share: ScanShare? = nil) -> ArtifactOutcome {
+              share: ScanShare? = nil, archiveDepth: Int = 0) -> ArtifactOutcome {
         // Every finding holds the name: the workers after the first of a shared input each
         // hold a copy of their own.
         let name = (share?.worker ?? 0) > 0 ? String(unsharedCopyOf: name) : name
@@ -190,6 +201,10 @@ public final class Scanner: @unchecked Sendable {
             window.decompress(coding)
             scan.rootPath = scan.rootPath.entering(coding.layerName)
             detected = FormatDetector.detect(window, name: name)
+        }
+        if case .success(.archive(let format)) = detected, options.inputFormat == .auto {
+            return scanArchive(format, window: window, name: name, compression: scan.rootPath.layers.dropFirst().first?.decoder,
+                               rules: rules, matcher: matcher, caches: caches, depth: archiveDepth + 1)
         }
         // UTF-16 is how the text is written, not a layer: paths stay as they are.
         var textEncoding: UTF16Text.ByteOrder?

@@ -186,6 +186,7 @@ private func entry(_ key: String, rawValue value: [UInt8]) -> [UInt8] {
         bytes.withUnsafeBytes { buffer in
             switch FormatDetector.detect(ByteWindow(whole: buffer), name: name) {
             case .success(.compressed(let coding)): return coding.layerName
+            case .success(.archive(let format)): return "archive \(format.rawValue)"
             case .success(.utf16(let order, _)): return order.name
             case .success(.format(let f)): return f.rawValue
             case .success(.jsonp(let f, _)): return "jsonp \(f.rawValue)"

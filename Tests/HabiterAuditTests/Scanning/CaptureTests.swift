@@ -322,6 +322,7 @@ private func summary(_ f: Finding) -> String {
         text.withUnsafeBytes { bytes in
             switch FormatDetector.detect(ByteWindow(whole: bytes), name: name) {
             case .success(.compressed(let coding)): return coding.layerName
+            case .success(.archive(let format)): return "archive \(format.rawValue)"
             case .success(.utf16(let order, let markLength)): return "\(order.name) \(markLength)"
             case .success(.format(let f)): return f.rawValue
             case .success(.jsonp(let f, let start)): return "jsonp \(f.rawValue) at \(start)"
@@ -432,7 +433,7 @@ private func summary(_ f: Finding) -> String {
                             ("cut.zhar", Array(zlib.dropLast(4))), ("after.zhar", zlib + Array("more".utf8))].map { try scan($0.0, $0.1).errors }
         #expect(failures.map { $0.count } == [1, 1, 1, 1, 1])
         #expect(failures.allSatisfy { $0.allSatisfy { $0.kind == .read || $0.kind == .parse } })
-        #expect(failures[4].first?.reason == "data after the end of the zlib stream")
+        #expect(failures[4].first?.reason == "data after the end of the deflate stream")
         let bomb = Array("[\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: 20_000_000) + Array("\"]".utf8)
         let bombResult = try scan("bomb.json.zst", try #require(bomb.withUnsafeBytes(Zstd.compress)))
         #expect(bombResult.errors.map(\.reason) == ["zstd bomb: the data decompresses to more than 200× its size"])

@@ -48,7 +48,7 @@ private func places(_ outcome: ArtifactOutcome) -> [String] {
     @Test(arguments: [
         ("logo.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52], "a PNG image"),
         ("blob.dat", Array("abc\u{0}def \(github)".utf8), "a binary file (a NUL byte in its first 8 KiB)"),
-        ("app.apk", [0x50, 0x4B, 0x03, 0x04, 0x14, 0, 0, 0], "a ZIP archive (also JAR, APK, AAR, IPA, DOCX)"),
+        ("logs.7z", [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0, 4], "a 7z archive"),
     ] as [(String, [UInt8], String)])
     func aBinaryFileIsSkippedWithTheReasonNotAnError(_ name: String, _ bytes: [UInt8], _ reason: String) {
         let outcome = scan(bytes: bytes, name: name)
