@@ -113,6 +113,18 @@ import Testing
         #expect(outcome.findings.map(\.ruleId) == ["secret.github-token"])
     }
 
+    /// fuzz-scan, `an error's position is in the input` (the seed `bundle-zip`, a directory
+    /// entry's local header offset changed to 3,733,277 in a 773-byte archive): the error was
+    /// placed at the offset the entry names, outside the input. It is now placed at the entry.
+    @Test func aZipEntryPointingOutsideTheArchiveIsAnErrorAtTheEntry() {
+        let member = ArchiveTests.ZipMember(name: "backup/entity-habit.json", content: Array("{}".utf8))
+        let archive = ArchiveTests.zipArchive([member], localOffset: { _, _ in 3_733_277 })
+        let errors = ArchiveTests.scan(archive, name: "fuzz").flatMap(\.errors)
+        #expect(errors.map(\.reason) == ["a ZIP member's local header is missing"])
+        // The directory entry follows the member's local header (30 bytes, the name, 2 bytes).
+        #expect(errors.first?.position?.byteOffset == 30 + member.name.utf8.count + 2)
+    }
+
     /// fuzz-scan, `the same summary whole and streamed` (a bzip2 stream, from the seed
     /// `entity-habit-credential-fields-json-bz2`, whose block breaks while it is written out):
     /// libbz2 does not count what it wrote in the step that meets corrupt data, so what came

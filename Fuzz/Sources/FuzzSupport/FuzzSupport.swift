@@ -53,20 +53,26 @@ public enum Fuzz {
     }
 
     /// Scans `bytes` whole and again streamed in small chunks, and checks what every scan must
-    /// give: positions inside the input, and the same findings and errors either way. The
-    /// offsets in compressed input and UTF-16 text are into what they decode to, which may be
-    /// longer.
+    /// give: positions inside the input, and the same findings and errors either way, for the
+    /// input and for each member of an archive. The offsets in compressed input, UTF-16 text and
+    /// an archive's members are into what they decode to, which may be longer.
     @discardableResult
     public static func scan(_ bytes: UnsafeRawBufferPointer, with scanner: Scanner) -> ArtifactOutcome {
         let decoded = FormatDetector.compression(of: bytes) != nil || UTF16Text.byteOrder(of: bytes) != nil
+            || ArchiveFormat.of(bytes) != nil
         let inputSize = decoded ? Int.max : bytes.count
-        let streamed = scanner.scan(streamingWindow(bytes, chunkSize: chunkSize(for: bytes)), name: "fuzz", rules: scanner.rules, matcher: matcher)
-        checkPositions(streamed, inputSize: inputSize)
+        let streamed = scanner.scan(streamingWindow(bytes, chunkSize: chunkSize(for: bytes)), name: "fuzz", rules: scanner.rules,
+                                    matcher: matcher).expanded
         let whole = scanner.scan(bytes: bytes, name: "fuzz", matcher: matcher)
-        checkPositions(whole, inputSize: inputSize)
-        check(whole.findings == streamed.findings, "the same findings whole and streamed")
-        check(whole.errors == streamed.errors, "the same input errors whole and streamed")
-        check(whole.summary == streamed.summary, "the same summary whole and streamed")
+        let wholeExpanded = whole.expanded
+        check(wholeExpanded.count == streamed.count, "the same members whole and streamed")
+        for (one, other) in zip(wholeExpanded, streamed) {
+            checkPositions(one, inputSize: inputSize)
+            checkPositions(other, inputSize: inputSize)
+            check(one.findings == other.findings, "the same findings whole and streamed")
+            check(one.errors == other.errors, "the same input errors whole and streamed")
+            check(one.summary == other.summary, "the same summary whole and streamed")
+        }
         return whole
     }
 

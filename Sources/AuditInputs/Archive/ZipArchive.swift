@@ -116,12 +116,14 @@ struct ZipArchive: ArchiveWalk {
             if let error = Self.readZip64Extra(&member, extra: at + 46 + nameLength, length: extraLength, cursor: cursor) {
                 return ArchiveError(kind: .parse, reason: error, offset: at)
             }
+            let entryStart = at
             at = entryEnd
             // A directory holds nothing to scan.
             if member.name.hasSuffix("/") && member.size == 0 { continue }
             let header = member.localHeader
             guard header <= bytes.count - 30, cursor.u32(header) == 0x0403_4B50 else {
-                return ArchiveError(kind: .parse, reason: "a ZIP member's local header is missing", offset: header)
+                // At the directory entry that points outside: the place it names may not exist.
+                return ArchiveError(kind: .parse, reason: "a ZIP member's local header is missing", offset: entryStart)
             }
             member.dataStart = header + 30 + Int(cursor.u16(header + 26)) + Int(cursor.u16(header + 28))
             guard member.dataStart <= bytes.count, member.compressedSize <= bytes.count - member.dataStart else {
