@@ -1,21 +1,29 @@
-// Brotli and zstd (the content codings `br` and `zstd`, and the zstd layer decoder), on raw
-// bytes and on well-formed data made of the input. The first byte chooses: 0 -> the rest as
-// zstd data, as it is; 1 -> the rest compressed with zstd; 2 -> the rest as Brotli data; 3 ->
-// the rest compressed with Brotli. Checks: no trap; limits hold; well-formed data decompresses
-// back to its payload; a zstd layer, or a refusal, only behind the frame magic, the layer what
-// `decode` gives, a refusal only when it cannot be decompressed.
+// Brotli, zstd, xz and bzip2 (the content codings `br` and `zstd`, the zstd layer decoder, and
+// the codings an input or a ZIP member comes in), on raw bytes and on well-formed data made of
+// the input. The first byte chooses the coding (zstd, Brotli, xz, bzip2 for 0-1, 2-3, 4-5, 6-7)
+// and, when odd, that the rest is compressed with it first; else the rest is the coding's data
+// as it is. Checks: no trap; limits hold; well-formed data decompresses back to its payload; a
+// zstd layer, or a refusal, only behind the frame magic, the layer what `decode` gives, a
+// refusal only when it cannot be decompressed.
 import FuzzSupport
 import AuditInputs
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCodings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = Array(Fuzz.buffer(data, size))
-    let choice = (input.first ?? 0) % 4
+    let choice = (input.first ?? 0) % 8
     let payload = Array(input.dropFirst())
-    let coding: ContentCoding = choice < 2 ? .zstd : .brotli
+    let coding: ContentCoding = [.zstd, .brotli, .xz, .bzip2][Int(choice / 2)]
     var value = payload
     if choice % 2 == 1 {
-        let compressed = payload.withUnsafeBytes { coding == .zstd ? Zstd.compress($0) : Brotli.compress($0) }
+        let compressed = payload.withUnsafeBytes { bytes in
+            switch coding {
+            case .zstd: Zstd.compress(bytes)
+            case .brotli: Brotli.compress(bytes)
+            case .xz: Xz.compress(bytes)
+            default: Bzip2.compress(bytes)
+            }
+        }
         Fuzz.check(compressed != nil, "the library compresses")
         value = compressed ?? []
         let overLimits = payload.count > GzipLayerDecoder.maxOutput || payload.count > value.count * GzipLayerDecoder.maxRatio
