@@ -116,8 +116,9 @@ enum HelpText {
                               else that is none of the formats is scanned as text, and
                               binary files are skipped; gzip, zlib, zstd, xz and bzip2
                               compression and UTF-16 text are undone first either way;
-                              with auto, ZIP and tar archives are opened and each member
-                              scanned as an input named archive!member)
+                              with auto, ZIP and tar archives and Android backups are
+                              opened and each member scanned as an input named
+                              archive!member)
       --rules <dir>           Add the *.json rule files of <dir>; a rule with the id of a
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.

@@ -1,8 +1,8 @@
 import AuditCore
 
 /// An archive the scan opens, so that a support bundle (a ZIP of a backup and a `shared_prefs`
-/// dump, a `.tar.gz` of logs) is scanned member by member as the files themselves would be, not
-/// skipped as a binary file. Each member is an artifact of its own, named
+/// dump, a `.tar.gz` of logs, an `adb backup`) is scanned member by member as the files
+/// themselves would be, not skipped as a binary file. Each member is an artifact of its own, named
 /// `archive!member` (`support.zip!shared_prefs/FlutterSharedPreferences.xml`), as gitleaks names
 /// a file inside an archive.
 public enum ArchiveFormat: String, Sendable, Equatable {
@@ -10,14 +10,18 @@ public enum ArchiveFormat: String, Sendable, Equatable {
     case zip
     /// tar in the ustar, GNU or pax formats: `TarStream`.
     case tar
+    /// An Android backup (`adb backup`): `AndroidBackup`.
+    case androidBackup = "android-backup"
 
     /// Archives inside archives are opened this deep (an archive at the top is depth 1); deeper
     /// is a `limit` error, as trufflehog and kingfisher bound their depth.
     public static let maxDepth = 3
 
     /// The archive `bytes` (an input's first bytes) start, if any: a ZIP by its first local
-    /// header or its end record (an empty archive), a tar by the `ustar` magic of its first header.
+    /// header or its end record (an empty archive), a tar by the `ustar` magic of its first
+    /// header, an Android backup by its first line.
     public static func of(_ bytes: UnsafeRawBufferPointer) -> ArchiveFormat? {
+        if bytes.starts(with: AndroidBackup.magic) { return .androidBackup }
         if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .zip }
         if bytes.count >= 262, UnsafeRawBufferPointer(rebasing: bytes[257..<262]).elementsEqual("ustar".utf8) {
             return .tar
@@ -31,6 +35,7 @@ public enum ArchiveFormat: String, Sendable, Equatable {
         switch format {
         case .zip: ZipArchive(window, memoryLimit: memoryLimit)
         case .tar: TarStream(window)
+        case .androidBackup: AndroidBackup(window)
         }
     }
 }

@@ -18,23 +18,29 @@ final class BufferSource: ByteSource {
     }
 }
 
-/// `count` bytes of another window from absolute offset `from` on, read as that window slides:
-/// a tar member's content, streamed out of the archive.
+/// `count` bytes of another window from absolute offset `from` on (all the rest when nil), read
+/// as that window slides: a tar member's content streamed out of the archive, an Android
+/// backup's tar out of the backup.
 final class WindowSliceSource: ByteSource {
     private let parent: ByteWindow
     private var position: Int
-    private let end: Int
+    /// Nil: up to the parent's end.
+    private let end: Int?
 
-    init(_ parent: ByteWindow, from start: Int, count: Int) {
+    init(_ parent: ByteWindow, from start: Int, count: Int?) {
         self.parent = parent
         position = start
-        end = start + count
+        end = count.map { start + $0 }
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
+        let end = end ?? Int.max
         guard position < end else { return .end }
         while parent.end <= position {
-            guard parent.extend(keeping: position) else { return .failure(parent.failure ?? "the archive ends inside this member") }
+            guard parent.extend(keeping: position) else {
+                if self.end == nil && parent.failure == nil { return .end }
+                return .failure(parent.failure ?? "the archive ends inside this member")
+            }
         }
         let n = min(buffer.count, end - position, parent.end - position)
         buffer.copyMemory(from: UnsafeRawBufferPointer(start: parent.base + (position - parent.start), count: n))

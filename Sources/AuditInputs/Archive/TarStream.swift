@@ -121,7 +121,8 @@ struct TarStream: ArchiveWalk {
     }
 
     /// Whether the header's checksum field holds the sum of its bytes, the field read as spaces
-    /// (unsigned, as POSIX says, or signed, as some old tars wrote it).
+    /// (unsigned, as POSIX says; signed, as some old tars wrote it; or unsigned in 16 bits, as
+    /// Android's backup writer sums into a `uint16_t`).
     private static func checksumMatches(_ header: UnsafeRawBufferPointer) -> Bool {
         guard let recorded = number(UnsafeRawBufferPointer(rebasing: header[148..<156])) else { return false }
         var unsigned = 8 * 0x20, signed = 8 * 0x20
@@ -129,7 +130,7 @@ struct TarStream: ArchiveWalk {
             unsigned += Int(byte)
             signed += Int(Int8(bitPattern: byte))
         }
-        return recorded == unsigned || recorded == signed
+        return recorded == unsigned || recorded == signed || recorded == unsigned & 0xFFFF
     }
 
     /// A numeric header field: octal digits after optional spaces, ended by a space or NUL (or

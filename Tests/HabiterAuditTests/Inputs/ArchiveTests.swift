@@ -208,12 +208,77 @@ import Testing
         }
     }
 
+    // MARK: Android backups
+
+    /// `android-backup.ab`, written by `make-android-backup.py` beside it as Android's `adb backup`
+    /// writes one: its app's manifest, shared_prefs file and a file under a pax header.
+    @Test func anAndroidBackupIsScannedMemberByMember() throws {
+        let bytes = try Self.bytes("android-backup.ab")
+        let outcomes = Self.scan(bytes, name: "habiter.ab")
+        let app = "habiter.ab!apps/com.habiter.app/"
+        let outbox = "f/app_flutter/habiter-sync/outbox/" + String(repeating: "pending-operations-", count: 4) + "2025-11-28.ndjson"
+        #expect(outcomes.map(\.summary.name) == ["habiter.ab", app + "_manifest", app + "sp/FlutterSharedPreferences.xml", app + outbox])
+        #expect(outcomes.map { $0.summary.format ?? "-" } == ["android-backup", "text", "prefs-xml", "ndjson"])
+        #expect(outcomes.flatMap(\.errors).isEmpty)
+        for (outcome, source) in zip(outcomes.dropFirst(2), ["corpus/prefs/FlutterSharedPreferences.xml", "corpus/sync/oplog-2025-11-28.ndjson"]) {
+            let original = Array(try Data(contentsOf: TestSupport.repoRoot.appendingPathComponent(source)))
+            let alone = Self.scan(original, name: (source as NSString).lastPathComponent)[0]
+            #expect(Self.report(outcome) == Self.report(alone) && !outcome.findings.isEmpty, "\(source)")
+        }
+        // Not compressed (the header's "0"): the tar follows the header as it is.
+        let header = Array("ANDROID BACKUP\n5\n1\nnone\n".utf8)
+        let tar = try Array(bytes[header.count...]).withUnsafeBytes { try ContentCoding.deflate.decode($0).get() }
+        let plain = Self.scan(Array("ANDROID BACKUP\n5\n0\nnone\n".utf8) + tar, name: "habiter.ab")
+        #expect(plain.dropFirst().map(Self.report) == outcomes.dropFirst().map(Self.report))
+    }
+
+    @Test func anEncryptedCutOrMalformedAndroidBackupIsAnError() throws {
+        let bytes = try Self.bytes("android-backup.ab")
+        let encrypted = Array("ANDROID BACKUP\n5\n1\nAES-256\n0A1B2C\n".utf8) + bytes.dropFirst(24)
+        #expect(Self.scan(encrypted, name: "a.ab").flatMap(\.errors).map { "\($0.kind) \($0.reason)" }
+                == ["read an encrypted Android backup (AES-256) cannot be scanned without its password"])
+        for malformed in ["ANDROID BACKUP\n5\n1\n", "ANDROID BACKUP\nfive\n1\nnone\n", "ANDROID BACKUP\n5\n2\nnone\n"] {
+            #expect(Self.scan(Array(malformed.utf8), name: "a.ab").flatMap(\.errors).map(\.reason)
+                    == ["an Android backup whose header is cut or malformed"], "\(malformed)")
+        }
+        TestSupport.withinSeconds(60) {
+            for length in stride(from: 24, to: bytes.count - 1, by: 7) {
+                #expect(!Self.scan(Array(bytes[..<length]), name: "a.ab").flatMap(\.errors).isEmpty, "cut at \(length)")
+            }
+        }
+    }
+
+    /// Android's backup writer sums a tar header into a `uint16_t`: a header whose bytes sum past
+    /// 65,535 (a name of many non-ASCII bytes) records the sum's low 16 bits.
+    @Test func aTarHeaderWithAndroidsSixteenBitChecksumIsRead() {
+        var header = [UInt8](repeating: 0, count: 512)
+        let name = Array(String(repeating: "é", count: 40).utf8) + Array(".json".utf8)
+        header.replaceSubrange(0..<name.count, with: name)
+        header.replaceSubrange(157..<257, with: [UInt8](repeating: 0xFF, count: 100))
+        header.replaceSubrange(345..<345 + 150, with: [UInt8](repeating: 0xC3, count: 150))
+        header.replaceSubrange(124..<135, with: Array(String(format: "%011o", 2).utf8))
+        header[156] = UInt8(ascii: "0")
+        header.replaceSubrange(257..<265, with: Array("ustar".utf8) + [0] + Array("00".utf8))
+        header.replaceSubrange(148..<156, with: [UInt8](repeating: 0x20, count: 8))
+        let sum = header.reduce(0) { $0 + Int($1) }
+        #expect(sum > 0xFFFF)
+        func tar(checksum: Int) -> [UInt8] {
+            var block = header
+            block.replaceSubrange(148..<155, with: Array(String(format: "%06o", checksum).utf8) + [0])
+            return block + Array("{}".utf8) + [UInt8](repeating: 0, count: 510 + 1024)
+        }
+        #expect(Self.scan(tar(checksum: sum & 0xFFFF), name: "a.tar").flatMap(\.errors).isEmpty)
+        #expect(Self.scan(tar(checksum: (sum + 1) & 0xFFFF), name: "a.tar").flatMap(\.errors).map(\.reason)
+                == ["a tar header's checksum does not match"])
+    }
+
     /// A directory of archives gives the same report for any `--jobs`, members in archive order.
     @Test func theReportDoesNotDependOnJobs() {
         let scanner = Scanner(rules: TestSupport.builtinPack)
         let one = scanner.scan(paths: [Self.archives.path], jobs: 1)
         let three = scanner.scan(paths: [Self.archives.path], jobs: 3)
         #expect(one.artifacts == three.artifacts && one.findings == three.findings && one.errors.isEmpty)
-        #expect(one.artifacts.count == Self.fixtures.count + Self.fixtures.map(\.members.count).reduce(0, +))
+        // The fixtures and their members, the Android backup and its three, the script that writes it.
+        #expect(one.artifacts.count == Self.fixtures.count + Self.fixtures.map(\.members.count).reduce(0, +) + 5)
     }
 }
