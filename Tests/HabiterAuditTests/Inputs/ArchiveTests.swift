@@ -195,6 +195,25 @@ import Testing
         #expect(deeper.flatMap(\.errors).map { "\($0.kind) \($0.reason)" } == ["limit an archive nested more than 3 deep is not opened"])
     }
 
+    /// A ZIP is read whole; inside another archive, where its size is not the input's, only up
+    /// to a limit (`Scanner.nestedZipLimit`, 64 MiB): beyond it, a `limit` error.
+    @Test func aZipReadWholeStopsAtItsMemoryLimit() throws {
+        let archive = Self.zipArchive([ZipMember(name: "export.json", content: Self.document)])
+        let held = UnsafeMutableRawBufferPointer.allocate(byteCount: archive.count, alignment: 1)
+        defer { held.deallocate() }
+        held.copyBytes(from: archive)
+        // Read as a stream, as a member of another archive is.
+        func first(_ limit: Int?) -> Result<ArchiveEntry?, ArchiveError> {
+            var walk = ArchiveFormat.walk(.zip, ByteWindow(source: BufferSource(UnsafeRawBufferPointer(held), owner: NSObject())), memoryLimit: limit)
+            return walk.next()
+        }
+        guard case .failure(let error) = first(archive.count - 1) else { Issue.record("read past its limit"); return }
+        #expect(error.kind == .limit)
+        guard case .success(.member(let name, _)?) = first(archive.count) else { Issue.record("not read at its size"); return }
+        #expect(name == "export.json")
+        #expect(Scanner.nestedZipLimit == 64 << 20)
+    }
+
     @Test func anArchiveIsNoLongerSkippedAndRedactRefusesIt() throws {
         let bytes = try Self.bytes("info-zip.zip")
         #expect(bytes.withUnsafeBytes { FormatDetector.detect(ByteWindow(whole: $0)) } == .success(.archive(.zip)))
