@@ -36,6 +36,7 @@ enum TextInputScanner {
             let nextStart = isLast ? chunkEnd : lineEnd(in: window, from: chunkEnd - 2 * overlapBytes, before: chunkEnd - overlapBytes)
             let boundary = isLast ? chunkEnd : nextStart + overlapBytes / 2
             scan.scanTextPatterns(value, offset: chunkStart, kind: kind!, in: taken..<boundary)
+            scan.scanBase64Runs(value, offset: chunkStart, in: taken..<boundary)
             scan.finishDocument(defaultContext: .payload)
             if isLast { return }
             _ = window.position(of: nextStart)
@@ -77,6 +78,22 @@ extension ArtifactScan {
                                  preview: Redaction.preview(secret, publicPrefix: rule.previewPrefixLength)),
                 location: HitLocation(key: nil, path: rootPath, ancestry: []), position: position(of: offset + hit.secret.lowerBound),
                 secretHash: PendingHit.secretHash(of: secret), valueDigest: options.valueDigester?.digest(secret)))
+        }
+    }
+
+    /// Offers each run of base64 symbols in `text` (at absolute `offset`) that starts in `taken`
+    /// to the base64 layer decoder, as a string value is: base64 of text, JSON or compressed
+    /// data (a log line's `body=eyJ…`, a token encoded once more) is opened and scanned, each hit
+    /// at the run's line and column, its path `!base64…`. The decoder's checks (16 symbols or
+    /// more, canonical padding, decoding to printable UTF-8 or compressed data) pass over paths,
+    /// identifiers and hashes, which decode to binary after a few bytes.
+    func scanBase64Runs(_ text: UnsafeRawBufferPointer, offset: Int, in taken: Range<Int>) {
+        let onlyBase64 = ~base64Decoder
+        Base64Runs.forEach(in: text, minLength: Base64LayerDecoder.minLength) { run in
+            guard taken.contains(offset + run.lowerBound) else { return }
+            _ = openLayers(UnsafeRawBufferPointer(rebasing: text[run]), at: offset + run.lowerBound, depth: 0, excluding: onlyBase64) {
+                HitLocation(key: nil, path: rootPath, ancestry: [])
+            }
         }
     }
 }

@@ -58,6 +58,38 @@ private func places(_ outcome: ArtifactOutcome) -> [String] {
         #expect(outcome.summary.skipped == reason)
     }
 
+    /// Base64 in text is opened as in a JSON value: a log line's body, a token encoded once
+    /// more, a source map in a script. The hit stands at the run's line and column.
+    @Test func base64InTextIsOpenedAndScanned() {
+        func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+        let body = base64(#"{"apiKey": "\#(github)", "habits": []}"#)
+        let log = scan("2025-11-30T12:00:01Z INFO sync push\n2025-11-30T12:00:02Z DEBUG body=\(body) status=200\n", name: "sync.log")
+        #expect(log.findings.map { "\($0.ruleId) \($0.position.line):\($0.position.column) \($0.pathText)" }
+                == ["secret.github-token 2:33 !base64!json/apiKey"])
+        let twice = scan("token: \(base64(github))\n", name: "notes.md")
+        #expect(twice.findings.map { "\($0.ruleId) \($0.pathText)" } == ["secret.github-token !base64"])
+        // URL-safe and unpadded, inside a longer line of code.
+        let urlSafe = base64(#"{"accessToken":"\#(github)"}"#).replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        #expect(places(scan("const blob = atob(\"\(urlSafe)\");\n", name: "app.js")).count == 1)
+        #expect(log.errors.isEmpty && twice.errors.isEmpty)
+    }
+
+    /// What base64-shaped runs ordinary text holds (paths, identifiers, hashes, base64 of an
+    /// image) decodes to binary, and stays text.
+    @Test func base64ShapedTextThatDecodesToBinaryIsNoLayer() {
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0]).base64EncodedString()
+        let text = """
+        import '/usr/local/lib/node_modules/habiter/dist/sync/outboxRepository';
+        const getElementsByTagNameNS = document.getElementsByTagNameNS;
+        <script integrity="sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC"></script>
+        .logo { background: url(data:image/png;base64,\(png)); }
+        id: 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f, digest: 3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b
+        """
+        let outcome = scan(text, name: "page.html")
+        #expect(outcome.findings.isEmpty && outcome.errors.isEmpty)
+    }
+
     @Test func aNameThatClaimsAFormatStillFailsClosed() {
         for name in ["push.json", "log.ndjson", "oplog.jsonl", "c.har", "a.http", "-"] {
             let outcome = scan("{\"token\": \"\(github)\",\n  oops", name: name)
