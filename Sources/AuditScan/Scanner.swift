@@ -197,14 +197,17 @@ public final class Scanner: @unchecked Sendable {
         // The spare layer visitors hold the scan (`ArtifactScan.takeLayerVisitor`).
         defer { scan.dropLayerVisitors() }
         var detected = FormatDetector.detect(window, name: name)
+        // The compression undone first, the layer the root path enters: `har+gzip` in the report.
+        var compression: String?
         if case .success(.compressed(let coding)) = detected {
             window.decompress(coding)
             scan.rootPath = scan.rootPath.entering(coding.layerName)
+            compression = coding.layerName
             detected = FormatDetector.detect(window, name: name)
         }
         if case .success(.archive(let format)) = detected, options.inputFormat == .auto {
-            return scanArchive(format, window: window, name: name, compression: scan.rootPath.layers.dropFirst().first?.decoder,
-                               rules: rules, matcher: matcher, caches: caches, depth: archiveDepth + 1)
+            return scanArchive(format, window: window, name: name, compression: compression, rules: rules, matcher: matcher,
+                               caches: caches, depth: archiveDepth + 1)
         }
         // UTF-16 is how the text is written, not a layer: paths stay as they are.
         var textEncoding: UTF16Text.ByteOrder?
@@ -265,9 +268,7 @@ public final class Scanner: @unchecked Sendable {
         if let failure = window.failure, !scan.errors.contains(where: { $0.kind == .read }) {
             scan.fail(.read, at: nil, failure)
         }
-        // `har+gzip`, `har+zstd`: the compression a compressed input's root path entered;
-        // `json+utf16le`, `har+utf16le+gzip`: UTF-16 text (`InputFormat.reportName`).
-        let compression = scan.rootPath.layers.dropFirst().first?.decoder
+        // `har+gzip`, `json+utf16le`, `har+utf16le+gzip` (`InputFormat.reportName`).
         let formatName = formatRead.map { InputFormat.reportName($0.rawValue, encoding: textEncoding?.name, compression: compression) }
         let summary = ArtifactSummary(name: name, format: formatName, byteCount: window.end, skipped: skipped)
         guard share != nil else {

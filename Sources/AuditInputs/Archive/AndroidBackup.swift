@@ -15,6 +15,7 @@ struct AndroidBackup: ArchiveWalk {
     private var failure: ArchiveError?
 
     init(_ window: ByteWindow) {
+        let malformed = "an Android backup whose header is cut or malformed"
         var lines: [String] = []
         var at = window.start + Self.magic.count
         // The version, the compression flag and the encryption, each a short line.
@@ -22,7 +23,7 @@ struct AndroidBackup: ArchiveWalk {
             var end = at
             while window.ensure(end, keeping: window.start) && window[end] != 0x0A && end - at < 64 { end += 1 }
             guard window.end > end, window[end] == 0x0A else {
-                failure = ArchiveError(kind: .parse, reason: "an Android backup whose header is cut or malformed", offset: at)
+                failure = ArchiveError(kind: .parse, reason: malformed, offset: at)
                 return
             }
             lines.append(String(decoding: (at..<end).map { window[$0] }, as: UTF8.self))
@@ -30,7 +31,7 @@ struct AndroidBackup: ArchiveWalk {
         }
         guard lines[0].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), !lines[0].isEmpty,
               lines[1] == "0" || lines[1] == "1" else {
-            failure = ArchiveError(kind: .parse, reason: "an Android backup whose header is cut or malformed", offset: window.start)
+            failure = ArchiveError(kind: .parse, reason: malformed, offset: window.start)
             return
         }
         guard lines[2] == "none" else {

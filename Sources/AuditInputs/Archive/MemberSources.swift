@@ -24,21 +24,22 @@ final class BufferSource: ByteSource {
 final class WindowSliceSource: ByteSource {
     private let parent: ByteWindow
     private var position: Int
-    /// Nil: up to the parent's end.
-    private let end: Int?
+    private let end: Int
+    /// Whether the slice is the rest of the parent, which may end anywhere.
+    private let isRest: Bool
 
     init(_ parent: ByteWindow, from start: Int, count: Int?) {
         self.parent = parent
         position = start
-        end = count.map { start + $0 }
+        end = count.map { start + $0 } ?? Int.max
+        isRest = count == nil
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ByteSourceResult {
-        let end = end ?? Int.max
         guard position < end else { return .end }
         while parent.end <= position {
             guard parent.extend(keeping: position) else {
-                if self.end == nil && parent.failure == nil { return .end }
+                if isRest && parent.failure == nil { return .end }
                 return .failure(parent.failure ?? "the archive ends inside this member")
             }
         }

@@ -1,3 +1,5 @@
+import AuditCore
+
 /// A tar archive (POSIX.1-2001 ustar and pax, GNU), streamed: each regular file's content is
 /// read out of the archive as the scan reads it, so a `.tar.gz` of any size takes the memory of
 /// a window or two. Names come from a pax `path` record, a GNU long name or the ustar prefix and
@@ -35,13 +37,15 @@ struct TarStream: ArchiveWalk {
         var sparse = false
         while true {
             if !window.ensure(position + Self.blockSize - 1, keeping: position) {
-                ended = true
                 // An archive cut (or failing) inside a member was reported as the member's read failure.
-                if window.end < lastContentEnd { return .success(nil) }
-                if let failure = window.failure { return .failure(ArchiveError(kind: .read, reason: failure, offset: nil)) }
-                return .failure(ArchiveError(kind: .parse, reason: window.end == position
+                if window.end < lastContentEnd {
+                    ended = true
+                    return .success(nil)
+                }
+                if let failure = window.failure { return stop(kind: .read, reason: failure, offset: nil) }
+                return stop(kind: .parse, reason: window.end == position
                     ? "the tar archive ends without its end-of-archive block (cut short?)" : "the tar archive is cut inside a header",
-                                             offset: min(position, window.end)))
+                            offset: min(position, window.end))
             }
             let header = UnsafeRawBufferPointer(start: window.base + (position - window.start), count: Self.blockSize)
             if header.allSatisfy({ $0 == 0 }) {
@@ -49,46 +53,39 @@ struct TarStream: ArchiveWalk {
                 return .success(nil)
             }
             guard Self.checksumMatches(header) else {
-                ended = true
-                return .failure(ArchiveError(kind: .parse, reason: "a tar header's checksum does not match", offset: position))
+                return stop(kind: .parse, reason: "a tar header's checksum does not match", offset: position)
             }
             guard let headerSize = Self.number(UnsafeRawBufferPointer(rebasing: header[124..<136])) else {
-                ended = true
-                return .failure(ArchiveError(kind: .parse, reason: "a tar header's size is not a number", offset: position))
+                return stop(kind: .parse, reason: "a tar header's size is not a number", offset: position)
             }
             let type = header[156]
             let size = [UInt8(ascii: "0"), 0, UInt8(ascii: "7"), UInt8(ascii: "S")].contains(type) ? paxSize ?? headerSize : headerSize
             let dataStart = position + Self.blockSize
             guard size <= Int.max - dataStart - Self.blockSize else {
-                ended = true
-                return .failure(ArchiveError(kind: .parse, reason: "a tar member's size is too large", offset: position))
+                return stop(kind: .parse, reason: "a tar member's size is too large", offset: position)
             }
             let headerAt = position
             position = dataStart + (size + Self.blockSize - 1) / Self.blockSize * Self.blockSize
             switch type {
             case UInt8(ascii: "x"), UInt8(ascii: "L"):
                 guard size <= Self.maxHeaderData else {
-                    ended = true
-                    return .failure(ArchiveError(kind: .limit, reason: "a tar extended header larger than 1 MiB is not read", offset: headerAt))
+                    return stop(kind: .limit, reason: "a tar extended header larger than 1 MiB is not read", offset: headerAt)
                 }
                 guard size == 0 || window.ensure(dataStart + size - 1, keeping: dataStart) else {
-                    ended = true
-                    return .failure(ArchiveError(kind: window.failure == nil ? .parse : .read,
-                                                 reason: window.failure ?? "the tar archive is cut inside an extended header", offset: headerAt))
+                    return stop(kind: window.failure == nil ? .parse : .read,
+                                reason: window.failure ?? "the tar archive is cut inside an extended header", offset: headerAt)
                 }
                 let data = UnsafeRawBufferPointer(start: window.base + (dataStart - window.start), count: size)
                 if type == UInt8(ascii: "L") {
                     longName = String(decoding: data.prefix { $0 != 0 }, as: UTF8.self)
                 } else {
                     guard let records = Self.paxRecords(data) else {
-                        ended = true
-                        return .failure(ArchiveError(kind: .parse, reason: "a pax extended header record does not parse", offset: headerAt))
+                        return stop(kind: .parse, reason: "a pax extended header record does not parse", offset: headerAt)
                     }
                     if let path = records["path"] { longName = path }
                     if let value = records["size"] {
                         guard let parsed = Int(value), parsed >= 0 else {
-                            ended = true
-                            return .failure(ArchiveError(kind: .parse, reason: "a pax size record is not a number", offset: headerAt))
+                            return stop(kind: .parse, reason: "a pax size record is not a number", offset: headerAt)
                         }
                         paxSize = parsed
                     }
@@ -109,6 +106,12 @@ struct TarStream: ArchiveWalk {
                 (longName, paxSize, sparse) = (nil, nil, false)
             }
         }
+    }
+
+    /// Ends the walk with why the archive cannot be read on.
+    private mutating func stop(kind: InputError.Kind, reason: String, offset: Int?) -> Result<ArchiveEntry?, ArchiveError> {
+        ended = true
+        return .failure(ArchiveError(kind: kind, reason: reason, offset: offset))
     }
 
     /// The ustar name: the prefix (POSIX ustar only; GNU keeps times there), a slash, the name.
