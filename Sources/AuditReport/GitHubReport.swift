@@ -1,4 +1,6 @@
 import AuditCore
+import AuditInputs
+import AuditScan
 
 /// GitHub Actions workflow commands: one `::error`, `::warning` or `::notice` line per finding
 /// and one `::error` line per input error, which the runner turns into inline annotations on the
@@ -8,17 +10,20 @@ import AuditCore
 /// SARIF for runs without code scanning (private repositories without GitHub Advanced Security).
 ///
 /// Annotations attach to `file` as a path relative to the repository root, so the scan should run
-/// from the checkout with relative paths. Escaping follows the Actions toolkit (`escapeData`,
+/// from the checkout with relative paths. A member of an archive (`bundle.zip!backup.json`) is no
+/// file of the repository: its annotations attach to the archive, the member and its line and
+/// column in the message. Escaping follows the Actions toolkit (`escapeData`,
 /// `escapeProperty` in `@actions/core`): a message or a value can never end the command early or
 /// start a new one. Before that, everything an input can carry is shown through `DisplayText`:
 /// the runner's log renders ANSI escapes, and a name must not recolour or hide a line.
 public enum GitHubReport {
     public static func render(_ input: ReportInput) -> String {
         var out = ""
+        let archives = Set(input.result.artifacts.filter(isArchive).map(\.name))
         for finding in input.result.activeFindings {
             let path = finding.pathText.isEmpty ? "/" : finding.pathText
             out += command(command(for: finding.level), artifact: finding.artifact, position: finding.position,
-                           title: finding.ruleId, message: "\(finding.message) (\(path))")
+                           title: finding.ruleId, message: "\(finding.message) (\(path))", archives: archives)
         }
         for notice in input.result.notices {
             out += "::warning title=\(escapeProperty(ToolInfo.name))::\(escapeData(DisplayText.escaped(notice)))\n"
@@ -26,7 +31,7 @@ public enum GitHubReport {
         for error in input.result.errors {
             out += command("error", artifact: error.artifact, position: error.position,
                            title: "input.\(error.kind.rawValue)",
-                           message: "Could not scan this input (the gate fails closed): \(error.reason)")
+                           message: "Could not scan this input (the gate fails closed): \(error.reason)", archives: archives)
         }
         return out + TextReport.summaryLine(input) + "\n"
     }
@@ -40,11 +45,36 @@ public enum GitHubReport {
         }
     }
 
-    /// One workflow command line. Stdin has no file to annotate: its position goes in the message.
-    static func command(_ name: String, artifact: String, position: SourcePosition?, title: String, message: String) -> String {
+    /// Whether an artifact is an archive the scan opened (`zip`, `tar+gzip`, `android-backup`).
+    static func isArchive(_ artifact: ArtifactSummary) -> Bool {
+        artifact.format.flatMap { $0.split(separator: "+").first }.flatMap { ArchiveFormat(rawValue: String($0)) } != nil
+    }
+
+    /// The outermost archive among `archives` that holds `artifact` (`a.zip` for
+    /// `a.zip!b.zip!c.json`), and the member's name inside it; nil for a file of its own.
+    static func archiveMember(_ artifact: String, among archives: Set<String>) -> (archive: String, member: Substring)? {
+        var next = artifact.startIndex
+        while let bang = artifact[next...].firstIndex(of: "!") {
+            let archive = String(artifact[..<bang])
+            if archives.contains(archive) { return (archive, artifact[artifact.index(after: bang)...]) }
+            next = artifact.index(after: bang)
+        }
+        return nil
+    }
+
+    /// One workflow command line. Stdin has no file to annotate, nor has a member of one of
+    /// `archives`: the place goes in the message (the member's, on the archive's file).
+    static func command(_ name: String, artifact: String, position: SourcePosition?, title: String, message: String,
+                        archives: Set<String> = []) -> String {
         var properties: [(String, String)] = []
         var message = DisplayText.escaped(message)
-        let artifact = DisplayText.escaped(artifact)
+        var artifact = artifact
+        var position = position
+        if let (archive, member) = archiveMember(artifact, among: archives) {
+            message = DisplayText.escaped(member + (position.map { ":\($0.line):\($0.column)" } ?? "")) + ": " + message
+            (artifact, position) = (archive, nil)
+        }
+        artifact = DisplayText.escaped(artifact)
         let title = DisplayText.escaped(title)
         if artifact == "-" {
             let at = position.map { "stdin:\($0.line):\($0.column)" } ?? "stdin"

@@ -291,6 +291,15 @@ import Testing
                 == ["a tar header's checksum does not match"])
     }
 
+    /// `--format github` annotates the archive, which is in the repository, not the member.
+    @Test func githubAnnotationsOfAMemberGoOnTheArchive() {
+        let path = Self.archives.appendingPathComponent("pax.tar.gz").path
+        let run = TestSupport.runCLI(["scan", "--format", "github", "--no-config", path])
+        let lines = run.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("file=\(path),") && !$0.contains("line=") })
+        #expect(lines.contains { $0.contains("::support-export.json:") })
+    }
+
     /// A directory of archives gives the same report for any `--jobs`, members in archive order.
     @Test func theReportDoesNotDependOnJobs() {
         let scanner = Scanner(rules: TestSupport.builtinPack)

@@ -1,5 +1,6 @@
 @testable import AuditCore
 @testable import AuditReport
+@testable import AuditScan
 import Foundation
 import Testing
 
@@ -40,6 +41,24 @@ import Testing
                                         title: "transport.authorization-header", message: "m")
         #expect(line == "::warning title=transport.authorization-header::stdin:1:2: m\n")
         #expect(GitHubReport.command("error", artifact: "-", position: nil, title: "input.read", message: "m") == "::error title=input.read::stdin: m\n")
+    }
+
+    /// A member of an archive is no file of the repository: the annotation goes on the
+    /// outermost archive, the member and its place in the message.
+    @Test func aMemberOfAnArchiveIsAnnotatedOnTheArchive() {
+        let archives: Set<String> = ["bundles/support.zip", "logs.tar.gz"]
+        let member = GitHubReport.command("error", artifact: "bundles/support.zip!backups/b.zip!backup.json",
+                                          position: SourcePosition(line: 3, column: 7, byteOffset: 40), title: "secret.github-token",
+                                          message: "m", archives: archives)
+        #expect(member == "::error file=bundles/support.zip,title=secret.github-token::backups/b.zip!backup.json:3:7: m\n")
+        let error = GitHubReport.command("error", artifact: "logs.tar.gz!app.log", position: nil, title: "input.read", message: "m",
+                                         archives: archives)
+        #expect(error == "::error file=logs.tar.gz,title=input.read::app.log: m\n")
+        // A file whose name holds `!`, in no archive, is annotated as it is.
+        #expect(GitHubReport.command("error", artifact: "odd!name.json", position: nil, title: "t", message: "m", archives: archives)
+                == "::error file=odd!name.json,title=t::m\n")
+        #expect(GitHubReport.isArchive(ArtifactSummary(name: "a.tar.gz", format: "tar+gzip", byteCount: 1)))
+        #expect(!GitHubReport.isArchive(ArtifactSummary(name: "a.json", format: "json", byteCount: 1)))
     }
 
     @Test func pathsAreWorkspaceRelativeWithoutDotSlash() {
