@@ -1,8 +1,8 @@
 /// Recognises binary files, which the text scan skips (and lists, with the reason): images,
 /// 7z and RAR archives, fonts, executables by their magic numbers, anything else by a NUL byte
-/// near the start (as git and ripgrep decide). Compressed data (gzip, zlib, zstd, xz, bzip2) and
-/// ZIP and tar archives are not among them: they are opened and their content read
-/// (`FormatDetector.compression`, `ArchiveFormat`).
+/// near the start (as git and ripgrep decide). Compressed data (gzip, zlib, zstd, xz, bzip2), ZIP
+/// and tar archives and Android backups are not among them: they are opened and their content
+/// read (`FormatDetector.compression`, `ArchiveFormat`).
 public enum BinarySignature {
     /// How far a NUL byte is looked for.
     static let nulWindow = 8 * 1024

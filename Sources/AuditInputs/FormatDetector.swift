@@ -8,7 +8,7 @@ public struct FormatError: Error, Equatable, Sendable {
 
 /// Decides an input's format from its content and what its name claims (`FormatClaim`): gzip,
 /// zlib, zstd, xz or bzip2 compression and UTF-16 text (then the format of what they hold), a
-/// ZIP or tar archive (whose members are inputs of their own), JSON
+/// ZIP or tar archive or an Android backup (whose members are inputs of their own), JSON
 /// (a HAR capture when the root object's first key is `log`; NDJSON is told apart while
 /// reading), either one wrapped in a JSONP call, Android SharedPreferences XML (a `<map>` root),
 /// any other XML, a Jetpack DataStore preferences file, raw HTTP messages, JSONC by its name,
