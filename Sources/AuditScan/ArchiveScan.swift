@@ -31,9 +31,7 @@ extension Scanner {
                     members.append(scan(memberWindow, name: name + "!" + member, rules: rules, matcher: matcher, caches: caches,
                                         archiveDepth: depth))
                 case .success(.unreadable(let member, let reason)):
-                    let memberName = name + "!" + member
-                    members.append(ArtifactOutcome(findings: [], errors: [InputError(kind: .read, artifact: memberName, reason: reason)],
-                                                   summary: ArtifactSummary(name: memberName, format: nil, byteCount: 0), sightings: []))
+                    members.append(.unread(InputError(kind: .read, artifact: name + "!" + member, reason: reason)))
                 case .failure(let error):
                     errors.append(InputError(kind: error.kind, artifact: name, position: position(error.offset), reason: error.reason))
                     break walking

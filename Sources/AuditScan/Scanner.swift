@@ -46,6 +46,12 @@ public struct ArtifactOutcome: Sendable {
     /// An archive's members, each an artifact of its own (`Scanner.scanArchive`).
     public var members: [ArtifactOutcome] = []
 
+    /// An input that could not be read at all (a file that does not open, an encrypted archive
+    /// member): its error, nothing scanned.
+    static func unread(_ error: InputError) -> ArtifactOutcome {
+        ArtifactOutcome(findings: [], errors: [error], summary: ArtifactSummary(name: error.artifact, format: nil, byteCount: 0), sightings: [])
+    }
+
     /// The outcome and its members' (and theirs), in archive order: one per artifact.
     public var expanded: [ArtifactOutcome] {
         guard !members.isEmpty else { return [self] }
@@ -122,7 +128,7 @@ public final class Scanner: @unchecked Sendable {
     private func scan(_ item: InputItem, rules: RulePack, matcher: RegexMatcher, caches: WorkerCaches, sharing: Int) -> ArtifactOutcome {
         switch InputLoader.open(item) {
         case .failure(let error):
-            return ArtifactOutcome(findings: [], errors: [error], summary: ArtifactSummary(name: item.name, format: nil, byteCount: 0), sightings: [])
+            return .unread(error)
         case .success(let window):
             guard sharing > 1, let size = window.regularFileSize, size >= options.minimumSharedBytes, isShareable(window, name: item.name) else {
                 return scan(window, name: item.name, rules: rules, matcher: matcher, caches: caches)

@@ -139,7 +139,7 @@ struct TarStream: ArchiveWalk {
     /// A numeric header field: octal digits after optional spaces, ended by a space or NUL (or
     /// the field's end), or GNU's base-256 (its first byte 0x80, big-endian after it). Nil when
     /// it is neither, negative or too large.
-    static func number(_ field: UnsafeRawBufferPointer) -> Int? {
+    private static func number(_ field: UnsafeRawBufferPointer) -> Int? {
         if field.first == 0x80 {
             var value = 0
             for byte in field.dropFirst() {
@@ -160,7 +160,7 @@ struct TarStream: ArchiveWalk {
 
     /// A pax header's records (`length key=value\n`, the length counting the whole record), or
     /// nil when they do not parse.
-    static func paxRecords(_ data: UnsafeRawBufferPointer) -> [String: String]? {
+    private static func paxRecords(_ data: UnsafeRawBufferPointer) -> [String: String]? {
         var records: [String: String] = [:]
         var at = 0
         while at < data.count {
