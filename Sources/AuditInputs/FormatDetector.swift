@@ -13,9 +13,9 @@ public struct FormatError: Error, Equatable, Sendable {
 /// reading), either one wrapped in a JSONP call, Android SharedPreferences XML (a `<map>` root),
 /// any other XML, a Jetpack DataStore preferences file, raw HTTP messages, JSONC by its name,
 /// and else text. A name that claims nothing lets the content decide, and what only looks like
-/// JSON or XML at first (`"use client";`, an HTML page) is text; a binary file is skipped. A name
-/// that claims a format keeps what the content shows, broken or not: the reader then reports why
-/// it does not parse. DataStore's protobuf has no magic, so a file named `*.preferences_pb`
+/// JSON or XML at first (`"use client";`, an HTML page) is text; a binary file is skipped (an HTTP
+/// message with a binary body is no binary file). A name that claims a format keeps what the
+/// content shows, broken or not: the reader then reports why it does not parse. DataStore's protobuf has no magic, so a file named `*.preferences_pb`
 /// claims that format whatever it holds.
 public enum FormatDetector {
     /// What the input starts with.
@@ -63,10 +63,14 @@ public enum FormatDetector {
             if claim == .none { return .success(.skipped("UTF-32 text (UTF-8 and UTF-16 are scanned)")) }
             return .failure(FormatError(reason: "UTF-32 input is not supported; inputs must be UTF-8 or UTF-16", offset: 0))
         }
-        if claim == .none, let binary = BinarySignature.kind(of: bytes) { return .success(.skipped(binary)) }
-        if claim == .jsonc { return .success(.format(.jsonc)) }
         var i = n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         while i < n && (bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09) { i += 1 }
+        if claim == .none, let binary = BinarySignature.kind(of: bytes) {
+            // A raw HTTP message holds its bodies as they were sent: a gzip or image body is no
+            // binary file.
+            return .success(startsWithHTTPMessage(bytes, from: i) ? .format(.http) : .skipped(binary))
+        }
+        if claim == .jsonc { return .success(.format(.jsonc)) }
         guard i < n else {
             if claim == .none { return .success(.format(.text)) }
             return .failure(FormatError(reason: n == 0 ? "empty input" : "the input holds only whitespace", offset: window.start + i))
@@ -101,19 +105,7 @@ public enum FormatDetector {
                claim != .none || StructureSniff.readsAsJSON(bytes, from: valueStart, truncated: truncated, jsonp: true) {
                 return .success(.jsonp(firstKeyIsLog(bytes, after: valueStart) ? .har : .json, valueStart: window.start + valueStart))
             }
-            // The first line of an HTTP message, after any `curl -v` notes (`* Trying …`) and
-            // REST-client comments, separators and variables.
-            var start = i
-            while start < n {
-                var end = start
-                while end < n && bytes[end] != 0x0A { end += 1 }
-                var line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
-                if HTTPMessageReader.looksLikeHTTP(line) { return .success(.format(.http)) }
-                let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
-                guard line.first == UInt8(ascii: "*") || blank || HTTPMessageReader.isCommentOrVariable(line) else { break }
-                start = end + 1
-            }
+            if startsWithHTTPMessage(bytes, from: i) { return .success(.format(.http)) }
             if claim == .none { return .success(.format(.text)) }
             return .failure(FormatError(
                 reason: "the input format cannot be determined: not JSON, NDJSON, a HAR capture, SharedPreferences XML, a DataStore preferences file or an HTTP message (it starts with a \(describeByte(bytes[i])))",
@@ -132,6 +124,23 @@ public enum FormatDetector {
         if Bzip2.startsStream(bytes) { return .bzip2 }
         if DeflateLayerDecoder.opens(bytes) { return .deflate }
         return nil
+    }
+
+    /// Whether the text from `start` is the first line of an HTTP message, after any `curl -v`
+    /// notes (`* Trying …`) and REST-client comments, separators and variables.
+    static func startsWithHTTPMessage(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var start = start
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            var line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
+            if HTTPMessageReader.looksLikeHTTP(line) { return true }
+            let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+            guard line.first == UInt8(ascii: "*") || blank || HTTPMessageReader.isCommentOrVariable(line) else { return false }
+            start = end + 1
+        }
+        return false
     }
 
     /// `<?xml` and a space: an XML declaration, which no other text starts with.

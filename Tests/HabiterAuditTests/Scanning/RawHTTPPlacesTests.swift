@@ -96,6 +96,28 @@ import Testing
         #expect(errors.first?.position.map { "\($0.line):\($0.column)" } == "5:1")
     }
 
+    /// A raw message keeps its body as it was sent: a gzip body puts NUL bytes in the first 8 KiB,
+    /// and the message is still read (it was skipped as a binary file), by its content whatever
+    /// its name (Fiddler's `.saz` archives name a response `raw/01_s.txt`).
+    @Test func aMessageWithABinaryBodyIsNoBinaryFile() throws {
+        let body = try #require(GzipEncoder.compress(Array(#"{"note": "\#(Self.token)"}"#.utf8), headerFrom: []))
+        var bytes = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        bytes += body
+        #expect(bytes.prefix(8192).contains(0))
+        func scan(_ bytes: [UInt8], name: String) -> ArtifactOutcome {
+            var bytes = bytes
+            return bytes.withUnsafeMutableBytes { Scanner(rules: TestSupport.builtinPack).scan(bytes: UnsafeRawBufferPointer($0), name: name) }
+        }
+        for name in ["raw/01_s.txt", "response"] {
+            let outcome = scan(bytes, name: name)
+            #expect(outcome.errors.isEmpty)
+            #expect(outcome.summary.format == "http")
+            #expect(outcome.findings.map(\.path.description) == ["/entries/0/response/content/text!gzip!json/note"])
+        }
+        // What is no HTTP message is still a binary file.
+        #expect(scan(Array("status 200\n".utf8) + body, name: "response").summary.skipped == "a binary file (a NUL byte in its first 8 KiB)")
+    }
+
     /// Hits waiting for the end of one exchange are bounded as in a JSON document.
     @Test func headersPastTheHitLimitAreALimitError() {
         var options = ScanOptions(inputFormat: .http)
