@@ -5,6 +5,8 @@ public enum InputFormat: String, Sendable, CaseIterable {
     case http
     /// Jetpack DataStore preferences (`*.preferences_pb`, protobuf).
     case datastore
+    /// mitmproxy's flow files (`mitmdump -w`, tnetstrings).
+    case mitmproxy
     /// JSON with `//` and `/* */` comments and trailing commas (`tsconfig.json`, `*.jsonc`).
     case jsonc
     /// Any XML that is not a SharedPreferences `<map>` (manifests, layouts, plists).

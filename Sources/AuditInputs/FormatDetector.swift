@@ -11,12 +11,13 @@ public struct FormatError: Error, Equatable, Sendable {
 /// ZIP or tar archive or an Android backup (whose members are inputs of their own), JSON
 /// (a HAR capture when the root object's first key is `log`; NDJSON is told apart while
 /// reading), either one wrapped in a JSONP call, Android SharedPreferences XML (a `<map>` root),
-/// any other XML, a Jetpack DataStore preferences file, raw HTTP messages, JSONC by its name,
-/// and else text. A name that claims nothing lets the content decide, and what only looks like
-/// JSON or XML at first (`"use client";`, an HTML page) is text; a binary file is skipped (an HTTP
-/// message with a binary body is no binary file). A name that claims a format keeps what the
-/// content shows, broken or not: the reader then reports why it does not parse. DataStore's protobuf has no magic, so a file named `*.preferences_pb`
-/// claims that format whatever it holds.
+/// any other XML, a Jetpack DataStore preferences file, raw HTTP messages, mitmproxy's flow
+/// files, JSONC by its name, and else text. A name that claims nothing lets the content decide,
+/// and what only looks like JSON or XML at first (`"use client";`, an HTML page) is text; a
+/// binary file is skipped (an HTTP message with a binary body is no binary file). A name that
+/// claims a format keeps what the content shows, broken or not: the reader then reports why it
+/// does not parse. DataStore's protobuf has no magic, so a file named `*.preferences_pb` claims
+/// that format whatever it holds.
 public enum FormatDetector {
     /// What the input starts with.
     public enum Detected: Equatable, Sendable {
@@ -65,6 +66,7 @@ public enum FormatDetector {
         }
         var i = n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         while i < n && (bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09) { i += 1 }
+        if MitmproxyFlowReader.startsFlowFile(bytes) { return .success(.format(.mitmproxy)) }
         if claim == .none, let binary = BinarySignature.kind(of: bytes) {
             // A raw HTTP message holds its bodies as they were sent: a gzip or image body is no
             // binary file.

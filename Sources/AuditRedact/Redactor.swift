@@ -71,6 +71,10 @@ public struct Redactor: Sendable {
         guard let formatName = first.summary.format, let format = InputFormat(rawValue: formatName) else {
             throw .input([InputError(kind: .format, artifact: name, reason: first.summary.skipped.map { "not scanned: \($0)" } ?? "the input format cannot be determined")])
         }
+        if format == .mitmproxy {
+            throw .input([InputError(kind: .format, artifact: name,
+                                     reason: "redact does not rewrite mitmproxy flow files; export the flows as HAR (mitmdump -nr FLOWS --set hardump=FILE.har) and redact that")])
+        }
         if [.jsonc, .text].contains(format) {
             throw .input([InputError(kind: .format, artifact: name,
                                      reason: "redact writes copies of JSON, NDJSON, HAR, XML, prefs XML, DataStore and HTTP inputs, not of \(formatName)")])
@@ -151,7 +155,7 @@ public struct Redactor: Sendable {
         case .xml:
             session.plan = RedactionPlan(findings: findings, rules: rules)
             return try XMLDocumentRedactor.redact(content, root: root, session: session)
-        case .jsonc, .text:
+        case .jsonc, .text, .mitmproxy:
             // Refused before any round (`redact`).
             return nil
         }

@@ -1,7 +1,8 @@
 import AuditCore
 import AuditInputs
 
-/// Scans request captures: HAR files entry by entry, raw HTTP messages exchange by exchange.
+/// Scans request captures: HAR files entry by entry, raw HTTP messages exchange by exchange,
+/// mitmproxy's flow files flow by flow.
 enum CaptureInputScanner {
     /// A HAR 1.2 capture, read as JSON with `HARScanVisitor`; `closesJSONP`: it is wrapped in a
     /// JSONP call, and `start` is where its value begins.
@@ -33,12 +34,26 @@ enum CaptureInputScanner {
     /// Raw HTTP/1.x messages, exchange by exchange: each exchange is one document.
     static func scanHTTP(_ scan: ArtifactScan, start: Int) {
         var reader = HTTPMessageReader(window: scan.window, start: start)
+        scanExchanges(&reader, scan, start: start, unit: "HTTP message")
+    }
+
+    /// mitmproxy's flow files, flow by flow: each flow is one document. Positions are byte
+    /// offsets, as in any binary input: the lengths and bodies between a flow's texts are no lines.
+    static func scanMitmproxy(_ scan: ArtifactScan, start: Int) {
+        scan.window.isBinary = true
+        var reader = MitmproxyFlowReader(window: scan.window, start: start, maxDepth: scan.options.maxDepth)
+        scanExchanges(&reader, scan, start: start, unit: "mitmproxy flow")
+    }
+
+    /// Every exchange `reader` reads, each judged by `ExchangeScanner` as one document; `unit`
+    /// names what an empty input lacks.
+    private static func scanExchanges<Reader: ExchangeReader>(_ reader: inout Reader, _ scan: ArtifactScan, start: Int, unit: String) {
         var exchanges = ExchangeScanner(scan: scan)
         var count = 0
         while true {
             do {
                 guard try reader.nextExchange(&exchanges) else {
-                    if count == 0 { scan.fail(.parse, at: start, "empty input: no HTTP message") }
+                    if count == 0 { scan.fail(.parse, at: start, "empty input: no \(unit)") }
                     return
                 }
                 count += 1
@@ -52,11 +67,11 @@ enum CaptureInputScanner {
                 scan.unpinWindow()
                 switch error {
                 case let syntax as HTTPSyntaxError:
-                    if scan.window.failure == nil { scan.fail(.parse, at: syntax.offset, syntax.reason) }
+                    if scan.window.failure == nil { scan.fail(syntax.isLimit ? .limit : .parse, at: syntax.offset, syntax.reason) }
                 case let limit as DocumentLimit:
                     scan.fail(.limit, at: limit.offset, limit.message)
                 default:
-                    scan.fail(.parse, at: nil, "cannot read the HTTP messages: \(error)")
+                    scan.fail(.parse, at: nil, "cannot read the \(unit)s: \(error)")
                 }
                 scan.finishDocument(defaultContext: .payload)
                 return

@@ -88,12 +88,16 @@ struct ExchangeScanner: HTTPMessageVisitor {
             urlPath = HTTPExchange.path(ofURL: url)
             fragmentShowsSignIn = url.contains(UInt8(ascii: "#")) && HabiterAPI.hasAuthorizationResponseFragment(bytes)
         }
-        // A comment is the file's own text, not the exchange's: no protocol, no carrier.
+        // The host of a mitmproxy flow, whose URL is the request target alone.
+        if text.kind == .host { hostContext |= scan.rules.patterns.contextMask(of: bytes) }
+        // A comment is the file's own text, not the exchange's: no protocol, no carrier. A flow's
+        // other texts (a WebSocket message, metadata) are the exchange's, but no protocol field.
         let isComment = text.kind == .comment
+        let isFlowValue = if case .flowValue = text.kind { true } else { false }
         scan.scanNamedString(bytes, name: nil, at: text.offset, depth: 0) {
             HitLocation(key: text.key, path: text.path(under: scan.rootPath), ancestry: isComment ? [] : [container],
                         readerContext: isComment ? .payload : nil, carrier: text.kind == .note ? .transport : nil,
-                        isProtocolField: !isComment)
+                        isProtocolField: !isComment && !isFlowValue)
         }
         try scan.checkDocumentHits(at: text.offset)
     }

@@ -262,6 +262,7 @@ public final class Scanner: @unchecked Sendable {
             formatRead = format == .jsonc ? .jsonc : read
         case .har?: CaptureInputScanner.scanHAR(scan, start: start, closesJSONP: jsonp)
         case .http?: CaptureInputScanner.scanHTTP(scan, start: start)
+        case .mitmproxy?: CaptureInputScanner.scanMitmproxy(scan, start: start)
         case .prefsXML?: PrefsInputScanner.scan(scan, start: start)
         case .datastore?: DataStoreInputScanner.scan(scan, start: start)
         case .xml?: XMLInputScanner.scan(scan, start: start)

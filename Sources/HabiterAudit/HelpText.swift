@@ -109,7 +109,8 @@ enum HelpText {
       --context <context>     Force the context of every value: auto, sync, prefs, backup or
                               payload. (default: auto, decided per document and value)
       --input-format <fmt>    Force the input format: auto, json, ndjson, har, prefs-xml,
-                              http, datastore, jsonc, xml or text. (default: auto, detected
+                              http, datastore, mitmproxy, jsonc, xml or text. (default:
+                              auto, detected
                               from content and what the name claims: *.json, *.ndjson,
                               *.jsonl, *.har and *.http must parse, tsconfig.json and
                               *.jsonc are JSONC, *.preferences_pb is DataStore; anything
@@ -140,8 +141,9 @@ enum HelpText {
     captures, Android SharedPreferences XML (FlutterSharedPreferences.xml, secure-storage
     dumps), Jetpack DataStore preferences (FlutterSharedPreferences.preferences_pb, where
     SharedPreferencesAsync keeps the app's stores), raw HTTP messages (.http files, proxy
-    saves, curl -v dumps), and any of these compressed with gzip, zlib (mitmproxy's .zhar),
-    zstd, xz or bzip2, or written in UTF-16 (PowerShell 5's > and Out-File). Strings holding JSON,
+    saves, curl -v dumps), mitmproxy's flow files (mitmdump -w), and any of these
+    compressed with gzip, zlib (mitmproxy's .zhar), zstd, xz or bzip2, or written in UTF-16
+    (PowerShell 5's > and Out-File). Strings holding JSON,
     base64, JWTs, URL queries, form bodies, multipart/form-data bodies, URL userinfo, Basic
     credentials, data: URLs, values percent-encoded whole, gzip, zlib or zstd data and XML
     are opened and scanned as inner layers; HTTP bodies coded gzip, deflate, br or zstd are

@@ -17,6 +17,21 @@ public protocol HTTPMessageVisitor {
     mutating func exchange(_ exchange: HTTPExchange) throws
 }
 
+/// Reads captured exchanges one at a time into a visitor: raw HTTP messages, mitmproxy's flows.
+public protocol ExchangeReader {
+    /// Reads the next exchange into `visitor`; false at the end of the input. The window is
+    /// pinned at the exchange's start; the caller unpins once it has judged the exchange.
+    mutating func nextExchange<V: HTTPMessageVisitor>(_ visitor: inout V) throws -> Bool
+    /// Set when an exchange was cut short and handed over with what there was: the caller
+    /// reports this error and stops.
+    var truncation: HTTPSyntaxError? { get }
+}
+
+extension ExchangeReader {
+    /// A reader that throws at a cut exchange.
+    public var truncation: HTTPSyntaxError? { nil }
+}
+
 /// The request or the response of an exchange.
 public enum HTTPSide {
     case request, response
@@ -37,6 +52,11 @@ public struct HTTPText: Equatable {
         case method, url, version, statusText
         /// What follows the size of a chunk, from its `;`.
         case chunkExtension
+        /// The host a mitmproxy flow's request went to (its URL is the request target alone).
+        case host
+        /// Any other text of a mitmproxy flow, where it sits in the flow (`comment`,
+        /// `_webSocketMessages/0/data`, `server_conn/sni`).
+        case flowValue([PathToken])
     }
 
     var exchange: Int
@@ -61,6 +81,9 @@ public struct HTTPText: Equatable {
         case .version: "httpVersion"
         case .statusText: "statusText"
         case .chunkExtension: "chunkExtension"
+        case .host: "host"
+        case .flowValue(let tokens):
+            tokens.reversed().lazy.compactMap { if case .key(let name) = $0 { name } else { nil } }.first ?? "value"
         }
     }
 
@@ -71,6 +94,7 @@ public struct HTTPText: Equatable {
         case .note: path.append(.key("notes")); path.append(.index(index))
         case .comment: path.append(.key("comments")); path.append(.index(index))
         case .chunkExtension: path.append(.key("chunkExtensions")); path.append(.index(index))
+        case .flowValue(let tokens): for token in tokens { path.append(token) }
         default: path.append(.key(key))
         }
         return path

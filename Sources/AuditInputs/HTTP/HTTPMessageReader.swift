@@ -16,7 +16,7 @@ import Darwin
 /// header names and values (folded ones joined), chunk extensions and trailers. A framing
 /// number that is not one (`Content-Length: 1e23`, a chunk size `+5`) is an error at the value,
 /// and no arithmetic on a number from the input can overflow.
-public struct HTTPMessageReader {
+public struct HTTPMessageReader: ExchangeReader {
     let window: ByteWindow
     private var next: Int
     private var exchangeIndex = 0
@@ -287,9 +287,7 @@ public struct HTTPMessageReader {
         var chunked = false
         /// Where the first Transfer-Encoding value is, when the message has one.
         var transferEncodingOffset: Int?
-        var mimeType: String?
-        var codings: [ContentCoding] = []
-        var unsupportedCoding: String?
+        var body = BodyHeaders()
 
         /// Takes in a header that frames or types the body.
         mutating func observe(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
@@ -314,15 +312,11 @@ public struct HTTPMessageReader {
                     if chunked { throw HTTPSyntaxError(reason: Self.chunkedNotLast, offset: field.valueOffset) }
                     switch coding {
                     case "chunked": chunked = true
-                    default: observeCoding(coding)
+                    default: body.observeCoding(coding)
                     }
                 }
-            } else if name.equalsIgnoringASCIICase("content-type") {
-                if mimeType == nil { mimeType = String(decoding: value, as: UTF8.self) }
-            } else if name.equalsIgnoringASCIICase("content-encoding") {
-                // A list of codings (RFC 9110 §8.4): gzip, deflate, br and zstd are undone,
-                // identity is none, any other is one the body cannot be read without.
-                for coding in ContentCoding.tokens(in: value) { observeCoding(coding) }
+            } else {
+                body.observe(name: name, value: value)
             }
         }
 
@@ -334,19 +328,6 @@ public struct HTTPMessageReader {
         }
 
         private static let chunkedNotLast = "Transfer-Encoding does not end with chunked: the body's length cannot be determined"
-
-        /// A content or transfer coding other than chunked.
-        private mutating func observeCoding(_ coding: String) {
-            switch coding {
-            case "identity": break
-            default:
-                if let known = ContentCoding(token: coding) {
-                    if !codings.contains(known) { codings.append(known) }
-                } else if unsupportedCoding == nil {
-                    unsupportedCoding = coding
-                }
-            }
-        }
     }
 
     /// Headers up to the blank line, then the body.
@@ -362,8 +343,7 @@ public struct HTTPMessageReader {
         if prefix == .none { try framing.check() }
         let bodyStart = next
         func body(_ bytes: HTTPExchange.Body.Bytes) -> HTTPExchange.Body {
-            HTTPExchange.Body(side: side, bytes: bytes, offset: bodyStart, mimeType: framing.mimeType, codings: framing.codings,
-                              unsupportedCoding: framing.unsupportedCoding)
+            framing.body.body(side, bytes, offset: bodyStart)
         }
         if framing.chunked && prefix == .none {
             // Chunked framing wins over a Content-Length (RFC 9112 §6.3).

@@ -366,6 +366,7 @@ private func summary(_ f: Finding) -> String {
         ("\u{1}\u{0}x", "skipped: a binary file (a NUL byte in its first 8 KiB)"),
         ("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n\u{1F}\u{8B}\u{8}\u{0}", "http"),
         ("* Connected\n< HTTP/1.1 200 OK\n<\n\u{0}", "http"),
+        ("14:4:type;4:http;}", "mitmproxy"),
     ])
     func byContentWithoutAClaim(_ text: String, _ expected: String) {
         #expect(Self.detect(Array(text.utf8), name: "notes") == expected)
