@@ -82,22 +82,27 @@ struct ExchangeScanner: HTTPMessageVisitor {
     // MARK: Parts, as they are read
 
     mutating func text(_ text: HTTPText, _ bytes: UnsafeRawBufferPointer) throws {
-        if text.kind == .url {
+        // A comment is the file's own text, not the exchange's: no protocol, no carrier. A flow's
+        // other texts (a WebSocket message, metadata) are the exchange's, but no protocol field.
+        // (Matched by case: `==` on a kind with a payload is a call.)
+        var isComment = false, isProtocolField = true, carrier: Family?
+        switch text.kind {
+        case .url:
             let url = Array(bytes)
             hostContext = HTTPExchange.host(ofURL: url).withUnsafeBytes { scan.rules.patterns.contextMask(of: $0) }
             urlPath = HTTPExchange.path(ofURL: url)
             fragmentShowsSignIn = url.contains(UInt8(ascii: "#")) && HabiterAPI.hasAuthorizationResponseFragment(bytes)
+        case .host:
+            // The host of a mitmproxy flow, whose URL is the request target alone.
+            hostContext |= scan.rules.patterns.contextMask(of: bytes)
+        case .comment: (isComment, isProtocolField) = (true, false)
+        case .note: carrier = .transport
+        case .flowValue: isProtocolField = false
+        case .method, .version, .statusText, .chunkExtension: break
         }
-        // The host of a mitmproxy flow, whose URL is the request target alone.
-        if text.kind == .host { hostContext |= scan.rules.patterns.contextMask(of: bytes) }
-        // A comment is the file's own text, not the exchange's: no protocol, no carrier. A flow's
-        // other texts (a WebSocket message, metadata) are the exchange's, but no protocol field.
-        let isComment = text.kind == .comment
-        let isFlowValue = if case .flowValue = text.kind { true } else { false }
         scan.scanNamedString(bytes, name: nil, at: text.offset, depth: 0) {
             HitLocation(key: text.key, path: text.path(under: scan.rootPath), ancestry: isComment ? [] : [container],
-                        readerContext: isComment ? .payload : nil, carrier: text.kind == .note ? .transport : nil,
-                        isProtocolField: !isComment && !isFlowValue)
+                        readerContext: isComment ? .payload : nil, carrier: carrier, isProtocolField: isProtocolField)
         }
         try scan.checkDocumentHits(at: text.offset)
     }

@@ -138,8 +138,12 @@ struct TNetString {
 
         /// Digits, signs, a point, an exponent, and the letters of `inf` and `nan` (Python's `repr`).
         static func isFloatByte(_ b: UInt8) -> Bool {
-            b &- 0x30 < 10 || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")
-                || [UInt8]("eEinfa".utf8).contains(b)
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                 UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "i"), UInt8(ascii: "n"), UInt8(ascii: "f"), UInt8(ascii: "a"):
+                true
+            default: false
+            }
         }
     }
 }
