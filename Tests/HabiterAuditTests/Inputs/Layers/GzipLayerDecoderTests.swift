@@ -55,6 +55,21 @@ import Testing
         #expect(GzipLayerDecoder.inflate(LayerTesting.gzip(text)) == .success(text))
     }
 
+    /// Small data is inflated a chunk of 16 times its size at a time (4 KiB at least): output
+    /// many chunks long, from compressed data of every size around the chunk's steps, comes out
+    /// whole and exact, members one after another too.
+    @Test func outputManyChunksLongFromSmallData() {
+        var generator = SeededGenerator(seed: 5)
+        for size in [1, 40, 255, 256, 257, 1_000, 4_095, 4_096, 4_097, 20_000] {
+            // Repeated words compress well: the output is many times the chunk.
+            let words = (0..<size).map { _ in UInt8.random(in: 0x61...0x64, using: &generator) }
+            let text = Array(words.lazy.map { [$0, 0x20] }.joined().prefix(size * 2)) + Array(repeating: 0x2E, count: size * 60)
+            let gzip = LayerTesting.gzip(text)
+            #expect(GzipLayerDecoder.inflate(gzip) == .success(text), "\(size)")
+            #expect(GzipLayerDecoder.inflate(gzip + gzip) == .success(text + text), "\(size)")
+        }
+    }
+
     /// 10 MB of zeros compress to about 10 kB; inflating stops at 200 × that, long before the
     /// whole output exists.
     @Test func gzipBombIsRefusedQuickly() {
