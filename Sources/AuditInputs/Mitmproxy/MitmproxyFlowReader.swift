@@ -96,19 +96,21 @@ public struct MitmproxyFlowReader: ExchangeReader {
         func bytes(_ i: Int) -> UnsafeRawBufferPointer { window.bytes(node(i).data) }
         func isText(_ i: Int) -> Bool { node(i).tag == .text || node(i).tag == .bytes }
 
-        /// A dictionary's members: key and value nodes, and the key as text.
-        func members(_ dictionary: Int) -> [(name: String, key: Int, value: Int)] {
-            let children = tree.children(of: dictionary)
-            return stride(from: 0, to: children.count, by: 2).map {
-                (String(decoding: bytes(children[$0]), as: UTF8.self), children[$0], children[$0 + 1])
+        /// A dictionary's members, one after another: key and value nodes, and the key as text.
+        func members(_ dictionary: Int) -> UnfoldSequence<(name: String, key: Int, value: Int), Int> {
+            let end = Int(node(dictionary).next)
+            return sequence(state: dictionary + 1) { key in
+                guard key < end else { return nil }
+                let value = Int(node(key).next)
+                defer { key = Int(node(value).next) }
+                return (String(decoding: bytes(key), as: UTF8.self), key, value)
             }
         }
 
         func read<V: HTTPMessageVisitor>(_ visitor: inout V) throws {
             var exchange = HTTPExchange(index: index)
-            let members = members(0)
             func member(_ name: String, _ tag: TNetString.Tag) -> Int? {
-                members.first { $0.name == name && node($0.value).tag == tag }?.value
+                members(0).first { $0.name == name && node($0.value).tag == tag }?.value
             }
             let request = member("request", .dictionary), response = member("response", .dictionary)
             let webSocket = member("websocket", .dictionary), streamMessages = member("messages", .list)
@@ -118,7 +120,7 @@ public struct MitmproxyFlowReader: ExchangeReader {
             if let webSocket { try messages(in: webSocket, &visitor) }
             var path: [PathToken] = []
             if let streamMessages { try messageList(streamMessages, key: "messages", dataKey: "content", path: &path, &visitor) }
-            for (position, member) in members.enumerated() where ![request, response, webSocket, streamMessages].contains(member.value) {
+            for (position, member) in members(0).enumerated() where ![request, response, webSocket, streamMessages].contains(member.value) {
                 try rest(member, at: position, path: &path, &visitor)
             }
             try visitor.exchange(exchange)
@@ -127,13 +129,18 @@ public struct MitmproxyFlowReader: ExchangeReader {
         /// A request or response: its line's parts, headers and trailers as a raw message's, its
         /// content as its body, anything else by its key.
         private func message<V: HTTPMessageVisitor>(_ side: HTTPSide, _ dictionary: Int, _ visitor: inout V) throws -> HTTPExchange.Message {
-            let members = members(dictionary)
             var handled: Set<Int> = []
+            /// The value of the member `name` whose tag is `tag`, or that is text.
+            func member(_ name: String, _ tag: TNetString.Tag? = nil) -> Int? {
+                members(dictionary).first { member in
+                    member.name == name && (tag.map { node(member.value).tag == $0 } ?? isText(member.value))
+                }?.value
+            }
             func text(_ kind: HTTPText.Kind, _ name: String) throws {
-                guard let member = members.first(where: { $0.name == name && isText($0.value) }) else { return }
-                handled.insert(member.value)
-                let data = node(member.value).data
-                try visitor.text(HTTPText(exchange: index, kind: kind, side: side, offset: data.lowerBound, count: data.count), bytes(member.value))
+                guard let value = member(name) else { return }
+                handled.insert(value)
+                let data = node(value).data
+                try visitor.text(HTTPText(exchange: index, kind: kind, side: side, offset: data.lowerBound, count: data.count), bytes(value))
             }
             if side == .request {
                 try text(.method, "method")
@@ -145,11 +152,10 @@ public struct MitmproxyFlowReader: ExchangeReader {
             try text(.version, "http_version")
             var bodyHeaders = BodyHeaders()
             for (name, list) in [("headers", HTTPField.List.headers), ("trailers", .trailers)] {
-                guard let fields = members.first(where: { $0.name == name && node($0.value).tag == .list })?.value,
-                      tree.children(of: fields).allSatisfy(isField) else { continue }
+                guard let fields = member(name, .list), tree.children(of: fields).allSatisfy(isField) else { continue }
                 handled.insert(fields)
                 for (i, field) in tree.children(of: fields).enumerated() {
-                    let pair = tree.children(of: field)
+                    let pair = Array(tree.children(of: field))
                     let name = node(pair[0]).data, value = node(pair[1]).data
                     if list == .headers { bodyHeaders.observe(name: bytes(pair[0]), value: bytes(pair[1])) }
                     try visitor.field(HTTPField(exchange: index, list: list, side: side, index: i, nameOffset: name.lowerBound,
@@ -158,13 +164,13 @@ public struct MitmproxyFlowReader: ExchangeReader {
                 }
             }
             var message = HTTPExchange.Message()
-            if let content = members.first(where: { $0.name == "content" && isText($0.value) })?.value {
+            if let content = member("content") {
                 handled.insert(content)
                 let data = node(content).data
                 if !data.isEmpty { message.body = bodyHeaders.body(side, .input(data), offset: data.lowerBound) }
             }
             var path: [PathToken] = [.key(side.key)]
-            for (position, member) in members.enumerated() where !handled.contains(member.value) {
+            for (position, member) in members(dictionary).enumerated() where !handled.contains(member.value) {
                 try rest(member, at: position, path: &path, &visitor)
             }
             return message
@@ -172,8 +178,9 @@ public struct MitmproxyFlowReader: ExchangeReader {
 
         /// A header or trailer as mitmproxy stores it: a list of its name and value.
         private func isField(_ i: Int) -> Bool {
-            let pair = tree.children(of: i)
-            return node(i).tag == .list && pair.count == 2 && isText(pair[0]) && isText(pair[1])
+            guard node(i).tag == .list else { return false }
+            let pair = Array(tree.children(of: i).prefix(3))
+            return pair.count == 2 && isText(pair[0]) && isText(pair[1])
         }
 
         /// A flow's WebSocket messages, as a HAR names them; the rest of its WebSocket data by key.
@@ -199,9 +206,14 @@ public struct MitmproxyFlowReader: ExchangeReader {
             for (i, message) in tree.children(of: list).enumerated() {
                 path.append(.index(i))
                 defer { path.removeLast() }
-                let parts = node(message).tag == .list ? tree.children(of: message) : [message]
-                let data = parts.firstIndex(where: isText)
-                for (n, part) in parts.enumerated() {
+                guard node(message).tag == .list else {
+                    path.append(.key(dataKey))
+                    defer { path.removeLast() }
+                    try rest(message, path: &path, &visitor)
+                    continue
+                }
+                let data = tree.children(of: message).enumerated().first { isText($0.element) }?.offset
+                for (n, part) in tree.children(of: message).enumerated() {
                     path.append(n == data ? .key(dataKey) : .index(n))
                     defer { path.removeLast() }
                     try rest(part, path: &path, &visitor)

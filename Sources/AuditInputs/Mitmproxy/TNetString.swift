@@ -10,12 +10,16 @@ struct TNetString {
         case list = 0x5D, dictionary = 0x7D
     }
 
+    /// 24 bytes: a flow of a million tiny values takes 24 MiB of them.
     struct Node {
         var tag: Tag
-        /// The data's absolute offsets.
-        var data: Range<Int>
         /// The index of the node after this one's descendants: its next sibling's, if it has one.
-        var next: Int
+        var next: Int32
+        /// The data's first absolute offset, and its length.
+        var start: Int
+        var count: Int
+
+        var data: Range<Int> { start..<start + count }
     }
 
     /// The nodes in document order: a container's children follow it.
@@ -24,8 +28,8 @@ struct TNetString {
     /// mitmproxy's reader refuses a length of more than 12 digits.
     static let maxLengthDigits = 12
 
-    /// The most values one tree holds: a flow has some hundred, and a node takes 32 bytes, so
-    /// a flow of tiny values (`0:~` is three bytes) stays within 32 MiB of nodes.
+    /// The most values one tree holds: a flow has some hundred, and a flow of tiny values (`0:~`
+    /// is three bytes) stays within 24 MiB of nodes.
     static let maxValues = 1 << 20
 
     /// Reads the value at `offset` in `bytes` (whose first byte is at absolute `base`), which must
@@ -55,15 +59,15 @@ struct TNetString {
         return (length, base + i + 1)
     }
 
-    /// The children of the container at `index`.
-    func children(of index: Int) -> [Int] {
-        var children: [Int] = []
-        var child = index + 1
-        while child < nodes[index].next {
-            children.append(child)
-            child = nodes[child].next
+    /// The children of the container at `index`, one after another (no array: a list may hold a
+    /// million).
+    func children(of index: Int) -> UnfoldSequence<Int, Int> {
+        let end = Int(nodes[index].next)
+        return sequence(state: index + 1) { child in
+            guard child < end else { return nil }
+            defer { child = Int(nodes[child].next) }
+            return child
         }
-        return children
     }
 
     private struct Reader {
@@ -95,7 +99,7 @@ struct TNetString {
                 throw HTTPSyntaxError(reason: "a tnetstring whose type tag is not one of , ; # ^ ! ~ ] }", offset: data.upperBound)
             }
             let index = nodes.count
-            nodes.append(Node(tag: tag, data: data, next: 0))
+            nodes.append(Node(tag: tag, next: 0, start: data.lowerBound, count: data.count))
             switch tag {
             case .bytes, .text: break
             case .integer:
@@ -132,7 +136,7 @@ struct TNetString {
                     throw HTTPSyntaxError(reason: "a tnetstring dictionary whose last key has no value", offset: offset)
                 }
             }
-            nodes[index].next = nodes.count
+            nodes[index].next = Int32(nodes.count)
             return data.upperBound + 1
         }
 
