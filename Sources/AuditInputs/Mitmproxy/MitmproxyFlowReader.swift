@@ -107,13 +107,17 @@ public struct MitmproxyFlowReader: ExchangeReader {
             }
         }
 
+        /// The value of `dictionary`'s member `name` whose tag is `tag` (text or bytes when nil).
+        func member(_ name: String, of dictionary: Int, _ tag: TNetString.Tag? = nil) -> Int? {
+            members(dictionary).first { member in
+                member.name == name && (tag.map { node(member.value).tag == $0 } ?? isText(member.value))
+            }?.value
+        }
+
         func read<V: HTTPMessageVisitor>(_ visitor: inout V) throws {
             var exchange = HTTPExchange(index: index)
-            func member(_ name: String, _ tag: TNetString.Tag) -> Int? {
-                members(0).first { $0.name == name && node($0.value).tag == tag }?.value
-            }
-            let request = member("request", .dictionary), response = member("response", .dictionary)
-            let webSocket = member("websocket", .dictionary), streamMessages = member("messages", .list)
+            let request = member("request", of: 0, .dictionary), response = member("response", of: 0, .dictionary)
+            let webSocket = member("websocket", of: 0, .dictionary), streamMessages = member("messages", of: 0, .list)
             // The request first: its URL and host decide how the rest is judged.
             if let request { exchange.request = try message(.request, request, &visitor) }
             if let response { exchange.response = try message(.response, response, &visitor) }
@@ -130,14 +134,8 @@ public struct MitmproxyFlowReader: ExchangeReader {
         /// content as its body, anything else by its key.
         private func message<V: HTTPMessageVisitor>(_ side: HTTPSide, _ dictionary: Int, _ visitor: inout V) throws -> HTTPExchange.Message {
             var handled: Set<Int> = []
-            /// The value of the member `name` whose tag is `tag`, or that is text.
-            func member(_ name: String, _ tag: TNetString.Tag? = nil) -> Int? {
-                members(dictionary).first { member in
-                    member.name == name && (tag.map { node(member.value).tag == $0 } ?? isText(member.value))
-                }?.value
-            }
             func text(_ kind: HTTPText.Kind, _ name: String) throws {
-                guard let value = member(name) else { return }
+                guard let value = member(name, of: dictionary) else { return }
                 handled.insert(value)
                 let data = node(value).data
                 try visitor.text(HTTPText(exchange: index, kind: kind, side: side, offset: data.lowerBound, count: data.count), bytes(value))
@@ -152,7 +150,7 @@ public struct MitmproxyFlowReader: ExchangeReader {
             try text(.version, "http_version")
             var bodyHeaders = BodyHeaders()
             for (name, list) in [("headers", HTTPField.List.headers), ("trailers", .trailers)] {
-                guard let fields = member(name, .list), tree.children(of: fields).allSatisfy(isField) else { continue }
+                guard let fields = member(name, of: dictionary, .list), tree.children(of: fields).allSatisfy(isField) else { continue }
                 handled.insert(fields)
                 for (i, field) in tree.children(of: fields).enumerated() {
                     let pair = Array(tree.children(of: field))
@@ -164,7 +162,7 @@ public struct MitmproxyFlowReader: ExchangeReader {
                 }
             }
             var message = HTTPExchange.Message()
-            if let content = member("content") {
+            if let content = member("content", of: dictionary) {
                 handled.insert(content)
                 let data = node(content).data
                 if !data.isEmpty { message.body = bodyHeaders.body(side, .input(data), offset: data.lowerBound) }
