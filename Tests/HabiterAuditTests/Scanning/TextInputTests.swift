@@ -75,6 +75,33 @@ private func places(_ outcome: ArtifactOutcome) -> [String] {
         #expect(log.errors.isEmpty && twice.errors.isEmpty)
     }
 
+    /// Base64 wrapped into lines (`base64` and MIME: 76 a line; PEM and OpenSSL: 64; LF or
+    /// CRLF) is opened whole: line by line it was JSON cut at every break, its names unread and
+    /// a token across a break missed. The block's hits stand at its first line.
+    @Test func wrappedBase64IsOpenedWhole() {
+        // The token takes decoded bytes 54 to 93: at 76 a line (57 bytes) it crosses the first break.
+        let json = #"{"note": "\#(String(repeating: "x", count: 30))", "apiKey": "\#(github)", "password": "S3cret-pw"}"#
+        let encoded = Data(json.utf8).base64EncodedString()
+        for (width, lineBreak) in [(76, "\n"), (76, "\r\n"), (64, "\n")] {
+            let lines = stride(from: 0, to: encoded.count, by: width).map {
+                String(encoded.dropFirst($0).prefix(width))
+            }
+            // At 76 a line, a last line too short to be a run of its own; at 64, a long one.
+            #expect((lines.last!.count < 16) == (width == 76))
+            let text = "ticket 4711, the backup:\(lineBreak)" + lines.joined(separator: lineBreak) + "\(lineBreak)thanks\(lineBreak)"
+            let outcome = scan(text, name: "ticket.txt")
+            #expect(outcome.errors.isEmpty)
+            #expect(outcome.findings.map { "\($0.ruleId) \($0.position.line):\($0.position.column) \($0.pathText)" }.sorted() == [
+                "name.password 2:1 !base64!json/password", "secret.github-token 2:1 !base64!json/apiKey",
+            ], "\(width) \(lineBreak == "\n" ? "LF" : "CRLF")")
+        }
+        // A PEM certificate's lines decode to DER, binary: no layer, no finding.
+        let der = Data([0x30, 0x82, 0x01, 0x0A, 0x02, 0x82, 0x01, 0x01, 0x00] + (0..<200).map { UInt8(($0 * 37 + 11) % 256) })
+        let pem = der.base64EncodedString().enumerated().map { $0.offset > 0 && $0.offset % 64 == 0 ? "\n\($0.element)" : "\($0.element)" }.joined()
+        let certificate = scan("-----BEGIN CERTIFICATE-----\n\(pem)\n-----END CERTIFICATE-----\n", name: "server.crt")
+        #expect(certificate.findings.isEmpty && certificate.errors.isEmpty)
+    }
+
     /// What base64-shaped runs ordinary text holds (paths, identifiers, hashes, base64 of an
     /// image) decodes to binary, and stays text.
     @Test func base64ShapedTextThatDecodesToBinaryIsNoLayer() {
