@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the same sync pushes as a mitmproxy flow file and as raw HTTP, for comparing the two
-readers (BENCHMARKS.md, "mitmproxy's flow files, binary HTTP bodies, small gzip bodies and
-wrapped base64").
+readers (BENCHMARKS.md, "mitmproxy's flow files, binary HTTP bodies, small gzip bodies, wrapped
+base64 and unmarked UTF-16").
 
     python3 -m venv /tmp/mitm && /tmp/mitm/bin/pip install mitmproxy==11.0.2
     python3 bench/generate.py ndjson 4 ops.ndjson

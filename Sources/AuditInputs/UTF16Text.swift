@@ -16,21 +16,45 @@ public enum UTF16Text {
     static let unmarkedSniffLength = 8 * 1024
 
     /// The byte order of UTF-16 text, from its first bytes: a byte-order mark (`FF FE`,
-    /// `FE FF`, not UTF-32's `FF FE 00 00`), or else code units that are all printable ASCII,
-    /// tabs and line ends (at least eight, in the first 8 KiB), which `iconv` and .NET write
-    /// without a mark. Nil for anything else: non-ASCII text without a mark is not told from
-    /// binary data.
+    /// `FE FF`, not UTF-32's `FF FE 00 00`), or else text without a mark, as `iconv` and .NET
+    /// write it (`unmarkedOrder`). Nil for anything else.
     public static func byteOrder(of bytes: UnsafeRawBufferPointer) -> (order: ByteOrder, markLength: Int)? {
         if bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] == 0xFE && !(bytes.count >= 4 && bytes[2] == 0 && bytes[3] == 0) {
             return (.littleEndian, 2)
         }
         if bytes.count >= 2 && bytes[0] == 0xFE && bytes[1] == 0xFF { return (.bigEndian, 2) }
+        return unmarkedOrder(of: bytes).map { ($0, 0) }
+    }
+
+    /// The byte order in which the first 8 KiB (eight code units at least) are text: every code
+    /// unit printable ASCII, a tab or a line end, or a character from U+00A0 on (a surrogate
+    /// only in a pair), and half of them ASCII at least. ASCII in UTF-16 has a zero byte in
+    /// every unit, which binary data does not keep up; and UTF-8 text read as UTF-16 pairs its
+    /// ASCII bytes into units beyond ASCII, so it has too few.
+    static func unmarkedOrder(of bytes: UnsafeRawBufferPointer) -> ByteOrder? {
         let units = min(bytes.count, unmarkedSniffLength) / 2
-        guard units >= minimumUnmarkedUnits else { return nil }
-        func isASCIIText(_ b: UInt8) -> Bool { (0x20...0x7E).contains(b) || b == 0x09 || b == 0x0A || b == 0x0D }
+        // Half the units ASCII means a zero byte in each of them: text without one (every
+        // UTF-8 input) is answered without looking at its units.
+        guard units >= minimumUnmarkedUnits, bytes.prefix(2 * units).contains(0) else { return nil }
         for order in [ByteOrder.littleEndian, .bigEndian] {
             let (low, high) = order == .littleEndian ? (0, 1) : (1, 0)
-            if (0..<units).allSatisfy({ bytes[2 * $0 + high] == 0 && isASCIIText(bytes[2 * $0 + low]) }) { return (order, 0) }
+            func unit(_ i: Int) -> UInt16 { UInt16(bytes[2 * i + high]) << 8 | UInt16(bytes[2 * i + low]) }
+            var ascii = 0, i = 0, isText = true
+            while isText && i < units {
+                let u = unit(i)
+                switch u {
+                case 0x20...0x7E, 0x09, 0x0A, 0x0D: ascii += 1
+                case 0xD800...0xDBFF:
+                    // A high surrogate, then a low one (unless the sniffed bytes end first).
+                    if i + 1 < units { isText = (0xDC00...0xDFFF).contains(unit(i + 1)); i += 1 }
+                case 0xA0...0xD7FF, 0xE000...0xFFFD: break
+                default: isText = false
+                }
+                i += 1
+                // More than half beyond ASCII already (UTF-8 text, from its first units): no.
+                if (i - ascii) * 2 > units { isText = false }
+            }
+            if isText && ascii * 2 >= units { return order }
         }
         return nil
     }

@@ -103,8 +103,8 @@ import Testing
         }
     }
 
-    /// Marks tell the order; without one, only code units that are all ASCII text (eight at
-    /// least) do. UTF-32's little-endian mark is not UTF-16's.
+    /// Marks tell the order; without one, code units that are all text, half of them ASCII at
+    /// least (eight units at least), do. UTF-32's little-endian mark is not UTF-16's.
     @Test func theByteOrderIsToldByTheMarkOrByASCIIUnits() {
         func order(_ bytes: [UInt8]) -> String {
             bytes.withUnsafeBytes { UTF16Text.byteOrder(of: $0) }.map { "\($0.order.name) \($0.markLength)" } ?? "none"
@@ -115,7 +115,13 @@ import Testing
         #expect(order(Self.encoded("{\"a\": 1}\r\n", .littleEndian, marked: false)) == "utf16le 0")
         #expect(order(Self.encoded("{\"a\": 1}\r\n", .bigEndian, marked: false)) == "utf16be 0")
         #expect(order(Self.encoded("{\"a\":1}", .littleEndian, marked: false)) == "none")  // seven units
-        #expect(order(Self.encoded("{\"é\": 1}\r\n", .littleEndian, marked: false)) == "none")
+        #expect(order(Self.encoded("{\"é\": 1}\r\n", .littleEndian, marked: false)) == "utf16le 0")
+        #expect(order(Self.encoded("{\"name\": \"Morgenlauf über die Brücke 🏃\"}\n", .bigEndian, marked: false)) == "utf16be 0")
+        // Mostly beyond ASCII (CJK with little markup), a lone surrogate, a C1 control, NUL: no.
+        #expect(order(Self.encoded("{\"名前\": \"毎朝走る習慣を続ける\"}", .littleEndian, marked: false)) == "none")
+        #expect(order(Self.encoded("{\"a\": 1}\r\n", .littleEndian, marked: false) + [0x00, 0xD8, 0x41, 0x00]) == "none")
+        #expect(order(Self.encoded("{\"a\": 1}\r\n\u{85}", .littleEndian, marked: false)) == "none")
+        #expect(order(Self.encoded("{\"a\": 1}\r\n\u{0}", .littleEndian, marked: false)) == "none")
         #expect(order([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 16)) == "none")
         #expect(order([UInt8](repeating: 0, count: 32)) == "none")
         #expect(order(Array("plain UTF-8 text, no NUL".utf8)) == "none")

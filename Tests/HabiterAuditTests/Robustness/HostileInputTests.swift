@@ -141,9 +141,12 @@ import Testing
             return marked ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) + body : body
         }
         let log = "Start 😀 é\r\nexport GITHUB_TOKEN=\(Self.token)\r\n"
-        // Without a mark, text is told by its code units, all ASCII.
+        // Without a mark, text is told by its code units: all text, half of them ASCII at least
+        // (non-ASCII ones made it a skipped binary file before).
         let unmarked = utf16("Start\r\nexport GITHUB_TOKEN=\(Self.token)\r\n", marked: false)
-        for (bytes, name) in [(utf16(log), "session.log"), (utf16(log, bigEndian: true), "session.txt"), (unmarked, "notes")] {
+        let unmarkedWithAccents = utf16("Morgenlauf über die Brücke 🏃\r\nexport GITHUB_TOKEN=\(Self.token)\r\n", marked: false)
+        for (bytes, name) in [(utf16(log), "session.log"), (utf16(log, bigEndian: true), "session.txt"), (unmarked, "notes"),
+                              (unmarkedWithAccents, "notes")] {
             let outcome = TestSupport.scan(bytes: bytes, name: name)
             #expect(outcome.errors.isEmpty, "\(name)")
             #expect(outcome.findings.map { [$0.position.line, $0.position.column] } == [[2, 21]], "\(name)")
