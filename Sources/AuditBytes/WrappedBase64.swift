@@ -15,17 +15,20 @@ public struct WrappedBase64 {
     }
 
     /// The whole block, its line breaks in it, when it has more than one line. A last line too
-    /// short to be a run of its own (fewer than 16 symbols: `Base64Runs` reports none) is taken
-    /// in when the line before it is full.
-    public func whole(in text: UnsafeRawBufferPointer) -> Range<Int>? {
+    /// short to be a run of its own (fewer than `minRun` symbols, and nothing else on the line:
+    /// `Base64Runs` reports none) is taken in when the line before it is full; a longer one is a
+    /// run, and another block's when it did not continue this one (it starts another chunk of a
+    /// text, or is too long).
+    public func whole(in text: UnsafeRawBufferPointer, minRun: Int) -> Range<Int>? {
         guard let first = lines.first, let last = lines.last else { return nil }
         var end = last.upperBound
         if isFull(last, in: text), let start = lineBreakEnd(after: end, in: text) {
             let values = Base64.values(in: nil)
             var i = start
-            while i < text.count && i - start < first.count && values[Int(text[i])] != 0xFF { i += 1 }
-            while i < text.count && i - start < first.count && text[i] == UInt8(ascii: "=") { i += 1 }
-            if i > start { end = i }
+            while i < text.count && i - start < minRun && values[Int(text[i])] != 0xFF { i += 1 }
+            let symbols = i - start
+            while i < text.count && i - start < symbols + 2 && text[i] == UInt8(ascii: "=") { i += 1 }
+            if symbols > 0 && symbols < minRun && (i == text.count || text[i] == 0x0A || text[i] == 0x0D) { end = i }
         }
         return end > last.upperBound || lines.count > 1 ? first.lowerBound..<end : nil
     }

@@ -112,7 +112,7 @@ extension ArtifactScan {
                 HitLocation(key: nil, path: rootPath, ancestry: [])
             }.any
         }
-        if !(block.whole(in: text).map(open) ?? false) {
+        if !(block.whole(in: text, minRun: Base64LayerDecoder.minLength).map(open) ?? false) {
             for line in block.lines { _ = open(line) }
         }
         block.lines.removeAll(keepingCapacity: true)
