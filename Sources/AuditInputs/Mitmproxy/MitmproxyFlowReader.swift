@@ -24,14 +24,14 @@ public struct MitmproxyFlowReader: ExchangeReader {
     }
 
     /// The keys of mitmproxy's flows and of what they hold (`get_state` of flows, messages,
-    /// connections, errors, WebSocket and DNS data, mitmproxy 0.x to 11): they stand in paths by
-    /// name.
+    /// connections, errors, WebSocket and DNS data, mitmproxy 0.x to 11; read back from files of
+    /// mitmproxy 7.0.4, 9.0.1 and 11.0.2): they stand in paths by name.
     static let knownKeys: Set<String> = [
         "additionals", "address", "alpn", "alpn_offers", "alpn_proto_negotiated", "answers", "authoritative_answer",
         "authorities", "authority", "backup", "cert", "certificate_list", "cipher", "cipher_list", "class_",
         "client_conn", "clientcert", "close_code", "close_reason", "closed_by_client", "comment", "content", "data",
         "error", "first_line_format", "headers", "host", "http_version", "id", "intercepted", "ip_address",
-        "is_replay", "marked", "messages", "metadata", "method", "mitmcert", "msg", "name", "op_code", "path",
+        "is_replay", "marked", "messages", "metadata", "method", "mitmcert", "mode", "msg", "name", "op_code", "path",
         "peername", "port", "proxy_mode", "query", "questions", "reason", "recursion_available",
         "recursion_desired", "request", "reserved", "response", "response_code", "scheme", "server_conn", "sni",
         "sockname", "source_address", "ssl_established", "status_code", "timestamp", "timestamp_created",

@@ -8,7 +8,8 @@ import Testing
 /// mitmproxy's flow files (`mitmdump -w`) are read flow by flow, each as one exchange; they were
 /// skipped as binary files. The fixtures in `Fixtures/mitmproxy` were written by mitmproxy 11.0.2
 /// (`make-fixtures.py` beside them says how): a real proxy capture of three calls, the same as raw
-/// HTTP by mitmproxy's own assembler, and flows of every kind with a token in each place.
+/// HTTP by mitmproxy's own assembler, and flows of every kind with a token in each place; and
+/// by mitmproxy 7.0.4, the HTTP and TCP flows in its older format.
 @Suite struct MitmproxyFlowTests {
     static let fixtures = TestSupport.repoRoot.appendingPathComponent("Tests/HabiterAuditTests/Fixtures/mitmproxy")
 
@@ -47,8 +48,10 @@ import Testing
 
     /// WebSocket and TCP messages, a comment and an addon's metadata are scanned where they sit;
     /// a key mitmproxy does not write stands in the path by its place. UDP and DNS flows read.
-    @Test func everyTextOfAFlowIsScanned() throws {
-        let outcome = Self.scan(try Self.bytes("flows.mitm"), name: "flows.mitm")
+    /// mitmproxy 7's format (14: a `mode` key, WebSocket messages of five parts) reads alike.
+    @Test(arguments: ["flows.mitm", "flows-mitmproxy7.mitm"])
+    func everyTextOfAFlowIsScanned(_ file: String) throws {
+        let outcome = Self.scan(try Self.bytes(file), name: file)
         #expect(outcome.errors.isEmpty)
         #expect(outcome.findings.map { "\($0.ruleId) \($0.pathText)" } == [
             "secret.slack-token /entries/0/_webSocketMessages/1/data!json/token",
