@@ -79,3 +79,40 @@ enum CaptureInputScanner {
         }
     }
 }
+
+extension ArtifactScan {
+    /// An HTTP message held in a string (`HTTPLayerDecoder`), read as a raw HTTP input is,
+    /// exchange by exchange, each part reported at the string and under its layer.
+    func scanHTTPLayer(_ value: UnsafeRawBufferPointer, frame: LayerFrame) -> Bool {
+        scanHTTPLayer(value, frame: frame, pieces: [(0, frame.outerOffset ?? 0)])
+    }
+
+    /// HTTP messages held in strings, `value`, read as a raw HTTP input is, each part reported
+    /// under `frame`'s path and at the string its bytes came from (`pieces`: where each string's
+    /// bytes start in `value`, and where the string stands). Messages the reader refuses (a
+    /// framing number that is none, a body cut before its `Content-Length`) are an input error
+    /// at the first string, and false: what they recorded is forgotten, and the caller scans
+    /// the strings as text. Their start line said they are HTTP: they are not passed as text
+    /// alone without a word.
+    func scanHTTPLayer(_ value: UnsafeRawBufferPointer, frame: LayerFrame, pieces: [(start: Int, outerOffset: Int)]) -> Bool {
+        let mark = (hits: hitMark, errors: errorCount)
+        let window = ByteWindow(whole: value)
+        var reader = HTTPMessageReader(window: window, start: window.start)
+        var exchanges = ExchangeScanner(scan: self, window: window, layer: frame, pieces: pieces)
+        do {
+            while try reader.nextExchange(&exchanges) {
+                window.unpin()
+                if let truncation = reader.truncation { throw truncation }
+            }
+            return true
+        } catch {
+            var failed = frame
+            failed.outerOffset = pieces[0].outerOffset
+            return layerReadFailed(error, frame: failed, since: mark) { error in
+                guard let syntax = error as? HTTPSyntaxError else { return nil }
+                return (syntax.isLimit ? .limit : .parse,
+                        "an HTTP message in a string cannot be read (\(syntax.reason)): it is only scanned as text, its headers not judged by name")
+            }
+        }
+    }
+}

@@ -17,6 +17,16 @@ import AuditInputs
 /// carrier there, as facts that `finishDocument` applies.
 struct ExchangeScanner: HTTPMessageVisitor {
     let scan: ArtifactScan
+    /// The window the exchanges' bytes are in: the input's, or that of an HTTP message held in a
+    /// string (`ArtifactScan.scanHTTPLayer`).
+    private let window: ByteWindow
+    /// The string that carries the exchanges when they are a layer: every part is reported
+    /// under its path, inside its containers; nil for an input's own exchanges.
+    private let layer: LayerFrame?
+    /// Where the parts of a layer are reported: from each piece's first byte on, at its offset
+    /// in the input (one piece, at the string; a Burp Suite item's request and response, each
+    /// at its element). Empty for an input's own exchanges.
+    private let pieces: [(start: Int, outerOffset: Int)]
 
     /// Headers whose values are credentials the protocol carries.
     static let transportHeaders: Set<String> = [
@@ -39,9 +49,31 @@ struct ExchangeScanner: HTTPMessageVisitor {
     private var fragmentShowsSignIn = false
 
     init(scan: ArtifactScan) {
+        self.init(scan: scan, window: scan.window, layer: nil, pieces: [])
+    }
+
+    /// The exchanges of HTTP messages held in strings: `window` holds their bytes, `layer` is the
+    /// strings' layer, `pieces` say where each string's bytes start in the window and where the
+    /// string stands.
+    init(scan: ArtifactScan, window: ByteWindow, layer: LayerFrame?, pieces: [(start: Int, outerOffset: Int)]) {
         self.scan = scan
+        self.window = window
+        self.layer = layer
+        self.pieces = pieces
         container = ExchangeScanner.newContainer(scan)
     }
+
+    /// Where a part written at `offset` is reported: there, or in a layer at its string.
+    private func place(_ offset: Int) -> Int {
+        guard layer != nil else { return offset }
+        return pieces.last { $0.start <= offset }?.outerOffset ?? pieces[0].outerOffset
+    }
+    /// The path the exchanges' paths start from.
+    private var root: LayeredPath { layer?.path ?? scan.rootPath }
+    /// The containers a part is in: the exchange's, inside the carrying string's in a layer.
+    private func ancestry(_ ids: [Int]) -> [Int] { layer.map { $0.ancestry + ids } ?? ids }
+    /// The layers open around a part.
+    private var depth: Int { layer?.depth ?? 0 }
 
     private static func newContainer(_ scan: ArtifactScan) -> Int {
         defer { scan.nextContainerId += 1 }
@@ -100,53 +132,52 @@ struct ExchangeScanner: HTTPMessageVisitor {
         case .flowValue: isProtocolField = false
         case .method, .version, .statusText, .chunkExtension: break
         }
-        scan.scanNamedString(bytes, name: nil, at: text.offset, depth: 0) {
-            HitLocation(key: text.key, path: text.path(under: scan.rootPath), ancestry: isComment ? [] : [container],
+        scan.scanNamedString(bytes, name: nil, at: place(text.offset), depth: depth) {
+            HitLocation(key: text.key, path: text.path(under: root), ancestry: ancestry(isComment ? [] : [container]),
                         readerContext: isComment ? .payload : nil, carrier: carrier, isProtocolField: isProtocolField)
         }
-        try scan.checkDocumentHits(at: text.offset)
+        try scan.checkDocumentHits(at: place(text.offset))
     }
 
     mutating func field(_ field: HTTPField, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
         let facts = scan.keyFacts(name.bindMemory(to: UInt8.self))
         let match = scan.nameMatch(of: facts, key: name.bindMemory(to: UInt8.self))
-        let root = scan.rootPath
         let isVariable = field.list == .variables
         // A name that is itself a secret: found where it stands, and masked where it names the value.
         var masked = false
         if facts.matchesPattern {
-            let found = scan.scanPatterns(name, offset: field.nameOffset) {
-                isVariable ? HitLocation(key: nil, path: field.namePath(under: root), ancestry: [], readerContext: .payload)
-                    : HitLocation(key: nil, path: field.namePath(under: root), ancestry: [container], isProtocolField: true)
+            let found = scan.scanPatterns(name, offset: place(field.nameOffset)) {
+                isVariable ? HitLocation(key: nil, path: field.namePath(under: root), ancestry: ancestry([]), readerContext: .payload)
+                    : HitLocation(key: nil, path: field.namePath(under: root), ancestry: ancestry([container]), isProtocolField: true)
             }
             masked = found > 0
         }
         if isVariable {
             // The file's own value (`@token = …`), judged by its name.
-            scan.scanNamedString(value, name: match, at: field.valueOffset, depth: 0) {
+            scan.scanNamedString(value, name: match, at: place(field.valueOffset), depth: depth) {
                 HitLocation(key: masked ? Redaction.maskedKey : String(decoding: name, as: UTF8.self), path: field.valuePath(under: root),
-                            ancestry: [], readerContext: .payload)
+                            ancestry: ancestry([]), readerContext: .payload)
             }
-            try scan.checkDocumentHits(at: field.valueOffset)
+            try scan.checkDocumentHits(at: place(field.valueOffset))
             return
         }
         // Locations are made only for what is found: a message can hold a million headers.
         func location(_ path: LayeredPath) -> HitLocation {
             let lowercased = String(decoding: name, as: UTF8.self).lowercased()
-            return HitLocation(key: masked ? Redaction.maskedKey : String(decoding: name, as: UTF8.self), path: path, ancestry: [container],
+            return HitLocation(key: masked ? Redaction.maskedKey : String(decoding: name, as: UTF8.self), path: path, ancestry: ancestry([container]),
                                carrier: ExchangeScanner.isCredentialHeader(lowercased, scan: scan) ? .transport : nil, isProtocolField: true)
         }
         let setCookie = name.equalsIgnoringASCIICase("set-cookie")
         if setCookie || name.equalsIgnoringASCIICase("cookie") {
             let valuePath = field.valuePath(under: root)
-            let frame = LayerFrame(path: valuePath.entering("cookie"), outerOffset: field.valueOffset,
+            let frame = LayerFrame(path: valuePath.entering("cookie"), outerOffset: place(field.valueOffset),
                                    outerKey: masked ? Redaction.maskedKey : String(decoding: name, as: UTF8.self),
-                                   ancestry: [container], depth: 1, readerContext: nil, carrier: .transport, isProtocolField: true)
+                                   ancestry: ancestry([container]), depth: depth + 1, readerContext: nil, carrier: .transport, isProtocolField: true)
             try ExchangeScanner.scanCookies(value, setCookie: setCookie, frame: frame, scan: scan) {
-                try scan.checkDocumentHits(at: field.valueOffset)
+                try scan.checkDocumentHits(at: place(field.valueOffset))
             }
             // The value as text too: parts without `=`, Set-Cookie attributes, formats that span pairs.
-            _ = scan.scanPatterns(value, offset: field.valueOffset) { location(valuePath) }
+            _ = scan.scanPatterns(value, offset: place(field.valueOffset)) { location(valuePath) }
         } else {
             // A header's name, or the request's host, may name the provider of a generic-shaped value.
             var context = facts.contextRules
@@ -154,11 +185,11 @@ struct ExchangeScanner: HTTPMessageVisitor {
                 if name.equalsIgnoringASCIICase("host") { hostContext |= scan.rules.patterns.contextMask(of: value) }
                 context |= hostContext
             }
-            scan.scanNamedString(value, name: match, at: field.valueOffset, depth: 0, context: context, carriedByProtocol: true) {
+            scan.scanNamedString(value, name: match, at: place(field.valueOffset), depth: depth, context: context, carriedByProtocol: true) {
                 location(field.valuePath(under: root))
             }
         }
-        try scan.checkDocumentHits(at: field.valueOffset)
+        try scan.checkDocumentHits(at: place(field.valueOffset))
     }
 
     /// A Cookie (`a=1; b=2`) or Set-Cookie (`name=value; Path=/`: the first pair) value's pairs,
@@ -219,11 +250,11 @@ struct ExchangeScanner: HTTPMessageVisitor {
 
     /// Whether the exchange is an OAuth token request (authorization code with PKCE, refresh).
     private func isTokenExchange(_ request: HTTPExchange.Body?, _ response: HTTPExchange.Body?) -> Bool {
-        if let request, request.withBytes(in: scan.window, { body in ExchangeScanner.tokenRequestMarkers.contains { body.containsBytes($0) } }) {
+        if let request, request.withBytes(in: window, { body in ExchangeScanner.tokenRequestMarkers.contains { body.containsBytes($0) } }) {
             return true
         }
         guard urlPath.hasSuffix("/token"), let response else { return false }
-        return response.withBytes(in: scan.window) { ExchangeScanner.issuesAccessToken($0.bindMemory(to: UInt8.self)) }
+        return response.withBytes(in: window) { ExchangeScanner.issuesAccessToken($0.bindMemory(to: UInt8.self)) }
     }
 
     /// Whether the exchange is a call of the app's sign-in: by its route, else (unless it is a
@@ -232,8 +263,8 @@ struct ExchangeScanner: HTTPMessageVisitor {
         if let route = HabiterAPI.route(ofPath: urlPath) { return route == .signIn }
         if isSyncCall(urlPath) { return false }
         if fragmentShowsSignIn { return true }
-        if let request, request.withBytes(in: scan.window, { HabiterAPI.isSignInRequest($0, escapedJSON: false) }) { return true }
-        if let response, response.withBytes(in: scan.window, { HabiterAPI.isSignInResponse($0, escapedJSON: false) }) { return true }
+        if let request, request.withBytes(in: window, { HabiterAPI.isSignInRequest($0, escapedJSON: false) }) { return true }
+        if let response, response.withBytes(in: window, { HabiterAPI.isSignInResponse($0, escapedJSON: false) }) { return true }
         return false
     }
 
@@ -242,32 +273,32 @@ struct ExchangeScanner: HTTPMessageVisitor {
     /// the limits is a limit error), then JSON by type or content, else text, which the layer
     /// decoders open (a form, base64, a JWT).
     private func scanBody(_ body: HTTPExchange.Body, exchange: Int, context: ScanContext, carrier: Family?, isProtocolField: Bool) {
-        var path = body.path(exchange: exchange, under: scan.rootPath)
+        var path = body.path(exchange: exchange, under: root)
         var inflated: [UInt8]?
         var excluded: UInt16 = 0
-        if let coding = body.unsupportedCoding, body.withBytes(in: scan.window, { !$0.isEmpty }) {
-            scan.fail(.parse, at: body.offset, "a body coded \(coding) (Content-Encoding or Transfer-Encoding) cannot be decoded (only gzip, deflate, br and zstd can); it was scanned as it is, so what it holds is not checked")
+        if let coding = body.unsupportedCoding, body.withBytes(in: window, { !$0.isEmpty }) {
+            scan.fail(.parse, at: place(body.offset), "a body coded \(coding) (Content-Encoding or Transfer-Encoding) cannot be decoded (only gzip, deflate, br and zstd can); it was scanned as it is, so what it holds is not checked")
         }
         // The coding to undo: the one the headers name, else gzip by its magic.
         let coding: ContentCoding?
         if body.codings.count > 1 {
             let names = body.codings.map(\.layerName).joined(separator: " and ")
-            scan.fail(.parse, at: body.offset, "a body coded with both \(names) (Content-Encoding or Transfer-Encoding) cannot be decoded (one coding can be undone, not two); it was scanned as it is, so what it holds is not checked")
+            scan.fail(.parse, at: place(body.offset), "a body coded with both \(names) (Content-Encoding or Transfer-Encoding) cannot be decoded (one coding can be undone, not two); it was scanned as it is, so what it holds is not checked")
             coding = nil
         } else if let declared = body.codings.first {
             coding = declared
-        } else if body.withBytes(in: scan.window, { GzipLayerDecoder.hasMagic($0) }) {
+        } else if body.withBytes(in: window, { GzipLayerDecoder.hasMagic($0) }) {
             coding = .gzip
         } else {
             coding = nil
         }
         if let coding {
-            switch body.withBytes(in: scan.window, coding.decode) {
+            switch body.withBytes(in: window, coding.decode) {
             case .success(let bytes):
                 inflated = bytes
                 path = path.entering(coding.layerName)
             case .failure(let error):
-                scan.fail(error.isLimit ? .limit : .parse, at: body.offset,
+                scan.fail(error.isLimit ? .limit : .parse, at: place(body.offset),
                           "a \(coding.layerName)-encoded body cannot be decompressed (\(error.message(coding: coding.layerName))); it was scanned as it is")
                 excluded = scan.layerDecoders.mask(named: coding.layerName)
             }
@@ -279,7 +310,7 @@ struct ExchangeScanner: HTTPMessageVisitor {
             scan.facts[id] = ContainerFacts(carrier: carrier, isProtocolField: true)
             ancestry = [id]
         }
-        let frame = LayerFrame(path: path, outerOffset: body.offset, outerKey: nil, ancestry: ancestry, depth: 1,
+        let frame = LayerFrame(path: path, outerOffset: place(body.offset), outerKey: nil, ancestry: self.ancestry(ancestry), depth: depth + 1,
                                readerContext: context, carrier: carrier, isProtocolField: isProtocolField)
         let mime = body.mimeType?.lowercased() ?? ""
         if let inflated {
@@ -288,7 +319,8 @@ struct ExchangeScanner: HTTPMessageVisitor {
         }
         switch body.bytes {
         case .input(let range):
-            scanContent(scan.window.bytes(range), inPlace: range, mime: mime, frame: frame, excluding: excluded)
+            // Read in place with exact positions in an input; a layer's bytes have none.
+            scanContent(window.bytes(range), inPlace: layer == nil ? range : nil, mime: mime, frame: frame, excluding: excluded)
         case .decoded(let bytes):
             bytes.withUnsafeBytes { scanContent($0, inPlace: nil, mime: mime, frame: frame, excluding: excluded) }
         }

@@ -184,6 +184,7 @@ extension ArtifactScan {
         case .json: return layer.bytes.withUnsafeBytes { scanJSONLayer($0, frame: frame) }
         case .valueIsJSON: return scanJSONLayer(value, frame: frame)
         case .valueIsXML: return scanXMLLayer(value, frame: frame)
+        case .valueIsHTTP: return scanHTTPLayer(value, frame: frame)
         case .text: return scanTextLayer(layer.bytes, frame: frame)
         case .pairs(let list): return scanPairs(list.pairs(in: value), frame: frame)
         }

@@ -104,7 +104,11 @@ public struct HTTPMessageReader: ExchangeReader {
         return (space, targetEnd)
     }
 
-    static func isRequestLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool { requestLine(line) != nil }
+    /// `withVersion`: only a request line that ends with its `HTTP/…` version.
+    static func isRequestLine(_ line: UnsafeBufferPointer<UInt8>, withVersion: Bool = false) -> Bool {
+        guard let (_, targetEnd) = requestLine(line) else { return false }
+        return !withVersion || targetEnd < line.count
+    }
 
     /// `HTTP/… SP 3DIGIT [SP reason]`: the end of the version, the status code and where the
     /// reason phrase starts.

@@ -3,7 +3,8 @@ import AuditBytes
 /// Base64 held in a string (RFC 4648, standard or URL-safe alphabet, padded or not, with the line
 /// breaks of MIME and Android's `Base64.DEFAULT`), opened only when it decodes to something a
 /// reader can use: JSON (`.json`), gzip, zlib or zstd data (`.text` holding the compressed bytes,
-/// which the gzip, deflate or zstd decoder opens next), or printable UTF-8 text (`.text`). The
+/// which the gzip, deflate or zstd decoder opens next), an HTTP message whatever its body (for the
+/// HTTP layer), or printable UTF-8 text (`.text`). The
 /// value itself is still scanned as text: a base64 secret is a secret.
 ///
 /// Strict, because most secrets are base64-shaped: a random token must not come back as
@@ -193,6 +194,7 @@ public struct Base64LayerDecoder: LayerDecoder {
             if decoded >= 2 && sample[0] == 0x78 && DeflateLayerDecoder.opens(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: sample[..<decoded]))) {
                 return true
             }
+            if startsWithHTTPMessage(UnsafeBufferPointer(rebasing: sample[..<decoded])) { return true }
             var check = TextCheck(expectedBytes: decodedCount)
             // Printable ASCII eight bytes at a time, up to the sample's end at most.
             let wordsEnd = min(decoded, textSample)
@@ -210,6 +212,17 @@ public struct Base64LayerDecoder: LayerDecoder {
             // Every byte was decoded and checked (a longer value has stopped above).
             return decoded == decodedCount && check.finish()
         }
+    }
+
+    /// Whether decoded bytes start with an HTTP message's start line, whatever its body (a
+    /// proxy's export keeps a response's gzip body as sent): the HTTP layer reads it. Its first
+    /// word is looked at before its line is searched.
+    private static func startsWithHTTPMessage(_ sample: UnsafeBufferPointer<UInt8>) -> Bool {
+        var word = 0
+        while word < sample.count && sample[word] &- UInt8(ascii: "A") < 26 { word += 1 }
+        guard word > 0, word < sample.count, sample[word] == UInt8(ascii: " ") || sample[word] == UInt8(ascii: "/"),
+              let lineFeed = sample.firstIndex(of: 0x0A) else { return false }
+        return HTTPLayerDecoder.isStartLine(UnsafeBufferPointer(rebasing: sample[..<lineFeed]))
     }
 
     /// Decodes a value that is known to be base64 (a HAR body with `"encoding": "base64"`, a

@@ -14,6 +14,9 @@ public struct DecodedLayer: Sendable {
         /// The value itself is an XML document: read where it stands with the XML reader, each
         /// text and attribute judged by its name.
         case valueIsXML
+        /// The value itself is an HTTP/1.x message: read where it stands with the raw HTTP
+        /// reader, its headers judged by name and its bodies by type and coding.
+        case valueIsHTTP
         /// Plain text (or bytes): offered to the decoders again, else scanned with the pattern
         /// rules as one value.
         case text
@@ -22,8 +25,8 @@ public struct DecodedLayer: Sendable {
         case pairs(PairList)
     }
 
-    /// The decoded bytes of a `json` or `text` layer; empty for `valueIsJSON`, `valueIsXML` and
-    /// `pairs`, which are read from the value.
+    /// The decoded bytes of a `json` or `text` layer; empty for `valueIsJSON`, `valueIsXML`,
+    /// `valueIsHTTP` and `pairs`, which are read from the value.
     public var bytes: [UInt8]
     public var content: Content
     /// True when the layer holds everything the value says (JSON text), so the value itself is
@@ -165,7 +168,7 @@ public enum LayerDecoders {
     public static let standard: [any LayerDecoder] = [
         JSONLayerDecoder(), JWTLayerDecoder(), QueryLayerDecoder(), FragmentLayerDecoder(), UserinfoLayerDecoder(), FormLayerDecoder(),
         MultipartLayerDecoder(), BasicAuthLayerDecoder(), Base64LayerDecoder(), DataURLLayerDecoder(), PercentLayerDecoder(), GzipLayerDecoder(), DeflateLayerDecoder(),
-        ZstdLayerDecoder(), XMLLayerDecoder(),
+        ZstdLayerDecoder(), XMLLayerDecoder(), HTTPLayerDecoder(),
     ]
 }
 

@@ -52,7 +52,7 @@ public enum PrefsXMLReason: Equatable, Sendable {
         case .trailingContent: return "unexpected content after </map>"
         case .unexpectedEnd(let place): return "unexpected end of input \(place.description)"
         case .doctype: return "DOCTYPE declarations are not allowed (no DTDs, entity definitions or external entities)"
-        case .doctypeInternalSubset: return "a DOCTYPE with an internal subset is not allowed (no DTDs, entity definitions or external entities)"
+        case .doctypeInternalSubset: return "a parameter-entity reference in a DOCTYPE is not allowed (a DTD may declare elements, attribute lists and notations; no entity definitions or external entities)"
         case .entityDeclaration: return "ENTITY declarations are not allowed"
         case .unknownMarkupDeclaration: return "unknown markup declaration after '<!'"
         case .processingInstruction: return "processing instructions other than the XML declaration are not allowed"

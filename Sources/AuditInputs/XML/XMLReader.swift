@@ -115,7 +115,10 @@ public struct XMLReader {
                     next = end + 3
                 } else if prefix("<!DOCTYPE", at: lt) == true {
                     guard !sawRoot && open.isEmpty else { throw PrefsXMLError(.doctype, at: lt) }
-                    next = try doctype(at: lt)
+                    let (end, subset) = try doctype(at: lt)
+                    // The declarations' text is scanned as a comment's: a default value is text too.
+                    if let subset { try visitor.comment(PrefsText(Array(UnsafeBufferPointer(start: origin + subset.lowerBound, count: subset.count)), at: subset.lowerBound)) }
+                    next = end
                 } else if prefix("<!ENTITY", at: lt) == true {
                     throw PrefsXMLError(.entityDeclaration, at: lt)
                 } else {
@@ -136,17 +139,74 @@ public struct XMLReader {
     }
 
     /// `<!DOCTYPE name>` or `<!DOCTYPE name SYSTEM "uri">` / `PUBLIC "id" "uri"`, at `lt`: read and
-    /// ignored (the DTD is never fetched). Returns the offset after `>`. An internal subset `[`
-    /// is refused.
-    private mutating func doctype(at lt: Int) throws -> Int {
+    /// ignored (the DTD is never fetched). An internal subset may declare elements, attribute
+    /// lists and notations and hold comments and processing instructions, as Burp Suite's exports
+    /// do: they describe the document and change nothing in it (a default attribute value is not
+    /// applied). Returns the offset after `>` and the internal subset's range, if there is one.
+    private mutating func doctype(at lt: Int) throws -> (end: Int, subset: Range<Int>?) {
         var i = lt + 9
+        var subset: Range<Int>?
+        while true {
+            guard let c = peek(i) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
+            switch c {
+            case UInt8(ascii: ">"):
+                return (i + 1, subset)
+            case UInt8(ascii: "["):
+                guard subset == nil else { throw PrefsXMLError(.unexpectedCharacter(describeByte(c)), at: i) }
+                let end = try internalSubset(from: i + 1)
+                subset = i + 1..<end
+                i = end + 1
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                guard let close = find(c, from: i + 1) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
+                i = close + 1
+            default:
+                i += 1
+            }
+        }
+    }
+
+    /// The declarations of an internal subset from `start`, checked; returns the offset of the
+    /// `]` that ends it. An ENTITY declaration is refused, and so is a parameter-entity reference
+    /// (`%name;`), which could only name one.
+    private mutating func internalSubset(from start: Int) throws -> Int {
+        var i = start
+        while true {
+            guard let c = peek(i) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
+            if isSpace(c) {
+                i += 1
+            } else if c == UInt8(ascii: "]") {
+                return i
+            } else if c == UInt8(ascii: "%") {
+                throw PrefsXMLError(.doctypeInternalSubset, at: i)
+            } else if c != UInt8(ascii: "<") {
+                throw PrefsXMLError(c == 0 ? .nulByte : .unexpectedCharacter(describeByte(c)), at: i)
+            } else if prefix("<!--", at: i) == true {
+                guard let end = find("--", from: i + 4) else { throw PrefsXMLError(.unexpectedEnd(.comment), at: limit) }
+                guard peek(end + 2) == UInt8(ascii: ">") else { throw PrefsXMLError(.doubleHyphenInComment, at: end) }
+                i = end + 3
+            } else if prefix("<?", at: i) == true {
+                guard let end = find("?>", from: i + 2) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
+                i = end + 2
+            } else if prefix("<!ENTITY", at: i) == true {
+                throw PrefsXMLError(.entityDeclaration, at: i)
+            } else if prefix("<!ELEMENT", at: i) == true || prefix("<!ATTLIST", at: i) == true || prefix("<!NOTATION", at: i) == true {
+                i = try declarationEnd(from: i + 2)
+            } else {
+                throw PrefsXMLError(.unknownMarkupDeclaration, at: i)
+            }
+        }
+    }
+
+    /// The offset after the `>` that ends a markup declaration, past its quoted literals.
+    private mutating func declarationEnd(from start: Int) throws -> Int {
+        var i = start
         while true {
             guard let c = peek(i) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
             switch c {
             case UInt8(ascii: ">"):
                 return i + 1
-            case UInt8(ascii: "["):
-                throw PrefsXMLError(.doctypeInternalSubset, at: lt)
+            case UInt8(ascii: "%"):
+                throw PrefsXMLError(.doctypeInternalSubset, at: i)
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 guard let close = find(c, from: i + 1) else { throw PrefsXMLError(.unexpectedEnd(.tag), at: limit) }
                 i = close + 1

@@ -1,0 +1,108 @@
+import AuditCore
+import AuditInputs
+
+/// Burp Suite's XML export of items (Proxy history or Target site map, "Save items"): a root
+/// `<items burpVersion="…">`, an `<item>` an exchange, its `<request>` and `<response>` the
+/// messages as sent, base64 (`base64="true"`, Burp's default) or as they are. An item's two
+/// messages are read as one raw HTTP exchange in a layer at the item (`/items/item[2]!http/…`),
+/// so that the response is judged with its request (a sync call's context, the sign-in's token
+/// response), each part reported at its message's element. The item's other elements (its URL,
+/// host, comment) are read as any XML's are.
+struct BurpExportItems {
+    /// A message of the open item, as written, and where its text's path is.
+    private struct Message {
+        var text: PrefsText
+        var isBase64: Bool
+        var path: LayeredPath?
+    }
+
+    /// The open item's path; nil outside an item.
+    private var itemPath: LayeredPath?
+    private var request: Message?
+    private var response: Message?
+    /// The message element that is open.
+    private var openSide: HTTPSide?
+
+    /// Whether a document's root element starts a Burp Suite export.
+    static func isExport(root tag: XMLStartTag) -> Bool {
+        tag.name.elementsEqual("items".utf8) && tag.attributes.contains { $0.name.elementsEqual("burpVersion".utf8) }
+    }
+
+    /// An element opens at `depth` (the root's is 1), at `path`.
+    mutating func startElement(_ tag: XMLStartTag, depth: Int, path: LayeredPath) {
+        if depth == 2 {
+            itemPath = tag.name.elementsEqual("item".utf8) ? path : nil
+            (request, response) = (nil, nil)
+        } else if depth == 3, itemPath != nil {
+            openSide = tag.name.elementsEqual("request".utf8) ? .request : tag.name.elementsEqual("response".utf8) ? .response : nil
+            guard openSide != nil else { return }
+            let isBase64 = tag.attributes.contains { $0.name.elementsEqual("base64".utf8) && $0.value.bytes.elementsEqual("true".utf8) }
+            let message = Message(text: PrefsText([], at: tag.offset), isBase64: isBase64)
+            if openSide == .request { request = message } else { response = message }
+        }
+    }
+
+    /// A text node at `path`: kept when it is an open message's (true), for the item's end.
+    mutating func keep(_ text: PrefsText, path: LayeredPath) -> Bool {
+        guard let side = openSide else { return false }
+        func add(to message: inout Message?) {
+            guard var kept = message else { return }
+            if kept.path == nil { (kept.text.offset, kept.path) = (text.offset, path) }
+            kept.text.bytes += text.bytes
+            message = kept
+        }
+        if side == .request { add(to: &request) } else { add(to: &response) }
+        return true
+    }
+
+    /// An element at `depth` closes: at an item's end, its messages are read.
+    mutating func endElement(depth: Int, scan: ArtifactScan, frame: LayerFrame) {
+        if depth == 3 { openSide = nil }
+        guard depth == 2, let itemPath else { return }
+        scanItem(at: itemPath, scan: scan, frame: frame)
+        (self.itemPath, request, response) = (nil, nil, nil)
+    }
+
+    /// The item's messages, decoded and joined, read as raw HTTP; a message that is not base64
+    /// though marked so, or messages the HTTP reader refuses, are input errors and scanned as
+    /// text.
+    private func scanItem(at path: LayeredPath, scan: ArtifactScan, frame: LayerFrame) {
+        var bytes: [UInt8] = []
+        var pieces: [(start: Int, outerOffset: Int)] = []
+        var read: [(bytes: Range<Int>, message: Message)] = []
+        for message in [request, response].compactMap({ $0 }) where !message.text.bytes.isEmpty {
+            let place = frame.outerOffset ?? message.text.offset
+            var decoded = message.text.bytes
+            if message.isBase64 {
+                switch Base64LayerDecoder.decodeForced(message.text.bytes, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
+                case .success(let data):
+                    decoded = data
+                case .failure(let error):
+                    let isLimit = if case .tooLarge = error { true } else { false }
+                    scan.fail(isLimit ? .limit : .parse, at: place,
+                              "a Burp Suite item's message marked base64 cannot be decoded (\(error.message)): it is only scanned as text")
+                    scanAsText(message.text.bytes, message, scan: scan, frame: frame)
+                    continue
+                }
+            }
+            pieces.append((bytes.count, place))
+            read.append((bytes.count..<bytes.count + decoded.count, message))
+            bytes += decoded
+        }
+        guard !pieces.isEmpty else { return }
+        let layer = LayerFrame(path: path.entering("http"), outerOffset: pieces[0].outerOffset, outerKey: nil, ancestry: frame.ancestry,
+                               depth: frame.depth + 1, readerContext: frame.readerContext, carrier: frame.carrier,
+                               isProtocolField: frame.isProtocolField)
+        if !bytes.withUnsafeBytes({ scan.scanHTTPLayer($0, frame: layer, pieces: pieces) }) {
+            for (range, message) in read { scanAsText(Array(bytes[range]), message, scan: scan, frame: frame) }
+        }
+    }
+
+    /// A message's bytes scanned with the pattern rules, at its element.
+    private func scanAsText(_ bytes: [UInt8], _ message: Message, scan: ArtifactScan, frame: LayerFrame) {
+        let path = message.path ?? LayeredPath()
+        _ = bytes.withUnsafeBytes { bytes in
+            scan.scanPatterns(bytes, offset: frame.outerOffset ?? message.text.offset) { frame.location(key: nil, at: path) }
+        }
+    }
+}
