@@ -85,6 +85,8 @@ struct BurpExportItems {
                     continue
                 }
             }
+            // A request body without a length runs to the next message: the response starts a line.
+            if !bytes.isEmpty && bytes.last != 0x0A { bytes += [0x0D, 0x0A] }
             pieces.append((bytes.count, place))
             read.append((bytes.count..<bytes.count + decoded.count, message))
             bytes += decoded
