@@ -28,6 +28,17 @@ extension RedactionSession {
         }
     }
 
+    /// An HTTP message held in a string: rewritten as a raw HTTP input is (a changed body gets
+    /// its `Content-Length` corrected).
+    func redactHTTPLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
+        do {
+            return try HTTPMessageRedactor.redact(value, root: path, session: self)
+        } catch {
+            noteProblem("the HTTP message at \(path) could not be read again")
+            return nil
+        }
+    }
+
     /// NDJSON held in a string: each non-blank line is a document, `!ndjson/<index>`.
     func redactNDJSONLayer(_ value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         var edits = ByteEdits()

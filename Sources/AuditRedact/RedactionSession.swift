@@ -101,13 +101,14 @@ final class RedactionSession {
 
     /// The order in which layers of one value are redacted: those that replace the value first,
     /// then those that edit a part of it (each re-reads the value the previous one left).
-    static let decoderOrder = ["json", "ndjson", "xml", "gzip", "deflate", "brotli", "zstd", "base64", "data", "percent", "list", "legacy-list", "query", "fragment", "userinfo", "form", "multipart", "basic", "cookie"]
+    static let decoderOrder = ["json", "ndjson", "xml", "http", "gzip", "deflate", "brotli", "zstd", "base64", "data", "percent", "list", "legacy-list", "query", "fragment", "userinfo", "form", "multipart", "basic", "cookie"]
 
     private func redactLayer(_ decoder: String, in value: [UInt8], at path: LayeredPath) -> [UInt8]? {
         switch decoder {
         case "json": return redactJSONLayer(value, at: path)
         case "ndjson": return redactNDJSONLayer(value, at: path)
         case "xml": return redactXMLLayer(value, at: path)
+        case "http": return redactHTTPLayer(value, at: path)
         case "gzip": return redactCompressedLayer(value, .gzip, at: path)
         case "deflate": return redactCompressedLayer(value, .deflate, at: path)
         case "brotli": return redactCompressedLayer(value, .brotli, at: path)

@@ -6,6 +6,9 @@ import AuditInputs
 /// the plan names are rewritten, escaped as `PrefsXMLRedactor` escapes them, at the scanner's
 /// paths (`XMLPaths`). A secret in an element or attribute name cannot be replaced in place (a
 /// placeholder is no XML name): it is left, noted, and the verification scan refuses the copy.
+/// A Burp Suite export's messages, which the scan reads as one exchange at their item
+/// (`/items/item[2]!http/…`), are rewritten each on its own as a raw HTTP message is, and
+/// base64-encoded again where they were.
 struct XMLDocumentRedactor {
     /// Redacts `text`; nil when nothing changes. Throws the reader's error when `text` is not
     /// well-formed XML.
@@ -33,9 +36,22 @@ struct XMLDocumentRedactor {
         let input: UnsafeBufferPointer<UInt8>
         var paths: XMLPaths
         var edits = ByteEdits()
+        /// In a Burp Suite export: the open elements, the open item's path, and the open
+        /// message's layer and whether it is base64.
+        var burpDepth: Int?
+        var burpItem: LayeredPath?
+        var burpMessage: (layer: LayeredPath, isBase64: Bool)?
 
         mutating func startElement(_ tag: XMLStartTag) throws {
             let path = paths.enter(tag.name)
+            if burpDepth == nil && BurpExport.isExport(root: tag) { burpDepth = 0 }
+            if let depth = burpDepth {
+                burpDepth = depth + 1
+                if depth + 1 == 2 { burpItem = tag.name.elementsEqual("item".utf8) ? path : nil }
+                if depth + 1 == 3, let item = burpItem, BurpExport.message(tag) != nil {
+                    burpMessage = (item.entering("http"), BurpExport.isBase64(tag))
+                }
+            }
             guard session.plan.leadsSomewhere(path) else { return }
             if session.plan.node(at: path)?.isTarget == true { session.noteProblem("a secret in an element name at \(path) cannot be replaced in place") }
             for attribute in tag.attributes {
@@ -50,12 +66,34 @@ struct XMLDocumentRedactor {
 
         mutating func endElement() throws {
             paths.leave()
+            if let depth = burpDepth {
+                if depth == 3 { burpMessage = nil }
+                burpDepth = depth - 1
+            }
         }
 
         mutating func text(_ text: PrefsText) throws {
+            if let message = burpMessage {
+                return redactBurpMessage(text, layer: message.layer, isBase64: message.isBase64)
+            }
             guard let path = paths.text, session.plan.node(at: path) != nil,
                   let redacted = session.redactValue(text.bytes, at: path) else { return }
             edits.replace(XMLDocumentRedactor.textRange(of: text, in: input), with: PrefsXMLRedactor.escape(redacted))
+        }
+
+        /// A Burp Suite item's message: decoded, rewritten as raw HTTP, encoded again.
+        private mutating func redactBurpMessage(_ text: PrefsText, layer: LayeredPath, isBase64: Bool) {
+            guard session.plan.leadsSomewhere(layer) else { return }
+            let style = Base64Style(of: text.bytes)
+            guard let message = isBase64 ? style.decode(text.bytes) : text.bytes else {
+                return session.noteProblem("the Burp Suite message at \(layer) could not be decoded again")
+            }
+            do {
+                guard let redacted = try HTTPMessageRedactor.redact(message, root: layer, session: session) else { return }
+                edits.replace(XMLDocumentRedactor.textRange(of: text, in: input), with: PrefsXMLRedactor.escape(isBase64 ? style.encode(redacted) : redacted))
+            } catch {
+                session.noteProblem("the Burp Suite message at \(layer) could not be read again")
+            }
         }
 
         mutating func comment(_ text: PrefsText) throws {

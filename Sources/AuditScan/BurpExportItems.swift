@@ -1,9 +1,7 @@
 import AuditCore
 import AuditInputs
 
-/// Burp Suite's XML export of items (Proxy history or Target site map, "Save items"): a root
-/// `<items burpVersion="…">`, an `<item>` an exchange, its `<request>` and `<response>` the
-/// messages as sent, base64 (`base64="true"`, Burp's default) or as they are. An item's two
+/// The items of a Burp Suite export (`BurpExport`), as the XML scan reads them. An item's two
 /// messages are read as one raw HTTP exchange in a layer at the item (`/items/item[2]!http/…`),
 /// so that the response is judged with its request (a sync call's context, the sign-in's token
 /// response), each part reported at its message's element. The item's other elements (its URL,
@@ -23,21 +21,15 @@ struct BurpExportItems {
     /// The message element that is open.
     private var openSide: HTTPSide?
 
-    /// Whether a document's root element starts a Burp Suite export.
-    static func isExport(root tag: XMLStartTag) -> Bool {
-        tag.name.elementsEqual("items".utf8) && tag.attributes.contains { $0.name.elementsEqual("burpVersion".utf8) }
-    }
-
     /// An element opens at `depth` (the root's is 1), at `path`.
     mutating func startElement(_ tag: XMLStartTag, depth: Int, path: LayeredPath) {
         if depth == 2 {
             itemPath = tag.name.elementsEqual("item".utf8) ? path : nil
             (request, response) = (nil, nil)
         } else if depth == 3, itemPath != nil {
-            openSide = tag.name.elementsEqual("request".utf8) ? .request : tag.name.elementsEqual("response".utf8) ? .response : nil
+            openSide = BurpExport.message(tag)
             guard openSide != nil else { return }
-            let isBase64 = tag.attributes.contains { $0.name.elementsEqual("base64".utf8) && $0.value.bytes.elementsEqual("true".utf8) }
-            let message = Message(text: PrefsText([], at: tag.offset), isBase64: isBase64)
+            let message = Message(text: PrefsText([], at: tag.offset), isBase64: BurpExport.isBase64(tag))
             if openSide == .request { request = message } else { response = message }
         }
     }

@@ -110,7 +110,7 @@ struct XMLScanVisitor: XMLVisitor {
             open[open.count - 1].pendingKey = nil
         }
         let path = paths.enter(tag.name)
-        if open.isEmpty && BurpExportItems.isExport(root: tag) { burpItems = BurpExportItems() }
+        if open.isEmpty && BurpExport.isExport(root: tag) { burpItems = BurpExportItems() }
         burpItems?.startElement(tag, depth: open.count + 1, path: path)
         let nameAttribute = tag.attributes.first { Self.namesValue(Self.localName($0.name)) }.map { String(decoding: $0.value.bytes, as: UTF8.self) }
         for attribute in tag.attributes {

@@ -145,4 +145,35 @@ private func split(_ message: [UInt8]) -> (head: String, body: [UInt8])? {
                    + "3;sig=[REDACTED:google-api-key]\nabc\n0\nX-Trace: [REDACTED:slack-token]\n\n")
         expectClean(result, leaking: [F.stripe, F.aws, F.github, F.github2, F.google, F.slack])
     }
+
+    /// Burp Suite's export: each message is rewritten as raw HTTP (a changed body's
+    /// Content-Length corrected) and base64-encoded again; the rest of the file is kept byte for
+    /// byte. The fixture is a real capture's calls as Burp writes them (`Fixtures/burp`).
+    @Test func aBurpExportsMessagesAreRewrittenAndEncodedAgain() throws {
+        let url = TestSupport.repoRoot.appendingPathComponent("Tests/HabiterAuditTests/Fixtures/burp/proxy-capture-burp.xml")
+        let input = Array(try Data(contentsOf: url))
+        let result = try F.redact(input, name: "proxy-capture-burp.xml")
+        #expect(result.format == "xml")
+        let github = "ghp_" + "Wd4Hs8Bf2Jg6Ua0EiZ3Qk7vTLm9Xc2Vb5Nz1", slack = "xoxb-" + "123456789012-1234567890123-" + "AbCdEfGhIjKlMnOpQrStUvWx"
+        // The secrets are inside base64: decoded, no message holds one.
+        let messages = String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { line -> [UInt8]? in
+            guard line.contains("base64=\"true\">"), let start = line.firstIndex(of: ">"), let end = line.lastIndex(of: "<") else { return nil }
+            return Data(base64Encoded: String(line[line.index(after: start)..<end]).replacingOccurrences(of: "<![CDATA[", with: "").replacingOccurrences(of: "]]>", with: "")).map(Array.init)
+        }
+        #expect(messages.count == 6)
+        #expect(!messages.contains { F.holds($0, github) || F.holds($0, slack) || F.holds($0, "client_secret=Qz") })
+        #expect(messages.contains { F.holds($0, "Authorization: Bearer [REDACTED:github-token]") })
+        // Up to the first message, the file is as it was.
+        let head = input.firstRange(of: Array("<request".utf8))!.lowerBound
+        #expect(result.output.starts(with: input[..<head]))
+        expectClean(result, leaking: [github, slack])
+    }
+
+    /// An HTTP message held in a string is rewritten as raw HTTP, inside its string.
+    @Test func anHTTPMessageInAStringIsRewrittenInPlace() throws {
+        let input = #"{"raw": "GET /v1/pull HTTP/1.1\r\nHost: sync.example.com\r\nX-Api-Key: \#(F.stripe)\r\n\r\n", "n": 1}"#
+        let result = try F.redact(input, name: "ticket.json")
+        expectText(F.text(result), equals: #"{"raw": "GET /v1/pull HTTP/1.1\r\nHost: sync.example.com\r\nX-Api-Key: [REDACTED:stripe-secret-key]\r\n\r\n", "n": 1}"#, "the copy")
+        expectClean(result, leaking: [F.stripe])
+    }
 }
