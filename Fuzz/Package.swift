@@ -14,7 +14,7 @@ let mainPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let fuzzTargets = [
     "json", "ndjson", "prefs-xml", "datastore", "har", "http", "scan", "layers", "codings",
     "layer-base64", "layer-basic", "layer-data", "layer-deflate", "layer-form", "layer-gzip", "layer-json", "layer-jwt",
-    "layer-multipart", "layer-percent", "layer-query", "layer-userinfo", "layer-xml",
+    "layer-http", "layer-multipart", "layer-percent", "layer-query", "layer-userinfo", "layer-xml",
 ]
 
 let library = Target.Dependency.product(name: "HabiterAudit", package: mainPackage)

@@ -98,7 +98,7 @@ extension ArtifactScan {
         let mark = (hits: hitMark, errors: errorCount)
         let window = ByteWindow(whole: value)
         var reader = HTTPMessageReader(window: window, start: window.start)
-        var exchanges = ExchangeScanner(scan: self, window: window, layer: frame, pieces: pieces)
+        var exchanges = ExchangeScanner(scan: self, layer: ExchangeScanner.Placement(window: window, frame: frame, pieces: pieces))
         do {
             while try reader.nextExchange(&exchanges) {
                 window.unpin()
