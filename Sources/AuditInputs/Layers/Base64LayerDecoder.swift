@@ -231,6 +231,17 @@ public struct Base64LayerDecoder: LayerDecoder {
     /// ignored, non-zero trailing bits ignored. Fails on a character outside the alphabet, data
     /// after padding, a lone final character, or a decoded size beyond `maxBytes`.
     public static func decodeForced<C: Collection>(_ text: C, maxBytes: Int = 256 << 20) -> Result<[UInt8], Base64Error> where C.Element == UInt8 {
+        // Base64 as encoders write it (one alphabet, canonical padding, zero trailing bits)
+        // decodes four symbols at a time, to the bytes the loop below gives it; the loop reads
+        // the rest, a symbol at a time, and says why it fails.
+        if let strict = Base64.decode(text, alphabet: .standard, ignoringLineBreaks: true), strict.count <= maxBytes {
+            return .success(strict)
+        }
+        return decodeLeniently(text, maxBytes: maxBytes)
+    }
+
+    /// `decodeForced` a symbol at a time, whatever the text is.
+    static func decodeLeniently<C: Collection>(_ text: C, maxBytes: Int) -> Result<[UInt8], Base64Error> where C.Element == UInt8 {
         let symbols: Int
         switch checkForced(text, maxBytes: maxBytes) {
         case .success(let count): symbols = count

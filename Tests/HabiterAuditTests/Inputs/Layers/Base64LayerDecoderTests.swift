@@ -1,5 +1,6 @@
 @testable import AuditBytes
 @testable import AuditInputs
+import Foundation
 import Testing
 
 @Suite struct Base64LayerDecoderTests {
@@ -366,6 +367,28 @@ import Testing
     }
 
     // MARK: decodeForced
+
+    /// Base64 as encoders write it is decoded four symbols at a time: to what the lenient loop
+    /// gives, on random bytes of every length in either alphabet, with line breaks, unpadded,
+    /// with a flipped symbol, and past the size limit.
+    @Test func decodeForcedDecodesAsTheLenientLoopDoes() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<200 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let standard = Array(Data(bytes).base64EncodedString().utf8)
+            let url = standard.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
+            let wrapped = Array(Data(bytes).base64EncodedString(options: [.lineLength64Characters, .endLineWithCarriageReturn, .endLineWithLineFeed]).utf8)
+            var flipped = standard
+            if !flipped.isEmpty { flipped[length % flipped.count] = UInt8(ascii: "*") }
+            for text in [standard, url, wrapped, standard.filter { $0 != UInt8(ascii: "=") }, flipped] {
+                for limit in [1 << 20, max(0, length - 1)] {
+                    let same = Base64LayerDecoder.decodeForced(text, maxBytes: limit) == Base64LayerDecoder.decodeLeniently(text, maxBytes: limit)
+                    #expect(same, "length \(length), limit \(limit)")
+                }
+            }
+            #expect(Base64LayerDecoder.decodeForced(standard) == .success(bytes))
+        }
+    }
 
     @Test func forcedDecodingIsLenient() {
         let expected = Array("fake body {\"a\":1}".utf8)
