@@ -39,8 +39,11 @@ struct BurpExportItems {
         guard let side = openSide else { return false }
         func add(to message: inout Message?) {
             guard var kept = message else { return }
-            if kept.path == nil { (kept.text.offset, kept.path) = (text.offset, path) }
-            kept.text.bytes += text.bytes
+            if kept.path == nil {
+                (kept.text, kept.path) = (text, path)
+            } else {
+                kept.text.bytes += text.bytes
+            }
             message = kept
         }
         if side == .request { add(to: &request) } else { add(to: &response) }

@@ -233,8 +233,9 @@ public struct Base64LayerDecoder: LayerDecoder {
     public static func decodeForced<C: Collection>(_ text: C, maxBytes: Int = 256 << 20) -> Result<[UInt8], Base64Error> where C.Element == UInt8 {
         // Base64 as encoders write it (one alphabet, canonical padding, zero trailing bits)
         // decodes four symbols at a time, to the bytes the loop below gives it; the loop reads
-        // the rest, a symbol at a time, and says why it fails.
-        if let strict = Base64.decode(text, alphabet: .standard, ignoringLineBreaks: true), strict.count <= maxBytes {
+        // the rest, a symbol at a time, and says why it fails. Text that could decode beyond
+        // `maxBytes` goes to the loop, which counts before it decodes.
+        if text.count / 4 * 3 <= maxBytes, let strict = Base64.decode(text, alphabet: .standard, ignoringLineBreaks: true) {
             return .success(strict)
         }
         return decodeLeniently(text, maxBytes: maxBytes)

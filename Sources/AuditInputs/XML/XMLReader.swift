@@ -53,7 +53,9 @@ public struct XMLReader {
         func flushText() throws {
             if let start = textStart, text.contains(where: { !isSpace($0) }) { try visitor.text(PrefsText(text, at: start)) }
             for comment in comments { try visitor.comment(comment) }
-            text.removeAll(keepingCapacity: true)
+            // Its room kept for the next run, unless it is large: a visitor that keeps the text (a
+            // Burp Suite message) shares its buffer, which clearing in place would allocate again.
+            text.removeAll(keepingCapacity: text.capacity <= 1 << 16)
             textStart = nil
             comments.removeAll()
         }
@@ -285,22 +287,24 @@ public struct XMLReader {
 
     private enum CharMode { case text, attribute, cdata, comment }
 
-    /// Printable ASCII but `&`, `<` and `]`, which mean something in some modes: the bytes every
-    /// mode keeps as they are.
-    private static let standsForItself: [Bool] = (0...255).map { b in
-        b >= 0x20 && b < 0x80 && b != Int(UInt8(ascii: "&")) && b != Int(UInt8(ascii: "<")) && b != Int(UInt8(ascii: "]"))
-    }
+    /// 1 for printable ASCII but `&`, `<` and `]`, which mean something in some modes: the bytes
+    /// every mode keeps as they are.
+    private static let standsForItself = ConstantByteTable((0...255).map { b in
+        b >= 0x20 && b < 0x80 && b != Int(UInt8(ascii: "&")) && b != Int(UInt8(ascii: "<")) && b != Int(UInt8(ascii: "]")) ? 1 : 0
+    })
 
     /// Validates the character data in `[from, to)` (visible) and appends its decoded bytes to
     /// `out`: references resolved (text and attributes), line ends normalised to LF (attribute
     /// whitespace to spaces), as XML specifies.
     private func decode(from: Int, to: Int, mode: CharMode, into out: inout [UInt8]) throws {
         var i = from
+        // Read once: a static's every read checks that it is made.
+        let plain = XMLReader.standsForItself.bytes
         while i < to {
             // A run of bytes that stand for themselves is appended at once: one at a time, a
             // Burp Suite export's base64 messages cost 32 instructions a byte.
             let run = i
-            while i < to && XMLReader.standsForItself[Int(origin[i])] { i += 1 }
+            while i < to && plain[Int(origin[i])] != 0 { i += 1 }
             if i > run { out.append(contentsOf: UnsafeBufferPointer(start: origin + run, count: i - run)) }
             guard i < to else { break }
             let b = origin[i]
