@@ -7,11 +7,11 @@ import AuditInputs
 /// response), each part reported at its message's element. The item's other elements (its URL,
 /// host, comment) are read as any XML's are.
 struct BurpExportItems {
-    /// A message of the open item, as written, and where its text's path is.
+    /// A message of the open item, as written, and its text's path.
     private struct Message {
         var text: PrefsText
         var isBase64: Bool
-        var path: LayeredPath?
+        var path: LayeredPath
     }
 
     /// The open item's path; nil outside an item.
@@ -29,21 +29,19 @@ struct BurpExportItems {
         } else if depth == 3, itemPath != nil {
             openSide = BurpExport.message(tag)
             guard openSide != nil else { return }
-            let message = Message(text: PrefsText([], at: tag.offset), isBase64: BurpExport.isBase64(tag))
+            let message = Message(text: PrefsText([], at: tag.offset), isBase64: BurpExport.isBase64(tag), path: path.appending(.key("text()")))
             if openSide == .request { request = message } else { response = message }
         }
     }
 
-    /// A text node at `path`: kept when it is an open message's (true), for the item's end.
-    mutating func keep(_ text: PrefsText, path: LayeredPath) -> Bool {
+    /// A text node: kept when it is an open message's (true), for the item's end.
+    mutating func keep(_ text: PrefsText) -> Bool {
         guard let side = openSide else { return false }
         func add(to message: inout Message?) {
             guard var kept = message else { return }
-            if kept.path == nil {
-                (kept.text, kept.path) = (text, path)
-            } else {
-                kept.text.bytes += text.bytes
-            }
+            // The first text shared with the reader, not copied; a message of several (a comment
+            // between them) joined.
+            if kept.text.bytes.isEmpty { kept.text = text } else { kept.text.bytes += text.bytes }
             message = kept
         }
         if side == .request { add(to: &request) } else { add(to: &response) }
@@ -63,10 +61,8 @@ struct BurpExportItems {
     /// text.
     private func scanItem(at path: LayeredPath, scan: ArtifactScan, frame: LayerFrame) {
         var bytes: [UInt8] = []
-        var pieces: [(start: Int, outerOffset: Int)] = []
         var read: [(bytes: Range<Int>, message: Message)] = []
         for message in [request, response].compactMap({ $0 }) where !message.text.bytes.isEmpty {
-            let place = frame.outerOffset ?? message.text.offset
             var decoded = message.text.bytes
             if message.isBase64 {
                 switch Base64LayerDecoder.decodeForced(message.text.bytes, maxBytes: Base64LayerDecoder.maxDecodedBytes) {
@@ -74,7 +70,7 @@ struct BurpExportItems {
                     decoded = data
                 case .failure(let error):
                     let isLimit = if case .tooLarge = error { true } else { false }
-                    scan.fail(isLimit ? .limit : .parse, at: place,
+                    scan.fail(isLimit ? .limit : .parse, at: frame.outerOffset ?? message.text.offset,
                               "a Burp Suite item's message marked base64 cannot be decoded (\(error.message)): it is only scanned as text")
                     scanAsText(message.text.bytes, message, scan: scan, frame: frame)
                     continue
@@ -82,11 +78,11 @@ struct BurpExportItems {
             }
             // A request body without a length runs to the next message: the response starts a line.
             if !bytes.isEmpty && bytes.last != 0x0A { bytes += [0x0D, 0x0A] }
-            pieces.append((bytes.count, place))
             read.append((bytes.count..<bytes.count + decoded.count, message))
             bytes += decoded
         }
-        guard !pieces.isEmpty else { return }
+        guard !read.isEmpty else { return }
+        let pieces = read.map { (start: $0.bytes.lowerBound, outerOffset: frame.outerOffset ?? $0.message.text.offset) }
         let layer = LayerFrame(path: path.entering("http"), outerOffset: pieces[0].outerOffset, outerKey: nil, ancestry: frame.ancestry,
                                depth: frame.depth + 1, readerContext: frame.readerContext, carrier: frame.carrier,
                                isProtocolField: frame.isProtocolField)
@@ -97,9 +93,8 @@ struct BurpExportItems {
 
     /// A message's bytes scanned with the pattern rules, at its element.
     private func scanAsText(_ bytes: [UInt8], _ message: Message, scan: ArtifactScan, frame: LayerFrame) {
-        let path = message.path ?? LayeredPath()
         _ = bytes.withUnsafeBytes { bytes in
-            scan.scanPatterns(bytes, offset: frame.outerOffset ?? message.text.offset) { frame.location(key: nil, at: path) }
+            scan.scanPatterns(bytes, offset: frame.outerOffset ?? message.text.offset) { frame.location(key: nil, at: message.path) }
         }
     }
 }

@@ -106,9 +106,7 @@ extension ArtifactScan {
             }
             return true
         } catch {
-            var failed = frame
-            failed.outerOffset = pieces[0].outerOffset
-            return layerReadFailed(error, frame: failed, since: mark) { error in
+            return layerReadFailed(error, frame: frame, since: mark) { error in
                 guard let syntax = error as? HTTPSyntaxError else { return nil }
                 return (syntax.isLimit ? .limit : .parse,
                         "an HTTP message in a string cannot be read (\(syntax.reason)): it is only scanned as text, its headers not judged by name")

@@ -130,7 +130,7 @@ struct XMLScanVisitor: XMLVisitor {
 
     mutating func text(_ text: PrefsText) throws {
         guard let level = open.last, let path = paths.text else { return }
-        if burpItems?.keep(text, path: path) == true { return }
+        if burpItems?.keep(text) == true { return }
         if level.name == "key" && open.count >= 2 {
             // A plist key names the next element; its own text is only scanned.
             open[open.count - 2].pendingKey = String(decoding: text.bytes, as: UTF8.self)

@@ -2,9 +2,9 @@
 /// Suite's `<request base64="true">` items, base64 or as they are), a raw request in a log or a
 /// ticket. A value whose first line is a status line or a request line with its version (`POST
 /// /login HTTP/1.1`), and which goes on past it. Read as a `.http` file is (`HTTPMessageReader`):
-/// each header judged by its name, each body by its type and content coding, so that a
-/// `X-Session-Key` header and a gzip body are checked, where the value as text gave the pattern
-/// rules alone.
+/// each header judged by its name, each body by its type and content coding, so that an
+/// `X-Api-Key` header and a gzip body are checked, where the value as text gave the pattern rules
+/// alone.
 public struct HTTPLayerDecoder: LayerDecoder {
     public var name: String { "http" }
     /// `GET / HTTP/1.1` and a line break; a method is upper case, as a status line's `HTTP/` is.
