@@ -5,7 +5,10 @@ import AuditInputs
 /// messages are read as one raw HTTP exchange in a layer at the item (`/items/item[2]!http/…`),
 /// so that the response is judged with its request (a sync call's context, the sign-in's token
 /// response), each part reported at its message's element. The item's other elements (its URL,
-/// host, comment) are read as any XML's are.
+/// host, comment) are read as any XML's are. In an export that is the input, an item is one
+/// document, as an exchange of a raw HTTP file is: a secret in several of its places is one
+/// finding, the hits wait for its end and no longer (`--max-document-hits` counts an item's),
+/// and the text report counts a secret repeated across items as across requests.
 struct BurpExportItems {
     /// A message of the open item, as written, and its text's path.
     private struct Message {
@@ -54,6 +57,8 @@ struct BurpExportItems {
         guard depth == 2, let itemPath else { return }
         scanItem(at: itemPath, scan: scan, frame: frame)
         (self.itemPath, request, response) = (nil, nil, nil)
+        // In a layer the items are the outer document's, which is not over.
+        if frame.outerOffset == nil { scan.finishDocument(defaultContext: .payload, isRequest: true) }
     }
 
     /// The item's messages, decoded and joined, read as raw HTTP; a message that is not base64

@@ -1,6 +1,7 @@
 @testable import AuditCore
 @testable import AuditInputs
 @testable import AuditRedact
+@testable import AuditReport
 @testable import AuditScan
 import Foundation
 import Testing
@@ -83,6 +84,24 @@ import Testing
         let badLength = TestSupport.scan(Self.export(items: [(token + "Content-Length: 1e9\r\n\r\n{}", "")]), name: "items.xml")
         #expect(badLength.errors.map(\.reason).first?.hasPrefix("an HTTP message in a string cannot be read (") == true)
         #expect(badLength.findings.map { "\($0.ruleId) \($0.pathText)" } == ["secret.github-token /items/item/request/text()"])
+    }
+
+    /// An item is one document, as an exchange of a raw HTTP file: the hit limit counts an
+    /// item's hits, not the export's, and a secret sent in several items is counted as repeated
+    /// across requests. In a layer (an export held in a string) the items stay the outer
+    /// document's.
+    @Test func anItemIsOneDocument() {
+        let request = "GET /v1/pull HTTP/1.1\r\nHost: sync.example.test\r\nAuthorization: Bearer \(Self.github)\r\n\r\n"
+        let export = Self.export(items: Array(repeating: (request, "HTTP/1.1 204 No Content\r\n\r\n"), count: 12))
+        var options = ScanOptions()
+        options.maxDocumentHits = 5
+        let limited = TestSupport.scan(export, name: "items.xml", options: options)
+        #expect(limited.errors.isEmpty && limited.findings.count == 12)
+        let summary = TextReport.repeatedAcrossRequests(TestSupport.scan(export, name: "items.xml").findings)
+        #expect(summary == "repeated across requests: 1 secret.github-token in 12 requests")
+        let held = #"{"export": "\#(export.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n"))"}"#
+        let inLayer = TestSupport.scan(held, name: "ticket.json", options: options)
+        #expect(!inLayer.errors.isEmpty && inLayer.errors.allSatisfy { $0.kind == .limit })
     }
 
     /// An HTTP message in any string, as it is or base64 (a response whatever its body: gzip
