@@ -124,8 +124,9 @@ enum HelpText {
                               loaded rule replaces it. Repeatable.
       --no-builtin-rules      Use only the rules given with --rules.
       --max-depth <n>         Maximum nesting of JSON arrays and objects. (default: 512)
-      --max-document-hits <n> Maximum hits waiting for the end of one JSON document or HAR
-                              entry (a hit's context depends on what follows it); beyond,
+      --max-document-hits <n> Maximum hits waiting for the end of one JSON document, HAR
+                              entry or captured call (a hit's context depends on what
+                              follows it); beyond,
                               the scan of that input stops with an error. (default: 250000)
       -j, --jobs <n>          Scan up to <n> inputs in parallel, share an NDJSON or HAR
                               file of 16 MiB or more among the jobs left over (one file:
@@ -141,13 +142,14 @@ enum HelpText {
     captures, Android SharedPreferences XML (FlutterSharedPreferences.xml, secure-storage
     dumps), Jetpack DataStore preferences (FlutterSharedPreferences.preferences_pb, where
     SharedPreferencesAsync keeps the app's stores), raw HTTP messages (.http files, proxy
-    saves, curl -v dumps), mitmproxy's flow files (mitmdump -w), and any of these
+    saves, curl -v dumps), mitmproxy's flow files (mitmdump -w), Burp Suite's XML exports
+    of items, and any of these
     compressed with gzip, zlib (mitmproxy's .zhar), zstd, xz or bzip2, or written in UTF-16
     (PowerShell 5's > and Out-File). Strings holding JSON,
     base64, JWTs, URL queries, form bodies, multipart/form-data bodies, URL userinfo, Basic
-    credentials, data: URLs, values percent-encoded whole, gzip, zlib or zstd data and XML
-    are opened and scanned as inner layers; HTTP bodies coded gzip, deflate, br or zstd are
-    decompressed.
+    credentials, data: URLs, values percent-encoded whole, gzip, zlib or zstd data, XML and
+    HTTP messages are opened and scanned as inner layers; HTTP bodies coded gzip, deflate,
+    br or zstd are decompressed.
 
     Findings are secret (a credential where it must not be), policy (a contract violation)
     or transport (a credential the protocol carries, e.g. an Authorization header in a
@@ -271,9 +273,10 @@ enum HelpText {
 
     ARGUMENTS:
       <input>                 A HAR capture, JSON or NDJSON, SharedPreferences XML or
-                              other XML, a DataStore preferences file, raw HTTP messages
-                              or a backup (any of them compressed with gzip, zlib, zstd,
-                              xz or bzip2, or in UTF-16), or - for stdin.
+                              other XML (Burp Suite's exports too), a DataStore preferences
+                              file, raw HTTP messages or a backup (any of them
+                              compressed with gzip, zlib, zstd, xz or bzip2, or in
+                              UTF-16), or - for stdin.
                               It is never modified.
 
     OPTIONS:
