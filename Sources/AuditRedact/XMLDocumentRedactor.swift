@@ -36,22 +36,12 @@ struct XMLDocumentRedactor {
         let input: UnsafeBufferPointer<UInt8>
         var paths: XMLPaths
         var edits = ByteEdits()
-        /// In a Burp Suite export: the open elements, the open item's path, and the open
-        /// message's layer and whether it is base64.
-        var burpDepth: Int?
-        var burpItem: LayeredPath?
-        var burpMessage: (layer: LayeredPath, isBase64: Bool)?
+        /// Where the reader is in a Burp Suite export, walked as the scan walks it.
+        var burp = BurpExport.Walk()
 
         mutating func startElement(_ tag: XMLStartTag) throws {
             let path = paths.enter(tag.name)
-            if burpDepth == nil && BurpExport.isExport(root: tag) { burpDepth = 0 }
-            if let depth = burpDepth {
-                burpDepth = depth + 1
-                if depth + 1 == 2 { burpItem = tag.name.elementsEqual("item".utf8) ? path : nil }
-                if depth + 1 == 3, let item = burpItem, BurpExport.message(tag) != nil {
-                    burpMessage = (item.entering("http"), BurpExport.isBase64(tag))
-                }
-            }
+            _ = burp.enter(tag, path: path)
             guard session.plan.leadsSomewhere(path) else { return }
             if session.plan.node(at: path)?.isTarget == true { session.noteProblem("a secret in an element name at \(path) cannot be replaced in place") }
             for attribute in tag.attributes {
@@ -66,15 +56,12 @@ struct XMLDocumentRedactor {
 
         mutating func endElement() throws {
             paths.leave()
-            if let depth = burpDepth {
-                if depth == 3 { burpMessage = nil }
-                burpDepth = depth - 1
-            }
+            _ = burp.leave()
         }
 
         mutating func text(_ text: PrefsText) throws {
-            if let message = burpMessage {
-                return redactBurpMessage(text, layer: message.layer, isBase64: message.isBase64)
+            if let message = burp.message, let item = burp.item {
+                return redactBurpMessage(text, layer: item.entering("http"), isBase64: message.isBase64)
             }
             guard let path = paths.text, session.plan.node(at: path) != nil,
                   let redacted = session.redactValue(text.bytes, at: path) else { return }

@@ -17,29 +17,28 @@ struct BurpExportItems {
         var path: LayeredPath
     }
 
-    /// The open item's path; nil outside an item.
-    private var itemPath: LayeredPath?
+    /// Where the reader is in the export (nowhere in a document that is none).
+    private var walk = BurpExport.Walk()
+    /// The open item's messages so far.
     private var request: Message?
     private var response: Message?
-    /// The message element that is open.
-    private var openSide: HTTPSide?
 
-    /// An element opens at `depth` (the root's is 1), at `path`.
-    mutating func startElement(_ tag: XMLStartTag, depth: Int, path: LayeredPath) {
-        if depth == 2 {
-            itemPath = tag.name.elementsEqual("item".utf8) ? path : nil
+    /// An element opens at `path`.
+    mutating func startElement(_ tag: XMLStartTag, path: LayeredPath) {
+        switch walk.enter(tag, path: path) {
+        case .item?:
             (request, response) = (nil, nil)
-        } else if depth == 3, itemPath != nil {
-            openSide = BurpExport.message(tag)
-            guard openSide != nil else { return }
-            let message = Message(text: PrefsText([], at: tag.offset), isBase64: BurpExport.isBase64(tag), path: path.appending(.key("text()")))
-            if openSide == .request { request = message } else { response = message }
+        case .message(let side, let isBase64)?:
+            let message = Message(text: PrefsText([], at: tag.offset), isBase64: isBase64, path: path.appending(.key("text()")))
+            if side == .request { request = message } else { response = message }
+        case nil:
+            break
         }
     }
 
     /// A text node: kept when it is an open message's (true), for the item's end.
     mutating func keep(_ text: PrefsText) -> Bool {
-        guard let side = openSide else { return false }
+        guard let side = walk.message?.side else { return false }
         func add(to message: inout Message?) {
             guard var kept = message else { return }
             // The first text shared with the reader, not copied; a message of several (a comment
@@ -51,12 +50,11 @@ struct BurpExportItems {
         return true
     }
 
-    /// An element at `depth` closes: at an item's end, its messages are read.
-    mutating func endElement(depth: Int, scan: ArtifactScan, frame: LayerFrame) {
-        if depth == 3 { openSide = nil }
-        guard depth == 2, let itemPath else { return }
-        scanItem(at: itemPath, scan: scan, frame: frame)
-        (self.itemPath, request, response) = (nil, nil, nil)
+    /// An element closes: at an item's end, its messages are read.
+    mutating func endElement(scan: ArtifactScan, frame: LayerFrame) {
+        guard let item = walk.leave() else { return }
+        scanItem(at: item, scan: scan, frame: frame)
+        (request, response) = (nil, nil)
         // In a layer the items are the outer document's, which is not over.
         if frame.outerOffset == nil { scan.finishDocument(defaultContext: .payload, isRequest: true) }
     }

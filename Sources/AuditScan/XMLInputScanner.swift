@@ -94,7 +94,7 @@ struct XMLScanVisitor: XMLVisitor {
     private var open: [Level] = []
     private var paths: XMLPaths
     /// A Burp Suite export's items, whose messages are read as HTTP exchanges.
-    private var burpItems: BurpExportItems?
+    private var burpItems = BurpExportItems()
 
     init(scan: ArtifactScan, frame: LayerFrame) {
         self.scan = scan
@@ -110,8 +110,7 @@ struct XMLScanVisitor: XMLVisitor {
             open[open.count - 1].pendingKey = nil
         }
         let path = paths.enter(tag.name)
-        if open.isEmpty && BurpExport.isExport(root: tag) { burpItems = BurpExportItems() }
-        burpItems?.startElement(tag, depth: open.count + 1, path: path)
+        burpItems.startElement(tag, path: path)
         let nameAttribute = tag.attributes.first { Self.namesValue(Self.localName($0.name)) }.map { String(decoding: $0.value.bytes, as: UTF8.self) }
         for attribute in tag.attributes {
             let attributeName = String(decoding: attribute.name, as: UTF8.self)
@@ -123,14 +122,14 @@ struct XMLScanVisitor: XMLVisitor {
     }
 
     mutating func endElement() throws {
-        burpItems?.endElement(depth: open.count, scan: scan, frame: frame)
+        burpItems.endElement(scan: scan, frame: frame)
         open.removeLast()
         paths.leave()
     }
 
     mutating func text(_ text: PrefsText) throws {
         guard let level = open.last, let path = paths.text else { return }
-        if burpItems?.keep(text) == true { return }
+        if burpItems.keep(text) { return }
         if level.name == "key" && open.count >= 2 {
             // A plist key names the next element; its own text is only scanned.
             open[open.count - 2].pendingKey = String(decoding: text.bytes, as: UTF8.self)

@@ -100,12 +100,10 @@ public struct MitmproxyFlowReader: ExchangeReader {
         /// A dictionary's members, one after another: key and value nodes. Keys are compared as
         /// bytes (`keyIs`): made into a `String` for every lookup, they were 8 % of a flow file's
         /// scan.
-        func members(_ dictionary: Int) -> UnfoldSequence<(key: Int, value: Int), Int> {
-            let end = Int(node(dictionary).next)
-            return sequence(state: dictionary + 1) { key in
-                guard key < end else { return nil }
-                let value = Int(node(key).next)
-                defer { key = Int(node(value).next) }
+        func members(_ dictionary: Int) -> UnfoldSequence<(key: Int, value: Int), UnfoldSequence<Int, Int>> {
+            // The tree reader refuses a dictionary whose last key has no value.
+            sequence(state: tree.children(of: dictionary)) { children in
+                guard let key = children.next(), let value = children.next() else { return nil }
                 return (key, value)
             }
         }
